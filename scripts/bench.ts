@@ -1,0 +1,20 @@
+// npm run bench [name...] - runs each benchmark in scripts/bench/ in its own process,
+// one after another, so that one cannot warm or slow the next.
+import { spawnSync } from "node:child_process";
+import { readdirSync } from "node:fs";
+import path from "node:path";
+
+const benchDir = path.join(import.meta.dirname, "bench");
+const wanted = process.argv.slice(2);
+const files = readdirSync(benchDir)
+  .filter((file) => file.endsWith(".ts"))
+  .filter((file) => wanted.length === 0 || wanted.some((name) => file.startsWith(name)))
+  .sort();
+
+let failed = 0;
+for (const file of files) {
+  console.log(`\n## ${file}`);
+  const result = spawnSync("npx", ["tsx", path.join(benchDir, file)], { stdio: "inherit" });
+  if (result.status !== 0) failed += 1;
+}
+process.exit(failed === 0 ? 0 : 1);
