@@ -1,0 +1,11 @@
+// Builds a Prisma client on the pg driver adapter. The app keeps one (lib/db.ts);
+// scripts and tests make their own for the database they were given.
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaClient } from "../generated/prisma/client";
+
+export type Db = PrismaClient;
+
+export function createPrismaClient(databaseUrl: string, maxConnections = 10): PrismaClient {
+  const adapter = new PrismaPg({ connectionString: databaseUrl, max: maxConnections });
+  return new PrismaClient({ adapter });
+}

@@ -1,0 +1,18 @@
+// The app's one Prisma client, cached across hot reloads outside production.
+import "server-only";
+import { createPrismaClient, type Db } from "./data/client";
+
+const globalForDb = globalThis as unknown as { allotDb?: Db };
+
+function databaseUrl(): string {
+  const url = process.env.DATABASE_URL;
+  if (!url) {
+    throw new Error("DATABASE_URL is not set: start the app with `npm start` or `npm run dev`.");
+  }
+  return url;
+}
+
+export function getDb(): Db {
+  globalForDb.allotDb ??= createPrismaClient(databaseUrl());
+  return globalForDb.allotDb;
+}

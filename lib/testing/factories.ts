@@ -1,0 +1,78 @@
+// One seeded factory module for the demo seed and the tests: it writes an org
+// (users, budget tree with leads and members, clusters with nodes) idempotently.
+import type { Db } from "../data/client";
+import type { LabOrg, OrgCluster, OrgNode, OrgUser } from "../demo/lab-org";
+
+/** Inserts missing users; returns id by email for all of them. */
+export async function upsertUsers(db: Db, users: OrgUser[]): Promise<Map<string, string>> {
+  await db.user.createMany({ data: users, skipDuplicates: true });
+  const rows = await db.user.findMany({
+    where: { email: { in: users.map((user) => user.email) } },
+    select: { id: true, email: true },
+  });
+  return new Map(rows.map((row) => [row.email, row.id]));
+}
+
+/** Inserts the clusters and their nodes that are missing. */
+export async function upsertClusters(db: Db, clusters: OrgCluster[]): Promise<void> {
+  for (const cluster of clusters) {
+    const row = await db.cluster.upsert({
+      where: { name: cluster.name },
+      create: { name: cluster.name, gpuType: cluster.gpuType },
+      update: {},
+      select: { id: true },
+    });
+    await db.clusterNode.createMany({
+      data: Array.from({ length: cluster.nodes }, (_, index) => ({
+        clusterId: row.id,
+        index,
+        gpus: cluster.gpusPerNode,
+      })),
+      skipDuplicates: true,
+    });
+  }
+}
+
+/**
+ * Inserts the tree below `parentId` (null for the root) where a node of that name is
+ * missing; existing nodes keep their weights. Returns the id of `node`.
+ */
+export async function upsertTree(
+  db: Db,
+  node: OrgNode,
+  parentId: string | null,
+  userIds: Map<string, string>,
+): Promise<string> {
+  const existing = await db.budgetNode.findFirst({
+    where: { parentId, name: node.name },
+    select: { id: true },
+  });
+  const id =
+    existing?.id ??
+    (
+      await db.budgetNode.create({
+        data: { parentId, name: node.name, weight: node.weight },
+        select: { id: true },
+      })
+    ).id;
+  if (!existing) {
+    await db.weightChange.create({ data: { nodeId: id, weightBefore: null, weightAfter: node.weight } });
+  }
+  const idsOf = (emails: string[]) =>
+    emails.flatMap((email) => {
+      const userId = userIds.get(email);
+      return userId ? [{ nodeId: id, userId }] : [];
+    });
+  await db.budgetLead.createMany({ data: idsOf(node.leads), skipDuplicates: true });
+  await db.budgetMember.createMany({ data: idsOf(node.members), skipDuplicates: true });
+  for (const child of node.children) await upsertTree(db, child, id, userIds);
+  return id;
+}
+
+/** Writes a whole org; running it twice changes nothing the second time. */
+export async function upsertOrg(db: Db, org: LabOrg): Promise<{ rootId: string; userIds: Map<string, string> }> {
+  const userIds = await upsertUsers(db, org.users);
+  await upsertClusters(db, org.clusters);
+  const rootId = await upsertTree(db, org.root, null, userIds);
+  return { rootId, userIds };
+}
