@@ -1,0 +1,61 @@
+/** Seconds per unit accepted in scenario durations. */
+const UNIT_SEC: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400, w: 604_800 };
+
+const DURATION_PATTERN = /^(\d+(?:\.\d+)?)(s|m|h|d|w)$/;
+
+/** A duration as a scenario writes it: seconds, or a string such as `"90s"`, `"15m"`, `"8h"`, `"7d"`. */
+export type DurationInput = number | string;
+
+/**
+ * Parses a scenario duration into seconds.
+ *
+ * Numbers are seconds; strings are a non-negative decimal and a unit (`s`, `m`, `h`, `d`, `w`).
+ * Returns `null` for anything else (negative, NaN, unknown unit), so callers can report it.
+ *
+ * @example parseDurationSec("15m") // 900
+ * @example parseDurationSec(90) // 90
+ */
+export function parseDurationSec(input: DurationInput): number | null {
+  if (typeof input === "number") {
+    return Number.isFinite(input) && input >= 0 ? input : null;
+  }
+  const trimmed = input.trim();
+  if (/^\d+(?:\.\d+)?$/.test(trimmed)) return Number(trimmed);
+  const match = DURATION_PATTERN.exec(trimmed);
+  if (!match) return null;
+  const [, amount, unit] = match;
+  const unitSec = UNIT_SEC[unit ?? ""];
+  if (amount === undefined || unitSec === undefined) return null;
+  return Number(amount) * unitSec;
+}
+
+/**
+ * Formats seconds as the shortest exact scenario duration: `"7d"`, `"8h"`, `"15m"`, `"90s"`,
+ * or a fractional number of seconds when no unit divides it.
+ *
+ * @example formatDurationSec(28_800) // "8h"
+ * @example formatDurationSec(90) // "90s"
+ */
+export function formatDurationSec(seconds: number): string {
+  if (!Number.isInteger(seconds)) return `${seconds}s`;
+  for (const unit of ["d", "h", "m"] as const) {
+    const unitSec = UNIT_SEC[unit] ?? 1;
+    if (seconds !== 0 && seconds % unitSec === 0) return `${seconds / unitSec}${unit}`;
+  }
+  return `${seconds}s`;
+}
+
+/**
+ * Formats seconds for people: `"2h 05m"`, `"3d 4h"`, `"45s"`. Lossy; for tables only.
+ *
+ * @example formatHumanDuration(7_500) // "2h 05m"
+ */
+export function formatHumanDuration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, "0")}s`;
+  if (s < 86_400) {
+    return `${Math.floor(s / 3600)}h ${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m`;
+  }
+  return `${Math.floor(s / 86_400)}d ${Math.floor((s % 86_400) / 3600)}h`;
+}

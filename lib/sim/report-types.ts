@@ -1,0 +1,55 @@
+/** Wait figures of one job class, seconds; a job that never started counts up to the horizon. */
+export type ClassSummary = { jobs: number; waitP50Sec: number; waitP90Sec: number };
+
+/** One leaf budget over the whole simulation, all clusters (DESIGN section 5). */
+export type BudgetSummary = {
+  path: string;
+  effectiveShare: number;
+  entitledGpuHours: number;
+  receivedGpuHours: number;
+  allocatedGpuHours: number;
+  unallocatedGpuHours: number;
+  /** null when the budget was entitled to nothing (no demand). */
+  fulfilment: number | null;
+  preemptions: number;
+};
+
+/** One run as the report shows it. */
+export type ReportRun = {
+  startSec: number;
+  endSec: number;
+  nodes: number[];
+  gpus: number;
+  allocated: boolean;
+  protectedUntilSec: number;
+  endReason: string;
+  reason?: unknown;
+};
+
+/** One job as the report shows it. */
+export type ReportJob = {
+  id: string;
+  state: string;
+  /** First start minus submit; null if it never started. */
+  waitSec: number | null;
+  queuedSec: number;
+  preemptions: number;
+  runs: ReportRun[];
+};
+
+/** The simulation report of one scheduler (DESIGN section 6). Times in seconds from the start. */
+export type SimulationReport = {
+  scheduler: string;
+  horizonSec: number;
+  /** Busy / available GPU-seconds (available: nodes not down). */
+  utilisation: number;
+  /** Unallocated / all granted GPU-seconds. */
+  unallocatedShare: number;
+  /** Section 5 fulfilment over all leaves and clusters. */
+  fulfilment: number;
+  preemptions: number;
+  automatedDrains: number;
+  classes: Record<string, ClassSummary>;
+  budgets: BudgetSummary[];
+  jobs: ReportJob[];
+};

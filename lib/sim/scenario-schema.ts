@@ -1,0 +1,111 @@
+import { z } from "zod";
+
+/** A duration: seconds, or a string with a unit (`"90s"`, `"15m"`, `"8h"`, `"7d"`); checked later. */
+const durationField = z.union([z.number(), z.string()]);
+const priorityField = z.enum(["low", "normal", "high"]);
+const nameField = z
+  .string()
+  .min(1, "must not be empty")
+  .refine((name) => !name.includes("/"), "must not contain '/'");
+
+/** One cluster of identical nodes. */
+export const clusterSchema = z.strictObject({
+  name: nameField,
+  gpuType: z.string().min(1),
+  nodes: z.number().int().positive(),
+  gpusPerNode: z.number().int().positive().default(8),
+});
+
+/** One node of the budget tree as a scenario nests it. Weights default to 1. */
+export type RawTreeNode = {
+  name: string;
+  weight?: number | undefined;
+  children?: RawTreeNode[] | undefined;
+};
+
+export const treeNodeSchema: z.ZodType<RawTreeNode> = z.strictObject({
+  name: nameField,
+  weight: z.number().nonnegative().finite().optional(),
+  get children() {
+    return z.array(treeNodeSchema).optional();
+  },
+});
+
+/** One job of a scenario, before durations are parsed and references checked. */
+export const jobSchema = z.strictObject({
+  id: z.string().min(1),
+  name: z.string().optional(),
+  budget: z.string().min(1),
+  cluster: z.string().min(1),
+  user: z.string().min(1).default("anonymous"),
+  submit: durationField,
+  gpus: z.number().int().positive(),
+  work: durationField,
+  minRuntime: durationField.optional(),
+  resumable: z.boolean().default(true),
+  priority: priorityField.default("normal"),
+  class: z.string().min(1).optional(),
+  baseline: z
+    .strictObject({
+      priority: priorityField.optional(),
+      preemptible: z.boolean().optional(),
+    })
+    .optional(),
+});
+
+export const nodeEventSchema = z.strictObject({
+  at: durationField,
+  cluster: z.string().min(1),
+  node: z.number().int().nonnegative(),
+  state: z.enum(["healthy", "draining", "down"]),
+});
+
+/**
+ * The scenario file, DESIGN section 6, top level only: clusters, jobs and node events are
+ * checked one by one (see {@link clusterSchema}, {@link jobSchema}, {@link nodeEventSchema}) so
+ * that one bad job does not hide the problems of the others.
+ */
+export const scenarioFileSchema = z.strictObject({
+  clusters: z.array(z.unknown()).min(1, "needs at least one cluster"),
+  tree: treeNodeSchema,
+  settings: z
+    .strictObject({ lookback: durationField.optional(), maxMinRuntime: durationField.optional() })
+    .optional(),
+  jobs: z.array(z.unknown()),
+  nodeEvents: z.array(z.unknown()).optional(),
+  baseline: z
+    .strictObject({
+      nonPreemptibleGpuCap: z.record(z.string(), z.number().int().nonnegative()).optional(),
+    })
+    .optional(),
+  horizon: durationField.optional(),
+});
+
+/** One cluster after zod's checks and defaults. */
+export type ParsedCluster = z.output<typeof clusterSchema>;
+/** One job after zod's checks and defaults (durations still unparsed). */
+export type ParsedJob = z.output<typeof jobSchema>;
+/** One node event after zod's checks. */
+export type ParsedNodeEvent = z.output<typeof nodeEventSchema>;
+/** A scenario job as a file writes it. */
+export type ScenarioFileJob = z.input<typeof jobSchema>;
+
+/** The scenario file as written (durations unparsed, references unchecked). */
+export type ScenarioFile = Omit<
+  z.input<typeof scenarioFileSchema>,
+  "clusters" | "jobs" | "nodeEvents"
+> & {
+  clusters: z.input<typeof clusterSchema>[];
+  jobs: ScenarioFileJob[];
+  nodeEvents?: z.input<typeof nodeEventSchema>[];
+};
+
+/** The file after zod's checks; elements that failed theirs are null (their issues are listed). */
+export type ParsedScenarioFile = Omit<
+  z.output<typeof scenarioFileSchema>,
+  "clusters" | "jobs" | "nodeEvents"
+> & {
+  clusters: (ParsedCluster | null)[];
+  jobs: (ParsedJob | null)[];
+  nodeEvents: (ParsedNodeEvent | null)[];
+};

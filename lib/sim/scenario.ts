@@ -1,0 +1,289 @@
+import type { BudgetNode, JobClass, NodeHealth, Priority } from "@/lib/engine/types";
+import { formatDurationSec, parseDurationSec } from "./duration";
+import type { z } from "zod";
+import {
+  clusterSchema,
+  jobSchema,
+  nodeEventSchema,
+  scenarioFileSchema,
+  type ParsedScenarioFile,
+  type RawTreeNode,
+} from "./scenario-schema";
+
+/** Id of the tree's root in a simulation; every other node's id is its path, e.g. `llm/pretrain`. */
+export const ROOT_ID = "/";
+/** The default lookback window W: 7 days, in seconds. */
+export const DEFAULT_LOOKBACK_SEC = 7 * 86_400;
+/** The default cap on a job's minimum runtime: 8 hours, in seconds. */
+export const DEFAULT_MAX_MIN_RUNTIME_SEC = 8 * 3600;
+
+/** A cluster of identical nodes. */
+export type SimCluster = { name: string; gpuType: string; nodes: number; gpusPerNode: number };
+
+/** A job with every duration in seconds and its budget resolved to a leaf id (its path). */
+export type SimJob = {
+  id: string;
+  name?: string;
+  budgetId: string;
+  cluster: string;
+  userId: string;
+  submitSec: number;
+  gpus: number;
+  /** Run time the job needs in all, in seconds; a preempted resumable job keeps what it did. */
+  workSec: number;
+  minRuntimeSec: number;
+  isResumable: boolean;
+  priority: Priority;
+  jobClass: JobClass;
+  baselinePriority: Priority;
+  isBaselinePreemptible: boolean;
+};
+
+/** A node health change at a moment, in seconds from the scenario start. */
+export type SimNodeEvent = { atSec: number; cluster: string; node: number; state: NodeHealth };
+
+/** A validated scenario: all durations in seconds, all references resolved. */
+export type Scenario = {
+  clusters: SimCluster[];
+  /** Flat tree; the root's id is {@link ROOT_ID}, other ids are paths. */
+  tree: BudgetNode[];
+  lookbackSec: number;
+  maxMinRuntimeSec: number;
+  jobs: SimJob[];
+  nodeEvents: SimNodeEvent[];
+  /** Baseline cap on GPUs held by non-preemptible jobs, by top-level team name. */
+  nonPreemptibleGpuCap: Record<string, number>;
+  /** Stop time in seconds, or null to run until every job is done. */
+  horizonSec: number | null;
+};
+
+/** One problem in a scenario file: a JSON path (`jobs[12].minRuntime`) and a sentence. */
+export type ScenarioIssue = { path: string; message: string };
+
+/** A parse result: the scenario, or every problem found. */
+export type ScenarioResult = { ok: true; value: Scenario } | { ok: false; issues: ScenarioIssue[] };
+
+/** Formats a JSON path as `jobs[12].minRuntime`. */
+export function formatIssuePath(path: readonly PropertyKey[]): string {
+  let out = "";
+  for (const key of path) {
+    if (typeof key === "number") out += `[${key}]`;
+    else out += out === "" ? String(key) : `.${String(key)}`;
+  }
+  return out === "" ? "(file)" : out;
+}
+
+/** Derives the report class: `debug` for min runtime <= 15 min and <= 8 GPUs, else `training`. */
+export function classifyJob(minRuntimeSec: number, gpus: number): JobClass {
+  return minRuntimeSec <= 900 && gpus <= 8 ? "debug" : "training";
+}
+
+/**
+ * Validates a parsed JSON value as a scenario (DESIGN section 6) and normalises it.
+ *
+ * Lists every problem with its path, e.g. `jobs[12].minRuntime: 9h is above the cluster
+ * maximum 8h`; never throws on bad input.
+ *
+ * @example parseScenario(JSON.parse(text)) // { ok: true, value } | { ok: false, issues }
+ */
+export function parseScenario(input: unknown): ScenarioResult {
+  const shape = scenarioFileSchema.safeParse(input);
+  if (!shape.success) return { ok: false, issues: toIssues(shape.error, []) };
+  const issues: ScenarioIssue[] = [];
+  function each<T>(items: readonly unknown[], schema: z.ZodType<T>, key: string): (T | null)[] {
+    return items.map((item, i) => {
+      const parsed = schema.safeParse(item);
+      if (parsed.success) return parsed.data;
+      issues.push(...toIssues(parsed.error, [key, i]));
+      return null;
+    });
+  }
+  const file: ParsedScenarioFile = {
+    ...shape.data,
+    clusters: each(shape.data.clusters, clusterSchema, "clusters"),
+    jobs: each(shape.data.jobs, jobSchema, "jobs"),
+    nodeEvents: each(shape.data.nodeEvents ?? [], nodeEventSchema, "nodeEvents"),
+  };
+  const result = normaliseScenario(file);
+  if (issues.length === 0) return result;
+  const later = result.ok ? [] : result.issues;
+  return { ok: false, issues: [...issues, ...later].sort(compareIssues) };
+}
+
+function toIssues(error: z.ZodError, prefix: PropertyKey[]): ScenarioIssue[] {
+  return error.issues.map((issue) => ({
+    path: formatIssuePath([...prefix, ...issue.path]),
+    message: issue.message,
+  }));
+}
+
+// File order: by top-level key, then element index, then the rest of the path.
+function compareIssues(a: ScenarioIssue, b: ScenarioIssue): number {
+  const keyA = /^([a-zA-Z]+)(?:\[(\d+)\])?/.exec(a.path);
+  const keyB = /^([a-zA-Z]+)(?:\[(\d+)\])?/.exec(b.path);
+  const nameA = keyA?.[1] ?? "";
+  const nameB = keyB?.[1] ?? "";
+  if (nameA !== nameB) return nameA < nameB ? -1 : 1;
+  const indexA = Number(keyA?.[2] ?? -1);
+  const indexB = Number(keyB?.[2] ?? -1);
+  if (indexA !== indexB) return indexA - indexB;
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+}
+
+function normaliseScenario(file: ParsedScenarioFile): ScenarioResult {
+  const issues: ScenarioIssue[] = [];
+  function duration(value: number | string | undefined, path: string, fallback: number): number {
+    if (value === undefined) return fallback;
+    const sec = parseDurationSec(value);
+    if (sec === null) {
+      const shown = JSON.stringify(value);
+      issues.push({
+        path,
+        message: `${shown} is not a duration (seconds, or "90s", "15m", "8h", "7d")`,
+      });
+      return fallback;
+    }
+    return sec;
+  }
+  const lookbackSec = duration(file.settings?.lookback, "settings.lookback", DEFAULT_LOOKBACK_SEC);
+  if (lookbackSec <= 0) issues.push({ path: "settings.lookback", message: "must be above 0" });
+  const maxMinRuntimeSec = duration(
+    file.settings?.maxMinRuntime,
+    "settings.maxMinRuntime",
+    DEFAULT_MAX_MIN_RUNTIME_SEC,
+  );
+  const horizon = file.horizon === undefined ? null : duration(file.horizon, "horizon", 0);
+  const tree = flattenTree(file.tree, issues);
+  const childCount = new Map<string, number>();
+  for (const node of tree) {
+    if (node.parentId !== null)
+      childCount.set(node.parentId, (childCount.get(node.parentId) ?? 0) + 1);
+  }
+  const clusters = new Map<string, NonNullable<(typeof file.clusters)[number]>>();
+  file.clusters.forEach((cluster, i) => {
+    if (!cluster) return;
+    if (clusters.has(cluster.name)) {
+      issues.push({
+        path: `clusters[${i}].name`,
+        message: `duplicate cluster name "${cluster.name}"`,
+      });
+    }
+    clusters.set(cluster.name, cluster);
+  });
+  const budgetIds = new Set(tree.map((node) => node.id));
+  const jobIds = new Set<string>();
+  const jobs: SimJob[] = [];
+  file.jobs.forEach((raw, i) => {
+    if (!raw) return;
+    const at = `jobs[${i}]`;
+    if (jobIds.has(raw.id))
+      issues.push({ path: `${at}.id`, message: `duplicate job id "${raw.id}"` });
+    jobIds.add(raw.id);
+    if (!budgetIds.has(raw.budget) || raw.budget === ROOT_ID) {
+      issues.push({ path: `${at}.budget`, message: `no budget "${raw.budget}" in the tree` });
+    } else if (childCount.has(raw.budget)) {
+      issues.push({
+        path: `${at}.budget`,
+        message: `"${raw.budget}" is not a leaf: jobs are charged to leaves only`,
+      });
+    }
+    const cluster = clusters.get(raw.cluster);
+    if (!cluster) issues.push({ path: `${at}.cluster`, message: `no cluster "${raw.cluster}"` });
+    else if (raw.gpus > cluster.nodes * cluster.gpusPerNode) {
+      const total = cluster.nodes * cluster.gpusPerNode;
+      issues.push({
+        path: `${at}.gpus`,
+        message: `${raw.gpus} is above the cluster total ${total}`,
+      });
+    }
+    const minRuntimeSec = duration(raw.minRuntime, `${at}.minRuntime`, maxMinRuntimeSec);
+    if (minRuntimeSec > maxMinRuntimeSec) {
+      issues.push({
+        path: `${at}.minRuntime`,
+        message: `${formatDurationSec(minRuntimeSec)} is above the cluster maximum ${formatDurationSec(maxMinRuntimeSec)}`,
+      });
+    }
+    const workSec = duration(raw.work, `${at}.work`, 1);
+    if (workSec <= 0) issues.push({ path: `${at}.work`, message: "must be above 0" });
+    jobs.push({
+      id: raw.id,
+      ...(raw.name === undefined ? {} : { name: raw.name }),
+      budgetId: raw.budget,
+      cluster: raw.cluster,
+      userId: raw.user,
+      submitSec: duration(raw.submit, `${at}.submit`, 0),
+      gpus: raw.gpus,
+      workSec,
+      minRuntimeSec,
+      isResumable: raw.resumable,
+      priority: raw.priority,
+      jobClass: raw.class ?? classifyJob(minRuntimeSec, raw.gpus),
+      baselinePriority: raw.baseline?.priority ?? raw.priority,
+      isBaselinePreemptible: raw.baseline?.preemptible ?? true,
+    });
+  });
+  const nodeEvents = file.nodeEvents.flatMap((raw, i) => {
+    if (!raw) return [];
+    const cluster = clusters.get(raw.cluster);
+    if (!cluster)
+      issues.push({ path: `nodeEvents[${i}].cluster`, message: `no cluster "${raw.cluster}"` });
+    else if (raw.node >= cluster.nodes) {
+      issues.push({
+        path: `nodeEvents[${i}].node`,
+        message: `node ${raw.node} does not exist (cluster "${raw.cluster}" has nodes 0-${cluster.nodes - 1})`,
+      });
+    }
+    const atSec = duration(raw.at, `nodeEvents[${i}].at`, 0);
+    return [{ atSec, cluster: raw.cluster, node: raw.node, state: raw.state }];
+  });
+  const caps = file.baseline?.nonPreemptibleGpuCap ?? {};
+  for (const team of Object.keys(caps)) {
+    if (!tree.some((node) => node.id === team && node.parentId === ROOT_ID)) {
+      issues.push({
+        path: `baseline.nonPreemptibleGpuCap.${team}`,
+        message: `"${team}" is not a top-level node of the tree`,
+      });
+    }
+  }
+  if (issues.length > 0) return { ok: false, issues };
+  const value: Scenario = {
+    clusters: [...clusters.values()].map(({ name, gpuType, nodes, gpusPerNode }) => ({
+      name,
+      gpuType,
+      nodes,
+      gpusPerNode,
+    })),
+    tree,
+    lookbackSec,
+    maxMinRuntimeSec,
+    jobs,
+    nodeEvents: [...nodeEvents].sort((a, b) => a.atSec - b.atSec),
+    nonPreemptibleGpuCap: { ...caps },
+    horizonSec: horizon,
+  };
+  return { ok: true, value };
+}
+
+function flattenTree(root: RawTreeNode, issues: ScenarioIssue[]): BudgetNode[] {
+  const nodes: BudgetNode[] = [
+    { id: ROOT_ID, parentId: null, name: root.name, weight: root.weight ?? 1 },
+  ];
+  function walk(node: RawTreeNode, id: string, jsonPath: string): void {
+    const seen = new Set<string>();
+    (node.children ?? []).forEach((child, i) => {
+      const childPath = `${jsonPath}.children[${i}]`;
+      if (seen.has(child.name)) {
+        issues.push({
+          path: `${childPath}.name`,
+          message: `duplicate sibling name "${child.name}"`,
+        });
+      }
+      seen.add(child.name);
+      const childId = id === ROOT_ID ? child.name : `${id}/${child.name}`;
+      nodes.push({ id: childId, parentId: id, name: child.name, weight: child.weight ?? 1 });
+      walk(child, childId, childPath);
+    });
+  }
+  walk(root, ROOT_ID, "tree");
+  return nodes;
+}
