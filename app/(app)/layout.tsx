@@ -1,0 +1,22 @@
+import { redirect } from "next/navigation";
+import type { ReactNode } from "react";
+import { AppHeader } from "@/components/layout/app-header";
+import { getSessionUser } from "@/lib/auth";
+import { getRoleLabel } from "@/lib/data/users";
+
+export const dynamic = "force-dynamic";
+
+export default async function AppLayout({ children }: { children: ReactNode }) {
+  const user = await getSessionUser();
+  if (!user) redirect("/signin");
+  const role = await getRoleLabel(user);
+  return (
+    <>
+      <a className="skip-link" href="#content">
+        Skip to content
+      </a>
+      <AppHeader userName={user.name} role={role} />
+      <main id="content">{children}</main>
+    </>
+  );
+}

@@ -1,0 +1,55 @@
+import type { Metadata } from "next";
+import { BudgetTreeTable, type TreeRow } from "@/components/budget-tree/budget-tree-table";
+import { ClusterTable } from "@/components/clusters/cluster-table";
+import { getBudgetTree } from "@/lib/data/budgets";
+import { listClusters } from "@/lib/data/clusters";
+import { weeklyGpuHours } from "@/lib/engine/budget-tree";
+
+export const metadata: Metadata = { title: "Overview" };
+
+export default async function OverviewPage() {
+  const [nodes, clusters] = await Promise.all([getBudgetTree(), listClusters()]);
+  const rows: TreeRow[] = nodes.map((node) => ({
+    id: node.id,
+    parentId: node.parentId,
+    name: node.name,
+    depth: node.depth,
+    isLeaf: node.isLeaf,
+    weight: node.weight,
+    fraction: node.fraction,
+    effectiveShare: node.effectiveShare,
+    leads: node.leads.map((lead) => lead.name),
+    memberCount: node.members.length,
+    gpuHoursPerWeek: Object.fromEntries(
+      clusters.map((cluster) => [cluster.name, weeklyGpuHours(node.effectiveShare, cluster.gpus)]),
+    ),
+  }));
+  const totalGpus = clusters.reduce((sum, cluster) => sum + cluster.gpus, 0);
+  const leafCount = nodes.filter((node) => node.isLeaf).length;
+  return (
+    <>
+      <div className="page-head">
+        <h1>Overview</h1>
+        <p className="muted">
+          {clusters.length} clusters, {totalGpus.toLocaleString("en-US")} GPUs, {leafCount} budgets.
+        </p>
+      </div>
+      <section className="card" aria-labelledby="clusters-heading">
+        <h2 id="clusters-heading">Clusters</h2>
+        <ClusterTable clusters={clusters} />
+      </section>
+      <section className="card" aria-labelledby="tree-heading">
+        <h2 id="tree-heading">Budget tree</h2>
+        <p className="muted">
+          Each budget&apos;s effective share is the product of its fractions from the root down:
+          the part of every cluster it is owed, shown in GPU-hours per week.
+        </p>
+        {rows.length > 0 ? (
+          <BudgetTreeTable rows={rows} clusters={clusters} />
+        ) : (
+          <p>No budget tree yet. Run <code>npm run db:seed</code> for the demo lab.</p>
+        )}
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,61 @@
+import type { Metadata } from "next";
+import { redirect } from "next/navigation";
+import { SignInChoices } from "@/components/layout/sign-in-choices";
+import { getSessionUser } from "@/lib/auth";
+import { listDemoUsers, getRoleLabel } from "@/lib/data/users";
+import { isDemoMode, oidcSettings } from "@/lib/env";
+
+export const metadata: Metadata = { title: "Sign in" };
+export const dynamic = "force-dynamic";
+
+const ERRORS: Record<string, string> = {
+  CredentialsSignin: "That demo user does not exist.",
+  NoEmail: "Your identity provider did not send an email address.",
+  OAuthSignin: "The identity provider could not be reached.",
+  OAuthCallback: "The identity provider's answer could not be read.",
+};
+
+export default async function SignInPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ error?: string; callbackUrl?: string }>;
+}) {
+  const { error, callbackUrl } = await searchParams;
+  if (await getSessionUser()) redirect("/");
+  const isDemo = isDemoMode();
+  const demoUsers = isDemo
+    ? await Promise.all(
+        (await listDemoUsers()).map(async (user) => ({
+          email: user.email,
+          name: user.name,
+          role: await getRoleLabel(user),
+        })),
+      )
+    : [];
+  const oidc = oidcSettings();
+  const safeCallback = callbackUrl?.startsWith("/") ? callbackUrl : "/";
+  return (
+    <main className="center-page">
+      <div className="card signin">
+        <h1>Sign in to Allot</h1>
+        <p className="muted">GPU-time budgets and fair-share scheduling.</p>
+        {error ? (
+          <p className="alert" role="alert">
+            {ERRORS[error] ?? "Sign-in failed. Try again."}
+          </p>
+        ) : null}
+        <SignInChoices
+          demoUsers={demoUsers}
+          oidcName={oidc?.name ?? null}
+          callbackUrl={safeCallback}
+        />
+        {!isDemo && !oidc ? (
+          <p className="alert" role="alert">
+            No sign-in method is configured. Set OIDC_ISSUER, OIDC_CLIENT_ID and
+            OIDC_CLIENT_SECRET, or run in demo mode (ALLOT_DEMO=1).
+          </p>
+        ) : null}
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,23 @@
+import Link from "next/link";
+import { NavLinks } from "./nav-links";
+import { SignOutButton } from "./sign-out-button";
+
+export function AppHeader({ userName, role }: { userName: string; role: string }) {
+  return (
+    <header className="app-header">
+      <div className="app-header-inner">
+        <Link className="brand" href="/">
+          Allot
+        </Link>
+        <NavLinks />
+        <div className="user-box">
+          <span>
+            Signed in as <strong>{userName}</strong>
+          </span>
+          <span className="role-badge">{role}</span>
+          <SignOutButton />
+        </div>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,27 @@
+// The API's routes and their methods, in one table: proxy.ts answers unknown
+// paths (404) and wrong methods (405) with the JSON error shape from it, and a
+// test keeps it in step with the route files under app/api/v1.
+
+export const API_ROUTES: Record<string, readonly string[]> = {
+  "/api/v1/health": ["GET"],
+  "/api/v1/budgets": ["GET"],
+};
+
+function matches(pattern: string, pathname: string): boolean {
+  const want = pattern.split("/");
+  const have = pathname.replace(/\/+$/, "").split("/");
+  return (
+    want.length === have.length &&
+    want.every((part, index) => part.startsWith(":") || part === have[index])
+  );
+}
+
+/** The methods a path allows, or null when no route has that path. */
+export function allowedMethods(pathname: string): readonly string[] | null {
+  for (const [pattern, methods] of Object.entries(API_ROUTES)) {
+    if (matches(pattern, pathname)) {
+      return methods.includes("GET") ? [...methods, "HEAD"] : methods;
+    }
+  }
+  return null;
+}

@@ -1,0 +1,54 @@
+// Who is asking, and what they may do (DESIGN section 2: leads of a node or of any
+// ancestor may edit below it; leads of the root are admins).
+import "server-only";
+import { getServerSession } from "next-auth";
+import { authOptions } from "./auth-options";
+import { findUserById, findUserByToken, type SessionUser } from "./data/users";
+import { AppError } from "./errors";
+
+/** The signed-in person from the browser session, or null. */
+export async function getSessionUser(): Promise<SessionUser | null> {
+  const session = await getServerSession(authOptions());
+  return session?.userId ? findUserById(session.userId) : null;
+}
+
+/** The caller of an API route: a bearer token first, else the browser session. */
+export async function getApiCaller(request: Request): Promise<SessionUser | null> {
+  const header = request.headers.get("authorization");
+  if (header) {
+    const match = /^Bearer\s+(\S+)$/i.exec(header);
+    if (!match?.[1]) throw new AppError("unauthorized", "Authorization must be 'Bearer <token>'.");
+    const user = await findUserByToken(match[1]);
+    if (!user) throw new AppError("unauthorized", "The token is unknown or revoked.");
+    return user;
+  }
+  return getSessionUser();
+}
+
+export async function requireApiCaller(request: Request): Promise<SessionUser> {
+  const user = await getApiCaller(request);
+  if (!user) throw new AppError("unauthorized", "Sign in, or send 'Authorization: Bearer <token>'.");
+  return user;
+}
+
+/**
+ * True when `user` may change the children of `nodeId`: an admin, or a lead of the
+ * node or of any of its ancestors. `parentOf` maps node id to parent id.
+ *
+ * @example canEditBelow(pi, "lm-pretrain", parents, leadNodeIds) // true for its PI
+ */
+export function canEditBelow(
+  user: Pick<SessionUser, "isAdmin">,
+  nodeId: string,
+  parentOf: ReadonlyMap<string, string | null>,
+  leadNodeIds: ReadonlySet<string>,
+): boolean {
+  if (user.isAdmin) return true;
+  const seen = new Set<string>();
+  for (let id: string | null | undefined = nodeId; id; id = parentOf.get(id)) {
+    if (seen.has(id)) return false;
+    seen.add(id);
+    if (leadNodeIds.has(id)) return true;
+  }
+  return false;
+}

@@ -1,0 +1,50 @@
+import "server-only";
+import { getDb } from "../db";
+
+export type ClusterSummary = {
+  name: string;
+  gpuType: string;
+  nodes: number;
+  gpus: number;
+  healthyNodes: number;
+  healthyGpus: number;
+  drainingNodes: number;
+  downNodes: number;
+  lookbackSec: number;
+  maxMinRuntimeSec: number;
+};
+
+export async function listClusters(): Promise<ClusterSummary[]> {
+  const clusters = await getDb().cluster.findMany({
+    select: {
+      name: true,
+      gpuType: true,
+      lookbackSec: true,
+      maxMinRuntimeSec: true,
+      nodes: { select: { gpus: true, health: true } },
+    },
+    orderBy: { name: "asc" },
+  });
+  return clusters.map(({ nodes, ...cluster }) => {
+    const healthy = nodes.filter((node) => node.health === "healthy");
+    return {
+      ...cluster,
+      nodes: nodes.length,
+      gpus: nodes.reduce((sum, node) => sum + node.gpus, 0),
+      healthyNodes: healthy.length,
+      healthyGpus: healthy.reduce((sum, node) => sum + node.gpus, 0),
+      drainingNodes: nodes.filter((node) => node.health === "draining").length,
+      downNodes: nodes.filter((node) => node.health === "down").length,
+    };
+  });
+}
+
+/** Database reachability, for the health check. */
+export async function pingDatabase(): Promise<boolean> {
+  try {
+    await getDb().$queryRaw`SELECT 1`;
+    return true;
+  } catch {
+    return false;
+  }
+}

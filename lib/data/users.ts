@@ -1,0 +1,63 @@
+import "server-only";
+import { createHash } from "node:crypto";
+import { getDb } from "../db";
+
+export type SessionUser = { id: string; email: string; name: string; isAdmin: boolean };
+
+const USER_COLUMNS = { id: true, email: true, name: true, isAdmin: true } as const;
+
+export async function findUserByEmail(email: string): Promise<SessionUser | null> {
+  return getDb().user.findUnique({ where: { email: email.toLowerCase() }, select: USER_COLUMNS });
+}
+
+export async function findUserById(id: string): Promise<SessionUser | null> {
+  return getDb().user.findUnique({ where: { id }, select: USER_COLUMNS });
+}
+
+/** Demo users, for the sign-in picker (demo mode only). */
+export async function listDemoUsers(): Promise<SessionUser[]> {
+  return getDb().user.findMany({
+    where: { isDemo: true },
+    select: USER_COLUMNS,
+    orderBy: [{ isAdmin: "desc" }, { name: "asc" }],
+  });
+}
+
+/** A person signing in through the site's identity provider for the first time gets an account. */
+export async function upsertSsoUser(email: string, name: string): Promise<SessionUser> {
+  return getDb().user.upsert({
+    where: { email: email.toLowerCase() },
+    create: { email: email.toLowerCase(), name },
+    update: {},
+    select: USER_COLUMNS,
+  });
+}
+
+export function hashToken(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
+}
+
+/** The person behind a personal API token, or null for unknown or revoked tokens. */
+export async function findUserByToken(token: string): Promise<SessionUser | null> {
+  const row = await getDb().apiToken.findUnique({
+    where: { tokenHash: hashToken(token) },
+    select: { kind: true, revokedAt: true, user: { select: USER_COLUMNS } },
+  });
+  if (!row || row.revokedAt || row.kind !== "personal") return null;
+  return row.user;
+}
+
+export type RoleLabel = "admin" | "program lead" | "project lead" | "researcher";
+
+/** What to call a person in the header: their highest place in the tree. */
+export async function getRoleLabel(user: SessionUser): Promise<RoleLabel> {
+  if (user.isAdmin) return "admin";
+  const leads = await getDb().budgetLead.findMany({
+    where: { userId: user.id },
+    select: { node: { select: { parentId: true, parent: { select: { parentId: true } } } } },
+  });
+  if (leads.some((lead) => lead.node.parent !== null && lead.node.parent.parentId === null)) {
+    return "program lead";
+  }
+  return leads.length > 0 ? "project lead" : "researcher";
+}

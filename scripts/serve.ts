@@ -1,0 +1,81 @@
+// npm start / npm run dev / npm run demo: one process that opens the database
+// (DATABASE_URL, or the embedded PGlite when unset), migrates it, seeds the demo
+// lab in demo mode, and serves Next on PORT (default 3000).
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import path from "node:path";
+import next from "next";
+import { openDatabase } from "../lib/data/connect";
+import { applyMigrations } from "../lib/data/migrator";
+import { isDemoMode } from "../lib/env";
+import { seedDemoLab } from "../prisma/seed";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const isDev = process.argv.includes("--dev");
+if (process.argv.includes("--demo")) process.env.ALLOT_DEMO = "1";
+// Decide demo mode once, before Next sets NODE_ENV for the server it loads.
+process.env.ALLOT_DEMO = isDemoMode() ? "1" : "0";
+process.env.NEXT_TELEMETRY_DISABLED = "1";
+
+function demoSecret(): string {
+  // Demo sessions survive a restart: the secret lives beside the embedded data.
+  const file = path.join(ROOT, ".data", "nextauth-secret");
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  mkdirSync(path.dirname(file), { recursive: true });
+  const secret = randomBytes(32).toString("hex");
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+async function main(): Promise<void> {
+  const port = Number(process.env.PORT ?? 3000);
+  if (!Number.isInteger(port) || port <= 0 || port > 65_535) {
+    throw new Error(`PORT must be a port number, got "${process.env.PORT}"`);
+  }
+  const hostname = process.env.HOST ?? "0.0.0.0";
+  process.env.NEXTAUTH_URL ??= `http://localhost:${port}`;
+  if (!process.env.NEXTAUTH_SECRET) {
+    if (!isDemoMode()) {
+      throw new Error("NEXTAUTH_SECRET must be set outside demo mode (see README, Environment).");
+    }
+    process.env.NEXTAUTH_SECRET = demoSecret();
+  }
+  if (!isDev && !existsSync(path.join(ROOT, ".next", "BUILD_ID"))) {
+    throw new Error("No production build: run `npm run build` first (or `npm run demo`).");
+  }
+
+  const database = await openDatabase();
+  process.env.DATABASE_URL = database.url;
+  const applied = await applyMigrations(database.url);
+  if (applied.length) console.log(`migrated: ${applied.join(", ")}`);
+  if (isDemoMode()) console.log(`demo lab: ${await seedDemoLab(database.url)}`);
+
+  const app = next({ dev: isDev, dir: ROOT, hostname, port });
+  await app.prepare();
+  const handle = app.getRequestHandler();
+  const server = createServer((request, response) => void handle(request, response));
+  server.listen(port, hostname, () => {
+    const where = database.isEmbedded ? "embedded database" : "DATABASE_URL";
+    console.log(`Allot on http://localhost:${port} (${where}${isDemoMode() ? ", demo mode" : ""})`);
+  });
+
+  let isStopping = false;
+  async function stop(signal: string): Promise<void> {
+    if (isStopping) return;
+    isStopping = true;
+    console.log(`\n${signal}: stopping`);
+    server.close();
+    server.closeAllConnections();
+    await app.close();
+    await database.stop();
+    process.exit(0);
+  }
+  process.on("SIGINT", () => void stop("SIGINT"));
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
