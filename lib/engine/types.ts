@@ -82,3 +82,44 @@ export type UsageRun = {
   endSec: number | null;
   isAllocated: boolean;
 };
+
+/** One problem found in an input: `code` is stable and machine-readable. */
+export type Issue = {
+  code: string;
+  message: string;
+  /** The offending tree node, job or run, when there is one. */
+  id?: string;
+};
+
+/** Expected failures are values, not exceptions (HOUSE-STYLE section 4). */
+export type Result<T> = { ok: true; value: T } | { ok: false; issues: Issue[] };
+
+/** One node of a validated budget tree, with its derived shares. */
+export type BudgetTreeNode = BudgetNode & {
+  /** Names below the root joined by "/"; "" for the root (DESIGN section 6 budget paths). */
+  path: string;
+  /** 0 for the root. */
+  depth: number;
+  /** Position of the parent in `BudgetTree.nodes`; -1 for the root. */
+  parentIndex: number;
+  /** Positions of the children in `BudgetTree.nodes`, in input order. */
+  childIndices: number[];
+  isLeaf: boolean;
+  /** weight / sum of sibling weights (own included); 0 when all siblings weigh 0; 1 for the root. */
+  fraction: number;
+  /** Product of fractions from the root down, in [0, 1]. */
+  effectiveShare: number;
+};
+
+/** A validated budget tree: nodes in depth-first preorder (children in input order). */
+export type BudgetTree = {
+  rootId: string;
+  nodes: BudgetTreeNode[];
+  /** Position of each id in `nodes`; a null-prototype record. */
+  indexById: Record<string, number>;
+  leafCount: number;
+};
+
+/** How usage is aggregated over time (DESIGN section 4; decay is SLURM's and Kueue's habit). */
+export type UsageMode =
+  { kind: "window"; lookbackSec: number } | { kind: "decay"; halfLifeSec: number };

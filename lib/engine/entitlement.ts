@@ -1,0 +1,141 @@
+import type { BudgetTree } from "./types";
+
+/** One hour's flows per leaf id (absent = 0), in GPU-hours. */
+export type HourFlows = {
+  /** GPU-hours requested by the leaf's jobs that were pending or running during the hour. */
+  demandGpuHours: Record<string, number>;
+  receivedAllocatedGpuHours: Record<string, number>;
+  receivedUnallocatedGpuHours: Record<string, number>;
+};
+
+/** Entitled and received GPU-hours of one tree node in one hour (DESIGN section 5). */
+export type HourEntitlement = {
+  id: string;
+  path: string;
+  effectiveShare: number;
+  demandGpuHours: number;
+  /** min(effectiveShare x capacity x 1 h, demand). */
+  entitledGpuHours: number;
+  /** Capacity poured down by weight, capped by demand, unused parts flowing to siblings. */
+  workConservingGpuHours: number;
+  receivedAllocatedGpuHours: number;
+  receivedUnallocatedGpuHours: number;
+  receivedGpuHours: number;
+  /** min(received, entitled): the numerator of fulfilment. */
+  fulfilledGpuHours: number;
+};
+
+function rollUp(tree: BudgetTree, byLeaf: Record<string, number>): Float64Array {
+  const totals = new Float64Array(tree.nodes.length);
+  for (let i = tree.nodes.length - 1; i >= 0; i -= 1) {
+    const node = tree.nodes[i]!;
+    if (node.isLeaf) totals[i] = byLeaf[node.id] ?? 0;
+    else for (const child of node.childIndices) totals[i] = totals[i]! + totals[child]!;
+  }
+  return totals;
+}
+
+/**
+ * Entitled and received GPU-hours of every node for one hour (DESIGN section 5), indexed like
+ * `tree.nodes`. Inner nodes sum their subtree's demand and receipts; each node's capped
+ * entitlement is min(share x capacity x 1 h, demand). Pass the weights in force in that hour.
+ *
+ * @param capacityGpus GPUs of the cluster during the hour
+ * @example computeHourEntitlement(tree, 8, { demandGpuHours: { a: 10 }, ... })[1].entitledGpuHours
+ */
+export function computeHourEntitlement(
+  tree: BudgetTree,
+  capacityGpus: number,
+  flows: HourFlows,
+): HourEntitlement[] {
+  const demand = rollUp(tree, flows.demandGpuHours);
+  const allocated = rollUp(tree, flows.receivedAllocatedGpuHours);
+  const unallocated = rollUp(tree, flows.receivedUnallocatedGpuHours);
+  const workConserving = computeWorkConservingEntitlement(tree, capacityGpus, flows.demandGpuHours);
+  return tree.nodes.map((node, i) => {
+    const entitled = Math.min(node.effectiveShare * capacityGpus, demand[i]!);
+    const received = allocated[i]! + unallocated[i]!;
+    return {
+      id: node.id,
+      path: node.path,
+      effectiveShare: node.effectiveShare,
+      demandGpuHours: demand[i]!,
+      entitledGpuHours: entitled,
+      workConservingGpuHours: workConserving[i]!,
+      receivedAllocatedGpuHours: allocated[i]!,
+      receivedUnallocatedGpuHours: unallocated[i]!,
+      receivedGpuHours: received,
+      fulfilledGpuHours: Math.min(received, entitled),
+    };
+  });
+}
+
+/**
+ * Fulfilment over a period: sum of min(received, entitled) / sum of entitled, per hour. Null
+ * when nothing was entitled (no demand), which is neither good nor bad.
+ *
+ * @example computeFulfilment([{ fulfilledGpuHours: 3, entitledGpuHours: 4 }]) // 0.75
+ */
+export function computeFulfilment(
+  hours: readonly Pick<HourEntitlement, "fulfilledGpuHours" | "entitledGpuHours">[],
+): number | null {
+  let fulfilled = 0;
+  let entitled = 0;
+  for (const hour of hours) {
+    fulfilled += hour.fulfilledGpuHours;
+    entitled += hour.entitledGpuHours;
+  }
+  return entitled > 0 ? fulfilled / entitled : null;
+}
+
+/**
+ * The work-conserving entitlement of every node (indexed like `tree.nodes`): the capacity is
+ * poured from the root down; at each level it is split among children by weight, each child
+ * capped by its demand, and what a capped child leaves flows to its siblings by weight
+ * (water-filling). Zero-weight children are owed nothing, so their demand is not counted in
+ * their parent's. The root receives min(capacity, counted demand).
+ *
+ * @param capacityGpuHours GPU-hours to pour (capacity x 1 h for one hour)
+ * @example
+ * // a (weight 1, demand 1) and b (weight 1, demand 10) share 8: a gets 1, b gets 7.
+ * computeWorkConservingEntitlement(tree, 8, { a: 1, b: 10 }) // [8, 1, 7]
+ */
+export function computeWorkConservingEntitlement(
+  tree: BudgetTree,
+  capacityGpuHours: number,
+  demandGpuHours: Record<string, number>,
+): Float64Array {
+  const { nodes } = tree;
+  const counted = new Float64Array(nodes.length);
+  for (let i = nodes.length - 1; i >= 0; i -= 1) {
+    const node = nodes[i]!;
+    if (node.isLeaf) counted[i] = Math.max(0, demandGpuHours[node.id] ?? 0);
+    else {
+      for (const child of node.childIndices) {
+        if (nodes[child]!.weight > 0) counted[i] = counted[i]! + counted[child]!;
+      }
+    }
+  }
+  const poured = new Float64Array(nodes.length);
+  poured[0] = Math.min(capacityGpuHours, counted[0]!);
+  // Preorder: a parent's amount is known before its children are visited.
+  for (let i = 0; i < nodes.length; i += 1) {
+    const node = nodes[i]!;
+    if (node.isLeaf) continue;
+    const active = node.childIndices.filter(
+      (child) => nodes[child]!.weight > 0 && counted[child]! > 0,
+    );
+    // Children that saturate first (smallest demand per weight) are settled first.
+    active.sort((a, b) => counted[a]! / nodes[a]!.weight - counted[b]! / nodes[b]!.weight || a - b);
+    let remaining = poured[i]!;
+    let weightLeft = active.reduce((sum, child) => sum + nodes[child]!.weight, 0);
+    for (const child of active) {
+      const weight = nodes[child]!.weight;
+      const amount = Math.min(counted[child]!, (remaining * weight) / weightLeft);
+      poured[child] = amount;
+      remaining -= amount;
+      weightLeft -= weight;
+    }
+  }
+  return poured;
+}

@@ -1,0 +1,172 @@
+import { formatDuration, formatOffset, type TimeFormatter } from "./format-time";
+import type { BudgetRef, Reason } from "./reasons";
+
+/** How explanations write times and budgets. */
+export type ExplainOptions = {
+  /** Points in time (default `formatOffset`, e.g. "+2h05m"; `formatUtcClock` gives "14:05"). */
+  formatTime?: TimeFormatter;
+  /** Lengths of time (default `formatDuration`, e.g. "2 h"). */
+  formatDuration?: TimeFormatter;
+  /** How a budget is named (default its path, e.g. "llm/pretrain"). */
+  budgetLabel?: (budget: BudgetRef) => string;
+  /** What the usage ratio is relative to (default "weekly share", right for a 7-day window). */
+  shareLabel?: string;
+};
+
+function plural(count: number, one: string, many: string): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+/**
+ * Node list with ranges: [3, 4, 5, 9] -> "nodes 3-5, 9"; [2] -> "node 2".
+ *
+ * @example formatNodes([0, 1, 2]) // "nodes 0-2"
+ */
+export function formatNodes(nodes: readonly number[]): string {
+  const sorted = [...nodes].sort((a, b) => a - b);
+  const parts: string[] = [];
+  for (let i = 0; i < sorted.length;) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j]! + 1) j += 1;
+    parts.push(j > i ? `${sorted[i]}-${sorted[j]}` : String(sorted[i]));
+    i = j + 1;
+  }
+  return `${sorted.length === 1 ? "node" : "nodes"} ${parts.join(", ")}`;
+}
+
+/**
+ * Turns any decision's reason into one plain English sentence (or two): why a job started, why a
+ * run was preempted, why a job still waits, why a node's drain completed. The one place such
+ * text is written; the UI, CLI and API all call it.
+ *
+ * @example
+ * explainReason(preemption.reason, { formatTime: formatUtcClock })
+ * // "Preempted at 14:05, after its 2 h protected period: lm-pretrain (at 40% of its weekly
+ * //  share) needed 64 GPUs and ranks above vision-rl (at 180%). The job was requeued with its
+ * //  remaining work."
+ */
+export function explainReason(reason: Reason, options: ExplainOptions = {}): string {
+  const time = options.formatTime ?? formatOffset;
+  const duration = options.formatDuration ?? formatDuration;
+  const label = options.budgetLabel ?? ((budget: BudgetRef) => budget.path);
+  const shareLabel = options.shareLabel ?? "weekly share";
+  const percent = (ratio: number | null): string =>
+    ratio === null ? "no share" : `${Math.round(ratio * 100)}%`;
+  const withUsage = (budget: BudgetRef): string =>
+    `${label(budget)} (at ${percent(budget.usageRatio)} of its ${shareLabel})`;
+  const above = (count: number): string =>
+    count === 0
+      ? "no budget ranks above yours"
+      : `${plural(count, "budget ranks", "budgets rank")} above yours`;
+  const shape = (needGpus: number, isWholeNodes: boolean): string =>
+    `needs ${plural(needGpus, "GPU", "GPUs")} ${isWholeNodes ? "on whole nodes" : "on one node"}`;
+  const outcome = (value: "requeued" | "preempted"): string =>
+    value === "requeued"
+      ? "The job was requeued with its remaining work."
+      : "The job is not resumable and ends as preempted.";
+
+  switch (reason.rule) {
+    case "start-allocated": {
+      const preempted =
+        reason.preemptedRunIds.length > 0
+          ? `, after preempting ${plural(reason.preemptedRunIds.length, "run", "runs")}`
+          : "";
+      return (
+        `Started at ${time(reason.atSec)} on ${formatNodes(reason.nodes)} with ` +
+        `${plural(reason.gpus, "GPU", "GPUs")}${preempted}: ${withUsage(reason.budget)} ` +
+        `ranks ${reason.budget.rank ?? "-"} (${above(reason.budgetsAbove).replace("yours", "it")}); ` +
+        `protected for ${duration(reason.minRuntimeSec)}, until ${time(reason.protectedUntilSec)}.`
+      );
+    }
+    case "start-unallocated":
+      return (
+        `Started at ${time(reason.atSec)} on ${formatNodes(reason.nodes)} with ` +
+        `${plural(reason.gpus, "GPU", "GPUs")} as unallocated work ` +
+        `(${reason.cause === "zero-share" ? `${label(reason.budget)} has no share` : "minimum runtime 0"}): ` +
+        `charged to nobody, never protected, and preempted whenever an allocated job needs its GPUs.`
+      );
+    case "preempt-for-rank":
+      return (
+        `Preempted at ${time(reason.atSec)}, after its ` +
+        `${duration(reason.protectedUntilSec - reason.victimStartSec)} protected period: ` +
+        `${withUsage(reason.preemptor.budget)} needed ${plural(reason.preemptor.gpus, "GPU", "GPUs")} ` +
+        `and ranks above ${label(reason.victim)} (at ${percent(reason.victim.usageRatio)}). ` +
+        outcome(reason.outcome)
+      );
+    case "preempt-unallocated":
+      return (
+        `Preempted at ${time(reason.atSec)}: it ran as unallocated work and ` +
+        `${withUsage(reason.preemptor.budget)} needed ${plural(reason.preemptor.gpus, "GPU", "GPUs")}. ` +
+        outcome(reason.outcome)
+      );
+    case "preempt-drain":
+      return (
+        `Preempted at ${time(reason.atSec)}: node ${reason.node} is draining for maintenance and ` +
+        `the run's protected period ended at ${time(reason.protectedUntilSec)}. ` +
+        outcome(reason.outcome)
+      );
+    case "preempt-node-down":
+      return `Ended at ${time(reason.atSec)}: node ${reason.node} went down. ${outcome(reason.outcome)}`;
+    case "drain-complete":
+      return `Node ${reason.node} finished draining at ${time(reason.atSec)}: no runs left, ready for maintenance.`;
+    case "error-invalid-job":
+      return `Cannot start: ${reason.issues.map((issue) => issue.message).join(" ")}`;
+    case "error-larger-than-cluster":
+      return (
+        `Cannot start: needs ${plural(reason.needGpus, "GPU", "GPUs")} but the cluster has ` +
+        `${reason.clusterGpus} in nodes of ${reason.nodeSizeGpus}; it can never run here.`
+      );
+    case "wait-reservation":
+      return (
+        `Waiting: ${shape(reason.needGpus, reason.isWholeNodes)}; it would fit, but ` +
+        `${formatNodes(reason.reservedNodes)} ${reason.reservedNodes.length === 1 ? "is" : "are"} ` +
+        `kept for a job of ${label(reason.holder.budget)} that ranks ahead and needs ` +
+        `${plural(reason.holder.gpus, "GPU", "GPUs")}; ${above(reason.budgetsAbove)}.`
+      );
+    case "wait-unallocated":
+      return (
+        `Waiting as unallocated work (` +
+        `${reason.cause === "zero-share" ? `${label(reason.budget)} has no share` : "minimum runtime 0"}): ` +
+        `it may only use GPUs no allocated job can use; ${shape(reason.needGpus, reason.isWholeNodes)}; ` +
+        `${reason.freeGpus} ${reason.freeGpus === 1 ? "is" : "are"} free` +
+        `${reason.isWholeNodes ? ` (${plural(reason.freeWholeNodes, "whole node", "whole nodes")})` : ""}.`
+      );
+    case "wait-resources": {
+      const parts = [
+        shape(reason.needGpus, reason.isWholeNodes),
+        `${reason.freeGpus} ${reason.freeGpus === 1 ? "is" : "are"} free` +
+          (reason.isWholeNodes
+            ? ` (${plural(reason.freeWholeNodes, "whole node", "whole nodes")})`
+            : ""),
+      ];
+      if (reason.protectedGpus > 0) {
+        const until =
+          reason.readyAtSec !== null && reason.readyAtSec > reason.atSec
+            ? ` until ${time(reason.readyAtSec)}`
+            : "";
+        parts.push(
+          `${reason.protectedGpus} ${reason.protectedGpus === 1 ? "is" : "are"} held by protected runs${until}`,
+        );
+      }
+      if (reason.heldByHigherGpus > 0) {
+        parts.push(`${reason.heldByHigherGpus} are used by budgets ranked at or above yours`);
+      }
+      if (reason.unusableGpus > 0) {
+        parts.push(`${reason.unusableGpus} are on draining or down nodes`);
+      }
+      if (reason.readyAtSec === reason.atSec && reason.reservedNodes.length === 0) {
+        parts.push(
+          `enough GPUs are free or preemptable, but not ${reason.isWholeNodes ? "as whole nodes" : "on one node"}`,
+        );
+      }
+      parts.push(above(reason.budgetsAbove));
+      if (reason.reservedNodes.length > 0) {
+        parts.push(
+          `${formatNodes(reason.reservedNodes)} ${reason.reservedNodes.length === 1 ? "is" : "are"} kept for it` +
+            (reason.readyAtSec !== null ? `, expected ready by ${time(reason.readyAtSec)}` : ""),
+        );
+      }
+      return `Waiting: ${parts.join("; ")}.`;
+    }
+  }
+}

@@ -1,0 +1,173 @@
+import { createRecord } from "./budget-tree";
+import { rollUpUsage, usageRatio } from "./usage-window";
+import type { BudgetTree } from "./types";
+
+/** One tree node as ranked on one cluster (the columns of `sshare -l`). */
+export type FairTreeRow = {
+  id: string;
+  path: string;
+  name: string;
+  isLeaf: boolean;
+  weight: number;
+  fraction: number;
+  effectiveShare: number;
+  /** Allocated GPU-seconds of the subtree in the usage window. */
+  usageGpuSeconds: number;
+  /** usage / (effectiveShare x capacity x W); null when the node is owed nothing. */
+  usageRatio: number | null;
+  /** LF = S / U among siblings; Infinity when unused (not JSON-safe: print "inf"); null for the root. */
+  levelFairShare: number | null;
+  /** Competition rank among leaves, 1 = most under-served; null for inner nodes. */
+  rank: number | null;
+  /** (N - rank + 1) / N for N leaves, as `sshare` prints it; null for inner nodes. */
+  fairShareFactor: number | null;
+};
+
+/** The Fair Tree ranking of one cluster at one moment. */
+export type FairTreeRanking = {
+  /** Indexed like `tree.nodes` (depth-first preorder, children in input order). */
+  rows: FairTreeRow[];
+  /** Leaf id -> rank; a null-prototype record. */
+  rankByBudgetId: Record<string, number>;
+  /** Leaf ids in the order Fair Tree visits them (ties: leaves before inner nodes, then name). */
+  leafIdsInRankOrder: string[];
+  leafCount: number;
+};
+
+/** Capacity and window used only for the display column `usageRatio`. */
+export type RankingOptions = { capacityGpus: number; windowSec: number };
+
+/**
+ * Level fair-share LF = S / U exactly as SLURM computes it, in IEEE doubles in that order:
+ * S = 0 gives 0 (last), else U = 0 gives Infinity (first).
+ *
+ * @example levelFairShare(0.5, 0.25) // 2
+ */
+export function levelFairShare(shareNorm: number, usageNorm: number): number {
+  return shareNorm === 0 ? 0 : shareNorm / usageNorm;
+}
+
+/**
+ * Ranks every leaf of the tree with SLURM's Fair Tree algorithm (DESIGN section 4, ADR 002).
+ *
+ * Per inner node: S = weight / sum of sibling weights, U = usage / parent usage (0 when the
+ * parent has no usage), LF = S / U. A depth-first walk visits siblings by descending LF and
+ * gives leaves competition ranks (1, 1, 3). Ties: sibling leaves with equal LF share a rank;
+ * a leaf tied with a sibling inner node shares the rank of that node's best leaf (leaves are
+ * visited first); tied sibling inner nodes are walked as one group with their children merged.
+ *
+ * @param leafUsage allocated GPU-seconds per leaf id in the window (absent = 0)
+ * @example
+ * // root -> a (weight 1, usage 10), b (weight 1, usage 0): b has LF Infinity and ranks 1.
+ * rankBudgets(tree, { a: 10 }, { capacityGpus: 8, windowSec: 604800 }).rankByBudgetId
+ * // { b: 1, a: 2 }
+ */
+export function rankBudgets(
+  tree: BudgetTree,
+  leafUsage: Record<string, number>,
+  options: RankingOptions,
+): FairTreeRanking {
+  const { nodes } = tree;
+  const usage = rollUpUsage(tree, leafUsage);
+  const lf = new Float64Array(nodes.length);
+  for (const parent of nodes) {
+    const parentIndex = tree.indexById[parent.id]!;
+    const parentUsage = usage[parentIndex]!;
+    for (const child of parent.childIndices) {
+      const usageNorm = parentUsage === 0 ? 0 : usage[child]! / parentUsage;
+      lf[child] = levelFairShare(nodes[child]!.fraction, usageNorm);
+    }
+  }
+
+  const ranks = new Int32Array(nodes.length);
+  const leafOrder: number[] = [];
+  let rank = 0;
+  let nextRankNoTies = 1;
+
+  const compareSiblings = (a: number, b: number): number => {
+    const lfA = lf[a]!;
+    const lfB = lf[b]!;
+    if (lfA !== lfB) return lfA > lfB ? -1 : 1;
+    const nodeA = nodes[a]!;
+    const nodeB = nodes[b]!;
+    if (nodeA.isLeaf !== nodeB.isLeaf) return nodeA.isLeaf ? -1 : 1;
+    // SLURM leaves equal siblings in qsort's order; a fixed order keeps the walk deterministic.
+    if (nodeA.name !== nodeB.name) return nodeA.name < nodeB.name ? -1 : 1;
+    return nodeA.id < nodeB.id ? -1 : nodeA.id > nodeB.id ? 1 : 0;
+  };
+
+  // Mirrors SLURM's _calc_tree_fs: `isGroupTied` carries a tie with the previous sibling
+  // into the first child visited below an inner node.
+  const walk = (siblings: number[], isGroupTied: boolean): void => {
+    siblings.sort(compareSiblings);
+    for (let i = 0; i < siblings.length; i += 1) {
+      const index = siblings[i]!;
+      const isTied = i === 0 ? isGroupTied : lf[siblings[i - 1]!] === lf[index];
+      const node = nodes[index]!;
+      if (node.isLeaf) {
+        if (!isTied) rank = nextRankNoTies;
+        ranks[index] = rank;
+        leafOrder.push(index);
+        nextRankNoTies += 1;
+        continue;
+      }
+      const merged = [...node.childIndices];
+      while (i + 1 < siblings.length) {
+        const next = siblings[i + 1]!;
+        if (nodes[next]!.isLeaf || lf[next] !== lf[index]) break;
+        merged.push(...nodes[next]!.childIndices);
+        i += 1;
+      }
+      walk(merged, isTied);
+    }
+  };
+  const root = nodes[0]!;
+  walk([...root.childIndices], false);
+  if (root.isLeaf) {
+    // A tree of one node: the root is the only budget.
+    ranks[0] = 1;
+    leafOrder.push(0);
+  }
+
+  const leafCount = tree.leafCount;
+  const rankByBudgetId = createRecord<number>();
+  const rows: FairTreeRow[] = nodes.map((node, index) => {
+    const isRanked = node.isLeaf;
+    const leafRank = isRanked ? ranks[index]! : null;
+    if (leafRank !== null) rankByBudgetId[node.id] = leafRank;
+    return {
+      id: node.id,
+      path: node.path,
+      name: node.name,
+      isLeaf: node.isLeaf,
+      weight: node.weight,
+      fraction: node.fraction,
+      effectiveShare: node.effectiveShare,
+      usageGpuSeconds: usage[index]!,
+      usageRatio: usageRatio(
+        usage[index]!,
+        node.effectiveShare,
+        options.capacityGpus,
+        options.windowSec,
+      ),
+      levelFairShare: index === 0 ? null : lf[index]!,
+      rank: leafRank,
+      fairShareFactor: leafRank === null ? null : fairShareFactor(leafRank, leafCount),
+    };
+  });
+  return {
+    rows,
+    rankByBudgetId,
+    leafIdsInRankOrder: leafOrder.map((index) => nodes[index]!.id),
+    leafCount,
+  };
+}
+
+/**
+ * SLURM's fair-share factor of a leaf: (N - rank + 1) / N, in (0, 1]; rank 1 gives 1.
+ *
+ * @example fairShareFactor(3, 4) // 0.5
+ */
+export function fairShareFactor(rank: number, leafCount: number): number {
+  return (leafCount - rank + 1) / leafCount;
+}

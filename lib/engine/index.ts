@@ -1,0 +1,55 @@
+/**
+ * The scheduling engine's public surface (the only barrel of lib/engine). Pure TypeScript: no
+ * I/O, no clock (time is `nowSec`), no framework. See DESIGN sections 2-5 and ADRs 002, 010.
+ */
+export type * from "./types";
+export type * from "./reasons";
+
+export {
+  HOURS_PER_WEEK,
+  checkChargeableBudget,
+  findBudgetByPath,
+  getBudgetNode,
+  validateBudgetTree,
+  weeklyGpuHours,
+} from "./budget-tree";
+export {
+  DEFAULT_LOOKBACK_SEC,
+  DEFAULT_USAGE_MODE,
+  computeLeafUsage,
+  rollUpUsage,
+  runUsageGpuSeconds,
+  usageRatio,
+  usageWindowSec,
+} from "./usage-window";
+export {
+  fairShareFactor,
+  levelFairShare,
+  rankBudgets,
+  type FairTreeRanking,
+  type FairTreeRow,
+  type RankingOptions,
+} from "./fair-tree";
+export {
+  DEFAULT_MAX_MIN_RUNTIME_SEC,
+  isAllocatedRun,
+  isProtected,
+  preemptionOutcome,
+  protectedUntilSec,
+  validateContract,
+  type JobContract,
+  type PreemptionOutcome,
+} from "./contract";
+export { orderQueue, type QueueEntry } from "./queue-order";
+export { canEverPlace, placementShape, type PlacementShape } from "./placement";
+export { compareVictims } from "./preemption";
+export { runSchedulePass, type SchedulePassInput, type SchedulePassResult } from "./schedule-pass";
+export { explainReason, formatNodes, type ExplainOptions } from "./explain";
+export { formatDuration, formatOffset, formatUtcClock, type TimeFormatter } from "./format-time";
+export {
+  computeFulfilment,
+  computeHourEntitlement,
+  computeWorkConservingEntitlement,
+  type HourEntitlement,
+  type HourFlows,
+} from "./entitlement";

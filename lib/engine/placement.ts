@@ -1,0 +1,130 @@
+import type { ClusterNodeState, NodeSlice } from "./types";
+
+/**
+ * The GPUs of one cluster during a scheduling pass. Positions 0..n-1 follow the nodes sorted by
+ * `ClusterNodeState.index`; `indexOf[position]` maps back. Mutable working state of a pass:
+ * never part of an input or output.
+ */
+export type GpuPool = {
+  indexOf: Int32Array;
+  /** Node index -> position. */
+  positionOf: Map<number, number>;
+  capacity: Int32Array;
+  free: Int32Array;
+  /** 1 when the node takes new runs (healthy), 0 for draining and down nodes. */
+  isUsable: Uint8Array;
+  /** G: the largest node. Jobs of more GPUs take whole nodes of this size. */
+  nodeSizeGpus: number;
+};
+
+/** Shape of a job's placement (ADR 010): one node, or whole nodes plus a remainder. */
+export type PlacementShape = {
+  /** Whole nodes of `nodeSizeGpus` GPUs; 0 for a job that fits in one node. */
+  wholeNodes: number;
+  /** GPUs on one further node: the whole job when wholeNodes is 0, else gpus mod G. */
+  remainderGpus: number;
+};
+
+/**
+ * An empty pool for these nodes (every GPU free). Throws on duplicate node indices.
+ *
+ * @example createGpuPool([{ index: 0, gpus: 8, health: "healthy" }]).free // Int32Array [8]
+ */
+export function createGpuPool(nodes: readonly ClusterNodeState[]): GpuPool {
+  const sorted = [...nodes].sort((a, b) => a.index - b.index);
+  const count = sorted.length;
+  const pool: GpuPool = {
+    indexOf: new Int32Array(count),
+    positionOf: new Map(),
+    capacity: new Int32Array(count),
+    free: new Int32Array(count),
+    isUsable: new Uint8Array(count),
+    nodeSizeGpus: 0,
+  };
+  sorted.forEach((node, position) => {
+    if (position > 0 && sorted[position - 1]!.index === node.index) {
+      throw new RangeError(`Node index ${node.index} appears twice in the cluster.`);
+    }
+    pool.indexOf[position] = node.index;
+    pool.positionOf.set(node.index, position);
+    pool.capacity[position] = node.gpus;
+    pool.free[position] = node.gpus;
+    pool.isUsable[position] = node.health === "healthy" ? 1 : 0;
+    pool.nodeSizeGpus = Math.max(pool.nodeSizeGpus, node.gpus);
+  });
+  return pool;
+}
+
+/**
+ * How a job of `gpus` GPUs is laid out: a job of at most G GPUs goes on one node; a larger one
+ * takes floor(gpus / G) whole nodes at once plus, when gpus is not a multiple of G, the rest on
+ * one more node (ADR 010).
+ *
+ * @example placementShape(20, 8) // { wholeNodes: 2, remainderGpus: 4 }
+ */
+export function placementShape(gpus: number, nodeSizeGpus: number): PlacementShape {
+  if (gpus <= nodeSizeGpus) return { wholeNodes: 0, remainderGpus: gpus };
+  return {
+    wholeNodes: Math.floor(gpus / nodeSizeGpus),
+    remainderGpus: gpus % nodeSizeGpus,
+  };
+}
+
+/**
+ * Places a job on free GPUs now, or returns null (ADR 010). One node by best fit when it fits
+ * in one node; otherwise the lowest-indexed fully free whole nodes, all at once, plus the
+ * remainder by best fit on another node. Does not change the pool.
+ *
+ * @returns slices by node index (ascending), summing to `gpus`
+ * @example placeJob(pool, 16) // [{ node: 0, gpus: 8 }, { node: 1, gpus: 8 }] on an empty pool
+ */
+export function placeJob(
+  pool: GpuPool,
+  gpus: number,
+  isExcluded?: Uint8Array,
+  free: Int32Array = pool.free,
+): NodeSlice[] | null {
+  const shape = placementShape(gpus, pool.nodeSizeGpus);
+  const positions: number[] = [];
+  if (shape.wholeNodes > 0) {
+    const size = pool.nodeSizeGpus;
+    for (let position = 0; position < free.length; position += 1) {
+      if (positions.length === shape.wholeNodes) break;
+      if (!pool.isUsable[position] || isExcluded?.[position]) continue;
+      if (pool.capacity[position] === size && free[position] === size) positions.push(position);
+    }
+    if (positions.length < shape.wholeNodes) return null;
+  }
+  const slices: NodeSlice[] = positions.map((position) => ({
+    node: pool.indexOf[position]!,
+    gpus: pool.nodeSizeGpus,
+  }));
+  if (shape.remainderGpus > 0) {
+    const taken = new Set(positions);
+    let best = -1;
+    let bestFree = Number.POSITIVE_INFINITY;
+    for (let position = 0; position < free.length; position += 1) {
+      if (!pool.isUsable[position] || isExcluded?.[position] || taken.has(position)) continue;
+      const available = free[position]!;
+      if (available >= shape.remainderGpus && available < bestFree) {
+        best = position;
+        bestFree = available;
+      }
+    }
+    if (best < 0) return null;
+    slices.push({ node: pool.indexOf[best]!, gpus: shape.remainderGpus });
+    slices.sort((a, b) => a.node - b.node);
+  }
+  return slices;
+}
+
+/**
+ * Whether the job could ever be placed on these nodes if all were healthy and empty; false
+ * means it can never start on this cluster (a clear error, not a wait).
+ *
+ * @example canEverPlace([{ index: 0, gpus: 8, health: "down" }], 9) // false
+ */
+export function canEverPlace(nodes: readonly ClusterNodeState[], gpus: number): boolean {
+  const pool = createGpuPool(nodes.map((node) => ({ ...node, health: "healthy" as const })));
+  return placeJob(pool, gpus) !== null;
+}

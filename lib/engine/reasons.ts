@@ -1,0 +1,172 @@
+import type { PreemptionOutcome } from "./contract";
+import type { Issue, NodeSlice } from "./types";
+
+/**
+ * A budget as a decision saw it: its leaf rank on the cluster (1 = most under-served) and its
+ * usage ratio (usage / owed over the window; null when it is owed nothing).
+ */
+export type BudgetRef = {
+  id: string;
+  /** Names below the root joined by "/"; the id when the budget is not in the tree. */
+  path: string;
+  rank: number | null;
+  usageRatio: number | null;
+};
+
+/** Why a job started. Times are the caller's epoch seconds (`nowSec` of the pass). */
+export type StartReason =
+  | {
+      rule: "start-allocated";
+      atSec: number;
+      budget: BudgetRef;
+      gpus: number;
+      nodes: number[];
+      minRuntimeSec: number;
+      protectedUntilSec: number;
+      /** Runs preempted in this pass to make room (empty when it fit in free GPUs). */
+      preemptedRunIds: string[];
+      budgetsAbove: number;
+    }
+  | {
+      rule: "start-unallocated";
+      atSec: number;
+      budget: BudgetRef;
+      gpus: number;
+      nodes: number[];
+      /** Why it is unallocated: minimum runtime 0, or a budget with no share. */
+      cause: "zero-min-runtime" | "zero-share";
+    };
+
+/** Why a run was preempted (DESIGN sections 3-4). */
+export type PreemptReason =
+  | {
+      /** An allocated job of a better-ranked budget needed the GPUs of this unprotected run. */
+      rule: "preempt-for-rank";
+      atSec: number;
+      victim: BudgetRef;
+      victimStartSec: number;
+      protectedUntilSec: number;
+      preemptor: { jobId: string; budget: BudgetRef; gpus: number };
+      outcome: PreemptionOutcome;
+    }
+  | {
+      /** An allocated job needed the GPUs of this unallocated (free, unprotected) run. */
+      rule: "preempt-unallocated";
+      atSec: number;
+      victim: BudgetRef;
+      victimStartSec: number;
+      preemptor: { jobId: string; budget: BudgetRef; gpus: number };
+      outcome: PreemptionOutcome;
+    }
+  | {
+      /** The run is on a draining node and no longer protected. */
+      rule: "preempt-drain";
+      atSec: number;
+      victim: BudgetRef;
+      victimStartSec: number;
+      protectedUntilSec: number;
+      node: number;
+      outcome: PreemptionOutcome;
+    }
+  | {
+      /** A node under the run went down: everything on it ends, protected or not. */
+      rule: "preempt-node-down";
+      atSec: number;
+      victim: BudgetRef;
+      victimStartSec: number;
+      node: number;
+      outcome: PreemptionOutcome;
+    };
+
+/** Why a job is still pending after the pass. `error-*` rules never start. */
+export type WaitReason =
+  | { rule: "error-invalid-job"; issues: Issue[] }
+  | {
+      rule: "error-larger-than-cluster";
+      needGpus: number;
+      clusterGpus: number;
+      nodeSizeGpus: number;
+    }
+  | {
+      /** Not enough usable GPUs even after every preemption this job may make. */
+      rule: "wait-resources";
+      atSec: number;
+      budget: BudgetRef;
+      needGpus: number;
+      isWholeNodes: boolean;
+      /** Free GPUs on healthy nodes now (reserved ones included). */
+      freeGpus: number;
+      freeWholeNodes: number;
+      /** GPUs of protected runs of lower-ranked budgets, preemptable once unprotected. */
+      protectedGpus: number;
+      /** When, counting GPUs only, enough become preemptable; null if never by protection ends. */
+      readyAtSec: number | null;
+      /** GPUs held by runs of budgets ranked at or above this one (never preempted for it). */
+      heldByHigherGpus: number;
+      /** GPUs on draining or down nodes. */
+      unusableGpus: number;
+      budgetsAbove: number;
+      /** Nodes kept for this job (it is the first job that cannot start); empty otherwise. */
+      reservedNodes: number[];
+    }
+  | {
+      /** It would fit, but on GPUs kept for a better-placed job that cannot start yet. */
+      rule: "wait-reservation";
+      atSec: number;
+      budget: BudgetRef;
+      needGpus: number;
+      isWholeNodes: boolean;
+      holder: { jobId: string; budget: BudgetRef; gpus: number };
+      reservedNodes: number[];
+      budgetsAbove: number;
+    }
+  | {
+      /** Unallocated work only takes GPUs no allocated job can use; none fit now. */
+      rule: "wait-unallocated";
+      atSec: number;
+      budget: BudgetRef;
+      needGpus: number;
+      isWholeNodes: boolean;
+      freeGpus: number;
+      freeWholeNodes: number;
+      cause: "zero-min-runtime" | "zero-share";
+    };
+
+/** The machine-readable reason of any decision; `explainReason` turns it into a sentence. */
+export type Reason = StartReason | PreemptReason | WaitReason | DrainCompleteReason;
+
+/** A draining node with no run left: ready for maintenance without a human. */
+export type DrainCompleteReason = { rule: "drain-complete"; atSec: number; node: number };
+
+/** Start `jobId` now on `placement`. */
+export type StartDecision = {
+  jobId: string;
+  budgetId: string;
+  gpus: number;
+  placement: NodeSlice[];
+  isAllocated: boolean;
+  /** startSec + minRuntimeSec when allocated, else the start itself. */
+  protectedUntilSec: number;
+  reason: StartReason;
+};
+
+/** End run `runId` now; `outcome` says whether its job is requeued or ends `preempted`. */
+export type PreemptDecision = {
+  runId: string;
+  jobId: string;
+  budgetId: string;
+  gpus: number;
+  outcome: PreemptionOutcome;
+  reason: PreemptReason;
+};
+
+/** A job that stays pending, and why. `isError`: it can never start as submitted. */
+export type WaitDecision = {
+  jobId: string;
+  budgetId: string;
+  isError: boolean;
+  reason: WaitReason;
+};
+
+/** A draining node that is empty: an automated remediation (count once per draining spell). */
+export type DrainCompleteDecision = { node: number; reason: DrainCompleteReason };

@@ -1,0 +1,103 @@
+import { placementShape, type GpuPool } from "./placement";
+
+/** A run still holding GPUs, as the reservation sees it. */
+export type HeldRun = {
+  isAllocated: boolean;
+  rank: number;
+  protectedUntilSec: number;
+  slices: { position: number; gpus: number }[];
+};
+
+/** Nodes kept for the first allocated job that cannot start (ADR 010). */
+export type Reservation = {
+  /** 1 for reserved positions: later allocated jobs may not start or preempt there. */
+  isExcluded: Uint8Array;
+  /** Reserved node indices, ascending. */
+  nodes: number[];
+  /** When the reserved nodes are expected to hold the job, counting only protection ends;
+   * null when it depends on runs of budgets ranked at or above the job (their end is unknown). */
+  readyAtSec: number | null;
+};
+
+/**
+ * When a run stops standing in the way of a job of rank `jobRank`: now if it may be preempted
+ * (unallocated, or unprotected and ranked below), at the end of its protection if it is
+ * protected and ranked below, never (Infinity) if its budget ranks at or above the job's.
+ *
+ * @example releaseAtSec({ isAllocated: true, rank: 5, protectedUntilSec: 900, slices: [] }, 2, 0) // 900
+ */
+export function releaseAtSec(run: HeldRun, jobRank: number, nowSec: number): number {
+  if (!run.isAllocated) return nowSec;
+  if (run.rank <= jobRank) return Number.POSITIVE_INFINITY;
+  return Math.max(nowSec, run.protectedUntilSec);
+}
+
+/**
+ * Reserves the nodes on which a job of `gpus` GPUs and rank `jobRank` can start soonest: per node
+ * the time at which free GPUs plus released runs reach the need (a whole node for gang jobs),
+ * then the earliest nodes (ties: lowest node). Returns null if the healthy nodes can never hold
+ * the job. Deterministic; does not change the pool.
+ *
+ * @param heldByPosition runs (indices into `runs`) holding GPUs on each position
+ * @example reserveNodes(pool, 16, 3, runs, heldByPosition, 0)?.nodes // e.g. [4, 5]
+ */
+export function reserveNodes(
+  pool: GpuPool,
+  gpus: number,
+  jobRank: number,
+  runs: readonly HeldRun[],
+  heldByPosition: readonly (readonly number[])[],
+  nowSec: number,
+): Reservation | null {
+  const shape = placementShape(gpus, pool.nodeSizeGpus);
+  const nodeCount = pool.free.length;
+  const readyAt = (position: number, need: number): number => {
+    let have = pool.free[position]!;
+    if (have >= need) return nowSec;
+    const releases: { atSec: number; gpus: number }[] = [];
+    for (const index of heldByPosition[position] ?? []) {
+      const run = runs[index]!;
+      const onNode = run.slices.find((slice) => slice.position === position)?.gpus ?? 0;
+      releases.push({ atSec: releaseAtSec(run, jobRank, nowSec), gpus: onNode });
+    }
+    releases.sort((a, b) => a.atSec - b.atSec || a.gpus - b.gpus);
+    for (const release of releases) {
+      have += release.gpus;
+      if (have >= need) return release.atSec;
+    }
+    return Number.POSITIVE_INFINITY;
+  };
+  const chosen: { position: number; atSec: number }[] = [];
+  const isExcluded = new Uint8Array(nodeCount);
+  if (shape.wholeNodes > 0) {
+    const options: { position: number; atSec: number }[] = [];
+    for (let position = 0; position < nodeCount; position += 1) {
+      if (!pool.isUsable[position] || pool.capacity[position] !== pool.nodeSizeGpus) continue;
+      options.push({ position, atSec: readyAt(position, pool.nodeSizeGpus) });
+    }
+    if (options.length < shape.wholeNodes) return null;
+    options.sort((a, b) => a.atSec - b.atSec || a.position - b.position);
+    for (const option of options.slice(0, shape.wholeNodes)) {
+      chosen.push(option);
+      isExcluded[option.position] = 1;
+    }
+  }
+  if (shape.remainderGpus > 0) {
+    let best: { position: number; atSec: number } | null = null;
+    for (let position = 0; position < nodeCount; position += 1) {
+      if (!pool.isUsable[position] || isExcluded[position]) continue;
+      if (pool.capacity[position]! < shape.remainderGpus) continue;
+      const atSec = readyAt(position, shape.remainderGpus);
+      if (!best || atSec < best.atSec) best = { position, atSec };
+    }
+    if (!best) return null;
+    chosen.push(best);
+    isExcluded[best.position] = 1;
+  }
+  const latest = Math.max(...chosen.map((option) => option.atSec));
+  return {
+    isExcluded,
+    nodes: chosen.map((option) => pool.indexOf[option.position]!).sort((a, b) => a - b),
+    readyAtSec: Number.isFinite(latest) ? latest : null,
+  };
+}

@@ -1,0 +1,426 @@
+import { checkChargeableBudget, getBudgetNode } from "./budget-tree";
+import {
+  isAllocatedRun,
+  isProtected,
+  preemptionOutcome,
+  protectedUntilSec,
+  validateContract,
+} from "./contract";
+import { rankBudgets, type FairTreeRanking } from "./fair-tree";
+import { canEverPlace, createGpuPool, placeJob, placementShape } from "./placement";
+import { compareVictims, planPreemption, type VictimCandidate } from "./preemption";
+import { orderQueue } from "./queue-order";
+import type {
+  BudgetRef,
+  DrainCompleteDecision,
+  PreemptDecision,
+  PreemptReason,
+  StartDecision,
+  WaitDecision,
+} from "./reasons";
+import { reserveNodes, type Reservation } from "./reservation";
+import type { ActiveRun, BudgetTree, ClusterSpec, NodeSlice, PendingJob } from "./types";
+import { describeWaiting, type WaitContext } from "./wait-reasons";
+
+/** Everything one scheduling pass of one cluster needs. Nothing here is mutated. */
+export type SchedulePassInput = {
+  cluster: ClusterSpec;
+  /** The moment of the pass, in the caller's epoch seconds. */
+  nowSec: number;
+  tree: BudgetTree;
+  /** Allocated GPU-seconds per leaf in the window at `nowSec` (see `computeLeafUsage`). */
+  leafUsage: Record<string, number>;
+  runs: readonly ActiveRun[];
+  pending: readonly PendingJob[];
+  /** A ranking already computed from the same usage; computed here when absent. */
+  ranking?: FairTreeRanking;
+};
+
+/** The decisions of one pass. Every pending job is in exactly one of `starts` or `waiting`. */
+export type SchedulePassResult = {
+  atSec: number;
+  ranking: FairTreeRanking;
+  /** In queue order. */
+  starts: StartDecision[];
+  /** Node-down and drain preemptions first, then those made for starts, in order. */
+  preemptions: PreemptDecision[];
+  /** In queue order (error jobs first). */
+  waiting: WaitDecision[];
+  /** Draining nodes left without runs: ready for maintenance. */
+  drainsCompleted: DrainCompleteDecision[];
+};
+
+/** A run holding GPUs during the pass: an input run or a start of this pass. */
+export type LiveRun = VictimCandidate & {
+  protectedUntilSec: number;
+  isGone: boolean;
+  isProtectedNow: boolean;
+  run: ActiveRun | null;
+};
+
+/**
+ * One scheduling pass of one cluster at `nowSec` (DESIGN sections 3-4, ADR 010): kills runs on
+ * down nodes, preempts unprotected runs on draining nodes, then walks the queue (allocated jobs
+ * by rank, priority within a budget, submit time, id; unallocated jobs after) and starts what
+ * fits, preempting unallocated runs and unprotected runs of lower-ranked budgets only when that
+ * lets the job start at once. The first allocated job that cannot start gets a reservation of
+ * the nodes where it can start soonest; later allocated jobs may not use them. Unallocated jobs
+ * then take any GPUs still free. Every pending job gets a start or a reason to wait.
+ *
+ * Pure and deterministic: the same input gives the same output; inputs are not mutated.
+ * Throws only on broken invariants (runs overfilling a node, unknown node indices).
+ *
+ * @example
+ * const result = runSchedulePass({ cluster, nowSec: 3600, tree, leafUsage: {}, runs: [], pending });
+ * result.starts.map((start) => start.jobId);
+ */
+export function runSchedulePass(input: SchedulePassInput): SchedulePassResult {
+  const { cluster, nowSec, tree } = input;
+  const clusterGpus = cluster.nodes.reduce((sum, node) => sum + node.gpus, 0);
+  const ranking =
+    input.ranking ??
+    rankBudgets(tree, input.leafUsage, {
+      capacityGpus: clusterGpus,
+      windowSec: cluster.lookbackSec,
+    });
+  const unknownRank = ranking.leafCount + 1;
+  const rankOf = (budgetId: string): number => ranking.rankByBudgetId[budgetId] ?? unknownRank;
+  const budgetRefs = new Map<string, BudgetRef>();
+  const budgetRef = (budgetId: string): BudgetRef => {
+    let ref = budgetRefs.get(budgetId);
+    if (!ref) {
+      const index = tree.indexById[budgetId];
+      const row = index === undefined ? undefined : ranking.rows[index];
+      ref = {
+        id: budgetId,
+        path: row ? row.path || row.name : budgetId,
+        rank: row?.rank ?? null,
+        usageRatio: row?.usageRatio ?? null,
+      };
+      budgetRefs.set(budgetId, ref);
+    }
+    return ref;
+  };
+
+  const pool = createGpuPool(cluster.nodes);
+  const healthByIndex = new Map(cluster.nodes.map((node) => [node.index, node.health]));
+  const preemptions: PreemptDecision[] = [];
+  const live: LiveRun[] = [];
+  const heldByPosition: number[][] = Array.from({ length: pool.free.length }, () => []);
+
+  const endRun = (entry: LiveRun, reason: PreemptReason): void => {
+    entry.isGone = true;
+    for (const slice of entry.slices)
+      pool.free[slice.position] = pool.free[slice.position]! + slice.gpus;
+    const run = entry.run!;
+    preemptions.push({
+      runId: run.id,
+      jobId: run.jobId,
+      budgetId: run.budgetId,
+      gpus: run.gpus,
+      outcome: reason.outcome,
+      reason,
+    });
+  };
+
+  for (const run of input.runs) {
+    const slices = run.placement.map((slice) => {
+      const position = pool.positionOf.get(slice.node);
+      if (position === undefined) {
+        throw new RangeError(`Run "${run.id}" is placed on unknown node ${slice.node}.`);
+      }
+      return { position, gpus: slice.gpus };
+    });
+    const entry: LiveRun = {
+      id: run.id,
+      isAllocated: run.isAllocated,
+      rank: rankOf(run.budgetId),
+      startSec: run.startSec,
+      gpus: run.gpus,
+      slices,
+      protectedUntilSec: run.protectedUntilSec,
+      isGone: false,
+      isProtectedNow: isProtected(run, nowSec),
+      run,
+    };
+    const downNode = run.placement.find((slice) => healthByIndex.get(slice.node) === "down");
+    if (downNode) {
+      entry.isGone = true;
+      preemptions.push({
+        runId: run.id,
+        jobId: run.jobId,
+        budgetId: run.budgetId,
+        gpus: run.gpus,
+        outcome: preemptionOutcome(run.isResumable),
+        reason: {
+          rule: "preempt-node-down",
+          atSec: nowSec,
+          victim: budgetRef(run.budgetId),
+          victimStartSec: run.startSec,
+          node: downNode.node,
+          outcome: preemptionOutcome(run.isResumable),
+        },
+      });
+      continue;
+    }
+    for (const slice of slices) {
+      pool.free[slice.position] = pool.free[slice.position]! - slice.gpus;
+      if (pool.free[slice.position]! < 0) {
+        throw new RangeError(`Node ${pool.indexOf[slice.position]} holds more GPUs than it has.`);
+      }
+    }
+    const index = live.length;
+    live.push(entry);
+    for (const slice of slices) heldByPosition[slice.position]!.push(index);
+  }
+  for (const entry of live) {
+    if (entry.isGone || entry.isProtectedNow) continue;
+    const draining = entry.run!.placement.find(
+      (slice) => healthByIndex.get(slice.node) === "draining",
+    );
+    if (!draining) continue;
+    endRun(entry, {
+      rule: "preempt-drain",
+      atSec: nowSec,
+      victim: budgetRef(entry.run!.budgetId),
+      victimStartSec: entry.startSec,
+      protectedUntilSec: entry.protectedUntilSec,
+      node: draining.node,
+      outcome: preemptionOutcome(entry.run!.isResumable),
+    });
+  }
+  const drainsCompleted: DrainCompleteDecision[] = [];
+  for (let position = 0; position < pool.free.length; position += 1) {
+    const node = pool.indexOf[position]!;
+    if (healthByIndex.get(node) !== "draining") continue;
+    if (heldByPosition[position]!.every((index) => live[index]!.isGone)) {
+      drainsCompleted.push({ node, reason: { rule: "drain-complete", atSec: nowSec, node } });
+    }
+  }
+  // Victim lists: runs on healthy nodes in preference order (unallocated, worst rank, latest).
+  const victimsByPosition = heldByPosition.map((indices, position) =>
+    pool.isUsable[position]
+      ? indices
+          .filter((index) => !live[index]!.isGone)
+          .sort((a, b) => compareVictims(live[a]!, live[b]!))
+      : [],
+  );
+
+  // Jobs that can never start as submitted, then the queue.
+  const waiting: WaitDecision[] = [];
+  const everFits = new Map<number, boolean>();
+  const valid: PendingJob[] = [];
+  for (const job of input.pending) {
+    const budget = checkChargeableBudget(tree, job.budgetId);
+    const contract = validateContract(job, cluster.maxMinRuntimeSec);
+    const issues = [...(budget.ok ? [] : budget.issues), ...(contract.ok ? [] : contract.issues)];
+    if (issues.length > 0) {
+      waiting.push({
+        jobId: job.id,
+        budgetId: job.budgetId,
+        isError: true,
+        reason: {
+          rule: "error-invalid-job",
+          issues: issues.map((issue) => ({ ...issue, id: job.id })),
+        },
+      });
+      continue;
+    }
+    let fits = everFits.get(job.gpus);
+    if (fits === undefined) {
+      fits = canEverPlace(cluster.nodes, job.gpus);
+      everFits.set(job.gpus, fits);
+    }
+    if (!fits) {
+      waiting.push({
+        jobId: job.id,
+        budgetId: job.budgetId,
+        isError: true,
+        reason: {
+          rule: "error-larger-than-cluster",
+          needGpus: job.gpus,
+          clusterGpus,
+          nodeSizeGpus: pool.nodeSizeGpus,
+        },
+      });
+      continue;
+    }
+    valid.push(job);
+  }
+  const shareOf = (budgetId: string): number => getBudgetNode(tree, budgetId)?.effectiveShare ?? 0;
+  const isAllocatedJob = (job: PendingJob): boolean =>
+    isAllocatedRun(job.minRuntimeSec, shareOf(job.budgetId));
+  const queue = orderQueue(valid, rankOf, isAllocatedJob);
+
+  const starts: StartDecision[] = [];
+  const startedIds = new Set<string>();
+  const start = (job: PendingJob, placement: NodeSlice[], preemptedRunIds: string[]): void => {
+    const isAllocated = isAllocatedJob(job);
+    const slices = placement.map((slice) => ({
+      position: pool.positionOf.get(slice.node)!,
+      gpus: slice.gpus,
+    }));
+    for (const slice of slices) {
+      pool.free[slice.position] = pool.free[slice.position]! - slice.gpus;
+      if (pool.free[slice.position]! < 0) throw new Error("Placement overfilled a node.");
+    }
+    const until = protectedUntilSec(nowSec, job.minRuntimeSec, isAllocated);
+    const index = live.length;
+    live.push({
+      id: `start:${job.id}`,
+      isAllocated,
+      rank: rankOf(job.budgetId),
+      startSec: nowSec,
+      gpus: job.gpus,
+      slices,
+      protectedUntilSec: until,
+      isGone: false,
+      isProtectedNow: isAllocated && until > nowSec,
+      run: null,
+    });
+    for (const slice of slices) heldByPosition[slice.position]!.push(index);
+    startedIds.add(job.id);
+    const nodes = placement.map((slice) => slice.node);
+    starts.push({
+      jobId: job.id,
+      budgetId: job.budgetId,
+      gpus: job.gpus,
+      placement,
+      isAllocated,
+      protectedUntilSec: until,
+      reason: isAllocated
+        ? {
+            rule: "start-allocated",
+            atSec: nowSec,
+            budget: budgetRef(job.budgetId),
+            gpus: job.gpus,
+            nodes,
+            minRuntimeSec: job.minRuntimeSec,
+            protectedUntilSec: until,
+            preemptedRunIds,
+            budgetsAbove: rankOf(job.budgetId) - 1,
+          }
+        : {
+            rule: "start-unallocated",
+            atSec: nowSec,
+            budget: budgetRef(job.budgetId),
+            gpus: job.gpus,
+            nodes,
+            cause: job.minRuntimeSec > 0 ? "zero-share" : "zero-min-runtime",
+          },
+    });
+  };
+
+  const allocatedQueue = queue.filter(isAllocatedJob);
+  const unallocatedQueue = queue.filter((job) => !isAllocatedJob(job));
+  let reservation: { holder: PendingJob; value: Reservation } | null = null;
+  // Sweep the allocated queue; sweep again only if a preemption freed GPUs beyond its job's.
+  for (let sweep = 0; sweep < 8; sweep += 1) {
+    reservation = null;
+    let hasFreedExtra = false;
+    // Jobs come in non-decreasing rank, so whoever could not start at size g blocks every
+    // later job of size >= g until a preemption changes the picture.
+    let smallestFailedGpus = Number.POSITIVE_INFINITY;
+    for (const job of allocatedQueue) {
+      if (startedIds.has(job.id)) continue;
+      if (job.gpus >= smallestFailedGpus) continue;
+      const excluded = reservation?.value.isExcluded;
+      const placement = placeJob(pool, job.gpus, excluded);
+      if (placement) {
+        start(job, placement, []);
+        continue;
+      }
+      const jobRank = rankOf(job.budgetId);
+      const plan = planPreemption(
+        pool,
+        job.gpus,
+        live,
+        victimsByPosition,
+        (index) => {
+          const entry = live[index]!;
+          return (
+            !entry.isGone && (!entry.isAllocated || (!entry.isProtectedNow && entry.rank > jobRank))
+          );
+        },
+        nowSec,
+        excluded,
+      );
+      if (plan) {
+        let freedGpus = 0;
+        for (const index of plan.victims) {
+          const entry = live[index]!;
+          const run = entry.run!;
+          freedGpus += entry.gpus;
+          const preemptor = { jobId: job.id, budget: budgetRef(job.budgetId), gpus: job.gpus };
+          const outcome = preemptionOutcome(run.isResumable);
+          endRun(
+            entry,
+            entry.isAllocated
+              ? {
+                  rule: "preempt-for-rank",
+                  atSec: nowSec,
+                  victim: budgetRef(run.budgetId),
+                  victimStartSec: run.startSec,
+                  protectedUntilSec: run.protectedUntilSec,
+                  preemptor,
+                  outcome,
+                }
+              : {
+                  rule: "preempt-unallocated",
+                  atSec: nowSec,
+                  victim: budgetRef(run.budgetId),
+                  victimStartSec: run.startSec,
+                  preemptor,
+                  outcome,
+                },
+          );
+        }
+        start(
+          job,
+          plan.placement,
+          plan.victims.map((index) => live[index]!.run!.id),
+        );
+        if (freedGpus > job.gpus) hasFreedExtra = true;
+        smallestFailedGpus = Number.POSITIVE_INFINITY;
+        continue;
+      }
+      smallestFailedGpus = Math.min(smallestFailedGpus, job.gpus);
+      if (!reservation) {
+        const value = reserveNodes(pool, job.gpus, jobRank, live, heldByPosition, nowSec);
+        if (value) reservation = { holder: job, value };
+      }
+    }
+    if (!hasFreedExtra) break;
+  }
+  // Unallocated work takes only GPUs no allocated job could start on in this pass.
+  let smallestFailedUnallocated = Number.POSITIVE_INFINITY;
+  for (const job of unallocatedQueue) {
+    if (job.gpus >= smallestFailedUnallocated) continue;
+    const placement = placeJob(pool, job.gpus);
+    if (placement) start(job, placement, []);
+    else smallestFailedUnallocated = job.gpus;
+  }
+
+  const context: WaitContext = {
+    nowSec,
+    pool,
+    live,
+    reservation: reservation
+      ? {
+          holderId: reservation.holder.id,
+          holderBudgetId: reservation.holder.budgetId,
+          holderGpus: reservation.holder.gpus,
+          ...reservation.value,
+        }
+      : null,
+    rankOf,
+    budgetRef,
+    isAllocatedJob,
+    shapeOf: (gpus) => placementShape(gpus, pool.nodeSizeGpus),
+  };
+  const describe = describeWaiting(context);
+  for (const job of queue) {
+    if (!startedIds.has(job.id)) waiting.push(describe(job));
+  }
+  return { atSec: nowSec, ranking, starts, preemptions, waiting, drainsCompleted };
+}
