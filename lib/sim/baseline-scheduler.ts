@@ -1,5 +1,6 @@
-import type { ActiveRun, NodeSlice, PendingJob, Priority } from "@/lib/engine/types";
-import { placeOnFreeGpus } from "./placement";
+import { createGpuPool, placeJob, type GpuPool } from "@/lib/engine/placement";
+import type { ActiveRun, NodeSlice, Priority } from "@/lib/engine/types";
+import { chooseBaselineVictims } from "./baseline-victims";
 import type { Scenario, SimCluster, SimJob } from "./scenario";
 import type {
   PreemptDecision,
@@ -19,161 +20,146 @@ export type BaselinePreemptReason = {
   victimPriority: Priority;
 };
 
+type Entry = { job: SimJob; level: number; team: string; cap: number };
+
 function teamOf(budgetId: string): string {
   const slash = budgetId.indexOf("/");
   return slash < 0 ? budgetId : budgetId.slice(0, slash);
 }
 
+// Queue order: priority (high first), then submit time, then id.
+function isAhead(a: Entry, b: Entry): boolean {
+  if (a.level !== b.level) return a.level > b.level;
+  if (a.job.submitSec !== b.job.submitSec) return a.job.submitSec < b.job.submitSec;
+  return a.job.id < b.job.id;
+}
+
 /**
  * The old way (DESIGN section 6): priority levels order the whole queue (then submit time, then
  * id); a job may opt out of preemption; each top-level team has a cap on GPUs held by its
- * non-preemptible jobs; preemptible jobs may use any idle GPUs and are preempted by work of a
- * strictly higher priority. Greedy: a job that does not fit is skipped and later jobs may start
- * (no reservations), so wide jobs can wait long behind a stream of narrow ones, as in many real
- * clusters without backfill reservations. It uses the job's `baseline` fields only.
+ * non-preemptible jobs (per cluster); preemptible jobs may use any idle GPUs and are preempted by
+ * work of a strictly higher priority. Greedy, without reservations: a job that does not fit is
+ * skipped and later jobs may start. Uses the job's `baseline` fields only; every run is charged
+ * (allocated) and none is protected.
+ *
+ * Keeps its own sorted queue from `view.newlyPending`, so a pass costs O(queue) cheap steps
+ * plus placement work only for jobs that might fit.
  *
  * @example simulateCluster(scenario, scenario.clusters[0], createBaselineScheduler)
  */
-export function createBaselineScheduler(scenario: Scenario, _cluster: SimCluster): Scheduler {
-  const jobsById = new Map<string, SimJob>(scenario.jobs.map((job) => [job.id, job]));
-  const caps = scenario.nonPreemptibleGpuCap;
-  function jobOf(id: string): SimJob {
-    const job = jobsById.get(id);
-    if (!job) throw new Error(`baseline: unknown job ${id}`);
-    return job;
+export function createBaselineScheduler(scenario: Scenario, cluster: SimCluster): Scheduler {
+  const jobsById = new Map<string, SimJob>();
+  for (const job of scenario.jobs) if (job.cluster === cluster.name) jobsById.set(job.id, job);
+  const entries = new Map<string, Entry>();
+  function entryOf(id: string): Entry {
+    let entry = entries.get(id);
+    if (!entry) {
+      const job = jobsById.get(id);
+      if (!job) throw new Error(`baseline: unknown job ${id}`);
+      const team = teamOf(job.budgetId);
+      const cap = scenario.nonPreemptibleGpuCap[team] ?? Infinity;
+      entry = { job, level: PRIORITY_LEVEL[job.baselinePriority], team, cap };
+      entries.set(id, entry);
+    }
+    return entry;
   }
-  function level(id: string): number {
-    return PRIORITY_LEVEL[jobOf(id).baselinePriority];
-  }
-  function byQueueOrder(a: PendingJob, b: PendingJob): number {
-    const diff = level(b.id) - level(a.id);
-    if (diff !== 0) return diff;
-    if (a.submitSec !== b.submitSec) return a.submitSec - b.submitSec;
-    return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+  let queue: Entry[] = [];
+  let pool: GpuPool | null = null;
+
+  function insert(entry: Entry): void {
+    let lo = 0;
+    let hi = queue.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (isAhead(queue[mid] as Entry, entry)) lo = mid + 1;
+      else hi = mid;
+    }
+    queue.splice(lo, 0, entry);
   }
 
   function plan(view: SchedulerView): SchedulerPlan {
+    for (const pending of view.newlyPending) insert(entryOf(pending.id));
+    const nodes = view.cluster.nodes;
+    if (
+      !pool ||
+      nodes.some((node, i) => (node.health === "healthy" ? 1 : 0) !== pool?.isUsable[i])
+    ) {
+      pool = createGpuPool(nodes);
+    }
+    const gpuPool = pool;
+    const free = Int32Array.from(view.freeGpus);
+    let freeTotal = 0;
+    for (let i = 0; i < free.length; i++) if (gpuPool.isUsable[i]) freeTotal += free[i] ?? 0;
     const starts: StartDecision[] = [];
     const preemptions: PreemptDecision[] = [];
-    const free = [...view.freeGpus];
-    const nodes = view.cluster.nodes;
-    let freeTotal = 0;
-    for (let i = 0; i < nodes.length; i++)
-      if (nodes[i]?.health === "healthy") freeTotal += free[i] ?? 0;
-    const heldNonPreemptible = new Map<string, number>();
-    const victims: ActiveRun[] = [];
-    for (const run of view.running) {
-      const job = jobOf(run.jobId);
-      if (job.isBaselinePreemptible) victims.push(run);
-      else {
-        const team = teamOf(run.budgetId);
-        heldNonPreemptible.set(team, (heldNonPreemptible.get(team) ?? 0) + run.gpus);
-      }
-    }
-    // Lowest priority first, then latest start: the cheapest victims come first.
-    victims.sort((a, b) => level(a.jobId) - level(b.jobId) || b.startSec - a.startSec);
-    const isGone = new Set<string>();
+    const held = new Map<string, number>();
     const victimsAtLevel = [0, 0, 0];
-    for (const run of victims) victimsAtLevel[level(run.jobId)]! += 1;
-    const queue = [...view.pending].sort(byQueueOrder);
-    for (const pendingJob of queue) {
-      const job = jobOf(pendingJob.id);
-      const jobLevel = PRIORITY_LEVEL[job.baselinePriority];
-      let victimCount = 0;
-      for (let l = 0; l < jobLevel; l++) victimCount += victimsAtLevel[l] ?? 0;
-      const hasVictims = victimCount > 0;
-      if (freeTotal === 0 && !hasVictims) break;
-      const team = teamOf(job.budgetId);
-      const cap = caps[team];
-      const held = heldNonPreemptible.get(team) ?? 0;
-      if (!job.isBaselinePreemptible && cap !== undefined && held + job.gpus > cap) continue;
-      let placement = freeTotal >= job.gpus ? placeOnFreeGpus(job.gpus, nodes, free) : null;
-      if (!placement && hasVictims) {
-        const chosen = chooseVictims(job, jobLevel);
-        if (chosen) {
-          for (const run of chosen) {
-            isGone.add(run.id);
-            victimsAtLevel[level(run.jobId)]! -= 1;
-            release(run.placement);
-            const reason: BaselinePreemptReason = {
-              rule: "baseline-priority",
-              byJobId: job.id,
-              byPriority: job.baselinePriority,
-              victimPriority: jobOf(run.jobId).baselinePriority,
-            };
-            preemptions.push({ runId: run.id, reason });
+    for (const run of view.running) {
+      const entry = entryOf(run.jobId);
+      if (entry.job.isBaselinePreemptible) victimsAtLevel[entry.level]! += 1;
+      else held.set(entry.team, (held.get(entry.team) ?? 0) + run.gpus);
+    }
+    let victims: ActiveRun[] | null = null;
+    const isGone = new Set<string>();
+    // Smallest request that failed since the free GPUs last grew: larger ones fail too.
+    let failedFreeGpus = Infinity;
+    const failedVictimGpus = [Infinity, Infinity, Infinity];
+    const started = new Set<Entry>();
+    for (const entry of queue) {
+      const { job, level } = entry;
+      const victimCount =
+        (level > 0 ? victimsAtLevel[0]! : 0) + (level > 1 ? victimsAtLevel[1]! : 0);
+      if (freeTotal === 0 && victimCount === 0) break;
+      const teamHeld = held.get(entry.team) ?? 0;
+      if (!job.isBaselinePreemptible && teamHeld + job.gpus > entry.cap) continue;
+      let placement: NodeSlice[] | null = null;
+      if (freeTotal >= job.gpus && job.gpus < failedFreeGpus) {
+        placement = placeJob(gpuPool, job.gpus, undefined, free);
+        if (!placement) failedFreeGpus = job.gpus;
+      }
+      if (!placement && victimCount > 0 && job.gpus < failedVictimGpus[level]!) {
+        victims ??= view.running.filter((run) => entryOf(run.jobId).job.isBaselinePreemptible);
+        const eligible = victims.filter(
+          (run) => !isGone.has(run.id) && entryOf(run.jobId).level < level,
+        );
+        const chosen = chooseBaselineVictims(
+          job.gpus,
+          eligible,
+          nodes,
+          free,
+          (id) => entryOf(id).level,
+        );
+        if (!chosen) failedVictimGpus[level] = job.gpus;
+        for (const run of chosen ?? []) {
+          const victim = entryOf(run.jobId);
+          isGone.add(run.id);
+          victimsAtLevel[victim.level]! -= 1;
+          for (const slice of run.placement) {
+            free[slice.node] = (free[slice.node] ?? 0) + slice.gpus;
+            if (gpuPool.isUsable[slice.node]) freeTotal += slice.gpus;
           }
-          placement = placeOnFreeGpus(job.gpus, nodes, free);
+          const reason: BaselinePreemptReason = {
+            rule: "baseline-priority",
+            byJobId: job.id,
+            byPriority: job.baselinePriority,
+            victimPriority: victim.job.baselinePriority,
+          };
+          preemptions.push({ runId: run.id, reason });
+        }
+        if (chosen) {
+          failedFreeGpus = Infinity;
+          placement = placeJob(gpuPool, job.gpus, undefined, free);
         }
       }
       if (!placement) continue;
       for (const slice of placement) free[slice.node] = (free[slice.node] ?? 0) - slice.gpus;
       freeTotal -= job.gpus;
-      if (!job.isBaselinePreemptible) heldNonPreemptible.set(team, held + job.gpus);
-      // Every baseline run is charged to its team; none is protected.
+      if (!job.isBaselinePreemptible) held.set(entry.team, teamHeld + job.gpus);
+      started.add(entry);
       starts.push({ jobId: job.id, placement, isAllocated: true, isProtected: false });
     }
+    if (started.size > 0) queue = queue.filter((entry) => !started.has(entry));
     return { starts, preemptions, wakeAtSec: null };
-
-    function release(placement: readonly NodeSlice[]): void {
-      for (const slice of placement) {
-        free[slice.node] = (free[slice.node] ?? 0) + slice.gpus;
-        if (nodes[slice.node]?.health === "healthy") freeTotal += slice.gpus;
-      }
-    }
-
-    // Victims on the fewest nodes: try each node (or set of whole nodes) and keep the choice
-    // that preempts the fewest GPUs.
-    function chooseVictims(job: SimJob, jobLevel: number): ActiveRun[] | null {
-      const eligible = victims.filter((run) => !isGone.has(run.id) && level(run.jobId) < jobLevel);
-      const byNode = new Map<number, ActiveRun[]>();
-      for (const run of eligible) {
-        for (const slice of run.placement) {
-          const list = byNode.get(slice.node) ?? [];
-          list.push(run);
-          byNode.set(slice.node, list);
-        }
-      }
-      const perNode = nodes[0]?.gpus ?? 0;
-      if (job.gpus <= perNode) {
-        let best: ActiveRun[] | null = null;
-        let bestGpus = Infinity;
-        for (const [node, runs] of byNode) {
-          if (nodes[node]?.health !== "healthy") continue;
-          let gained = free[node] ?? 0;
-          const picked: ActiveRun[] = [];
-          let pickedGpus = 0;
-          for (const run of runs) {
-            if (gained >= job.gpus) break;
-            picked.push(run);
-            pickedGpus += run.gpus;
-            gained += run.placement.find((slice) => slice.node === node)?.gpus ?? 0;
-          }
-          if (gained >= job.gpus && pickedGpus < bestGpus) {
-            best = picked;
-            bestGpus = pickedGpus;
-          }
-        }
-        return best;
-      }
-      const needNodes = Math.ceil(job.gpus / perNode);
-      const candidates: { node: number; runs: ActiveRun[]; busy: number }[] = [];
-      for (let node = 0; node < nodes.length; node++) {
-        if (nodes[node]?.health !== "healthy") continue;
-        const runs = byNode.get(node) ?? [];
-        const freed = runs.reduce(
-          (sum, run) => sum + (run.placement.find((s) => s.node === node)?.gpus ?? 0),
-          0,
-        );
-        if ((free[node] ?? 0) + freed === perNode) candidates.push({ node, runs, busy: freed });
-      }
-      if (candidates.length < needNodes) return null;
-      candidates.sort((a, b) => a.busy - b.busy || a.node - b.node);
-      const picked = new Set<ActiveRun>();
-      for (const candidate of candidates.slice(0, needNodes))
-        for (const run of candidate.runs) picked.add(run);
-      return [...picked];
-    }
   }
   return { name: "baseline", plan };
 }

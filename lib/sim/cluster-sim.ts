@@ -76,6 +76,7 @@ export function simulateCluster(
   jobs.forEach((job, i) => events.push({ atSec: job.submitSec, kind: "arrival", ref: i }));
   nodeEvents.forEach((event, i) => events.push({ atSec: event.atSec, kind: "nodeHealth", ref: i }));
   const liveByRef: LiveRun[] = [];
+  let arrivals: PendingJob[] = [];
   let nowSec = 0;
   let wakeSec = Infinity;
   let passCount = 0;
@@ -84,7 +85,7 @@ export function simulateCluster(
     const job = jobs[index] as SimJob;
     records[index]!.state = "pending";
     queuedSinceSec[index] = nowSec;
-    pending.set(index, {
+    const entry: PendingJob = {
       id: job.id,
       budgetId: job.budgetId,
       userId: job.userId,
@@ -93,7 +94,9 @@ export function simulateCluster(
       isResumable: job.isResumable,
       priority: job.priority,
       submitSec: job.submitSec,
-    });
+    };
+    pending.set(index, entry);
+    arrivals.push(entry);
   }
 
   function endRun(run: LiveRun, reason: RunEndReason, why?: unknown): void {
@@ -146,7 +149,14 @@ export function simulateCluster(
     checkDrained(node);
   }
 
+  // Lazy: a policy that keeps its own queue never pays for the arrays it does not read.
   function view(): SchedulerView {
+    const newlyPending = arrivals;
+    arrivals = [];
+    let pendingList: PendingJob[] | null = null;
+    let runningList: ActiveRun[] | null = null;
+    let usageByLeaf: Record<string, number> | null = null;
+    const atSec = nowSec;
     return {
       nowSec,
       cluster: {
@@ -156,10 +166,17 @@ export function simulateCluster(
         maxMinRuntimeSec: scenario.maxMinRuntimeSec,
       },
       tree: scenario.tree,
-      pending: Array.from(pending.values()),
-      running: Array.from(live.values(), (run) => run.active),
+      get pending() {
+        return (pendingList ??= Array.from(pending.values()));
+      },
+      newlyPending,
+      get running() {
+        return (runningList ??= Array.from(live.values(), (run) => run.active));
+      },
       freeGpus,
-      usageByLeaf: usage.snapshot(nowSec),
+      get usageByLeaf() {
+        return (usageByLeaf ??= usage.snapshot(atSec));
+      },
     };
   }
 

@@ -11,11 +11,16 @@ export type SchedulerView = {
   tree: readonly BudgetNode[];
   /** Waiting jobs in the order they (re)joined the queue. */
   pending: readonly PendingJob[];
+  /**
+   * Jobs that joined (or rejoined) the queue since the previous pass, for policies that keep
+   * their own queue; a pending job leaves the queue only when a plan starts it.
+   */
+  newlyPending: readonly PendingJob[];
   running: readonly ActiveRun[];
   /** Free GPUs per node index (healthy or not). */
   freeGpus: readonly number[];
   /** Allocated GPU-seconds per leaf id within the lookback window; absent means 0. */
-  usageByLeaf: ReadonlyMap<string, number>;
+  usageByLeaf: Readonly<Record<string, number>>;
 };
 
 /** Start a pending job on these GPUs. `reason` is kept in the report as given. */

@@ -16,8 +16,8 @@ export type UsageTracker = {
   addRate(leafId: string, deltaGpus: number, atSec: number): void;
   /** Allocated GPU-seconds of the leaf in [atSec - W, atSec]. */
   usageAt(leafId: string, atSec: number): number;
-  /** Usage of every leaf that ever ran, in first-charged order. */
-  snapshot(atSec: number): Map<string, number>;
+  /** Usage of every leaf that ever ran (a null-prototype record; absent means 0). */
+  snapshot(atSec: number): Record<string, number>;
 };
 
 type Curve = {
@@ -85,8 +85,11 @@ export function createUsageTracker(lookbackSec: number): UsageTracker {
     },
     usageAt,
     snapshot(atSec) {
-      const out = new Map<string, number>();
-      for (const leafId of curves.keys()) out.set(leafId, usageAt(leafId, atSec));
+      const out = Object.create(null) as Record<string, number>;
+      for (const leafId of curves.keys()) {
+        const usage = usageAt(leafId, atSec);
+        if (usage > 0) out[leafId] = usage;
+      }
       return out;
     },
   };
