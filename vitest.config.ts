@@ -4,7 +4,13 @@ import { defineConfig } from "vitest/config";
 const root = fileURLToPath(new URL(".", import.meta.url));
 
 export default defineConfig({
-  resolve: { alias: { "@": root } },
+  resolve: {
+    alias: {
+      "@": root,
+      // Vitest has no react-server condition; the data layer's guard is a Next concern.
+      "server-only": `${root}lib/testing/server-only-stub.ts`,
+    },
+  },
   test: {
     projects: [
       {
@@ -22,6 +28,7 @@ export default defineConfig({
           include: ["**/*.db.test.ts"],
           exclude: ["node_modules/**"],
           globalSetup: ["./lib/testing/db-global-setup.ts"],
+          setupFiles: ["./lib/testing/db-test-setup.ts"],
           fileParallelism: false,
           testTimeout: 30_000,
           hookTimeout: 60_000,

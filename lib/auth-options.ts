@@ -35,7 +35,11 @@ function providers(): NextAuthOptions["providers"] {
       idToken: true,
       checks: ["pkce", "state"],
       profile(profile: { sub: string; email?: string; name?: string }) {
-        return { id: profile.sub, email: profile.email ?? null, name: profile.name ?? profile.email ?? null };
+        return {
+          id: profile.sub,
+          email: profile.email ?? null,
+          name: profile.name ?? profile.email ?? null,
+        };
       },
     });
   }

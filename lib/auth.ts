@@ -27,7 +27,8 @@ export async function getApiCaller(request: Request): Promise<SessionUser | null
 
 export async function requireApiCaller(request: Request): Promise<SessionUser> {
   const user = await getApiCaller(request);
-  if (!user) throw new AppError("unauthorized", "Sign in, or send 'Authorization: Bearer <token>'.");
+  if (!user)
+    throw new AppError("unauthorized", "Sign in, or send 'Authorization: Bearer <token>'.");
   return user;
 }
 

@@ -41,13 +41,15 @@ export default async function OverviewPage() {
       <section className="card" aria-labelledby="tree-heading">
         <h2 id="tree-heading">Budget tree</h2>
         <p className="muted">
-          Each budget&apos;s effective share is the product of its fractions from the root down:
-          the part of every cluster it is owed, shown in GPU-hours per week.
+          Each budget&apos;s effective share is the product of its fractions from the root down: the
+          part of every cluster it is owed, shown in GPU-hours per week.
         </p>
         {rows.length > 0 ? (
           <BudgetTreeTable rows={rows} clusters={clusters} />
         ) : (
-          <p>No budget tree yet. Run <code>npm run db:seed</code> for the demo lab.</p>
+          <p>
+            No budget tree yet. Run <code>npm run db:seed</code> for the demo lab.
+          </p>
         )}
       </section>
     </>

@@ -51,8 +51,8 @@ export default async function SignInPage({
         />
         {!isDemo && !oidc ? (
           <p className="alert" role="alert">
-            No sign-in method is configured. Set OIDC_ISSUER, OIDC_CLIENT_ID and
-            OIDC_CLIENT_SECRET, or run in demo mode (ALLOT_DEMO=1).
+            No sign-in method is configured. Set OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET,
+            or run in demo mode (ALLOT_DEMO=1).
           </p>
         ) : null}
       </div>

@@ -32,12 +32,14 @@ export function BudgetTreeTable({
   initialDepth?: number;
 }) {
   const [open, setOpen] = useState<Set<string>>(
-    () => new Set(rows.filter((row) => !row.isLeaf && row.depth < initialDepth).map((row) => row.id)),
+    () =>
+      new Set(rows.filter((row) => !row.isLeaf && row.depth < initialDepth).map((row) => row.id)),
   );
   const visible = useMemo(() => {
     const isVisible = new Map<string, boolean>();
     return rows.filter((row) => {
-      const shown = row.parentId === null || (isVisible.get(row.parentId) === true && open.has(row.parentId));
+      const shown =
+        row.parentId === null || (isVisible.get(row.parentId) === true && open.has(row.parentId));
       isVisible.set(row.id, shown);
       return shown;
     });
@@ -58,8 +60,12 @@ export function BudgetTreeTable({
       <thead>
         <tr>
           <th scope="col">Budget</th>
-          <th scope="col" className="num">Weight</th>
-          <th scope="col" className="num">Of parent</th>
+          <th scope="col" className="num">
+            Weight
+          </th>
+          <th scope="col" className="num">
+            Of parent
+          </th>
           <th scope="col">Effective share</th>
           {clusters.map((cluster) => (
             <th scope="col" className="num" key={cluster.name}>
@@ -72,7 +78,15 @@ export function BudgetTreeTable({
       <tbody>
         {visible.map((row) => (
           <tr key={row.id}>
-            <th scope="row" style={{ fontWeight: row.depth <= 1 ? 600 : 400, background: "none", color: "var(--text)", fontSize: "inherit" }}>
+            <th
+              scope="row"
+              style={{
+                fontWeight: row.depth <= 1 ? 600 : 400,
+                background: "none",
+                color: "var(--text)",
+                fontSize: "inherit",
+              }}
+            >
               <span className="tree-name" style={{ paddingLeft: `${row.depth * 1.25}rem` }}>
                 {row.isLeaf ? (
                   <span aria-hidden="true" style={{ width: "1.4rem", display: "inline-block" }} />
@@ -94,7 +108,10 @@ export function BudgetTreeTable({
             <td className="num">{formatWeight(row.weight)}</td>
             <td className="num">{row.parentId === null ? "—" : formatPercent(row.fraction)}</td>
             <td>
-              <span className="share-bar" style={{ width: `${Math.max(row.effectiveShare * 120, 1)}px` }} />
+              <span
+                className="share-bar"
+                style={{ width: `${Math.max(row.effectiveShare * 120, 1)}px` }}
+              />
               {formatPercent(row.effectiveShare)}
             </td>
             {clusters.map((cluster) => (

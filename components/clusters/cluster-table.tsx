@@ -9,25 +9,41 @@ export function ClusterTable({ clusters }: { clusters: ClusterSummary[] }) {
         <tr>
           <th scope="col">Cluster</th>
           <th scope="col">GPU type</th>
-          <th scope="col" className="num">Nodes</th>
-          <th scope="col" className="num">GPUs</th>
-          <th scope="col" className="num">Healthy nodes</th>
-          <th scope="col" className="num">Draining</th>
-          <th scope="col" className="num">Down</th>
+          <th scope="col" className="num">
+            Nodes
+          </th>
+          <th scope="col" className="num">
+            GPUs
+          </th>
+          <th scope="col" className="num">
+            Healthy nodes
+          </th>
+          <th scope="col" className="num">
+            Draining
+          </th>
+          <th scope="col" className="num">
+            Down
+          </th>
         </tr>
       </thead>
       <tbody>
         {clusters.map((cluster) => (
           <tr key={cluster.name}>
-            <th scope="row" className="tree-row-head">{cluster.name}</th>
+            <th scope="row" className="tree-row-head">
+              {cluster.name}
+            </th>
             <td>{cluster.gpuType}</td>
             <td className="num">{formatInteger(cluster.nodes)}</td>
             <td className="num">{formatInteger(cluster.gpus)}</td>
-            <td className={`num ${cluster.healthyNodes === cluster.nodes ? "health-ok" : "health-warn"}`}>
+            <td
+              className={`num ${cluster.healthyNodes === cluster.nodes ? "health-ok" : "health-warn"}`}
+            >
               {formatInteger(cluster.healthyNodes)}
             </td>
             <td className="num">{formatInteger(cluster.drainingNodes)}</td>
-            <td className={`num ${cluster.downNodes > 0 ? "health-bad" : ""}`}>{formatInteger(cluster.downNodes)}</td>
+            <td className={`num ${cluster.downNodes > 0 ? "health-bad" : ""}`}>
+              {formatInteger(cluster.downNodes)}
+            </td>
           </tr>
         ))}
       </tbody>

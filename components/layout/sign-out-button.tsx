@@ -4,7 +4,11 @@ import { signOut } from "next-auth/react";
 
 export function SignOutButton() {
   return (
-    <button className="button button-quiet" type="button" onClick={() => void signOut({ callbackUrl: "/signin" })}>
+    <button
+      className="button button-quiet"
+      type="button"
+      onClick={() => void signOut({ callbackUrl: "/signin" })}
+    >
       Sign out
     </button>
   );

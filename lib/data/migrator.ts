@@ -1,7 +1,14 @@
 // Offline migrations through Prisma's own WASM schema engine
 // (docs/decisions/001-migration-runner.md). It writes the standard
 // `_prisma_migrations` table, so the Prisma CLI can take over where a site has internet.
-import { readFileSync, readdirSync, existsSync, mkdirSync, writeFileSync, copyFileSync } from "node:fs";
+import {
+  readFileSync,
+  readdirSync,
+  existsSync,
+  mkdirSync,
+  writeFileSync,
+  copyFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";

@@ -39,7 +39,12 @@ export const LAB_CLUSTERS: OrgCluster[] = [
   { name: "b300", gpuType: "B300", nodes: 11, gpusPerNode: 8 },
 ];
 
-type ProjectPlan = { name: string; weight: number; researchers: number; hasPersonalLeaves: boolean };
+type ProjectPlan = {
+  name: string;
+  weight: number;
+  researchers: number;
+  hasPersonalLeaves: boolean;
+};
 type ProgramPlan = { name: string; weight: number; projects: ProjectPlan[] };
 
 /** Programs and their funded projects; weights are the lab's split. */
@@ -86,14 +91,74 @@ export const LAB_PROGRAMS: ProgramPlan[] = [
 ];
 
 const FIRST_NAMES = [
-  "Alex", "Bea", "Carlos", "Dana", "Eli", "Fatima", "Gus", "Hana", "Ivan", "Jun", "Kira", "Leo",
-  "Maya", "Nico", "Olu", "Paula", "Quinn", "Rosa", "Sam", "Tariq", "Uma", "Vera", "Wen", "Xavi",
-  "Yara", "Zoe", "Amir", "Bo", "Chiara", "Dmitri", "Esme", "Femi", "Greta", "Hiro", "Ines", "Jonas",
+  "Alex",
+  "Bea",
+  "Carlos",
+  "Dana",
+  "Eli",
+  "Fatima",
+  "Gus",
+  "Hana",
+  "Ivan",
+  "Jun",
+  "Kira",
+  "Leo",
+  "Maya",
+  "Nico",
+  "Olu",
+  "Paula",
+  "Quinn",
+  "Rosa",
+  "Sam",
+  "Tariq",
+  "Uma",
+  "Vera",
+  "Wen",
+  "Xavi",
+  "Yara",
+  "Zoe",
+  "Amir",
+  "Bo",
+  "Chiara",
+  "Dmitri",
+  "Esme",
+  "Femi",
+  "Greta",
+  "Hiro",
+  "Ines",
+  "Jonas",
 ];
 const LAST_NAMES = [
-  "Abe", "Banerjee", "Costa", "Diallo", "Eriksen", "Fischer", "Garcia", "Huang", "Ivanova", "Jensen",
-  "Kowalski", "Larsen", "Mbeki", "Nakamura", "Ortiz", "Petrov", "Quispe", "Rossi", "Silva", "Tanaka",
-  "Ueda", "Varga", "Weber", "Xu", "Yilmaz", "Zhou", "Moreau", "Haddad", "Novak", "Osei",
+  "Abe",
+  "Banerjee",
+  "Costa",
+  "Diallo",
+  "Eriksen",
+  "Fischer",
+  "Garcia",
+  "Huang",
+  "Ivanova",
+  "Jensen",
+  "Kowalski",
+  "Larsen",
+  "Mbeki",
+  "Nakamura",
+  "Ortiz",
+  "Petrov",
+  "Quispe",
+  "Rossi",
+  "Silva",
+  "Tanaka",
+  "Ueda",
+  "Varga",
+  "Weber",
+  "Xu",
+  "Yilmaz",
+  "Zhou",
+  "Moreau",
+  "Haddad",
+  "Novak",
+  "Osei",
 ];
 
 function makePeople(random: Random, count: number, taken: Set<string>): OrgUser[] {
@@ -104,7 +169,12 @@ function makePeople(random: Random, count: number, taken: Set<string>): OrgUser[
     const handle = `${first}.${last}`.toLowerCase();
     if (taken.has(handle)) continue;
     taken.add(handle);
-    people.push({ email: `${handle}@${DEMO_DOMAIN}`, name: `${first} ${last}`, isAdmin: false, isDemo: false });
+    people.push({
+      email: `${handle}@${DEMO_DOMAIN}`,
+      name: `${first} ${last}`,
+      isAdmin: false,
+      isDemo: false,
+    });
   }
   return people;
 }
@@ -123,7 +193,11 @@ function leaf(name: string, weight: number, members: string[], leads: string[] =
 export function buildLabOrg(seed: number): LabOrg {
   const random = createRandom(seed);
   const taken = new Set<string>(["ada.okafor", "priya.raman", "pat.lindqvist", "riley.chen"]);
-  const demo = (user: { email: string; name: string }, isAdmin = false): OrgUser => ({ ...user, isAdmin, isDemo: true });
+  const demo = (user: { email: string; name: string }, isAdmin = false): OrgUser => ({
+    ...user,
+    isAdmin,
+    isDemo: true,
+  });
   const users: OrgUser[] = [
     demo(DEMO_USERS.admin, true),
     demo(DEMO_USERS.programLead),
@@ -131,7 +205,8 @@ export function buildLabOrg(seed: number): LabOrg {
     demo(DEMO_USERS.researcher),
   ];
   const programs: OrgNode[] = LAB_PROGRAMS.map((program, programIndex) => {
-    const [programLead] = programIndex === 0 ? [demo(DEMO_USERS.programLead)] : makePeople(random, 1, taken);
+    const [programLead] =
+      programIndex === 0 ? [demo(DEMO_USERS.programLead)] : makePeople(random, 1, taken);
     if (programIndex !== 0 && programLead) users.push(programLead);
     const projects = program.projects.map((project, projectIndex) => {
       const isDemoProject = programIndex === 0 && projectIndex === 0;
@@ -140,7 +215,8 @@ export function buildLabOrg(seed: number): LabOrg {
       const researchers = makePeople(random, project.researchers - 1, taken);
       users.push(...researchers);
       const emails = researchers.map((person) => person.email);
-      if (isDemoProject || (programIndex === 0 && projectIndex === 1)) emails.unshift(DEMO_USERS.researcher.email);
+      if (isDemoProject || (programIndex === 0 && projectIndex === 1))
+        emails.unshift(DEMO_USERS.researcher.email);
       const piEmail = pi?.email ?? "";
       if (!project.hasPersonalLeaves) {
         return leaf(project.name, project.weight, [piEmail, ...emails], [piEmail]);
@@ -148,10 +224,28 @@ export function buildLabOrg(seed: number): LabOrg {
       const personal = [piEmail, ...emails].map((email) =>
         leaf(email.split("@")[0] ?? email, random.int(1, 3), [email]),
       );
-      return { name: project.name, weight: project.weight, leads: [piEmail], members: [], children: personal };
+      return {
+        name: project.name,
+        weight: project.weight,
+        leads: [piEmail],
+        members: [],
+        children: personal,
+      };
     });
-    return { name: program.name, weight: program.weight, leads: [programLead?.email ?? ""], members: [], children: projects };
+    return {
+      name: program.name,
+      weight: program.weight,
+      leads: [programLead?.email ?? ""],
+      members: [],
+      children: projects,
+    };
   });
-  const root: OrgNode = { name: "lab", weight: 1, leads: [DEMO_USERS.admin.email], members: [], children: programs };
+  const root: OrgNode = {
+    name: "lab",
+    weight: 1,
+    leads: [DEMO_USERS.admin.email],
+    members: [],
+    children: programs,
+  };
   return { users, root, clusters: LAB_CLUSTERS };
 }

@@ -56,7 +56,9 @@ export async function upsertTree(
       })
     ).id;
   if (!existing) {
-    await db.weightChange.create({ data: { nodeId: id, weightBefore: null, weightAfter: node.weight } });
+    await db.weightChange.create({
+      data: { nodeId: id, weightBefore: null, weightAfter: node.weight },
+    });
   }
   const idsOf = (emails: string[]) =>
     emails.flatMap((email) => {
@@ -70,7 +72,10 @@ export async function upsertTree(
 }
 
 /** Writes a whole org; running it twice changes nothing the second time. */
-export async function upsertOrg(db: Db, org: LabOrg): Promise<{ rootId: string; userIds: Map<string, string> }> {
+export async function upsertOrg(
+  db: Db,
+  org: LabOrg,
+): Promise<{ rootId: string; userIds: Map<string, string> }> {
   const userIds = await upsertUsers(db, org.users);
   await upsertClusters(db, org.clusters);
   const rootId = await upsertTree(db, org.root, null, userIds);

@@ -17,7 +17,10 @@ export const GET = apiRoute(async (request) => {
     nodes: nodes.map((node) => ({
       ...node,
       gpuHoursPerWeek: Object.fromEntries(
-        clusters.map((cluster) => [cluster.name, weeklyGpuHours(node.effectiveShare, cluster.gpus)]),
+        clusters.map((cluster) => [
+          cluster.name,
+          weeklyGpuHours(node.effectiveShare, cluster.gpus),
+        ]),
       ),
     })),
   });

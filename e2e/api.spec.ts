@@ -1,0 +1,50 @@
+import { expect, test } from "@playwright/test";
+import { signInAs } from "./fixtures";
+
+test("health reports the database as reachable", async ({ request }) => {
+  const response = await request.get("/api/v1/health");
+  expect(response.status()).toBe(200);
+  expect(await response.json()).toEqual({ status: "ok", database: "ok" });
+});
+
+test("API errors are JSON in one shape: 401, bad token, 404, 405", async ({ request }) => {
+  const anonymous = await request.get("/api/v1/budgets");
+  expect(anonymous.status()).toBe(401);
+  expect((await anonymous.json()).error.code).toBe("unauthorized");
+
+  const badToken = await request.get("/api/v1/budgets", {
+    headers: { Authorization: "Bearer not-a-real-token" },
+  });
+  expect(badToken.status()).toBe(401);
+  expect(await badToken.json()).toEqual({
+    error: { code: "unauthorized", message: "The token is unknown or revoked." },
+  });
+
+  const unknown = await request.get("/api/v1/no-such-thing");
+  expect(unknown.status()).toBe(404);
+  expect(unknown.headers()["content-type"]).toContain("application/json");
+  expect((await unknown.json()).error.code).toBe("not_found");
+
+  const wrongMethod = await request.delete("/api/v1/budgets");
+  expect(wrongMethod.status()).toBe(405);
+  expect(wrongMethod.headers()["allow"]).toBe("GET, HEAD");
+  expect((await wrongMethod.json()).error.code).toBe("method_not_allowed");
+});
+
+test("a signed-in researcher reads the budget tree from the API", async ({ page }) => {
+  await signInAs(page, "researcher");
+  const response = await page.request.get("/api/v1/budgets");
+  expect(response.status()).toBe(200);
+  const body = await response.json();
+  expect(body.clusters).toEqual([
+    { name: "b200", gpuType: "B200", gpus: 512 },
+    { name: "b300", gpuType: "B300", gpus: 88 },
+    { name: "h100", gpuType: "H100", gpus: 1024 },
+  ]);
+  const root = body.nodes[0];
+  expect(root).toMatchObject({ parentId: null, name: "lab", effectiveShare: 1, version: 1 });
+  const language = body.nodes.find((node: { path: string }) => node.path === "language");
+  expect(language).toMatchObject({ weight: 40, fraction: 0.4, effectiveShare: 0.4 });
+  expect(language.leads).toEqual([expect.objectContaining({ name: "Priya Raman" })]);
+  expect(language.gpuHoursPerWeek.h100).toBeCloseTo(0.4 * 1024 * 168, 6);
+});

@@ -1,0 +1,51 @@
+import { expect, test } from "@playwright/test";
+import { signInAs } from "./fixtures";
+
+test("a visitor who is not signed in is sent to the sign-in page", async ({ page }) => {
+  await page.goto("/");
+  await expect(page).toHaveURL(/\/signin/);
+  await expect(page.getByRole("heading", { name: "Sign in to Allot" })).toBeVisible();
+  await expect(page.getByRole("button", { name: /Sign in as/ })).toHaveCount(4);
+});
+
+test("a researcher signs in and reads the clusters and the budget tree", async ({ page }) => {
+  await signInAs(page, "researcher");
+  await expect(page.getByText("researcher", { exact: true })).toBeVisible();
+
+  const clusters = page.getByRole("region", { name: "Clusters" });
+  const h100 = clusters.getByRole("row", { name: /h100/ });
+  await expect(h100.getByRole("cell")).toHaveText(["H100", "128", "1,024", "128", "0", "0"]);
+
+  const tree = page.getByRole("region", { name: "Budget tree" });
+  // language 40% x lm-pretrain 5/11 = 18.2% of 1,024 GPUs x 168 h = 31,279 H100-h/week
+  const pretrain = tree.getByRole("row", { name: /lm-pretrain/ });
+  await expect(pretrain).toContainText("18.2%");
+  await expect(pretrain).toContainText("31,279");
+  await expect(tree.getByRole("button", { name: "Edit" })).toHaveCount(0);
+
+  // Researcher leaves are folded; the keyboard unfolds them.
+  const toggle = tree.getByRole("button", { name: "Expand lm-posttrain" });
+  await toggle.focus();
+  await page.keyboard.press("Enter");
+  await expect(tree.getByRole("button", { name: "Collapse lm-posttrain" })).toHaveAttribute(
+    "aria-expanded",
+    "true",
+  );
+  await expect(tree.getByRole("row", { name: /^riley 1 members/ })).toBeVisible();
+});
+
+test("the admin signs in, sees the admin role, and signs out", async ({ page }) => {
+  await signInAs(page, "admin");
+  await expect(page.getByText("admin", { exact: true })).toBeVisible();
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/signin/);
+  await page.goto("/");
+  await expect(page).toHaveURL(/\/signin/);
+});
+
+test("an unknown page shows a 404 page with a way back", async ({ page }) => {
+  const response = await page.goto("/no-such-page");
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Go to the overview" })).toBeVisible();
+});

@@ -1,0 +1,22 @@
+import { describe, expect, it } from "vitest";
+import { formatInteger, formatPercent, formatWeight } from "./format";
+
+describe("formats", () => {
+  it("shows shares with one decimal, two below 10%, and zero plainly", () => {
+    expect(formatPercent(0.35)).toBe("35.0%");
+    expect(formatPercent(0.0364)).toBe("3.64%");
+    expect(formatPercent(1)).toBe("100.0%");
+    expect(formatPercent(0)).toBe("0.0%");
+  });
+
+  it("groups thousands and rounds GPU-hours", () => {
+    expect(formatInteger(8584.8)).toBe("8,585");
+    expect(formatInteger(172032)).toBe("172,032");
+  });
+
+  it("shows weights as typed", () => {
+    expect(formatWeight(40)).toBe("40");
+    expect(formatWeight(2.5)).toBe("2.5");
+    expect(formatWeight(1 / 3)).toBe("0.3333");
+  });
+});

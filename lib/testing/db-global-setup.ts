@@ -1,0 +1,51 @@
+// Vitest global setup for database tests: a fresh database for the run, migrated by
+// the project's own runner, dropped afterwards. Real Postgres when DATABASE_URL is set
+// (CI), else the embedded PGlite in memory.
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import type { TestProject } from "vitest/node";
+import { startEmbeddedPostgres } from "../data/embedded-postgres";
+import { applyMigrations } from "../data/migrator";
+
+declare module "vitest" {
+  // eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- augmentation needs an interface
+  export interface ProvidedContext {
+    databaseUrl: string;
+  }
+}
+
+function withDatabase(url: string, name: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${name}`;
+  return parsed.toString();
+}
+
+async function adminQuery(url: string, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+export default async function setup(project: TestProject) {
+  const serverUrl = process.env.DATABASE_URL?.trim();
+  if (serverUrl) {
+    const name = `allot_test_${Date.now()}_${randomBytes(3).toString("hex")}`;
+    await adminQuery(serverUrl, `CREATE DATABASE "${name}"`);
+    const url = withDatabase(serverUrl, name);
+    await applyMigrations(url);
+    project.provide("databaseUrl", url);
+    return async () => {
+      await adminQuery(serverUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    };
+  }
+  const embedded = await startEmbeddedPostgres("memory://");
+  await applyMigrations(embedded.url);
+  project.provide("databaseUrl", embedded.url);
+  return async () => {
+    await embedded.stop();
+  };
+}

@@ -1,0 +1,131 @@
+// npm test: every check, in order, stopping at the first failure. Database tests and
+// e2e get a fresh database: a new one on DATABASE_URL's server (dropped afterwards),
+// else the embedded PGlite in memory. Ends with one "Tests: N passed, N failed" line.
+import { spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { readFileSync, rmSync } from "node:fs";
+import path from "node:path";
+import pg from "pg";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const REPORTS = path.join(ROOT, "test-results");
+const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
+let passed = 0;
+let failed = 0;
+
+function run(
+  title: string,
+  command: string,
+  args: string[],
+  extraEnv: NodeJS.ProcessEnv = {},
+): boolean {
+  console.log(`\n=== ${title}: ${command} ${args.join(" ")}`);
+  const started = performance.now();
+  const result = spawnSync(command, args, {
+    cwd: ROOT,
+    stdio: "inherit",
+    env: { ...env, ...extraEnv },
+  });
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  const isOk = result.status === 0;
+  console.log(`=== ${title}: ${isOk ? "ok" : "FAILED"} in ${seconds} s`);
+  return isOk;
+}
+
+function countVitest(file: string): void {
+  const report = JSON.parse(readFileSync(file, "utf8")) as {
+    numPassedTests: number;
+    numFailedTests: number;
+  };
+  passed += report.numPassedTests;
+  failed += report.numFailedTests;
+}
+
+function countPlaywright(file: string): void {
+  const report = JSON.parse(readFileSync(file, "utf8")) as {
+    stats: { expected: number; unexpected: number; flaky: number };
+  };
+  passed += report.stats.expected + report.stats.flaky;
+  failed += report.stats.unexpected;
+}
+
+async function withE2eDatabase<T>(work: (url: string | undefined) => T): Promise<T> {
+  const serverUrl = process.env.DATABASE_URL?.trim();
+  if (!serverUrl) return work(undefined);
+  const name = `allot_e2e_${Date.now()}_${randomBytes(3).toString("hex")}`;
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    await client.query(sql).finally(() => client.end());
+  };
+  await admin(`CREATE DATABASE "${name}"`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  try {
+    return work(url.toString());
+  } finally {
+    await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  }
+}
+
+function finish(isOk: boolean): never {
+  console.log(`\nTests: ${passed} passed, ${failed} failed`);
+  process.exit(isOk && failed === 0 ? 0 : 1);
+}
+
+async function main(): Promise<void> {
+  rmSync(REPORTS, { recursive: true, force: true });
+  const vitestJson = (name: string) => [
+    "--reporter=default",
+    "--reporter=json",
+    `--outputFile.json=${path.join(REPORTS, `${name}.json`)}`,
+  ];
+  const steps: [string, string, string[]][] = [
+    ["typecheck", "npx", ["tsc", "--noEmit"]],
+    ["lint", "npx", ["eslint", ".", "--max-warnings", "0"]],
+    ["format", "npx", ["prettier", "--check", "."]],
+  ];
+  for (const [title, command, args] of steps) if (!run(title, command, args)) finish(false);
+
+  const isUnitOk = run("unit tests", "npx", [
+    "vitest",
+    "run",
+    "--project",
+    "unit",
+    ...vitestJson("unit"),
+  ]);
+  countVitest(path.join(REPORTS, "unit.json"));
+  if (!isUnitOk) finish(false);
+
+  const isDbOk = run("database tests", "npx", [
+    "vitest",
+    "run",
+    "--project",
+    "db",
+    ...vitestJson("db"),
+  ]);
+  countVitest(path.join(REPORTS, "db.json"));
+  if (!isDbOk) finish(false);
+
+  if (!run("production build", "npx", ["next", "build"])) finish(false);
+
+  const playwrightJson = path.join(REPORTS, "e2e.json");
+  const isE2eOk = await withE2eDatabase((url) =>
+    run(
+      "end-to-end tests (Chromium, production build)",
+      "npx",
+      ["playwright", "test", "--reporter=list,json"],
+      {
+        PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson,
+        ...(url ? { E2E_DATABASE_URL: url } : {}),
+      },
+    ),
+  );
+  countPlaywright(playwrightJson);
+  finish(isE2eOk);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  finish(false);
+});
