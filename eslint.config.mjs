@@ -26,10 +26,16 @@ export default tseslint.config(
     },
     rules: {
       "@typescript-eslint/no-floating-promises": "error",
-      "@typescript-eslint/no-misused-promises": ["error", { checksVoidReturn: { attributes: false } }],
+      "@typescript-eslint/no-misused-promises": [
+        "error",
+        { checksVoidReturn: { attributes: false } },
+      ],
       "@typescript-eslint/await-thenable": "error",
       "@typescript-eslint/consistent-type-definitions": ["error", "type"],
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_" },
+      ],
       "import/no-anonymous-default-export": "off",
     },
   },
@@ -41,8 +47,14 @@ export default tseslint.config(
         "error",
         {
           patterns: [
-            { group: ["next", "next/*", "react", "react-dom", "@prisma/*", "pg", "node:*"], message: "The engine, simulator and reports are pure: no I/O or framework imports." },
-            { group: ["@/lib/data/*", "@/lib/db", "@/lib/generated/*"], message: "The pure core must not touch the data layer." },
+            {
+              group: ["next", "next/*", "react", "react-dom", "@prisma/*", "pg", "node:*"],
+              message: "The engine, simulator and reports are pure: no I/O or framework imports.",
+            },
+            {
+              group: ["@/lib/data/*", "@/lib/db", "@/lib/generated/*"],
+              message: "The pure core must not touch the data layer.",
+            },
           ],
         },
       ],
