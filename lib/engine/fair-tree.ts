@@ -70,14 +70,14 @@ export function rankBudgets(
   const { nodes } = tree;
   const usage = rollUpUsage(tree, leafUsage);
   const lf = new Float64Array(nodes.length);
-  for (const parent of nodes) {
-    const parentIndex = tree.indexById[parent.id]!;
+  nodes.forEach((parent, parentIndex) => {
     const parentUsage = usage[parentIndex]!;
     for (const child of parent.childIndices) {
+      // U = usage / parent usage, 0 when the parent has none (SLURM's _ft_set_assoc_usage_efctv).
       const usageNorm = parentUsage === 0 ? 0 : usage[child]! / parentUsage;
       lf[child] = levelFairShare(nodes[child]!.fraction, usageNorm);
     }
-  }
+  });
 
   const ranks = new Int32Array(nodes.length);
   const leafOrder: number[] = [];

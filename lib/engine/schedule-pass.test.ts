@@ -1,0 +1,326 @@
+import { describe, expect, it } from "vitest";
+import { explainReason } from "./explain";
+import { runSchedulePass, type SchedulePassInput, type SchedulePassResult } from "./schedule-pass";
+import { buildTree, makeCluster, makeJob, makeRun } from "./test-helpers";
+
+// hi ranks 1 (no usage), lo ranks 2 (all the usage), zero has no share (rank 3).
+const TREE = buildTree({
+  name: "lab",
+  children: [{ name: "hi" }, { name: "lo" }, { name: "zero", weight: 0 }],
+});
+const USAGE = { lo: 1_000_000 };
+const NOW = 7200;
+
+function pass(extra: Partial<SchedulePassInput>): SchedulePassResult {
+  return runSchedulePass({
+    cluster: makeCluster(4),
+    nowSec: NOW,
+    tree: TREE,
+    leafUsage: USAGE,
+    runs: [],
+    pending: [],
+    ...extra,
+  });
+}
+
+function startsOf(result: SchedulePassResult): [string, string][] {
+  return result.starts.map((start) => [
+    start.jobId,
+    start.placement.map((slice) => `${slice.node}:${slice.gpus}`).join(","),
+  ]);
+}
+
+function preemptedOf(result: SchedulePassResult): [string, string, string][] {
+  return result.preemptions.map((p) => [p.runId, p.reason.rule, p.outcome]);
+}
+
+function waitingOf(result: SchedulePassResult): [string, string][] {
+  return result.waiting.map((wait) => [wait.jobId, wait.reason.rule]);
+}
+
+describe("runSchedulePass placement", () => {
+  it("puts a job that fits in one node on the node with the fewest free GPUs that hold it", () => {
+    const result = pass({
+      runs: [makeRun("r0", "lo", [{ node: 0, gpus: 6 }]), makeRun("r2", "lo", [{ node: 2, gpus: 4 }])],
+      pending: [makeJob("j1", "hi", 2), makeJob("j2", "hi", 3)],
+    });
+    expect(startsOf(result)).toEqual([
+      ["j1", "0:2"],
+      ["j2", "2:3"],
+    ]);
+    expect(result.waiting).toEqual([]);
+  });
+
+  it("a job larger than any node takes whole nodes, all at once", () => {
+    const result = pass({
+      runs: [makeRun("r0", "lo", [{ node: 0, gpus: 1 }])],
+      pending: [makeJob("j1", "hi", 16)],
+    });
+    expect(startsOf(result)).toEqual([["j1", "1:8,2:8"]]);
+  });
+
+  it("GPUs not a multiple of the node size: whole nodes plus the rest on the best-fitting node", () => {
+    const result = pass({
+      runs: [makeRun("r0", "lo", [{ node: 0, gpus: 3 }])],
+      pending: [makeJob("j1", "hi", 20)],
+    });
+    // Nodes 1 and 2 whole; the remaining 4 GPUs on node 0 (5 free) rather than empty node 3.
+    expect(startsOf(result)).toEqual([["j1", "0:4,1:8,2:8"]]);
+  });
+
+  it("a job larger than the cluster is a clear error and never starts", () => {
+    const result = pass({ pending: [makeJob("big", "hi", 40)] });
+    expect(result.waiting).toEqual([
+      {
+        jobId: "big",
+        budgetId: "hi",
+        isError: true,
+        reason: { rule: "error-larger-than-cluster", needGpus: 40, clusterGpus: 32, nodeSizeGpus: 8 },
+      },
+    ]);
+    expect(explainReason(result.waiting[0]!.reason)).toBe(
+      "Cannot start: needs 40 GPUs but the cluster has 32 in nodes of 8; it can never run here.",
+    );
+  });
+
+  it("a job larger than any node but within the cluster waits for whole nodes", () => {
+    const result = pass({
+      runs: [0, 1, 2].map((node) => makeRun(`r${node}`, "hi", [{ node, gpus: 1 }])),
+      pending: [makeJob("j1", "hi", 16)],
+    });
+    expect(waitingOf(result)).toEqual([["j1", "wait-resources"]]);
+  });
+
+  it("refuses a minimum runtime above the cluster maximum and charging an inner budget", () => {
+    const tree = buildTree({ name: "lab", children: [{ name: "p", children: [{ name: "q" }] }] });
+    const result = runSchedulePass({
+      cluster: makeCluster(1),
+      nowSec: 0,
+      tree,
+      leafUsage: {},
+      runs: [],
+      pending: [makeJob("long", "p/q", 1, { minRuntimeSec: 9 * 3600 }), makeJob("inner", "p", 1)],
+    });
+    expect(result.waiting.map((wait) => [wait.jobId, wait.isError, explainReason(wait.reason)])).toEqual([
+      ["long", true, "Cannot start: Minimum runtime 32400 s is above this cluster's maximum of 28800 s."],
+      ["inner", true, 'Cannot start: "p" has sub-budgets; only leaves can be charged.'],
+    ]);
+  });
+});
+
+describe("runSchedulePass contract", () => {
+  it("min runtime 0 runs unallocated and unprotected, after every allocated job", () => {
+    const result = pass({
+      runs: [0, 1, 2].map((node) => makeRun(`r${node}`, "hi", [{ node, gpus: 8 }])),
+      pending: [
+        makeJob("free", "hi", 4, { minRuntimeSec: 0, submitSec: 0 }),
+        makeJob("paid", "lo", 6, { submitSec: 100 }),
+      ],
+    });
+    expect(startsOf(result)).toEqual([["paid", "3:6"]]);
+    expect(result.starts[0]!.isAllocated).toBe(true);
+    expect(result.starts[0]!.protectedUntilSec).toBe(NOW + 3600);
+    expect(waitingOf(result)).toEqual([["free", "wait-unallocated"]]);
+  });
+
+  it("a budget with zero share only runs unallocated, never protected", () => {
+    const result = pass({ pending: [makeJob("z", "zero", 2)] });
+    expect(result.starts.map((start) => [start.jobId, start.isAllocated, start.protectedUntilSec])).toEqual([
+      ["z", false, NOW],
+    ]);
+    expect(explainReason(result.starts[0]!.reason)).toBe(
+      "Started at +2h00m on node 0 with 2 GPUs as unallocated work (zero has no share): charged to nobody, never protected, and preempted whenever an allocated job needs its GPUs.",
+    );
+  });
+});
+
+describe("runSchedulePass preemption", () => {
+  const full = (budget: string, extra = {}) =>
+    [1, 2, 3].map((node) => makeRun(`${budget}${node}`, budget, [{ node, gpus: 8 }], extra));
+
+  it("takes GPUs from an unallocated run for an allocated job", () => {
+    const result = pass({
+      runs: [
+        makeRun("u0", "lo", [{ node: 0, gpus: 8 }], { isAllocated: false, protectedUntilSec: 0 }),
+        ...full("hi"),
+      ],
+      pending: [makeJob("j1", "hi", 8)],
+    });
+    expect(preemptedOf(result)).toEqual([["u0", "preempt-unallocated", "requeued"]]);
+    expect(startsOf(result)).toEqual([["j1", "0:8"]]);
+    expect(result.starts[0]!.reason).toMatchObject({ rule: "start-allocated", preemptedRunIds: ["u0"] });
+  });
+
+  it("takes GPUs from an unprotected run of a lower-ranked budget, never from a protected one", () => {
+    const result = pass({
+      runs: [
+        makeRun("protected", "lo", [{ node: 0, gpus: 8 }], { startSec: 5000, protectedUntilSec: 8600 }),
+        makeRun("old", "lo", [{ node: 1, gpus: 8 }], { startSec: 0, protectedUntilSec: 3600 }),
+        makeRun("hi2", "hi", [{ node: 2, gpus: 8 }], { startSec: 0, protectedUntilSec: 0 }),
+        makeRun("hi3", "hi", [{ node: 3, gpus: 8 }], { startSec: 0, protectedUntilSec: 0 }),
+      ],
+      pending: [makeJob("j1", "hi", 8), makeJob("j2", "hi", 8)],
+    });
+    expect(preemptedOf(result)).toEqual([["old", "preempt-for-rank", "requeued"]]);
+    expect(startsOf(result)).toEqual([["j1", "1:8"]]);
+    expect(waitingOf(result)).toEqual([["j2", "wait-resources"]]);
+  });
+
+  it("never preempts for a job that still could not start afterwards", () => {
+    const result = pass({
+      runs: [
+        makeRun("old", "lo", [{ node: 0, gpus: 8 }], { protectedUntilSec: 3600 }),
+        ...full("hi", { protectedUntilSec: 0 }),
+      ],
+      pending: [makeJob("j16", "hi", 16)],
+    });
+    expect(result.preemptions).toEqual([]);
+    expect(waitingOf(result)).toEqual([["j16", "wait-resources"]]);
+  });
+
+  it("never preempts runs of a budget ranked equal or above", () => {
+    const result = pass({
+      runs: full("hi", { protectedUntilSec: 0 }).concat(
+        makeRun("hi0", "hi", [{ node: 0, gpus: 8 }], { protectedUntilSec: 0 }),
+      ),
+      pending: [makeJob("j1", "hi", 8), makeJob("j2", "lo", 8)],
+    });
+    expect(result.preemptions).toEqual([]);
+    expect(result.starts).toEqual([]);
+  });
+
+  it("chooses victims: unallocated first, then the lowest rank, then the latest start", () => {
+    const tree = buildTree({ name: "lab", children: [{ name: "a" }, { name: "b" }, { name: "c" }] });
+    const result = runSchedulePass({
+      cluster: makeCluster(4),
+      nowSec: NOW,
+      tree,
+      leafUsage: { b: 100, c: 1000 },
+      runs: [
+        makeRun("b0", "b", [{ node: 0, gpus: 8 }], { protectedUntilSec: 3600 }),
+        makeRun("c1-early", "c", [{ node: 1, gpus: 8 }], { startSec: 100, protectedUntilSec: 3700 }),
+        makeRun("c2-late", "c", [{ node: 2, gpus: 8 }], { startSec: 200, protectedUntilSec: 3800 }),
+        makeRun("u3", "b", [{ node: 3, gpus: 8 }], { isAllocated: false, protectedUntilSec: 0 }),
+      ],
+      pending: ["a1", "a2", "a3", "a4"].map((id, i) => makeJob(id, "a", 8, { submitSec: i })),
+    });
+    expect(result.preemptions.map((p) => p.runId)).toEqual(["u3", "c2-late", "c1-early", "b0"]);
+    expect(startsOf(result)).toEqual([
+      ["a1", "3:8"],
+      ["a2", "2:8"],
+      ["a3", "1:8"],
+      ["a4", "0:8"],
+    ]);
+  });
+
+  it("non-resumable preemption: the job ends in state preempted", () => {
+    const result = pass({
+      runs: [
+        makeRun("nr", "lo", [{ node: 0, gpus: 8 }], { protectedUntilSec: 3600, isResumable: false }),
+        ...full("hi"),
+      ],
+      pending: [makeJob("j1", "hi", 8)],
+    });
+    expect(preemptedOf(result)).toEqual([["nr", "preempt-for-rank", "preempted"]]);
+    expect(explainReason(result.preemptions[0]!.reason)).toBe(
+      "Preempted at +2h00m, after its 1 h protected period: hi (at 0% of its weekly share) needed 8 GPUs and ranks above lo (at 10%). The job is not resumable and ends as preempted.",
+    );
+  });
+});
+
+describe("runSchedulePass draining and down nodes", () => {
+  it("draining node: unprotected runs are preempted, protected ones stay, nothing new starts there", () => {
+    const result = pass({
+      cluster: makeCluster(2, 8, { 0: "draining", 1: "draining" }),
+      runs: [
+        makeRun("old", "lo", [{ node: 0, gpus: 4 }], { protectedUntilSec: 3600 }),
+        makeRun("young", "lo", [{ node: 1, gpus: 4 }], { startSec: 7000, protectedUntilSec: 10600 }),
+      ],
+      pending: [makeJob("j1", "hi", 1)],
+    });
+    expect(preemptedOf(result)).toEqual([["old", "preempt-drain", "requeued"]]);
+    expect(result.drainsCompleted).toEqual([{ node: 0, reason: { rule: "drain-complete", atSec: NOW, node: 0 } }]);
+    expect(result.starts).toEqual([]);
+    expect(explainReason(result.waiting[0]!.reason)).toBe(
+      "Waiting: needs 1 GPU on one node; 0 are free; 16 are on draining or down nodes; no budget ranks above yours.",
+    );
+  });
+
+  it("a node going down ends every run on it, protected or not, including its other nodes' GPUs", () => {
+    const result = pass({
+      cluster: makeCluster(2, 8, { 1: "down" }),
+      runs: [
+        makeRun("gang", "hi", [
+          { node: 0, gpus: 8 },
+          { node: 1, gpus: 8 },
+        ], { startSec: 7000, protectedUntilSec: 99999, isResumable: false }),
+      ],
+      pending: [makeJob("j1", "lo", 8)],
+    });
+    expect(preemptedOf(result)).toEqual([["gang", "preempt-node-down", "preempted"]]);
+    expect(startsOf(result)).toEqual([["j1", "0:8"]]);
+    expect(explainReason(result.preemptions[0]!.reason)).toBe(
+      "Ended at +2h00m: node 1 went down. The job is not resumable and ends as preempted.",
+    );
+  });
+});
+
+describe("runSchedulePass queue order and reservation", () => {
+  it("priority orders jobs only within a budget; tied budgets keep submit order", () => {
+    const tree = buildTree({ name: "lab", children: [{ name: "a" }, { name: "b" }] });
+    const result = runSchedulePass({
+      cluster: makeCluster(1, 2),
+      nowSec: 0,
+      tree,
+      leafUsage: {},
+      runs: [],
+      pending: [
+        makeJob("a-normal", "a", 1, { submitSec: 1 }),
+        makeJob("b-normal", "b", 1, { submitSec: 2 }),
+        makeJob("b-high", "b", 1, { submitSec: 3, priority: "high" }),
+      ],
+    });
+    // a and b tie (no usage). b's high job takes b's own place, not a's.
+    expect(result.starts.map((start) => start.jobId)).toEqual(["a-normal", "b-high"]);
+    expect(result.waiting.map((wait) => wait.jobId)).toEqual(["b-normal"]);
+  });
+
+  it("reserves nodes for the first blocked job: lower-ranked jobs may not start there", () => {
+    const result = pass({
+      cluster: makeCluster(2),
+      runs: [
+        makeRun("p0", "lo", [{ node: 0, gpus: 4 }], { startSec: 6000, protectedUntilSec: 9000 }),
+        makeRun("p1", "lo", [{ node: 1, gpus: 4 }], { startSec: 6000, protectedUntilSec: 9600 }),
+      ],
+      pending: [
+        makeJob("big", "hi", 16, { submitSec: 0 }),
+        makeJob("small", "lo", 4, { submitSec: 0 }),
+        makeJob("free", "lo", 2, { submitSec: 0, minRuntimeSec: 0 }),
+      ],
+    });
+    expect(startsOf(result)).toEqual([["free", "0:2"]]);
+    expect(waitingOf(result)).toEqual([
+      ["big", "wait-resources"],
+      ["small", "wait-reservation"],
+    ]);
+    expect(result.waiting.map((wait) => explainReason(wait.reason))).toEqual([
+      "Waiting: needs 16 GPUs on whole nodes; 6 are free (0 whole nodes); 8 are held by protected runs until +2h40m; no budget ranks above yours; nodes 0-1 are kept for it, expected ready by +2h40m.",
+      "Waiting: needs 4 GPUs on one node; it would fit, but nodes 0-1 are kept for a job of hi that ranks ahead and needs 16 GPUs; 1 budget ranks above yours.",
+    ]);
+  });
+
+  it("same input gives the same output, and the input is not mutated", () => {
+    const input: SchedulePassInput = {
+      cluster: makeCluster(4),
+      nowSec: NOW,
+      tree: TREE,
+      leafUsage: USAGE,
+      runs: [makeRun("old", "lo", [{ node: 0, gpus: 8 }], { protectedUntilSec: 0 })],
+      pending: [makeJob("a", "hi", 8), makeJob("b", "lo", 16), makeJob("c", "zero", 4)],
+    };
+    const copy = structuredClone(input);
+    const first = runSchedulePass(input);
+    expect(runSchedulePass(input)).toEqual(first);
+    expect(input).toEqual(copy);
+  });
+});
