@@ -17,7 +17,7 @@ function run(
   title: string,
   command: string,
   args: string[],
-  extraEnv: NodeJS.ProcessEnv = {},
+  extraEnv: Record<string, string> = {},
 ): boolean {
   console.log(`\n=== ${title}: ${command} ${args.join(" ")}`);
   const started = performance.now();

@@ -12,7 +12,9 @@ export type DatabaseHandle = {
 export const DEFAULT_PGLITE_DIR = path.resolve(import.meta.dirname, "..", "..", ".data", "pglite");
 
 /** Resolves the database the process should use, starting the embedded one if needed. */
-export async function openDatabase(env: NodeJS.ProcessEnv = process.env): Promise<DatabaseHandle> {
+export async function openDatabase(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<DatabaseHandle> {
   const configuredUrl = env.DATABASE_URL?.trim();
   if (configuredUrl) {
     return { url: configuredUrl, isEmbedded: false, stop: async () => undefined };
