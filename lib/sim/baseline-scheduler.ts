@@ -1,5 +1,12 @@
 import { createGpuPool, placeJob, type GpuPool } from "@/lib/engine/placement";
 import type { ActiveRun, NodeSlice, Priority } from "@/lib/engine/types";
+import { createBinaryHeap } from "./binary-heap";
+import {
+  compactBucket,
+  insertIntoBucket,
+  isBucketAhead,
+  type BaselineBucket,
+} from "./baseline-queue";
 import { chooseBaselineVictims } from "./baseline-victims";
 import type { Scenario, SimCluster, SimJob } from "./scenario";
 import type {
@@ -20,18 +27,9 @@ export type BaselinePreemptReason = {
   victimPriority: Priority;
 };
 
-type Entry = { job: SimJob; level: number; team: string; cap: number };
-
 function teamOf(budgetId: string): string {
   const slash = budgetId.indexOf("/");
   return slash < 0 ? budgetId : budgetId.slice(0, slash);
-}
-
-// Queue order: priority (high first), then submit time, then id.
-function isAhead(a: Entry, b: Entry): boolean {
-  if (a.level !== b.level) return a.level > b.level;
-  if (a.job.submitSec !== b.job.submitSec) return a.job.submitSec < b.job.submitSec;
-  return a.job.id < b.job.id;
 }
 
 /**
@@ -42,43 +40,59 @@ function isAhead(a: Entry, b: Entry): boolean {
  * skipped and later jobs may start. Uses the job's `baseline` fields only; every run is charged
  * (allocated) and none is protected.
  *
- * Keeps its own sorted queue from `view.newlyPending`, so a pass costs O(queue) cheap steps
- * plus placement work only for jobs that might fit.
+ * Speed: the queue is kept in buckets of jobs that succeed or fail together (same level, GPUs,
+ * team, preemptibility), merged through a heap of bucket heads; a pass costs
+ * O((starts + buckets) log buckets), not O(queue).
  *
  * @example simulateCluster(scenario, scenario.clusters[0], createBaselineScheduler)
  */
 export function createBaselineScheduler(scenario: Scenario, cluster: SimCluster): Scheduler {
   const jobsById = new Map<string, SimJob>();
   for (const job of scenario.jobs) if (job.cluster === cluster.name) jobsById.set(job.id, job);
-  const entries = new Map<string, Entry>();
-  function entryOf(id: string): Entry {
-    let entry = entries.get(id);
-    if (!entry) {
-      const job = jobsById.get(id);
-      if (!job) throw new Error(`baseline: unknown job ${id}`);
-      const team = teamOf(job.budgetId);
-      const cap = scenario.nonPreemptibleGpuCap[team] ?? Infinity;
-      entry = { job, level: PRIORITY_LEVEL[job.baselinePriority], team, cap };
-      entries.set(id, entry);
-    }
-    return entry;
-  }
-  let queue: Entry[] = [];
+  const buckets = new Map<string, BaselineBucket>();
   let pool: GpuPool | null = null;
-
-  function insert(entry: Entry): void {
-    let lo = 0;
-    let hi = queue.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (isAhead(queue[mid] as Entry, entry)) lo = mid + 1;
-      else hi = mid;
+  // Running totals kept from starts and `view.runsEnded`, so a pass never scans every run.
+  const heldByTeam = new Map<string, number>();
+  const preemptibleRunsAtLevel = [0, 0, 0];
+  function track(job: SimJob, gpus: number): void {
+    if (job.isBaselinePreemptible) {
+      preemptibleRunsAtLevel[PRIORITY_LEVEL[job.baselinePriority]]! += Math.sign(gpus);
+    } else {
+      const team = teamOf(job.budgetId);
+      heldByTeam.set(team, (heldByTeam.get(team) ?? 0) + gpus);
     }
-    queue.splice(lo, 0, entry);
+  }
+  function jobOf(id: string): SimJob {
+    const job = jobsById.get(id);
+    if (!job) throw new Error(`baseline: unknown job ${id}`);
+    return job;
+  }
+  function levelOf(id: string): number {
+    return PRIORITY_LEVEL[jobOf(id).baselinePriority];
+  }
+  function enqueue(job: SimJob): void {
+    const level = PRIORITY_LEVEL[job.baselinePriority];
+    const team = teamOf(job.budgetId);
+    const key = `${level}|${job.gpus}|${team}|${job.isBaselinePreemptible}`;
+    let bucket = buckets.get(key);
+    if (!bucket) {
+      const cap = scenario.nonPreemptibleGpuCap[team] ?? Infinity;
+      bucket = {
+        level,
+        gpus: job.gpus,
+        team,
+        isPreemptible: job.isBaselinePreemptible,
+        cap,
+        jobs: [],
+        head: 0,
+      };
+      buckets.set(key, bucket);
+    }
+    insertIntoBucket(bucket, job);
   }
 
   function plan(view: SchedulerView): SchedulerPlan {
-    for (const pending of view.newlyPending) insert(entryOf(pending.id));
+    for (const pending of view.newlyPending) enqueue(jobOf(pending.id));
     const nodes = view.cluster.nodes;
     if (
       !pool ||
@@ -92,48 +106,48 @@ export function createBaselineScheduler(scenario: Scenario, cluster: SimCluster)
     for (let i = 0; i < free.length; i++) if (gpuPool.isUsable[i]) freeTotal += free[i] ?? 0;
     const starts: StartDecision[] = [];
     const preemptions: PreemptDecision[] = [];
-    const held = new Map<string, number>();
-    const victimsAtLevel = [0, 0, 0];
-    for (const run of view.running) {
-      const entry = entryOf(run.jobId);
-      if (entry.job.isBaselinePreemptible) victimsAtLevel[entry.level]! += 1;
-      else held.set(entry.team, (held.get(entry.team) ?? 0) + run.gpus);
-    }
+    for (const run of view.runsEnded) track(jobOf(run.jobId), -run.gpus);
+    const held = new Map(heldByTeam);
+    const victimsAtLevel = [...preemptibleRunsAtLevel];
     let victims: ActiveRun[] | null = null;
     const isGone = new Set<string>();
     // Smallest request that failed since the free GPUs last grew: larger ones fail too.
     let failedFreeGpus = Infinity;
     const failedVictimGpus = [Infinity, Infinity, Infinity];
-    const started = new Set<Entry>();
-    for (const entry of queue) {
-      const { job, level } = entry;
+    // With nothing preemptible, a bucket wider than the free GPUs cannot start in this pass.
+    const canPreempt = victimsAtLevel[0]! + victimsAtLevel[1]! > 0;
+    if (freeTotal === 0 && !canPreempt) return { starts, preemptions, wakeAtSec: null };
+    const heads = createBinaryHeap<BaselineBucket>(isBucketAhead);
+    for (const bucket of buckets.values()) {
+      if (bucket.head < bucket.jobs.length && (canPreempt || bucket.gpus <= freeTotal)) {
+        heads.push(bucket);
+      }
+    }
+    const touched = new Set<BaselineBucket>();
+
+    for (let bucket = heads.pop(); bucket; bucket = heads.pop()) {
+      const { level } = bucket;
+      const job = bucket.jobs[bucket.head] as SimJob;
       const victimCount =
         (level > 0 ? victimsAtLevel[0]! : 0) + (level > 1 ? victimsAtLevel[1]! : 0);
+      // Heads come by descending level, so no later job can preempt either.
       if (freeTotal === 0 && victimCount === 0) break;
-      const teamHeld = held.get(entry.team) ?? 0;
-      if (!job.isBaselinePreemptible && teamHeld + job.gpus > entry.cap) continue;
+      const teamHeld = held.get(bucket.team) ?? 0;
+      if (!bucket.isPreemptible && teamHeld + job.gpus > bucket.cap) continue;
       let placement: NodeSlice[] | null = null;
       if (freeTotal >= job.gpus && job.gpus < failedFreeGpus) {
         placement = placeJob(gpuPool, job.gpus, undefined, free);
         if (!placement) failedFreeGpus = job.gpus;
       }
       if (!placement && victimCount > 0 && job.gpus < failedVictimGpus[level]!) {
-        victims ??= view.running.filter((run) => entryOf(run.jobId).job.isBaselinePreemptible);
-        const eligible = victims.filter(
-          (run) => !isGone.has(run.id) && entryOf(run.jobId).level < level,
-        );
-        const chosen = chooseBaselineVictims(
-          job.gpus,
-          eligible,
-          nodes,
-          free,
-          (id) => entryOf(id).level,
-        );
+        victims ??= view.running.filter((run) => jobOf(run.jobId).isBaselinePreemptible);
+        const eligible = victims.filter((run) => !isGone.has(run.id) && levelOf(run.jobId) < level);
+        const chosen = chooseBaselineVictims(job.gpus, eligible, nodes, free, levelOf);
         if (!chosen) failedVictimGpus[level] = job.gpus;
         for (const run of chosen ?? []) {
-          const victim = entryOf(run.jobId);
+          const victim = jobOf(run.jobId);
           isGone.add(run.id);
-          victimsAtLevel[victim.level]! -= 1;
+          victimsAtLevel[PRIORITY_LEVEL[victim.baselinePriority]]! -= 1;
           for (const slice of run.placement) {
             free[slice.node] = (free[slice.node] ?? 0) + slice.gpus;
             if (gpuPool.isUsable[slice.node]) freeTotal += slice.gpus;
@@ -142,7 +156,7 @@ export function createBaselineScheduler(scenario: Scenario, cluster: SimCluster)
             rule: "baseline-priority",
             byJobId: job.id,
             byPriority: job.baselinePriority,
-            victimPriority: victim.job.baselinePriority,
+            victimPriority: victim.baselinePriority,
           };
           preemptions.push({ runId: run.id, reason });
         }
@@ -154,11 +168,14 @@ export function createBaselineScheduler(scenario: Scenario, cluster: SimCluster)
       if (!placement) continue;
       for (const slice of placement) free[slice.node] = (free[slice.node] ?? 0) - slice.gpus;
       freeTotal -= job.gpus;
-      if (!job.isBaselinePreemptible) held.set(entry.team, teamHeld + job.gpus);
-      started.add(entry);
+      if (!bucket.isPreemptible) held.set(bucket.team, teamHeld + job.gpus);
       starts.push({ jobId: job.id, placement, isAllocated: true, isProtected: false });
+      track(job, job.gpus);
+      bucket.head++;
+      touched.add(bucket);
+      if (bucket.head < bucket.jobs.length) heads.push(bucket);
     }
-    if (started.size > 0) queue = queue.filter((entry) => !started.has(entry));
+    for (const bucket of touched) compactBucket(bucket);
     return { starts, preemptions, wakeAtSec: null };
   }
   return { name: "baseline", plan };

@@ -17,6 +17,8 @@ export type SchedulerView = {
    */
   newlyPending: readonly PendingJob[];
   running: readonly ActiveRun[];
+  /** Runs that ended since the previous pass (completed, preempted, node down). */
+  runsEnded: readonly ActiveRun[];
   /** Free GPUs per node index (healthy or not). */
   freeGpus: readonly number[];
   /** Allocated GPU-seconds per leaf id within the lookback window; absent means 0. */

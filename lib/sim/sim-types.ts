@@ -20,6 +20,8 @@ export type RunRecord = {
   endReason: RunEndReason;
   /** The scheduler's reason for a preemption, as it gave it. */
   reason?: unknown;
+  /** The scheduler's reason for the start, as it gave it (not in the JSON report). */
+  startReason?: unknown;
 };
 
 /** Where a job ended up by the horizon. */

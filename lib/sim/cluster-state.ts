@@ -1,0 +1,258 @@
+import type {
+  ActiveRun,
+  ClusterNodeState,
+  NodeHealth,
+  NodeSlice,
+  PendingJob,
+} from "@/lib/engine/types";
+import type { Scenario, SimCluster, SimJob } from "./scenario";
+import type { SchedulerView } from "./scheduler";
+import type { ClusterRecord, JobRecord, RunEndReason, RunRecord } from "./sim-types";
+import { createUsageTracker } from "./usage-tracker";
+
+/** A run in progress: the engine's view of it, its report record, and when its work is done. */
+export type LiveRun = {
+  active: ActiveRun;
+  record: RunRecord;
+  jobIndex: number;
+  expectedEndSec: number;
+};
+
+/**
+ * The mutable state of one simulated cluster: nodes and free GPUs, pending jobs, live runs, the
+ * incremental usage window and every job's record. Only the simulator's event loop uses it; it
+ * checks every decision (no GPU given twice, only healthy nodes, only pending jobs).
+ */
+export type ClusterState = ReturnType<typeof createClusterState>;
+
+/** Creates the state of `spec` at time 0 for the scenario's jobs on it, in submit order. */
+export function createClusterState(scenario: Scenario, spec: SimCluster, jobs: readonly SimJob[]) {
+  const records: JobRecord[] = jobs.map((job) => ({
+    job,
+    state: "pending",
+    firstStartSec: null,
+    queuedSec: 0,
+    preemptions: 0,
+    endSec: null,
+    runs: [],
+  }));
+  const jobIndexById = new Map(jobs.map((job, i) => [job.id, i]));
+  const remainingSec = jobs.map((job) => job.workSec);
+  const queuedSinceSec = jobs.map((job) => job.submitSec);
+  const nodes: ClusterNodeState[] = Array.from({ length: spec.nodes }, (_, index) => ({
+    index,
+    gpus: spec.gpusPerNode,
+    health: "healthy",
+  }));
+  const freeGpus = nodes.map((node) => node.gpus);
+  const runsOnNode = nodes.map(() => new Set<LiveRun>());
+  const isDrainCounted = nodes.map(() => false);
+  const live = new Map<string, LiveRun>();
+  const pending = new Map<number, PendingJob>();
+  const usage = createUsageTracker(scenario.lookbackSec);
+  const cluster: ClusterRecord = {
+    name: spec.name,
+    totalGpus: spec.nodes * spec.gpusPerNode,
+    healthChanges: [{ atSec: 0, upGpus: spec.nodes * spec.gpusPerNode }],
+    automatedDrains: 0,
+    schedulingPasses: 0,
+    lastEventSec: 0,
+  };
+  let arrivals: PendingJob[] = [];
+  let endedRuns: ActiveRun[] = [];
+
+  function enqueue(index: number, nowSec: number): void {
+    const job = jobs[index] as SimJob;
+    records[index]!.state = "pending";
+    queuedSinceSec[index] = nowSec;
+    const entry: PendingJob = {
+      id: job.id,
+      budgetId: job.budgetId,
+      userId: job.userId,
+      gpus: job.gpus,
+      minRuntimeSec: job.minRuntimeSec,
+      isResumable: job.isResumable,
+      priority: job.priority,
+      submitSec: job.submitSec,
+    };
+    pending.set(index, entry);
+    arrivals.push(entry);
+  }
+
+  function checkDrained(node: number): void {
+    if (
+      nodes[node]?.health === "draining" &&
+      runsOnNode[node]?.size === 0 &&
+      !isDrainCounted[node]
+    ) {
+      isDrainCounted[node] = true;
+      cluster.automatedDrains++;
+    }
+  }
+
+  function endRun(run: LiveRun, reason: RunEndReason, nowSec: number, why?: unknown): void {
+    const { active, record } = run;
+    live.delete(active.id);
+    endedRuns.push(active);
+    record.endSec = nowSec;
+    record.endReason = reason;
+    if (why !== undefined) record.reason = why;
+    for (const slice of active.placement) {
+      freeGpus[slice.node] = (freeGpus[slice.node] ?? 0) + slice.gpus;
+      runsOnNode[slice.node]?.delete(run);
+      checkDrained(slice.node);
+    }
+    if (active.isAllocated) usage.addRate(active.budgetId, -active.gpus, nowSec);
+    const jobRecord = records[run.jobIndex] as JobRecord;
+    remainingSec[run.jobIndex] = Math.max(0, run.expectedEndSec - nowSec);
+    if (reason === "completed") {
+      jobRecord.state = "completed";
+      jobRecord.endSec = nowSec;
+      return;
+    }
+    if (reason === "preempted") jobRecord.preemptions++;
+    if (jobRecord.job.isResumable) enqueue(run.jobIndex, nowSec);
+    else {
+      jobRecord.state = "preempted";
+      jobRecord.endSec = nowSec;
+    }
+  }
+
+  function setHealth(node: number, health: NodeHealth, nowSec: number): void {
+    const state = nodes[node] as ClusterNodeState;
+    if (state.health === health) return;
+    nodes[node] = { ...state, health };
+    isDrainCounted[node] = false;
+    const upGpus = nodes.reduce((sum, n) => sum + (n.health === "down" ? 0 : n.gpus), 0);
+    cluster.healthChanges.push({ atSec: nowSec, upGpus });
+    if (health === "down")
+      for (const run of [...(runsOnNode[node] ?? [])]) endRun(run, "node-down", nowSec);
+    checkDrained(node);
+  }
+
+  function startRun(
+    jobId: string,
+    placement: NodeSlice[],
+    isAllocated: boolean,
+    isProtected: boolean,
+    nowSec: number,
+  ): LiveRun {
+    const index = jobIndexById.get(jobId);
+    if (index === undefined || !pending.has(index)) {
+      throw new Error(`job ${jobId} is started at ${nowSec}s but is not pending`);
+    }
+    const job = jobs[index] as SimJob;
+    let placed = 0;
+    for (const slice of placement) {
+      const free = freeGpus[slice.node];
+      if (free === undefined || free < slice.gpus || nodes[slice.node]?.health !== "healthy") {
+        throw new Error(
+          `job ${job.id} placed on node ${slice.node} that cannot take ${slice.gpus} GPUs at ${nowSec}s`,
+        );
+      }
+      placed += slice.gpus;
+    }
+    if (placed !== job.gpus)
+      throw new Error(`job ${job.id} placed on ${placed} GPUs, wants ${job.gpus}`);
+    const record = records[index] as JobRecord;
+    pending.delete(index);
+    record.queuedSec += nowSec - (queuedSinceSec[index] ?? nowSec);
+    record.firstStartSec ??= nowSec;
+    record.state = "running";
+    const runId = `${job.id}#${record.runs.length + 1}`;
+    const protectedUntilSec = isProtected ? nowSec + job.minRuntimeSec : nowSec;
+    const active: ActiveRun = {
+      id: runId,
+      jobId: job.id,
+      budgetId: job.budgetId,
+      userId: job.userId,
+      gpus: job.gpus,
+      placement,
+      startSec: nowSec,
+      isAllocated,
+      protectedUntilSec,
+      isResumable: job.isResumable,
+      priority: job.priority,
+    };
+    const runRecord: RunRecord = {
+      runId,
+      jobId: job.id,
+      cluster: spec.name,
+      budgetId: job.budgetId,
+      startSec: nowSec,
+      endSec: nowSec,
+      placement,
+      gpus: job.gpus,
+      isAllocated,
+      protectedUntilSec,
+      endReason: "running",
+    };
+    record.runs.push(runRecord);
+    const run: LiveRun = {
+      active,
+      record: runRecord,
+      jobIndex: index,
+      expectedEndSec: nowSec + (remainingSec[index] ?? 0),
+    };
+    live.set(runId, run);
+    for (const slice of placement) {
+      freeGpus[slice.node] = (freeGpus[slice.node] ?? 0) - slice.gpus;
+      runsOnNode[slice.node]?.add(run);
+    }
+    if (isAllocated) usage.addRate(job.budgetId, job.gpus, nowSec);
+    return run;
+  }
+
+  // Lazy: a policy that keeps its own queue never pays for the arrays it does not read.
+  function view(nowSec: number): SchedulerView {
+    const newlyPending = arrivals;
+    const runsEnded = endedRuns;
+    arrivals = [];
+    endedRuns = [];
+    let pendingList: PendingJob[] | null = null;
+    let runningList: ActiveRun[] | null = null;
+    let usageByLeaf: Record<string, number> | null = null;
+    const { lookbackSec, maxMinRuntimeSec, tree } = scenario;
+    return {
+      nowSec,
+      cluster: { name: spec.name, nodes, lookbackSec, maxMinRuntimeSec },
+      tree,
+      get pending() {
+        return (pendingList ??= Array.from(pending.values()));
+      },
+      newlyPending,
+      get running() {
+        return (runningList ??= Array.from(live.values(), (run) => run.active));
+      },
+      runsEnded,
+      freeGpus,
+      get usageByLeaf() {
+        return (usageByLeaf ??= usage.snapshot(nowSec));
+      },
+    };
+  }
+
+  function finish(endSec: number): JobRecord[] {
+    for (const [index, record] of records.entries()) {
+      if (record.state === "pending" && record.job.submitSec <= endSec && pending.has(index)) {
+        record.queuedSec += endSec - (queuedSinceSec[index] ?? endSec);
+      }
+    }
+    for (const run of live.values()) run.record.endSec = endSec;
+    return records.filter((record) => record.job.submitSec <= endSec);
+  }
+
+  return {
+    cluster,
+    nodes,
+    live,
+    pending,
+    records,
+    enqueue,
+    endRun,
+    setHealth,
+    startRun,
+    view,
+    finish,
+  };
+}
