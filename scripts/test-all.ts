@@ -75,11 +75,6 @@ function finish(isOk: boolean): never {
 
 async function main(): Promise<void> {
   rmSync(REPORTS, { recursive: true, force: true });
-  const vitestJson = (name: string) => [
-    "--reporter=default",
-    "--reporter=json",
-    `--outputFile.json=${path.join(REPORTS, `${name}.json`)}`,
-  ];
   const steps: [string, string, string[]][] = [
     ["typecheck", "npx", ["tsc", "--noEmit"]],
     ["lint", "npx", ["eslint", ".", "--max-warnings", "0"]],
@@ -87,25 +82,16 @@ async function main(): Promise<void> {
   ];
   for (const [title, command, args] of steps) if (!run(title, command, args)) finish(false);
 
-  const isUnitOk = run("unit tests", "npx", [
-    "vitest",
-    "run",
-    "--project",
-    "unit",
-    ...vitestJson("unit"),
-  ]);
-  countVitest(path.join(REPORTS, "unit.json"));
-  if (!isUnitOk) finish(false);
-
-  const isDbOk = run("database tests", "npx", [
-    "vitest",
-    "run",
-    "--project",
-    "db",
-    ...vitestJson("db"),
-  ]);
-  countVitest(path.join(REPORTS, "db.json"));
-  if (!isDbOk) finish(false);
+  for (const [title, project] of [
+    ["unit tests", "unit"],
+    ["database tests", "db"],
+  ] as const) {
+    const report = path.join(REPORTS, `${project}.json`);
+    const reporters = ["--reporter=default", "--reporter=json", `--outputFile.json=${report}`];
+    const isOk = run(title, "npx", ["vitest", "run", "--project", project, ...reporters]);
+    countVitest(report);
+    if (!isOk) finish(false);
+  }
 
   if (!run("production build", "npx", ["next", "build"])) finish(false);
 
