@@ -1,4 +1,4 @@
-import { runSchedulePass, validateBudgetTree } from "@/lib/engine";
+import { runSchedulePass, validateBudgetTree } from "../engine";
 import type { Scenario, SimCluster } from "./scenario";
 import type { Scheduler, SchedulerPlan, SchedulerView } from "./scheduler";
 

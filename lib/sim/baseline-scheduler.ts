@@ -1,5 +1,5 @@
-import { createGpuPool, placeJob, type GpuPool } from "@/lib/engine/placement";
-import type { ActiveRun, NodeSlice, Priority } from "@/lib/engine/types";
+import { createGpuPool, placeJob, type GpuPool } from "../engine/placement";
+import type { ActiveRun, NodeSlice, Priority } from "../engine/types";
 import { createBinaryHeap } from "./binary-heap";
 import {
   compactBucket,

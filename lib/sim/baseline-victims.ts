@@ -1,4 +1,4 @@
-import type { ActiveRun, ClusterNodeState } from "@/lib/engine/types";
+import type { ActiveRun, ClusterNodeState } from "../engine/types";
 
 function gpusOn(run: ActiveRun, node: number): number {
   let gpus = 0;

@@ -4,7 +4,7 @@ import type {
   NodeHealth,
   NodeSlice,
   PendingJob,
-} from "@/lib/engine/types";
+} from "../engine/types";
 import type { Scenario, SimCluster, SimJob } from "./scenario";
 import type { SchedulerView } from "./scheduler";
 import type { ClusterRecord, JobRecord, RunEndReason, RunRecord } from "./sim-types";

@@ -1,4 +1,4 @@
-import type { BudgetNode, JobClass, NodeHealth, Priority } from "@/lib/engine/types";
+import type { BudgetNode, JobClass, NodeHealth, Priority } from "../engine/types";
 import { formatDurationSec, parseDurationSec } from "./duration";
 import type { z } from "zod";
 import {

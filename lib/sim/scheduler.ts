@@ -1,4 +1,4 @@
-import type { ActiveRun, BudgetNode, ClusterSpec, NodeSlice, PendingJob } from "@/lib/engine/types";
+import type { ActiveRun, BudgetNode, ClusterSpec, NodeSlice, PendingJob } from "../engine/types";
 import type { Scenario, SimCluster } from "./scenario";
 
 /**

@@ -1,4 +1,4 @@
-import type { NodeHealth, NodeSlice } from "@/lib/engine/types";
+import type { NodeHealth, NodeSlice } from "../engine/types";
 import type { SimJob } from "./scenario";
 
 /** Why a run ended; `running` means it was still running at the horizon. */

@@ -1,4 +1,4 @@
-import type { BudgetNode } from "@/lib/engine/types";
+import type { BudgetNode } from "../engine/types";
 
 /**
  * Effective share of every node of a flat budget tree (DESIGN section 2): the product of

@@ -1,0 +1,87 @@
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import { parseDurationSec } from "../sim";
+import { UsageError } from "./io";
+
+type Options = NonNullable<ParseArgsConfig["options"]>;
+
+/** Parsed flags and positionals of one command. */
+export type ParsedArgs = {
+  values: Record<string, string | boolean | undefined>;
+  positionals: string[];
+};
+
+/**
+ * node:util parseArgs, strict, with its errors turned into one clear line (a {@link UsageError}):
+ * `simulate: unknown option --foo (see allot simulate --help)`.
+ */
+export function parseCommandArgs(command: string, argv: string[], options: Options): ParsedArgs {
+  try {
+    const parsed = parseArgs({
+      args: argv,
+      options: { ...options, help: { type: "boolean", short: "h" } },
+      allowPositionals: true,
+      strict: true,
+    });
+    return { values: parsed.values as ParsedArgs["values"], positionals: parsed.positionals };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const code = (error as { code?: string }).code;
+    const name = /'([^']+)'/.exec(message)?.[1] ?? "";
+    const what =
+      code === "ERR_PARSE_ARGS_UNKNOWN_OPTION"
+        ? `unknown option ${name}`
+        : code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE"
+          ? `option ${name.split(" ")[0] ?? name} needs a value`
+          : message.split("\n")[0];
+    throw new UsageError(`${command}: ${what} (see allot ${command} --help)`);
+  }
+}
+
+/** A string flag's value, or a {@link UsageError} when it is required and missing. */
+export function requireString(command: string, args: ParsedArgs, name: string): string {
+  const value = args.values[name];
+  if (typeof value !== "string" || value === "")
+    throw new UsageError(`${command}: --${name} is required`);
+  return value;
+}
+
+/** Parses a duration flag (`--at 3d`), or throws a {@link UsageError}. */
+export function parseDurationFlag(command: string, name: string, text: string): number {
+  const sec = parseDurationSec(text);
+  if (sec === null) {
+    throw new UsageError(
+      `${command}: --${name} "${text}" is not a duration (e.g. 90s, 15m, 8h, 7d)`,
+    );
+  }
+  return sec;
+}
+
+/** Parses a whole-number flag within bounds, or throws a {@link UsageError}. */
+export function parseIntegerFlag(
+  command: string,
+  name: string,
+  text: string,
+  min: number,
+  max: number,
+): number {
+  const value = Number(text);
+  if (!/^-?\d+$/.test(text) || value < min || value > max) {
+    throw new UsageError(
+      `${command}: --${name} must be a whole number from ${min} to ${max}, got "${text}"`,
+    );
+  }
+  return value;
+}
+
+/** Exactly `count` positionals, or a {@link UsageError} naming what is missing or extra. */
+export function expectPositionals(command: string, args: ParsedArgs, names: string[]): string[] {
+  if (args.positionals.length < names.length) {
+    throw new UsageError(
+      `${command}: missing <${names[args.positionals.length]}> (see allot ${command} --help)`,
+    );
+  }
+  if (args.positionals.length > names.length) {
+    throw new UsageError(`${command}: unexpected argument "${args.positionals[names.length]}"`);
+  }
+  return args.positionals;
+}

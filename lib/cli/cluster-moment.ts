@@ -1,0 +1,48 @@
+import { validateBudgetTree, type BudgetTree } from "../engine";
+import {
+  simulateCluster,
+  SCHEDULERS,
+  type ClusterSimResult,
+  type Scenario,
+  type SimCluster,
+} from "../sim";
+import { InputError, UsageError } from "./io";
+
+/** A cluster simulated under the allocation scheduler up to a moment, with its checked tree. */
+export type ClusterMoment = {
+  cluster: SimCluster;
+  tree: BudgetTree;
+  result: ClusterSimResult;
+  atSec: number;
+};
+
+/** Picks `--cluster` (default: the scenario's first cluster), or a {@link UsageError}. */
+export function pickCluster(
+  command: string,
+  scenario: Scenario,
+  name: string | undefined,
+): SimCluster {
+  const cluster =
+    name === undefined ? scenario.clusters[0] : scenario.clusters.find((c) => c.name === name);
+  if (!cluster) {
+    const known = scenario.clusters.map((c) => c.name).join(", ");
+    throw new UsageError(
+      `${command}: no cluster "${name ?? ""}" in the scenario (clusters: ${known})`,
+    );
+  }
+  return cluster;
+}
+
+/** Simulates `cluster` with the allocation scheduler until `atSec` (shares and queue read it). */
+export function simulateUntil(
+  scenario: Scenario,
+  cluster: SimCluster,
+  atSec: number,
+): ClusterMoment {
+  const checked = validateBudgetTree(scenario.tree);
+  if (!checked.ok) {
+    throw new InputError(`budget tree: ${checked.issues.map((issue) => issue.message).join("; ")}`);
+  }
+  const result = simulateCluster(scenario, cluster, SCHEDULERS.allocation, { untilSec: atSec });
+  return { cluster, tree: checked.value, result, atSec };
+}

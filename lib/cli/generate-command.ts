@@ -1,0 +1,56 @@
+import { generateLabScenario } from "../sim";
+import { parseCommandArgs, parseIntegerFlag, requireString } from "./args";
+import { UsageError, writeOutput, type CliIo } from "./io";
+
+/** `allot generate --help`. */
+export const GENERATE_HELP = `Usage: allot generate --profile lab --days <N> --seed <S> [--out <file>]
+
+Writes a synthetic scenario. The lab profile (DESIGN section 1): clusters h100 (128 x 8),
+b200 (64 x 8) and b300 (11 x 8); 4 programs, 15 projects, ~150 researchers; demand 2-3x
+supply; multi-node training, debug jobs, interactive sessions, opportunistic jobs (min runtime
+0); inflated priorities and non-preemptible opt-outs in the baseline fields. Same seed, same file.
+
+Options:
+  --profile <name>   lab (the only profile so far)
+  --days <N>         length of the scenario in days, 1 to 366
+  --seed <S>         seed of the random generator, 0 to 4294967295
+  --out <file>       write here instead of standard output
+  -h, --help         show this help
+`;
+
+/** `allot generate`: returns the exit code. */
+export function runGenerateCommand(argv: string[], io: CliIo): number {
+  const args = parseCommandArgs("generate", argv, {
+    profile: { type: "string" },
+    days: { type: "string" },
+    seed: { type: "string" },
+    out: { type: "string" },
+  });
+  if (args.values.help) {
+    io.stdout(GENERATE_HELP);
+    return 0;
+  }
+  if (args.positionals.length > 0)
+    throw new UsageError(`generate: unexpected argument "${args.positionals[0]}"`);
+  const profile = requireString("generate", args, "profile");
+  if (profile !== "lab")
+    throw new UsageError(`generate: unknown --profile "${profile}" (known: lab)`);
+  const days = parseIntegerFlag(
+    "generate",
+    "days",
+    requireString("generate", args, "days"),
+    1,
+    366,
+  );
+  const seed = parseIntegerFlag(
+    "generate",
+    "seed",
+    requireString("generate", args, "seed"),
+    0,
+    4_294_967_295,
+  );
+  const text = `${JSON.stringify(generateLabScenario({ days, seed }), null, 1)}\n`;
+  if (typeof args.values.out === "string") writeOutput(io, args.values.out, text);
+  else io.stdout(text);
+  return 0;
+}

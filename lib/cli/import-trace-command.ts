@@ -1,0 +1,76 @@
+import { convertPhillyTrace, parsePhillyCsv, type PhillyWeights } from "../sim";
+import { expectPositionals, parseCommandArgs, parseIntegerFlag, requireString } from "./args";
+import { InputError, readInput, UsageError, writeOutput, type CliIo } from "./io";
+
+/** `allot import-trace --help`. */
+export const IMPORT_TRACE_HELP = `Usage: allot import-trace philly <trace.csv> --gpus <N> [options]
+
+Turns the Philly trace (Microsoft Research, CC-BY-4.0; columns timestamp, duration, num_gpus,
+gpu_time, cluster) into a scenario: one cluster of N GPUs (8 per node), one budget per virtual
+cluster, submit times relative to the earliest, work = duration, min runtime = min(duration,
+1h). See docs/decisions/020-philly-mapping.md.
+
+Options:
+  --gpus <N>         GPUs of the simulated cluster, a multiple of 8
+  --weights <how>    demand (default: each budget weighted by its GPU-hours), equal, or a list
+                     name=weight,name=weight (budgets not listed get 0)
+  --out <file>       write here instead of standard output
+  -h, --help         show this help
+`;
+
+function parseWeights(text: string | undefined): PhillyWeights {
+  if (text === undefined || text === "demand") return { kind: "demand" };
+  if (text === "equal") return { kind: "equal" };
+  const weights: Record<string, number> = {};
+  for (const part of text.split(",")) {
+    const [name, value] = part.split("=");
+    const weight = Number(value);
+    if (!name || value === undefined || !Number.isFinite(weight) || weight < 0) {
+      throw new UsageError(
+        `import-trace: --weights "${part}" is not name=weight (a non-negative number)`,
+      );
+    }
+    weights[name] = weight;
+  }
+  return { kind: "given", weights };
+}
+
+/** `allot import-trace`: returns the exit code. */
+export function runImportTraceCommand(argv: string[], io: CliIo): number {
+  const args = parseCommandArgs("import-trace", argv, {
+    gpus: { type: "string" },
+    weights: { type: "string" },
+    out: { type: "string" },
+  });
+  if (args.values.help) {
+    io.stdout(IMPORT_TRACE_HELP);
+    return 0;
+  }
+  const [format, path] = expectPositionals("import-trace", args, ["format", "trace.csv"]);
+  if (format !== "philly")
+    throw new UsageError(`import-trace: unknown trace format "${format}" (known: philly)`);
+  const gpus = parseIntegerFlag(
+    "import-trace",
+    "gpus",
+    requireString("import-trace", args, "gpus"),
+    8,
+    1_000_000,
+  );
+  if (gpus % 8 !== 0)
+    throw new UsageError(
+      `import-trace: --gpus must be a multiple of 8 (8 GPUs per node), got ${gpus}`,
+    );
+  const weights = parseWeights(args.values.weights as string | undefined);
+  const parsed = parsePhillyCsv(readInput(io, path as string));
+  if (!parsed.ok) {
+    const shown = parsed.issues.slice(0, 20).map((issue) => `  ${issue}`);
+    const more = parsed.issues.length > 20 ? [`  ... and ${parsed.issues.length - 20} more`] : [];
+    throw new InputError(
+      [`${path}: ${parsed.issues.length} bad lines`, ...shown, ...more].join("\n"),
+    );
+  }
+  const text = `${JSON.stringify(convertPhillyTrace(parsed.rows, { gpus, weights }), null, 1)}\n`;
+  if (typeof args.values.out === "string") writeOutput(io, args.values.out, text);
+  else io.stdout(text);
+  return 0;
+}

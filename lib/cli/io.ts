@@ -1,0 +1,36 @@
+/** What a command may touch: two output streams and files. Tests pass an in-memory one. */
+export type CliIo = {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  /** Progress is shown only on a terminal. */
+  isStderrTty: boolean;
+  readText(path: string): string;
+  writeText(path: string, text: string): void;
+};
+
+/** A bad command line: printed as one line, exit code 2. */
+export class UsageError extends Error {}
+
+/** A bad input file or a failed run: printed as given, exit code 1. */
+export class InputError extends Error {}
+
+/** Reads a file, turning a missing or unreadable file into an {@link InputError}. */
+export function readInput(io: CliIo, path: string): string {
+  try {
+    return io.readText(path);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : code;
+    throw new InputError(`${path}: cannot read (${why ?? "unknown error"})`);
+  }
+}
+
+/** Writes a file, turning a failure into an {@link InputError}. */
+export function writeOutput(io: CliIo, path: string, text: string): void {
+  try {
+    io.writeText(path, text);
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? "unknown error";
+    throw new InputError(`${path}: cannot write (${code})`);
+  }
+}

@@ -1,0 +1,96 @@
+import { fairShareFactor, rankBudgets } from "../engine";
+import { expectPositionals, parseCommandArgs, parseDurationFlag, requireString } from "./args";
+import { pickCluster, simulateUntil } from "./cluster-moment";
+import type { CliIo } from "./io";
+import { loadScenario } from "./scenario-file";
+import { formatNumber, formatPercent, formatTable } from "./table";
+
+/** `allot shares --help`. */
+export const SHARES_HELP = `Usage: allot shares <scenario.json> --at <duration> [options]
+
+Simulates the scenario with the allocation scheduler up to --at and prints the budget tree of
+one cluster then, like sshare -l: weight, fraction, effective share, usage in the window
+(GPU-hours), usage ratio, level fair-share LF, leaf rank and fair-share factor.
+
+Options:
+  --at <duration>    moment to show, e.g. 36h or 3d (seconds from the scenario start)
+  --cluster <name>   cluster to show (default: the first in the file)
+  --json             print { cluster, atSec, nodes: [...] } (DESIGN section 7)
+  -h, --help         show this help
+`;
+
+function formatLf(value: number | null): string {
+  if (value === null) return "-";
+  return value === Infinity ? "inf" : value.toPrecision(4);
+}
+
+/** `allot shares`: returns the exit code. */
+export function runSharesCommand(argv: string[], io: CliIo): number {
+  const args = parseCommandArgs("shares", argv, {
+    at: { type: "string" },
+    cluster: { type: "string" },
+    json: { type: "boolean" },
+  });
+  if (args.values.help) {
+    io.stdout(SHARES_HELP);
+    return 0;
+  }
+  const [path] = expectPositionals("shares", args, ["scenario"]);
+  const atSec = parseDurationFlag("shares", "at", requireString("shares", args, "at"));
+  const scenario = loadScenario(io, path as string);
+  const cluster = pickCluster("shares", scenario, args.values.cluster as string | undefined);
+  const moment = simulateUntil(scenario, cluster, atSec);
+  const capacityGpus = cluster.nodes * cluster.gpusPerNode;
+  const ranking = rankBudgets(moment.tree, moment.result.view.usageByLeaf, {
+    capacityGpus,
+    windowSec: scenario.lookbackSec,
+  });
+  const rows = ranking.rows.map((row) => ({
+    path: row.path,
+    isLeaf: row.isLeaf,
+    weight: row.weight,
+    fraction: row.fraction,
+    effectiveShare: row.effectiveShare,
+    usageGpuSeconds: row.usageGpuSeconds,
+    usageRatio: row.usageRatio,
+    levelFairShare: row.levelFairShare === Infinity ? "inf" : row.levelFairShare,
+    rank: row.rank,
+    fairShareFactor: row.rank === null ? null : fairShareFactor(row.rank, ranking.leafCount),
+  }));
+  if (args.values.json) {
+    io.stdout(`${JSON.stringify({ cluster: cluster.name, atSec, nodes: rows }, null, 2)}\n`);
+    return 0;
+  }
+  const depthOf = (path: string): number => (path === "" ? 0 : path.split("/").length);
+  io.stdout(
+    `Cluster ${cluster.name} (${formatNumber(capacityGpus)} GPUs) at +${args.values.at as string}\n\n`,
+  );
+  io.stdout(
+    formatTable(
+      [
+        "budget",
+        "weight",
+        "fraction",
+        "eff. share",
+        "usage GPU-h",
+        "usage ratio",
+        "LF",
+        "rank",
+        "factor",
+      ],
+      ranking.rows.map((row, i) => [
+        `${"  ".repeat(depthOf(row.path))}${row.path === "" ? row.name : row.name}`,
+        formatNumber(row.weight, Number.isInteger(row.weight) ? 0 : 2),
+        row.path === "" ? "-" : row.fraction.toFixed(4),
+        formatPercent(row.effectiveShare),
+        formatNumber(row.usageGpuSeconds / 3600, 1),
+        row.usageRatio === null ? "-" : row.usageRatio.toFixed(3),
+        row.path === "" ? "-" : formatLf(row.levelFairShare),
+        row.rank === null ? "" : String(row.rank),
+        rows[i]?.fairShareFactor == null ? "" : (rows[i]?.fairShareFactor as number).toFixed(4),
+      ]),
+      ["left", "right", "right", "right", "right", "right", "right", "right", "right"],
+    ),
+  );
+  return 0;
+}

@@ -1,0 +1,98 @@
+import {
+  buildReport,
+  buildTimeline,
+  formatHumanDuration,
+  runSimulation,
+  SCHEDULERS,
+  type SchedulerName,
+  type SimulationReport,
+  type Timeline,
+} from "../sim";
+import { expectPositionals, parseCommandArgs } from "./args";
+import { UsageError, writeOutput, type CliIo } from "./io";
+import { loadScenario, progressReporter } from "./scenario-file";
+import { formatNumber, formatPercent, formatTable } from "./table";
+
+/** `allot simulate --help`. */
+export const SIMULATE_HELP = `Usage: allot simulate <scenario.json> [options]
+
+Runs the event-driven simulator on a scenario and prints a summary table.
+
+Options:
+  --scheduler <name>  allocation (default), baseline, or both
+  --out <file>        write the JSON report (DESIGN section 6); with both: { baseline, allocation }
+  --timeline <file>   write per-GPU run segments (cluster, node, GPU indexes, start, end, job,
+                      budget, allocated, end reason) for a timeline picture
+  -h, --help          show this help
+`;
+
+function summarise(reports: SimulationReport[]): string {
+  const summary = formatTable(
+    ["scheduler", "utilisation", "unallocated", "fulfilment", "preemptions", "drains", "jobs"],
+    reports.map((report) => [
+      report.scheduler,
+      formatPercent(report.utilisation),
+      formatPercent(report.unallocatedShare),
+      formatPercent(report.fulfilment),
+      formatNumber(report.preemptions),
+      formatNumber(report.automatedDrains),
+      formatNumber(report.jobs.length),
+    ]),
+    ["left", "right", "right", "right", "right", "right", "right"],
+  );
+  const waits = formatTable(
+    ["scheduler", "class", "jobs", "wait p50", "wait p90"],
+    reports.flatMap((report) =>
+      Object.entries(report.classes).map(([name, summary]) => [
+        report.scheduler,
+        name,
+        formatNumber(summary.jobs),
+        formatHumanDuration(summary.waitP50Sec),
+        formatHumanDuration(summary.waitP90Sec),
+      ]),
+    ),
+    ["left", "left", "right", "right", "right"],
+  );
+  return `${summary}\n${waits}`;
+}
+
+/** `allot simulate`: returns the exit code. */
+export function runSimulateCommand(argv: string[], io: CliIo): number {
+  const args = parseCommandArgs("simulate", argv, {
+    scheduler: { type: "string" },
+    out: { type: "string" },
+    timeline: { type: "string" },
+  });
+  if (args.values.help) {
+    io.stdout(SIMULATE_HELP);
+    return 0;
+  }
+  const [path] = expectPositionals("simulate", args, ["scenario"]);
+  const choice = (args.values.scheduler as string | undefined) ?? "allocation";
+  if (choice !== "both" && !(choice in SCHEDULERS)) {
+    throw new UsageError(
+      `simulate: --scheduler must be allocation, baseline or both, got "${choice}"`,
+    );
+  }
+  const scenario = loadScenario(io, path as string);
+  const names: SchedulerName[] =
+    choice === "both" ? ["baseline", "allocation"] : [choice as SchedulerName];
+  const reports: SimulationReport[] = [];
+  const timelines: Timeline[] = [];
+  for (const name of names) {
+    const onProgress = progressReporter(io, name);
+    const result = runSimulation(scenario, SCHEDULERS[name], onProgress ? { onProgress } : {});
+    if (onProgress) io.stderr("\r\u001b[K");
+    reports.push(buildReport(scenario, result));
+    if (args.values.timeline) timelines.push(buildTimeline(result));
+  }
+  const pack = <T extends { scheduler: string }>(items: T[]): unknown =>
+    items.length === 1 ? items[0] : Object.fromEntries(items.map((item) => [item.scheduler, item]));
+  if (typeof args.values.out === "string")
+    writeOutput(io, args.values.out, `${JSON.stringify(pack(reports), null, 2)}\n`);
+  if (typeof args.values.timeline === "string") {
+    writeOutput(io, args.values.timeline, `${JSON.stringify(pack(timelines))}\n`);
+  }
+  io.stdout(summarise(reports));
+  return 0;
+}

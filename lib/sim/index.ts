@@ -1,0 +1,63 @@
+/**
+ * The simulator's public surface (the only barrel of lib/sim): scenarios, the event-driven
+ * simulator, the two schedulers, reports, timelines, workloads and trace importers. Pure
+ * TypeScript: no I/O, no clock, no Math.random. See DESIGN section 6.
+ */
+export {
+  formatDurationSec,
+  formatHumanDuration,
+  parseDurationSec,
+  type DurationInput,
+} from "./duration";
+export { createRandom, type Random } from "./random";
+export {
+  DEFAULT_LOOKBACK_SEC,
+  DEFAULT_MAX_MIN_RUNTIME_SEC,
+  ROOT_ID,
+  classifyJob,
+  formatIssuePath,
+  parseScenario,
+  type Scenario,
+  type ScenarioIssue,
+  type ScenarioResult,
+  type SimCluster,
+  type SimJob,
+  type SimNodeEvent,
+} from "./scenario";
+export type { RawTreeNode, ScenarioFile, ScenarioFileJob } from "./scenario-schema";
+export {
+  createEventQueue,
+  EVENT_ORDER,
+  type EventKind,
+  type EventQueue,
+  type SimEvent,
+} from "./event-queue";
+export { createUsageTracker, type UsageTracker } from "./usage-tracker";
+export type {
+  PreemptDecision,
+  Scheduler,
+  SchedulerFactory,
+  SchedulerPlan,
+  SchedulerView,
+  StartDecision,
+} from "./scheduler";
+export { createBaselineScheduler, type BaselinePreemptReason } from "./baseline-scheduler";
+export { createAllocationScheduler, RERANK_INTERVAL_SEC } from "./allocation-scheduler";
+export { simulateCluster, type ClusterSimOptions, type ClusterSimResult } from "./cluster-sim";
+export { runSimulation, type SimulationOptions } from "./simulate";
+export type * from "./sim-types";
+export type * from "./report-types";
+export { buildReport } from "./metrics";
+export { buildTimeline, type Timeline, type TimelineSegment } from "./timeline";
+export { computeEffectiveShares, listLeafIds } from "./tree-shares";
+export { generateLabScenario, LAB_CLUSTERS, type LabWorkloadOptions } from "./workload";
+export { buildLabOrg, type LabProject } from "./lab-org";
+export {
+  convertPhillyTrace,
+  parsePhillyCsv,
+  PHILLY_MIN_RUNTIME_CAP_SEC,
+  type PhillyOptions,
+  type PhillyRow,
+  type PhillyWeights,
+} from "./traces/philly";
+export { SCHEDULERS, type SchedulerName } from "./schedulers";
