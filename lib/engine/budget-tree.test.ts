@@ -18,11 +18,26 @@ describe("validateBudgetTree", () => {
     const tree = buildTree({
       name: "lab",
       children: [
-        { name: "llm", weight: 40, children: [{ name: "pretrain", weight: 3 }, { name: "rl", weight: 1 }] },
+        {
+          name: "llm",
+          weight: 40,
+          children: [
+            { name: "pretrain", weight: 3 },
+            { name: "rl", weight: 1 },
+          ],
+        },
         { name: "vision", weight: 60 },
       ],
     });
-    expect(tree.nodes.map((node) => [node.path, node.depth, node.fraction, node.effectiveShare, node.isLeaf])).toEqual([
+    expect(
+      tree.nodes.map((node) => [
+        node.path,
+        node.depth,
+        node.fraction,
+        node.effectiveShare,
+        node.isLeaf,
+      ]),
+    ).toEqual([
       ["", 0, 1, 1, false],
       ["llm", 1, 0.4, 0.4, false],
       ["llm/pretrain", 2, 0.75, 0.30000000000000004, true],
@@ -38,7 +53,14 @@ describe("validateBudgetTree", () => {
       name: "lab",
       children: [
         { name: "a", weight: 0 },
-        { name: "b", weight: 2, children: [{ name: "b1", weight: 0 }, { name: "b2", weight: 0 }] },
+        {
+          name: "b",
+          weight: 2,
+          children: [
+            { name: "b1", weight: 0 },
+            { name: "b2", weight: 0 },
+          ],
+        },
       ],
     });
     expect(tree.nodes.map((node) => [node.path, node.fraction, node.effectiveShare])).toEqual([
@@ -58,7 +80,9 @@ describe("validateBudgetTree", () => {
         { id: "b", parentId: "r", name: "x", weight: 1 },
       ]),
     ).toEqual(["duplicate-sibling-name"]);
-    expect(codes(flattenTree({ name: "lab", children: [{ name: "a", children: [{ name: "a" }] }] }))).toEqual([]);
+    expect(
+      codes(flattenTree({ name: "lab", children: [{ name: "a", children: [{ name: "a" }] }] })),
+    ).toEqual([]);
   });
 
   it("refuses negative, NaN and infinite weights", () => {
@@ -120,12 +144,21 @@ describe("validateBudgetTree", () => {
 });
 
 describe("budget lookups", () => {
-  const tree = buildTree({ name: "lab", children: [{ name: "llm", children: [{ name: "pretrain" }] }] });
+  const tree = buildTree({
+    name: "lab",
+    children: [{ name: "llm", children: [{ name: "pretrain" }] }],
+  });
 
   it("charges only leaves: an inner node is refused with a clear error", () => {
     expect(checkChargeableBudget(tree, "llm")).toEqual({
       ok: false,
-      issues: [{ code: "inner-budget", message: '"llm" has sub-budgets; only leaves can be charged.', id: "llm" }],
+      issues: [
+        {
+          code: "inner-budget",
+          message: '"llm" has sub-budgets; only leaves can be charged.',
+          id: "llm",
+        },
+      ],
     });
     expect(checkChargeableBudget(tree, "nope").ok).toBe(false);
     expect(checkChargeableBudget(tree, "llm/pretrain").ok).toBe(true);

@@ -104,7 +104,10 @@ describe("rankBudgets (SLURM fair_tree.html cases)", () => {
   it("ties: a user tied with an account whose best leaf is deeper still shares its rank", () => {
     const spec = {
       name: "root",
-      children: [{ name: "l" }, { name: "g", children: [{ name: "h", children: [{ name: "h1" }] }] }],
+      children: [
+        { name: "l" },
+        { name: "g", children: [{ name: "h", children: [{ name: "h1" }] }] },
+      ],
     };
     expect(ranksOf(spec, { l: 10, "g/h/h1": 10 })).toEqual({ l: 1, "g/h/h1": 1 });
   });
@@ -130,7 +133,13 @@ describe("rankBudgets edge cases", () => {
       children: [{ name: "a", children: [{ name: "a1" }, { name: "a2" }] }, { name: "b" }],
     };
     expect(ranksOf(spec, {})).toEqual({ "a/a1": 1, "a/a2": 1, b: 1 });
-    expect(lfOf(spec, {})).toEqual({ root: null, a: Infinity, "a/a1": Infinity, "a/a2": Infinity, b: Infinity });
+    expect(lfOf(spec, {})).toEqual({
+      root: null,
+      a: Infinity,
+      "a/a1": Infinity,
+      "a/a2": Infinity,
+      b: Infinity,
+    });
   });
 
   it("ties at every level: equal usage per weight everywhere ranks every leaf 1", () => {
@@ -159,23 +168,34 @@ describe("rankBudgets edge cases", () => {
     const spec = {
       name: "root",
       children: [
-        { name: "x", children: [{ name: "a", weight: 0 }, { name: "b", weight: 0 }] },
+        {
+          name: "x",
+          children: [
+            { name: "a", weight: 0 },
+            { name: "b", weight: 0 },
+          ],
+        },
         { name: "y" },
       ],
     };
     const ranking = rankBudgets(buildTree(spec), { "x/a": 5, y: 5 }, OPTIONS);
-    expect(ranking.rows.map((row) => [row.id, row.fraction, row.levelFairShare, row.rank])).toEqual([
-      ["root", 1, null, null],
-      ["x", 0.5, 1, null],
-      ["x/a", 0, 0, 1],
-      ["x/b", 0, 0, 1],
-      ["y", 0.5, 1, 1],
-    ]);
+    expect(ranking.rows.map((row) => [row.id, row.fraction, row.levelFairShare, row.rank])).toEqual(
+      [
+        ["root", 1, null, null],
+        ["x", 0.5, 1, null],
+        ["x/a", 0, 0, 1],
+        ["x/b", 0, 0, 1],
+        ["y", 0.5, 1, 1],
+      ],
+    );
   });
 
   it("IEEE doubles in SLURM's order: S/U, not the algebraically equal usage/weight", () => {
     // Mathematically a and b tie (usage per weight 1), but S/U in doubles splits them.
-    const spec = { name: "root", children: [{ name: "a" }, { name: "b", weight: 3 }, { name: "c" }] };
+    const spec = {
+      name: "root",
+      children: [{ name: "a" }, { name: "b", weight: 3 }, { name: "c" }],
+    };
     const lf = lfOf(spec, { a: 1, b: 3, c: 2 });
     expect(lf.a).toBe(1.2000000000000002);
     expect(lf.b).toBe(1.2);
@@ -203,8 +223,8 @@ describe("rankBudgets edge cases", () => {
   });
 
   it("throws on negative usage (a broken accounting invariant)", () => {
-    expect(() => rankBudgets(buildTree({ name: "root", children: [{ name: "a" }] }), { a: -1 }, OPTIONS)).toThrow(
-      RangeError,
-    );
+    expect(() =>
+      rankBudgets(buildTree({ name: "root", children: [{ name: "a" }] }), { a: -1 }, OPTIONS),
+    ).toThrow(RangeError);
   });
 });

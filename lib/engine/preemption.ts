@@ -13,6 +13,9 @@ export type VictimCandidate = {
   slices: { position: number; gpus: number }[];
 };
 
+/** A candidate's GPUs on one node: the entries of `runsByPosition`. */
+export type VictimSlot = { candidate: number; gpus: number };
+
 /** Victims (indices into the candidate list, preference order) and where the job then goes. */
 export type PreemptionPlan = { victims: number[]; placement: NodeSlice[] };
 
@@ -39,20 +42,23 @@ export function compareVictims(a: VictimCandidate, b: VictimCandidate): number {
 }
 
 function compareCosts(a: VictimSetCost, b: VictimSetCost): number {
+  return compareCostsOnly(a, b) || a.position - b.position;
+}
+
+function compareCostsOnly(a: VictimSetCost, b: VictimSetCost): number {
   if (a.hasAllocated !== b.hasAllocated) return a.hasAllocated ? 1 : -1;
   if (a.bestAllocatedRank !== b.bestAllocatedRank) {
     return a.bestAllocatedRank > b.bestAllocatedRank ? -1 : 1;
   }
   if (a.lostGpuSeconds !== b.lostGpuSeconds) return a.lostGpuSeconds - b.lostGpuSeconds;
-  if (a.freedGpus !== b.freedGpus) return a.freedGpus - b.freedGpus;
-  return a.position - b.position;
+  return a.freedGpus - b.freedGpus;
 }
 
 /**
  * Chooses runs to preempt so that a job of `gpus` GPUs can be placed, or returns null when even
  * every allowed preemption would not make room (then nothing is preempted).
  *
- * `runsByPosition[p]` lists candidate indices on position p in `compareVictims` order;
+ * `runsByPosition[p]` lists candidates on position p (with their GPUs there) in `compareVictims` order;
  * `isAllowed(i)` says whether this job may preempt candidate i (unallocated, or unprotected and
  * of a budget ranked strictly below the job's). On each node victims are taken in preference
  * order until the job fits; among nodes the cheapest victim set wins: no allocated victim
@@ -66,7 +72,7 @@ export function planPreemption(
   pool: GpuPool,
   gpus: number,
   candidates: readonly VictimCandidate[],
-  runsByPosition: readonly (readonly number[])[],
+  runsByPosition: readonly (readonly VictimSlot[])[],
   isAllowed: (candidate: number) => boolean,
   nowSec: number,
   isExcluded?: Uint8Array,
@@ -78,38 +84,44 @@ export function planPreemption(
   const slices: NodeSlice[] = [];
   const taken = new Uint8Array(nodeCount);
 
-  // Victims needed on one node to reach `need` free GPUs, given victims already chosen.
-  const victimsOn = (
-    position: number,
-    need: number,
-  ): { cost: VictimSetCost; ids: number[] } | null => {
+  // Cost of the victims needed on one node to reach `need` free GPUs, given victims already
+  // chosen; null if the node cannot get there. Victim ids go to `ids` when it is given.
+  const victimsOn = (position: number, need: number, ids?: number[]): VictimSetCost | null => {
     let have = freeAfter[position]!;
-    const ids: number[] = [];
-    const cost: VictimSetCost = {
-      hasAllocated: false,
-      bestAllocatedRank: Number.POSITIVE_INFINITY,
-      lostGpuSeconds: 0,
-      freedGpus: 0,
-      position,
-    };
-    for (const index of runsByPosition[position] ?? []) {
-      if (have >= need) break;
-      if (chosen.has(index)) continue;
-      if (!isAllowed(index)) continue;
+    if (have >= need) {
+      return {
+        hasAllocated: false,
+        bestAllocatedRank: Infinity,
+        lostGpuSeconds: 0,
+        freedGpus: 0,
+        position,
+      };
+    }
+    let hasAllocated = false;
+    let bestAllocatedRank = Number.POSITIVE_INFINITY;
+    let lostGpuSeconds = 0;
+    let freedGpus = 0;
+    for (const slot of runsByPosition[position] ?? []) {
+      const index = slot.candidate;
+      if (chosen.has(index) || !isAllowed(index)) continue;
       const run = candidates[index]!;
-      const onNode = run.slices.find((slice) => slice.position === position)?.gpus ?? 0;
-      have += onNode;
-      ids.push(index);
-      cost.freedGpus += run.gpus;
-      cost.lostGpuSeconds += run.gpus * Math.max(0, nowSec - run.startSec);
+      have += slot.gpus;
+      ids?.push(index);
+      freedGpus += run.gpus;
+      lostGpuSeconds += run.gpus * Math.max(0, nowSec - run.startSec);
       if (run.isAllocated) {
-        cost.hasAllocated = true;
-        cost.bestAllocatedRank = Math.min(cost.bestAllocatedRank, run.rank);
+        hasAllocated = true;
+        if (run.rank < bestAllocatedRank) bestAllocatedRank = run.rank;
+      }
+      if (have >= need) {
+        return { hasAllocated, bestAllocatedRank, lostGpuSeconds, freedGpus, position };
       }
     }
-    return have >= need ? { cost, ids } : null;
+    return null;
   };
-  const choose = (position: number, ids: number[]): void => {
+  const choose = (position: number, need: number): void => {
+    const ids: number[] = [];
+    victimsOn(position, need, ids);
     taken[position] = 1;
     for (const index of ids) {
       chosen.add(index);
@@ -123,38 +135,34 @@ export function planPreemption(
 
   if (shape.wholeNodes > 0) {
     const size = pool.nodeSizeGpus;
-    const options: { cost: VictimSetCost; ids: number[] }[] = [];
+    const options: VictimSetCost[] = [];
     for (let position = 0; position < nodeCount; position += 1) {
       if (!isOpen(position) || pool.capacity[position] !== size) continue;
-      const option = victimsOn(position, size);
-      if (option) options.push(option);
+      const cost = victimsOn(position, size);
+      if (cost) options.push(cost);
     }
     if (options.length < shape.wholeNodes) return null;
-    options.sort((a, b) => compareCosts(a.cost, b.cost));
+    options.sort(compareCosts);
     for (const option of options.slice(0, shape.wholeNodes)) {
-      choose(option.cost.position, option.ids);
-      slices.push({ node: pool.indexOf[option.cost.position]!, gpus: size });
+      choose(option.position, size);
+      slices.push({ node: pool.indexOf[option.position]!, gpus: size });
     }
   }
   if (shape.remainderGpus > 0) {
-    let best: { cost: VictimSetCost; ids: number[] } | null = null;
+    let best: VictimSetCost | null = null;
     for (let position = 0; position < nodeCount; position += 1) {
       if (!isOpen(position)) continue;
-      const option = victimsOn(position, shape.remainderGpus);
-      if (!option) continue;
+      const cost = victimsOn(position, shape.remainderGpus);
+      if (!cost) continue;
       // Among equally cheap nodes prefer the tightest fit, as placement does.
-      if (
-        !best ||
-        compareCosts({ ...option.cost, position: 0 }, { ...best.cost, position: 0 }) < 0 ||
-        (compareCosts({ ...option.cost, position: 0 }, { ...best.cost, position: 0 }) === 0 &&
-          freeAfter[position]! < freeAfter[best.cost.position]!)
-      ) {
-        best = option;
+      const order = best ? compareCostsOnly(cost, best) : -1;
+      if (order < 0 || (order === 0 && freeAfter[position]! < freeAfter[best!.position]!)) {
+        best = cost;
       }
     }
     if (!best) return null;
-    choose(best.cost.position, best.ids);
-    slices.push({ node: pool.indexOf[best.cost.position]!, gpus: shape.remainderGpus });
+    choose(best.position, shape.remainderGpus);
+    slices.push({ node: pool.indexOf[best.position]!, gpus: shape.remainderGpus });
   }
   slices.sort((a, b) => a.node - b.node);
   const victims = [...chosen].sort((a, b) => compareVictims(candidates[a]!, candidates[b]!));

@@ -32,48 +32,50 @@ export function orderQueue<T extends QueueEntry>(
   isAllocated: (job: T) => boolean,
 ): T[] {
   const count = jobs.length;
-  const group = new Float64Array(count);
-  const budget = new Int32Array(count);
-  const priority = new Int8Array(count);
-  const submit = new Float64Array(count);
   const budgetNumbers = new Map<string, number>();
-  const rankCache = new Map<string, number>();
+  const budget = new Int32Array(count);
+  const allocated = new Uint8Array(count);
+  const priority = new Int32Array(count);
   for (let i = 0; i < count; i += 1) {
     const job = jobs[i]!;
-    let rank = rankCache.get(job.budgetId);
-    if (rank === undefined) {
-      rank = rankOf(job.budgetId);
-      rankCache.set(job.budgetId, rank);
-    }
-    // Unallocated jobs follow every allocated one: shift them past any rank.
-    group[i] = isAllocated(job) ? rank : rank + 2 ** 40;
     let number = budgetNumbers.get(job.budgetId);
     if (number === undefined) {
       number = budgetNumbers.size;
       budgetNumbers.set(job.budgetId, number);
     }
     budget[i] = number;
+    allocated[i] = isAllocated(job) ? 1 : 0;
     priority[i] = PRIORITY_ORDER[job.priority];
-    submit[i] = job.submitSec;
   }
-  const compareIds = (a: number, b: number): number => {
-    const idA = jobs[a]!.id;
-    const idB = jobs[b]!.id;
-    return idA < idB ? -1 : idA > idB ? 1 : a - b;
-  };
-  // Budget numbers follow first appearance, so order budgets by id for determinism.
+  // Budgets in id order (so the result does not depend on input order) and by dense rank.
   const budgetIds = [...budgetNumbers.keys()].sort();
+  const ranks = budgetIds.map((id) => rankOf(id));
+  const distinctRanks = [...new Set(ranks)].sort((a, b) => a - b);
+  const rankIndex = new Map(distinctRanks.map((rank, index) => [rank, index]));
   const budgetOrder = new Int32Array(budgetIds.length);
-  budgetIds.forEach((id, order) => (budgetOrder[budgetNumbers.get(id)!] = order));
+  const budgetRankIndex = new Int32Array(budgetIds.length);
+  budgetIds.forEach((id, order) => {
+    const number = budgetNumbers.get(id)!;
+    budgetOrder[number] = order;
+    budgetRankIndex[number] = rankIndex.get(ranks[order]!)!;
+  });
+  // Group: allocated jobs by rank, then unallocated jobs by rank.
+  const groupCount = 2 * distinctRanks.length;
+  const group = new Int32Array(count);
+  for (let i = 0; i < count; i += 1) {
+    const number = budget[i]!;
+    group[i] = budgetRankIndex[number]! + (allocated[i] ? 0 : distinctRanks.length);
+    budget[i] = budgetOrder[number]!;
+  }
 
-  const byBudget = Array.from({ length: count }, (_, i) => i);
-  byBudget.sort(
-    (a, b) =>
-      group[a]! - group[b]! ||
-      budgetOrder[budget[a]!]! - budgetOrder[budget[b]!]! ||
-      priority[a]! - priority[b]! ||
-      submit[a]! - submit[b]! ||
-      compareIds(a, b),
+  // One sort by (submit time, id); the other keys are small integers, so stable counting
+  // sorts on top of it give every order needed in linear time.
+  const bySubmit = sortBySubmitThenId(jobs);
+  const byPriority = countingSort(bySubmit, priority, 3);
+  const byBudget = countingSort(
+    countingSort(byPriority, budget, budgetIds.length),
+    group,
+    groupCount,
   );
   let hasTiedBudgets = false;
   for (let i = 1; i < count && !hasTiedBudgets; i += 1) {
@@ -81,24 +83,120 @@ export function orderQueue<T extends QueueEntry>(
     const b = byBudget[i]!;
     hasTiedBudgets = group[a] === group[b] && budget[a] !== budget[b];
   }
-  if (!hasTiedBudgets) return byBudget.map((i) => jobs[i]!);
-
-  // Places of a tie group in submit order; each place goes to its budget's next job.
-  const places = Array.from({ length: count }, (_, i) => i);
-  places.sort((a, b) => group[a]! - group[b]! || submit[a]! - submit[b]! || compareIds(a, b));
-  const nextOfBudget = new Map<string, number>();
-  const startOfBudget = new Int32Array(count);
-  for (let i = 0; i < count; i += 1) {
-    const job = byBudget[i]!;
-    const key = `${group[job]}|${budget[job]}`;
-    if (!nextOfBudget.has(key)) nextOfBudget.set(key, i);
-    startOfBudget[job] = nextOfBudget.get(key)!;
+  const ordered: T[] = new Array<T>(count);
+  if (!hasTiedBudgets) {
+    for (let i = 0; i < count; i += 1) ordered[i] = jobs[byBudget[i]!]!;
+    return ordered;
   }
-  const cursor = new Map<string, number>();
-  return places.map((place) => {
-    const key = `${group[place]}|${budget[place]}`;
-    const at = cursor.get(key) ?? startOfBudget[place]!;
-    cursor.set(key, at + 1);
-    return jobs[byBudget[at]!]!;
-  });
+  // Tied budgets share their group's places in submit order; each place goes to its budget's
+  // next job. Blocks of one (group, budget) are contiguous in byBudget.
+  const blockStart = new Int32Array(count);
+  for (let i = 0, start = 0; i < count; i += 1) {
+    const job = byBudget[i]!;
+    const previous = i > 0 ? byBudget[i - 1]! : -1;
+    if (previous < 0 || group[previous] !== group[job] || budget[previous] !== budget[job]) {
+      start = i;
+    }
+    blockStart[job] = start;
+  }
+  const places = countingSort(bySubmit, group, groupCount);
+  const taken = new Int32Array(count);
+  for (let i = 0; i < count; i += 1) {
+    const start = blockStart[places[i]!]!;
+    ordered[i] = jobs[byBudget[start + taken[start]!]!]!;
+    taken[start] = taken[start]! + 1;
+  }
+  return ordered;
+}
+
+/**
+ * Job positions sorted by submit time, then id. Submit times are replaced by their dense rank
+ * and packed with the position into one float (rank x count + position), so the bulk of the
+ * work is a native numeric sort; only runs of equal submit times compare ids.
+ */
+function sortBySubmitThenId(jobs: readonly QueueEntry[]): Int32Array {
+  const count = jobs.length;
+  const packed = new Float64Array(count);
+  let minSubmit = Number.POSITIVE_INFINITY;
+  let maxSubmit = Number.NEGATIVE_INFINITY;
+  let isWhole = true;
+  for (let i = 0; i < count; i += 1) {
+    const value = jobs[i]!.submitSec;
+    if (value < minSubmit) minSubmit = value;
+    if (value > maxSubmit) maxSubmit = value;
+    if (!Number.isInteger(value)) isWhole = false;
+  }
+  if (isWhole && (maxSubmit - minSubmit + 1) * count < Number.MAX_SAFE_INTEGER) {
+    // Whole seconds (the usual case): the offset itself is a dense enough rank.
+    for (let i = 0; i < count; i += 1) packed[i] = (jobs[i]!.submitSec - minSubmit) * count + i;
+  } else {
+    const distinct = new Float64Array(count);
+    for (let i = 0; i < count; i += 1) distinct[i] = jobs[i]!.submitSec;
+    distinct.sort();
+    let distinctCount = 0;
+    for (let i = 0; i < count; i += 1) {
+      if (i === 0 || distinct[i] !== distinct[distinctCount - 1]) {
+        distinct[distinctCount] = distinct[i]!;
+        distinctCount += 1;
+      }
+    }
+    for (let i = 0; i < count; i += 1) {
+      const value = jobs[i]!.submitSec;
+      let low = 0;
+      let high = distinctCount - 1;
+      while (low < high) {
+        const middle = (low + high) >> 1;
+        if (distinct[middle]! < value) low = middle + 1;
+        else high = middle;
+      }
+      packed[i] = low * count + i;
+    }
+  }
+  packed.sort();
+  const order = new Int32Array(count);
+  for (let i = 0; i < count; i += 1) order[i] = packed[i]! % count;
+  // Equal submit times: order by id (ids need not follow input positions). Runs of equal
+  // times are usually short: insertion sort in place, a full sort for long runs.
+  for (let start = 0; start < count;) {
+    const boundary = (Math.floor(packed[start]! / count) + 1) * count;
+    let end = start + 1;
+    while (end < count && packed[end]! < boundary) end += 1;
+    if (end - start > 16) {
+      const run = Array.from(order.subarray(start, end));
+      run.sort((a, b) => (jobs[a]!.id < jobs[b]!.id ? -1 : jobs[a]!.id > jobs[b]!.id ? 1 : a - b));
+      order.set(run, start);
+      start = end;
+      continue;
+    }
+    for (let i = start + 1; i < end; i += 1) {
+      const item = order[i]!;
+      const id = jobs[item]!.id;
+      let j = i - 1;
+      while (j >= start && jobs[order[j]!]!.id > id) {
+        order[j + 1] = order[j]!;
+        j -= 1;
+      }
+      order[j + 1] = item;
+    }
+    start = end;
+  }
+  return order;
+}
+
+/** Stable counting sort of `order` by `key[item]` in [0, keyCount). */
+function countingSort(order: Int32Array, key: Int32Array, keyCount: number): Int32Array {
+  const starts = new Int32Array(keyCount + 1);
+  for (let i = 0; i < order.length; i += 1) {
+    const k = key[order[i]!]! + 1;
+    starts[k] = starts[k]! + 1;
+  }
+  for (let k = 0; k < keyCount; k += 1) starts[k + 1] = starts[k + 1]! + starts[k]!;
+  const sorted = new Int32Array(order.length);
+  for (let i = 0; i < order.length; i += 1) {
+    const item = order[i]!;
+    const k = key[item]!;
+    sorted[starts[k]!] = item;
+    starts[k] = starts[k]! + 1;
+  }
+  return sorted;
 }

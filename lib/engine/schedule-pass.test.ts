@@ -41,7 +41,10 @@ function waitingOf(result: SchedulePassResult): [string, string][] {
 describe("runSchedulePass placement", () => {
   it("puts a job that fits in one node on the node with the fewest free GPUs that hold it", () => {
     const result = pass({
-      runs: [makeRun("r0", "lo", [{ node: 0, gpus: 6 }]), makeRun("r2", "lo", [{ node: 2, gpus: 4 }])],
+      runs: [
+        makeRun("r0", "lo", [{ node: 0, gpus: 6 }]),
+        makeRun("r2", "lo", [{ node: 2, gpus: 4 }]),
+      ],
       pending: [makeJob("j1", "hi", 2), makeJob("j2", "hi", 3)],
     });
     expect(startsOf(result)).toEqual([
@@ -75,7 +78,12 @@ describe("runSchedulePass placement", () => {
         jobId: "big",
         budgetId: "hi",
         isError: true,
-        reason: { rule: "error-larger-than-cluster", needGpus: 40, clusterGpus: 32, nodeSizeGpus: 8 },
+        reason: {
+          rule: "error-larger-than-cluster",
+          needGpus: 40,
+          clusterGpus: 32,
+          nodeSizeGpus: 8,
+        },
       },
     ]);
     expect(explainReason(result.waiting[0]!.reason)).toBe(
@@ -101,8 +109,14 @@ describe("runSchedulePass placement", () => {
       runs: [],
       pending: [makeJob("long", "p/q", 1, { minRuntimeSec: 9 * 3600 }), makeJob("inner", "p", 1)],
     });
-    expect(result.waiting.map((wait) => [wait.jobId, wait.isError, explainReason(wait.reason)])).toEqual([
-      ["long", true, "Cannot start: Minimum runtime 32400 s is above this cluster's maximum of 28800 s."],
+    expect(
+      result.waiting.map((wait) => [wait.jobId, wait.isError, explainReason(wait.reason)]),
+    ).toEqual([
+      [
+        "long",
+        true,
+        "Cannot start: Minimum runtime 32400 s is above this cluster's maximum of 28800 s.",
+      ],
       ["inner", true, 'Cannot start: "p" has sub-budgets; only leaves can be charged.'],
     ]);
   });
@@ -125,9 +139,9 @@ describe("runSchedulePass contract", () => {
 
   it("a budget with zero share only runs unallocated, never protected", () => {
     const result = pass({ pending: [makeJob("z", "zero", 2)] });
-    expect(result.starts.map((start) => [start.jobId, start.isAllocated, start.protectedUntilSec])).toEqual([
-      ["z", false, NOW],
-    ]);
+    expect(
+      result.starts.map((start) => [start.jobId, start.isAllocated, start.protectedUntilSec]),
+    ).toEqual([["z", false, NOW]]);
     expect(explainReason(result.starts[0]!.reason)).toBe(
       "Started at +2h00m on node 0 with 2 GPUs as unallocated work (zero has no share): charged to nobody, never protected, and preempted whenever an allocated job needs its GPUs.",
     );
@@ -148,13 +162,19 @@ describe("runSchedulePass preemption", () => {
     });
     expect(preemptedOf(result)).toEqual([["u0", "preempt-unallocated", "requeued"]]);
     expect(startsOf(result)).toEqual([["j1", "0:8"]]);
-    expect(result.starts[0]!.reason).toMatchObject({ rule: "start-allocated", preemptedRunIds: ["u0"] });
+    expect(result.starts[0]!.reason).toMatchObject({
+      rule: "start-allocated",
+      preemptedRunIds: ["u0"],
+    });
   });
 
   it("takes GPUs from an unprotected run of a lower-ranked budget, never from a protected one", () => {
     const result = pass({
       runs: [
-        makeRun("protected", "lo", [{ node: 0, gpus: 8 }], { startSec: 5000, protectedUntilSec: 8600 }),
+        makeRun("protected", "lo", [{ node: 0, gpus: 8 }], {
+          startSec: 5000,
+          protectedUntilSec: 8600,
+        }),
         makeRun("old", "lo", [{ node: 1, gpus: 8 }], { startSec: 0, protectedUntilSec: 3600 }),
         makeRun("hi2", "hi", [{ node: 2, gpus: 8 }], { startSec: 0, protectedUntilSec: 0 }),
         makeRun("hi3", "hi", [{ node: 3, gpus: 8 }], { startSec: 0, protectedUntilSec: 0 }),
@@ -190,7 +210,10 @@ describe("runSchedulePass preemption", () => {
   });
 
   it("chooses victims: unallocated first, then the lowest rank, then the latest start", () => {
-    const tree = buildTree({ name: "lab", children: [{ name: "a" }, { name: "b" }, { name: "c" }] });
+    const tree = buildTree({
+      name: "lab",
+      children: [{ name: "a" }, { name: "b" }, { name: "c" }],
+    });
     const result = runSchedulePass({
       cluster: makeCluster(4),
       nowSec: NOW,
@@ -198,7 +221,10 @@ describe("runSchedulePass preemption", () => {
       leafUsage: { b: 100, c: 1000 },
       runs: [
         makeRun("b0", "b", [{ node: 0, gpus: 8 }], { protectedUntilSec: 3600 }),
-        makeRun("c1-early", "c", [{ node: 1, gpus: 8 }], { startSec: 100, protectedUntilSec: 3700 }),
+        makeRun("c1-early", "c", [{ node: 1, gpus: 8 }], {
+          startSec: 100,
+          protectedUntilSec: 3700,
+        }),
         makeRun("c2-late", "c", [{ node: 2, gpus: 8 }], { startSec: 200, protectedUntilSec: 3800 }),
         makeRun("u3", "b", [{ node: 3, gpus: 8 }], { isAllocated: false, protectedUntilSec: 0 }),
       ],
@@ -216,7 +242,10 @@ describe("runSchedulePass preemption", () => {
   it("non-resumable preemption: the job ends in state preempted", () => {
     const result = pass({
       runs: [
-        makeRun("nr", "lo", [{ node: 0, gpus: 8 }], { protectedUntilSec: 3600, isResumable: false }),
+        makeRun("nr", "lo", [{ node: 0, gpus: 8 }], {
+          protectedUntilSec: 3600,
+          isResumable: false,
+        }),
         ...full("hi"),
       ],
       pending: [makeJob("j1", "hi", 8)],
@@ -234,12 +263,17 @@ describe("runSchedulePass draining and down nodes", () => {
       cluster: makeCluster(2, 8, { 0: "draining", 1: "draining" }),
       runs: [
         makeRun("old", "lo", [{ node: 0, gpus: 4 }], { protectedUntilSec: 3600 }),
-        makeRun("young", "lo", [{ node: 1, gpus: 4 }], { startSec: 7000, protectedUntilSec: 10600 }),
+        makeRun("young", "lo", [{ node: 1, gpus: 4 }], {
+          startSec: 7000,
+          protectedUntilSec: 10600,
+        }),
       ],
       pending: [makeJob("j1", "hi", 1)],
     });
     expect(preemptedOf(result)).toEqual([["old", "preempt-drain", "requeued"]]);
-    expect(result.drainsCompleted).toEqual([{ node: 0, reason: { rule: "drain-complete", atSec: NOW, node: 0 } }]);
+    expect(result.drainsCompleted).toEqual([
+      { node: 0, reason: { rule: "drain-complete", atSec: NOW, node: 0 } },
+    ]);
     expect(result.starts).toEqual([]);
     expect(explainReason(result.waiting[0]!.reason)).toBe(
       "Waiting: needs 1 GPU on one node; 0 are free; 16 are on draining or down nodes; no budget ranks above yours.",
@@ -250,10 +284,15 @@ describe("runSchedulePass draining and down nodes", () => {
     const result = pass({
       cluster: makeCluster(2, 8, { 1: "down" }),
       runs: [
-        makeRun("gang", "hi", [
-          { node: 0, gpus: 8 },
-          { node: 1, gpus: 8 },
-        ], { startSec: 7000, protectedUntilSec: 99999, isResumable: false }),
+        makeRun(
+          "gang",
+          "hi",
+          [
+            { node: 0, gpus: 8 },
+            { node: 1, gpus: 8 },
+          ],
+          { startSec: 7000, protectedUntilSec: 99999, isResumable: false },
+        ),
       ],
       pending: [makeJob("j1", "lo", 8)],
     });

@@ -8,7 +8,12 @@ import {
 } from "./contract";
 import { rankBudgets, type FairTreeRanking } from "./fair-tree";
 import { canEverPlace, createGpuPool, placeJob, placementShape } from "./placement";
-import { compareVictims, planPreemption, type VictimCandidate } from "./preemption";
+import {
+  compareVictims,
+  planPreemption,
+  type VictimCandidate,
+  type VictimSlot,
+} from "./preemption";
 import { orderQueue } from "./queue-order";
 import type {
   BudgetRef,
@@ -198,11 +203,15 @@ export function runSchedulePass(input: SchedulePassInput): SchedulePassResult {
     }
   }
   // Victim lists: runs on healthy nodes in preference order (unallocated, worst rank, latest).
-  const victimsByPosition = heldByPosition.map((indices, position) =>
+  const victimsByPosition: VictimSlot[][] = heldByPosition.map((indices, position) =>
     pool.isUsable[position]
       ? indices
           .filter((index) => !live[index]!.isGone)
           .sort((a, b) => compareVictims(live[a]!, live[b]!))
+          .map((index) => ({
+            candidate: index,
+            gpus: live[index]!.slices.find((slice) => slice.position === position)!.gpus,
+          }))
       : [],
   );
 
@@ -210,11 +219,22 @@ export function runSchedulePass(input: SchedulePassInput): SchedulePassResult {
   const waiting: WaitDecision[] = [];
   const everFits = new Map<number, boolean>();
   const valid: PendingJob[] = [];
+  const isLeafBudget = new Map<string, boolean>();
   for (const job of input.pending) {
-    const budget = checkChargeableBudget(tree, job.budgetId);
-    const contract = validateContract(job, cluster.maxMinRuntimeSec);
-    const issues = [...(budget.ok ? [] : budget.issues), ...(contract.ok ? [] : contract.issues)];
-    if (issues.length > 0) {
+    let isLeaf = isLeafBudget.get(job.budgetId);
+    if (isLeaf === undefined) {
+      isLeaf = checkChargeableBudget(tree, job.budgetId).ok;
+      isLeafBudget.set(job.budgetId, isLeaf);
+    }
+    const isContractValid =
+      Number.isInteger(job.gpus) &&
+      job.gpus > 0 &&
+      job.minRuntimeSec >= 0 &&
+      job.minRuntimeSec <= cluster.maxMinRuntimeSec;
+    if (!isLeaf || !isContractValid) {
+      const budget = checkChargeableBudget(tree, job.budgetId);
+      const contract = validateContract(job, cluster.maxMinRuntimeSec);
+      const issues = [...(budget.ok ? [] : budget.issues), ...(contract.ok ? [] : contract.issues)];
       waiting.push({
         jobId: job.id,
         budgetId: job.budgetId,
@@ -247,9 +267,8 @@ export function runSchedulePass(input: SchedulePassInput): SchedulePassResult {
     }
     valid.push(job);
   }
-  const shareOf = (budgetId: string): number => getBudgetNode(tree, budgetId)?.effectiveShare ?? 0;
   const isAllocatedJob = (job: PendingJob): boolean =>
-    isAllocatedRun(job.minRuntimeSec, shareOf(job.budgetId));
+    isAllocatedRun(job.minRuntimeSec, getBudgetNode(tree, job.budgetId)?.effectiveShare ?? 0);
   const queue = orderQueue(valid, rankOf, isAllocatedJob);
 
   const starts: StartDecision[] = [];
@@ -346,11 +365,15 @@ export function runSchedulePass(input: SchedulePassInput): SchedulePassResult {
         excluded,
       );
       if (plan) {
-        let freedGpus = 0;
+        // GPUs freed beyond what the job takes on each node may let an earlier-failed size fit.
+        const surplus = new Map<number, number>();
+        for (const slice of plan.placement) surplus.set(slice.node, -slice.gpus);
         for (const index of plan.victims) {
           const entry = live[index]!;
           const run = entry.run!;
-          freedGpus += entry.gpus;
+          for (const slice of run.placement) {
+            surplus.set(slice.node, (surplus.get(slice.node) ?? 0) + slice.gpus);
+          }
           const preemptor = { jobId: job.id, budget: budgetRef(job.budgetId), gpus: job.gpus };
           const outcome = preemptionOutcome(run.isResumable);
           endRun(
@@ -380,8 +403,13 @@ export function runSchedulePass(input: SchedulePassInput): SchedulePassResult {
           plan.placement,
           plan.victims.map((index) => live[index]!.run!.id),
         );
-        if (freedGpus > job.gpus) hasFreedExtra = true;
-        smallestFailedGpus = Number.POSITIVE_INFINITY;
+        const hasSurplus = [...surplus].some(
+          ([node, gpus]) => gpus > 0 && pool.isUsable[pool.positionOf.get(node)!] === 1,
+        );
+        if (hasSurplus) {
+          hasFreedExtra = true;
+          smallestFailedGpus = Number.POSITIVE_INFINITY;
+        }
         continue;
       }
       smallestFailedGpus = Math.min(smallestFailedGpus, job.gpus);

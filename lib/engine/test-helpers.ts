@@ -1,5 +1,12 @@
 import { validateBudgetTree } from "./budget-tree";
-import type { ActiveRun, BudgetNode, BudgetTree, ClusterSpec, NodeHealth, PendingJob } from "./types";
+import type {
+  ActiveRun,
+  BudgetNode,
+  BudgetTree,
+  ClusterSpec,
+  NodeHealth,
+  PendingJob,
+} from "./types";
 
 /** A nested tree for tests: ids are the paths below the root ("" for the root). */
 export type TreeSpec = { name: string; weight?: number; children?: TreeSpec[] };
@@ -8,7 +15,8 @@ export type TreeSpec = { name: string; weight?: number; children?: TreeSpec[] };
 export function flattenTree(spec: TreeSpec): BudgetNode[] {
   const nodes: BudgetNode[] = [];
   const visit = (node: TreeSpec, parentId: string | null, parentPath: string): void => {
-    const path = parentId === null ? "" : parentPath === "" ? node.name : `${parentPath}/${node.name}`;
+    const path =
+      parentId === null ? "" : parentPath === "" ? node.name : `${parentPath}/${node.name}`;
     const id = parentId === null ? "root" : path;
     nodes.push({ id, parentId, name: node.name, weight: node.weight ?? 1 });
     for (const child of node.children ?? []) visit(child, id, path);
@@ -43,7 +51,12 @@ export function makeCluster(
 }
 
 /** A pending job with defaults (1 h minimum runtime, resumable, normal priority). Test-only. */
-export function makeJob(id: string, budgetId: string, gpus: number, extra: Partial<PendingJob> = {}): PendingJob {
+export function makeJob(
+  id: string,
+  budgetId: string,
+  gpus: number,
+  extra: Partial<PendingJob> = {},
+): PendingJob {
   return {
     id,
     budgetId,

@@ -36,12 +36,23 @@ describe("runUsageGpuSeconds (window)", () => {
 describe("runUsageGpuSeconds (half-life decay)", () => {
   it("integrates 2^(-age / H) exactly: one half-life back weighs half as much", () => {
     const decay = { kind: "decay", halfLifeSec: 3600 } as const;
-    const recent = runUsageGpuSeconds(run({ gpus: 1, startSec: 7200 - 60, endSec: 7200 }), 7200, decay);
-    const older = runUsageGpuSeconds(run({ gpus: 1, startSec: 3600 - 60, endSec: 3600 }), 7200, decay);
+    const recent = runUsageGpuSeconds(
+      run({ gpus: 1, startSec: 7200 - 60, endSec: 7200 }),
+      7200,
+      decay,
+    );
+    const older = runUsageGpuSeconds(
+      run({ gpus: 1, startSec: 3600 - 60, endSec: 3600 }),
+      7200,
+      decay,
+    );
     expect(recent).toBeCloseTo(59.654757, 5);
     expect(older / recent).toBeCloseTo(0.5, 12);
     // A run that never ends has total weight H / ln 2 per GPU.
-    expect(runUsageGpuSeconds(run({ gpus: 1, startSec: -1e9 }), 0, decay)).toBeCloseTo(3600 / Math.LN2, 6);
+    expect(runUsageGpuSeconds(run({ gpus: 1, startSec: -1e9 }), 0, decay)).toBeCloseTo(
+      3600 / Math.LN2,
+      6,
+    );
     expect(usageWindowSec(decay)).toBeCloseTo(5193.7021, 3);
   });
 });
@@ -57,7 +68,10 @@ describe("computeLeafUsage and rollUpUsage", () => {
       100,
     );
     expect({ ...usage }).toEqual({ "x/a": 250 });
-    const tree = buildTree({ name: "root", children: [{ name: "x", children: [{ name: "a" }] }, { name: "b" }] });
+    const tree = buildTree({
+      name: "root",
+      children: [{ name: "x", children: [{ name: "a" }] }, { name: "b" }],
+    });
     expect([...rollUpUsage(tree, usage)]).toEqual([250, 250, 250, 0]);
   });
 

@@ -1,5 +1,5 @@
 import { placeJob, type GpuPool, type PlacementShape } from "./placement";
-import type { BudgetRef, WaitDecision } from "./reasons";
+import type { BudgetRef, WaitDecision, WaitReason } from "./reasons";
 import type { LiveRun } from "./schedule-pass";
 import type { PendingJob } from "./types";
 
@@ -22,19 +22,108 @@ export type WaitContext = {
   shapeOf: (gpus: number) => PlacementShape;
 };
 
-type RankView = {
-  preemptableGpus: number;
-  protectedGpus: number;
-  heldByHigherGpus: number;
-  /** Protection ends of lower-ranked protected runs, ascending, with cumulative GPUs. */
-  protectedEnds: number[];
-  protectedCumulativeGpus: number[];
-};
+/**
+ * Aggregates over runs seen from a job of rank r: GPUs preemptable now, held by protected runs
+ * of lower-ranked budgets (with a Fenwick tree over their protection ends, to find when enough
+ * become free), and held by budgets ranked at or above. Queried in non-decreasing rank (queue
+ * order), runs move once from "below" to "above", so all views cost O(runs log runs).
+ */
+function createRankViews(live: readonly LiveRun[], pool: GpuPool) {
+  const usable = (entry: LiveRun): number =>
+    entry.slices.reduce((sum, slice) => sum + (pool.isUsable[slice.position] ? slice.gpus : 0), 0);
+  let unallocatedGpus = 0;
+  const allocated: {
+    rank: number;
+    gpus: number;
+    isProtected: boolean;
+    untilSec: number;
+    slot: number;
+  }[] = [];
+  for (const entry of live) {
+    if (entry.isGone) continue;
+    if (!entry.isAllocated) unallocatedGpus += usable(entry);
+    else {
+      allocated.push({
+        rank: entry.rank,
+        gpus: usable(entry),
+        isProtected: entry.isProtectedNow,
+        untilSec: entry.protectedUntilSec,
+        slot: -1,
+      });
+    }
+  }
+  const protectedRuns = allocated
+    .filter((run) => run.isProtected)
+    .sort((a, b) => a.untilSec - b.untilSec);
+  protectedRuns.forEach((run, slot) => (run.slot = slot));
+  const ends = protectedRuns.map((run) => run.untilSec);
+  allocated.sort((a, b) => a.rank - b.rank);
+  const size = protectedRuns.length;
+  const tree = new Float64Array(size + 1);
+  const add = (slot: number, gpus: number): void => {
+    for (let i = slot + 1; i <= size; i += i & -i) tree[i] = tree[i]! + gpus;
+  };
+  let cursor = 0;
+  let currentRank = Number.NEGATIVE_INFINITY;
+  let unprotectedBelowGpus = 0;
+  let protectedBelowGpus = 0;
+  let heldByHigherGpus = 0;
+  const reset = (): void => {
+    tree.fill(0);
+    cursor = 0;
+    unprotectedBelowGpus = 0;
+    protectedBelowGpus = 0;
+    heldByHigherGpus = 0;
+    for (const run of allocated) {
+      if (run.isProtected) {
+        protectedBelowGpus += run.gpus;
+        add(run.slot, run.gpus);
+      } else unprotectedBelowGpus += run.gpus;
+    }
+  };
+  reset();
+  const moveTo = (rank: number): void => {
+    if (rank < currentRank) reset();
+    currentRank = rank;
+    while (cursor < allocated.length && allocated[cursor]!.rank <= rank) {
+      const run = allocated[cursor]!;
+      heldByHigherGpus += run.gpus;
+      if (run.isProtected) {
+        protectedBelowGpus -= run.gpus;
+        add(run.slot, -run.gpus);
+      } else unprotectedBelowGpus -= run.gpus;
+      cursor += 1;
+    }
+  };
+  /** Smallest protection end by which at least `gpus` of lower-ranked protected GPUs free up. */
+  const endCovering = (gpus: number): number | null => {
+    if (gpus > protectedBelowGpus) return null;
+    let position = 0;
+    let remaining = gpus;
+    for (let step = 1 << Math.floor(Math.log2(Math.max(1, size))); step > 0; step >>= 1) {
+      const next = position + step;
+      if (next <= size && tree[next]! < remaining) {
+        position = next;
+        remaining -= tree[next]!;
+      }
+    }
+    return ends[position] ?? null;
+  };
+  return (rank: number) => {
+    moveTo(rank);
+    return {
+      preemptableGpus: unallocatedGpus + unprotectedBelowGpus,
+      protectedGpus: protectedBelowGpus,
+      heldByHigherGpus,
+      endCovering,
+    };
+  };
+}
 
 /**
  * Builds the reason for every job still pending after a pass (internal to the pass). Cluster
- * aggregates are computed once, per-rank views once per rank, so thousands of waiting jobs
- * cost little more than a lookup each.
+ * aggregates are computed once and rank views incrementally, so thousands of waiting jobs cost
+ * little more than a lookup each.
  */
 export function describeWaiting(context: WaitContext): (job: PendingJob) => WaitDecision {
   const { pool, nowSec, live, reservation } = context;
@@ -54,79 +143,44 @@ export function describeWaiting(context: WaitContext): (job: PendingJob) => Wait
       freeWholeNodes += 1;
     }
   }
-  const usableGpusOf = (entry: LiveRun): number =>
-    entry.slices.reduce((sum, slice) => sum + (pool.isUsable[slice.position] ? slice.gpus : 0), 0);
-
-  const views = new Map<number, RankView>();
-  const viewOf = (rank: number): RankView => {
-    let view = views.get(rank);
-    if (view) return view;
-    view = {
-      preemptableGpus: 0,
-      protectedGpus: 0,
-      heldByHigherGpus: 0,
-      protectedEnds: [],
-      protectedCumulativeGpus: [],
-    };
-    const ends: { atSec: number; gpus: number }[] = [];
-    for (const entry of live) {
-      if (entry.isGone) continue;
-      const gpus = usableGpusOf(entry);
-      if (!entry.isAllocated) view.preemptableGpus += gpus;
-      else if (entry.rank <= rank) view.heldByHigherGpus += gpus;
-      else if (!entry.isProtectedNow) view.preemptableGpus += gpus;
-      else {
-        view.protectedGpus += gpus;
-        ends.push({ atSec: entry.protectedUntilSec, gpus });
-      }
-    }
-    ends.sort((a, b) => a.atSec - b.atSec);
-    let cumulative = 0;
-    for (const end of ends) {
-      cumulative += end.gpus;
-      view.protectedEnds.push(end.atSec);
-      view.protectedCumulativeGpus.push(cumulative);
-    }
-    views.set(rank, view);
-    return view;
-  };
-  const readyAtSec = (view: RankView, needGpus: number): number | null => {
+  const viewOf = createRankViews(live, pool);
+  const readyAtSec = (view: ReturnType<typeof viewOf>, needGpus: number): number | null => {
     const deficit = needGpus - freeGpus - view.preemptableGpus;
-    if (deficit <= 0) return nowSec;
-    const cumulative = view.protectedCumulativeGpus;
-    let low = 0;
-    let high = cumulative.length;
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      if (cumulative[middle]! >= deficit) high = middle;
-      else low = middle + 1;
-    }
-    return low < cumulative.length ? view.protectedEnds[low]! : null;
+    return deficit <= 0 ? nowSec : view.endCovering(deficit);
   };
   const fitsWithoutReservation = new Map<number, boolean>();
 
+  // Jobs of one budget, size and kind wait for the same reason: share one (immutable) object.
+  const shared = new Map<string, WaitReason>();
   return (job) => {
+    const isAllocated = context.isAllocatedJob(job);
+    const isHolder = reservation?.holderId === job.id;
+    const key = `${job.budgetId}\u0000${job.gpus}\u0000${isAllocated ? "a" : job.minRuntimeSec > 0 ? "s" : "m"}`;
+    let reason = isHolder ? undefined : shared.get(key);
+    if (!reason) {
+      reason = buildReason(job, isAllocated, isHolder);
+      if (!isHolder) shared.set(key, reason);
+    }
+    return { jobId: job.id, budgetId: job.budgetId, isError: false, reason };
+  };
+
+  function buildReason(job: PendingJob, isAllocated: boolean, isHolder: boolean): WaitReason {
     const shape = context.shapeOf(job.gpus);
     const isWholeNodes = shape.wholeNodes > 0;
     const budget = context.budgetRef(job.budgetId);
     const rank = context.rankOf(job.budgetId);
-    const base = { jobId: job.id, budgetId: job.budgetId, isError: false };
-    if (!context.isAllocatedJob(job)) {
+    if (!isAllocated) {
       return {
-        ...base,
-        reason: {
-          rule: "wait-unallocated",
-          atSec: nowSec,
-          budget,
-          needGpus: job.gpus,
-          isWholeNodes,
-          freeGpus,
-          freeWholeNodes,
-          cause: job.minRuntimeSec > 0 ? "zero-share" : "zero-min-runtime",
-        },
+        rule: "wait-unallocated",
+        atSec: nowSec,
+        budget,
+        needGpus: job.gpus,
+        isWholeNodes,
+        freeGpus,
+        freeWholeNodes,
+        cause: job.minRuntimeSec > 0 ? "zero-share" : "zero-min-runtime",
       };
     }
-    const isHolder = reservation?.holderId === job.id;
     if (reservation && !isHolder) {
       let fits = fitsWithoutReservation.get(job.gpus);
       if (fits === undefined) {
@@ -135,42 +189,36 @@ export function describeWaiting(context: WaitContext): (job: PendingJob) => Wait
       }
       if (fits) {
         return {
-          ...base,
-          reason: {
-            rule: "wait-reservation",
-            atSec: nowSec,
-            budget,
-            needGpus: job.gpus,
-            isWholeNodes,
-            holder: {
-              jobId: reservation.holderId,
-              budget: context.budgetRef(reservation.holderBudgetId),
-              gpus: reservation.holderGpus,
-            },
-            reservedNodes: reservation.nodes,
-            budgetsAbove: rank - 1,
+          rule: "wait-reservation",
+          atSec: nowSec,
+          budget,
+          needGpus: job.gpus,
+          isWholeNodes,
+          holder: {
+            jobId: reservation.holderId,
+            budget: context.budgetRef(reservation.holderBudgetId),
+            gpus: reservation.holderGpus,
           },
+          reservedNodes: reservation.nodes,
+          budgetsAbove: rank - 1,
         };
       }
     }
     const view = viewOf(rank);
     return {
-      ...base,
-      reason: {
-        rule: "wait-resources",
-        atSec: nowSec,
-        budget,
-        needGpus: job.gpus,
-        isWholeNodes,
-        freeGpus,
-        freeWholeNodes,
-        protectedGpus: view.protectedGpus,
-        readyAtSec: isHolder ? reservation.readyAtSec : readyAtSec(view, job.gpus),
-        heldByHigherGpus: view.heldByHigherGpus,
-        unusableGpus,
-        budgetsAbove: rank - 1,
-        reservedNodes: isHolder ? reservation.nodes : [],
-      },
+      rule: "wait-resources",
+      atSec: nowSec,
+      budget,
+      needGpus: job.gpus,
+      isWholeNodes,
+      freeGpus,
+      freeWholeNodes,
+      protectedGpus: view.protectedGpus,
+      readyAtSec: isHolder && reservation ? reservation.readyAtSec : readyAtSec(view, job.gpus),
+      heldByHigherGpus: view.heldByHigherGpus,
+      unusableGpus,
+      budgetsAbove: rank - 1,
+      reservedNodes: isHolder && reservation ? reservation.nodes : [],
     };
-  };
+  }
 }
