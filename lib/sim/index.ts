@@ -13,17 +13,16 @@ export { createRandom, type Random } from "./random";
 export {
   DEFAULT_LOOKBACK_SEC,
   DEFAULT_MAX_MIN_RUNTIME_SEC,
-  ROOT_ID,
   classifyJob,
-  formatIssuePath,
   parseScenario,
   type Scenario,
-  type ScenarioIssue,
   type ScenarioResult,
   type SimCluster,
   type SimJob,
   type SimNodeEvent,
 } from "./scenario";
+export { formatIssuePath, type ScenarioIssue } from "./scenario-issues";
+export { flattenTree, ROOT_ID } from "./scenario-tree";
 export type { RawTreeNode, ScenarioFile, ScenarioFileJob } from "./scenario-schema";
 export {
   createEventQueue,

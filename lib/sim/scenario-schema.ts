@@ -24,7 +24,7 @@ export type RawTreeNode = {
 };
 
 export const treeNodeSchema: z.ZodType<RawTreeNode> = z.strictObject({
-  name: nameField,
+  name: z.string().min(1, "must not be empty"),
   weight: z.number().nonnegative().finite().optional(),
   get children() {
     return z.array(treeNodeSchema).optional();
@@ -67,7 +67,7 @@ export const nodeEventSchema = z.strictObject({
  */
 export const scenarioFileSchema = z.strictObject({
   clusters: z.array(z.unknown()).min(1, "needs at least one cluster"),
-  tree: treeNodeSchema,
+  tree: z.unknown(),
   settings: z
     .strictObject({ lookback: durationField.optional(), maxMinRuntime: durationField.optional() })
     .optional(),
@@ -93,8 +93,9 @@ export type ScenarioFileJob = z.input<typeof jobSchema>;
 /** The scenario file as written (durations unparsed, references unchecked). */
 export type ScenarioFile = Omit<
   z.input<typeof scenarioFileSchema>,
-  "clusters" | "jobs" | "nodeEvents"
+  "clusters" | "jobs" | "nodeEvents" | "tree"
 > & {
+  tree: RawTreeNode;
   clusters: z.input<typeof clusterSchema>[];
   jobs: ScenarioFileJob[];
   nodeEvents?: z.input<typeof nodeEventSchema>[];
@@ -103,8 +104,10 @@ export type ScenarioFile = Omit<
 /** The file after zod's checks; elements that failed theirs are null (their issues are listed). */
 export type ParsedScenarioFile = Omit<
   z.output<typeof scenarioFileSchema>,
-  "clusters" | "jobs" | "nodeEvents"
+  "clusters" | "jobs" | "nodeEvents" | "tree"
 > & {
+  /** null when the tree failed its shape checks (budget references are then not checked). */
+  tree: RawTreeNode | null;
   clusters: (ParsedCluster | null)[];
   jobs: (ParsedJob | null)[];
   nodeEvents: (ParsedNodeEvent | null)[];

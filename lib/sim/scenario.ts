@@ -1,17 +1,17 @@
 import type { BudgetNode, JobClass, NodeHealth, Priority } from "../engine/types";
 import { formatDurationSec, parseDurationSec } from "./duration";
 import type { z } from "zod";
+import { compareIssues, formatIssuePath, toIssues, type ScenarioIssue } from "./scenario-issues";
+import { flattenTree, ROOT_ID } from "./scenario-tree";
 import {
   clusterSchema,
   jobSchema,
   nodeEventSchema,
   scenarioFileSchema,
+  treeNodeSchema,
   type ParsedScenarioFile,
-  type RawTreeNode,
 } from "./scenario-schema";
 
-/** Id of the tree's root in a simulation; every other node's id is its path, e.g. `llm/pretrain`. */
-export const ROOT_ID = "/";
 /** The default lookback window W: 7 days, in seconds. */
 export const DEFAULT_LOOKBACK_SEC = 7 * 86_400;
 /** The default cap on a job's minimum runtime: 8 hours, in seconds. */
@@ -57,21 +57,8 @@ export type Scenario = {
   horizonSec: number | null;
 };
 
-/** One problem in a scenario file: a JSON path (`jobs[12].minRuntime`) and a sentence. */
-export type ScenarioIssue = { path: string; message: string };
-
 /** A parse result: the scenario, or every problem found. */
 export type ScenarioResult = { ok: true; value: Scenario } | { ok: false; issues: ScenarioIssue[] };
-
-/** Formats a JSON path as `jobs[12].minRuntime`. */
-export function formatIssuePath(path: readonly PropertyKey[]): string {
-  let out = "";
-  for (const key of path) {
-    if (typeof key === "number") out += `[${key}]`;
-    else out += out === "" ? String(key) : `.${String(key)}`;
-  }
-  return out === "" ? "(file)" : out;
-}
 
 /** Derives the report class: `debug` for min runtime <= 15 min and <= 8 GPUs, else `training`. */
 export function classifyJob(minRuntimeSec: number, gpus: number): JobClass {
@@ -98,8 +85,11 @@ export function parseScenario(input: unknown): ScenarioResult {
       return null;
     });
   }
+  const tree = treeNodeSchema.safeParse(shape.data.tree);
+  if (!tree.success) issues.push(...toIssues(tree.error, ["tree"]));
   const file: ParsedScenarioFile = {
     ...shape.data,
+    tree: tree.success ? tree.data : null,
     clusters: each(shape.data.clusters, clusterSchema, "clusters"),
     jobs: each(shape.data.jobs, jobSchema, "jobs"),
     nodeEvents: each(shape.data.nodeEvents ?? [], nodeEventSchema, "nodeEvents"),
@@ -108,26 +98,6 @@ export function parseScenario(input: unknown): ScenarioResult {
   if (issues.length === 0) return result;
   const later = result.ok ? [] : result.issues;
   return { ok: false, issues: [...issues, ...later].sort(compareIssues) };
-}
-
-function toIssues(error: z.ZodError, prefix: PropertyKey[]): ScenarioIssue[] {
-  return error.issues.map((issue) => ({
-    path: formatIssuePath([...prefix, ...issue.path]),
-    message: issue.message,
-  }));
-}
-
-// File order: by top-level key, then element index, then the rest of the path.
-function compareIssues(a: ScenarioIssue, b: ScenarioIssue): number {
-  const keyA = /^([a-zA-Z]+)(?:\[(\d+)\])?/.exec(a.path);
-  const keyB = /^([a-zA-Z]+)(?:\[(\d+)\])?/.exec(b.path);
-  const nameA = keyA?.[1] ?? "";
-  const nameB = keyB?.[1] ?? "";
-  if (nameA !== nameB) return nameA < nameB ? -1 : 1;
-  const indexA = Number(keyA?.[2] ?? -1);
-  const indexB = Number(keyB?.[2] ?? -1);
-  if (indexA !== indexB) return indexA - indexB;
-  return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
 }
 
 function normaliseScenario(file: ParsedScenarioFile): ScenarioResult {
@@ -153,7 +123,8 @@ function normaliseScenario(file: ParsedScenarioFile): ScenarioResult {
     DEFAULT_MAX_MIN_RUNTIME_SEC,
   );
   const horizon = file.horizon === undefined ? null : duration(file.horizon, "horizon", 0);
-  const tree = flattenTree(file.tree, issues);
+  const isTreeKnown = file.tree !== null;
+  const tree = file.tree ? flattenTree(file.tree, issues) : [];
   const childCount = new Map<string, number>();
   for (const node of tree) {
     if (node.parentId !== null)
@@ -179,7 +150,9 @@ function normaliseScenario(file: ParsedScenarioFile): ScenarioResult {
     if (jobIds.has(raw.id))
       issues.push({ path: `${at}.id`, message: `duplicate job id "${raw.id}"` });
     jobIds.add(raw.id);
-    if (!budgetIds.has(raw.budget) || raw.budget === ROOT_ID) {
+    if (!isTreeKnown) {
+      // The tree's own problems are listed; budget names cannot be checked against it.
+    } else if (!budgetIds.has(raw.budget) || raw.budget === ROOT_ID) {
       issues.push({ path: `${at}.budget`, message: `no budget "${raw.budget}" in the tree` });
     } else if (childCount.has(raw.budget)) {
       issues.push({
@@ -238,7 +211,7 @@ function normaliseScenario(file: ParsedScenarioFile): ScenarioResult {
   });
   const caps = file.baseline?.nonPreemptibleGpuCap ?? {};
   for (const team of Object.keys(caps)) {
-    if (!tree.some((node) => node.id === team && node.parentId === ROOT_ID)) {
+    if (isTreeKnown && !tree.some((node) => node.id === team && node.parentId === ROOT_ID)) {
       issues.push({
         path: `baseline.nonPreemptibleGpuCap.${team}`,
         message: `"${team}" is not a top-level node of the tree`,
@@ -264,26 +237,3 @@ function normaliseScenario(file: ParsedScenarioFile): ScenarioResult {
   return { ok: true, value };
 }
 
-function flattenTree(root: RawTreeNode, issues: ScenarioIssue[]): BudgetNode[] {
-  const nodes: BudgetNode[] = [
-    { id: ROOT_ID, parentId: null, name: root.name, weight: root.weight ?? 1 },
-  ];
-  function walk(node: RawTreeNode, id: string, jsonPath: string): void {
-    const seen = new Set<string>();
-    (node.children ?? []).forEach((child, i) => {
-      const childPath = `${jsonPath}.children[${i}]`;
-      if (seen.has(child.name)) {
-        issues.push({
-          path: `${childPath}.name`,
-          message: `duplicate sibling name "${child.name}"`,
-        });
-      }
-      seen.add(child.name);
-      const childId = id === ROOT_ID ? child.name : `${id}/${child.name}`;
-      nodes.push({ id: childId, parentId: id, name: child.name, weight: child.weight ?? 1 });
-      walk(child, childId, childPath);
-    });
-  }
-  walk(root, ROOT_ID, "tree");
-  return nodes;
-}

@@ -1,0 +1,182 @@
+import { describe, expect, it } from "vitest";
+import { parseScenario } from "./scenario";
+import type { ScenarioIssue } from "./scenario-issues";
+import { ROOT_ID } from "./scenario-tree";
+
+const base = {
+  clusters: [{ name: "h100", gpuType: "H100", nodes: 2, gpusPerNode: 8 }],
+  tree: {
+    name: "lab",
+    children: [{ name: "llm", weight: 2, children: [{ name: "pretrain" }] }, { name: "vision" }],
+  },
+  jobs: [
+    {
+      id: "j1",
+      budget: "llm/pretrain",
+      cluster: "h100",
+      submit: "2h",
+      gpus: 16,
+      work: "10h",
+      minRuntime: "1h",
+    },
+  ],
+};
+
+function issuesOf(input: unknown): string[] {
+  const result = parseScenario(input);
+  if (result.ok) throw new Error("expected problems");
+  return result.issues.map((issue: ScenarioIssue) => `${issue.path}: ${issue.message}`);
+}
+
+describe("parseScenario", () => {
+  it("normalises durations, paths and defaults", () => {
+    const result = parseScenario(base);
+    if (!result.ok) throw new Error(JSON.stringify(result.issues));
+    const { value } = result;
+    expect(value.tree).toEqual([
+      { id: ROOT_ID, parentId: null, name: "lab", weight: 1 },
+      { id: "llm", parentId: ROOT_ID, name: "llm", weight: 2 },
+      { id: "llm/pretrain", parentId: "llm", name: "pretrain", weight: 1 },
+      { id: "vision", parentId: ROOT_ID, name: "vision", weight: 1 },
+    ]);
+    expect(value.jobs[0]).toEqual({
+      id: "j1",
+      budgetId: "llm/pretrain",
+      cluster: "h100",
+      userId: "anonymous",
+      submitSec: 7200,
+      gpus: 16,
+      workSec: 36_000,
+      minRuntimeSec: 3600,
+      isResumable: true,
+      priority: "normal",
+      jobClass: "training",
+      baselinePriority: "normal",
+      isBaselinePreemptible: true,
+    });
+    expect(value.lookbackSec).toBe(604_800);
+    expect(value.maxMinRuntimeSec).toBe(28_800);
+    expect(value.horizonSec).toBeNull();
+  });
+
+  it("tags small short jobs debug and keeps an explicit class", () => {
+    const result = parseScenario({
+      ...base,
+      jobs: [
+        {
+          id: "d",
+          budget: "vision",
+          cluster: "h100",
+          submit: 0,
+          gpus: 8,
+          work: "5m",
+          minRuntime: "15m",
+        },
+        {
+          id: "t",
+          budget: "vision",
+          cluster: "h100",
+          submit: 0,
+          gpus: 9,
+          work: "5m",
+          minRuntime: "15m",
+        },
+        {
+          id: "i",
+          budget: "vision",
+          cluster: "h100",
+          submit: 0,
+          gpus: 1,
+          work: "1h",
+          minRuntime: "16m",
+        },
+        {
+          id: "x",
+          budget: "vision",
+          cluster: "h100",
+          submit: 0,
+          gpus: 1,
+          work: "1h",
+          class: "interactive",
+        },
+      ],
+    });
+    if (!result.ok) throw new Error(JSON.stringify(result.issues));
+    expect(result.value.jobs.map((job) => job.jobClass)).toEqual([
+      "debug",
+      "training",
+      "training",
+      "interactive",
+    ]);
+  });
+
+  it("lists every problem with its JSON path", () => {
+    const bad = {
+      ...base,
+      clusters: [...base.clusters, { name: "h100", gpuType: "H100", nodes: 0 }],
+      jobs: [
+        ...base.jobs,
+        { id: "j1", budget: "llm", cluster: "h100", submit: 0, gpus: 1, work: "1h" },
+        {
+          id: "j3",
+          budget: "nope/x",
+          cluster: "b200",
+          submit: "soon",
+          gpus: 17,
+          work: "1h",
+          minRuntime: "9h",
+        },
+        {
+          id: "j4",
+          budget: "vision",
+          cluster: "h100",
+          submit: 0,
+          gpus: 2.5,
+          work: "1h",
+          colour: "red",
+        },
+        {
+          id: "j5",
+          budget: "vision",
+          cluster: "h100",
+          submit: 0,
+          gpus: 17,
+          work: 0,
+          minRuntime: "9h",
+        },
+      ],
+      nodeEvents: [{ at: "1h", cluster: "h100", node: 2, state: "draining" }],
+      baseline: { nonPreemptibleGpuCap: { pretrain: 8 } },
+    };
+    expect(issuesOf(bad)).toEqual([
+      'baseline.nonPreemptibleGpuCap.pretrain: "pretrain" is not a top-level node of the tree',
+      "clusters[1].nodes: Too small: expected number to be >0",
+      'jobs[1].budget: "llm" is not a leaf: jobs are charged to leaves only',
+      'jobs[1].id: duplicate job id "j1"',
+      'jobs[2].budget: no budget "nope/x" in the tree',
+      'jobs[2].cluster: no cluster "b200"',
+      "jobs[2].minRuntime: 9h is above the cluster maximum 8h",
+      'jobs[2].submit: "soon" is not a duration (seconds, or "90s", "15m", "8h", "7d")',
+      'jobs[3]: Unrecognized key: "colour"',
+      "jobs[3].gpus: Invalid input: expected int, received number",
+      "jobs[4].gpus: 17 is above the cluster total 16",
+      "jobs[4].minRuntime: 9h is above the cluster maximum 8h",
+      "jobs[4].work: must be above 0",
+      'nodeEvents[0].node: node 2 does not exist (cluster "h100" has nodes 0-1)',
+    ]);
+  });
+
+  it("reports duplicate sibling names and slashes in names", () => {
+    const tree = { name: "lab", children: [{ name: "a" }, { name: "a" }, { name: "b/c" }] };
+    expect(issuesOf({ ...base, tree, jobs: [] })).toEqual([
+      'tree.children[1].name: duplicate sibling name "a"',
+      "tree.children[2].name: must not contain '/'",
+    ]);
+  });
+
+  it("names a missing top-level field", () => {
+    expect(issuesOf({ clusters: base.clusters, tree: base.tree })).toEqual([
+      "jobs: Invalid input: expected array, received undefined",
+    ]);
+  });
+});
