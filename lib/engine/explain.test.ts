@@ -1,0 +1,161 @@
+import { describe, expect, it } from "vitest";
+import { explainReason, formatNodes } from "./explain";
+import { formatUtcClock } from "./format-time";
+import type { BudgetRef } from "./reasons";
+
+const AT = 20_000 * 86400 + 14 * 3600 + 5 * 60; // 14:05 UTC
+const LM: BudgetRef = { id: "lm", path: "llm/lm-pretrain", rank: 1, usageRatio: 0.4 };
+const VISION: BudgetRef = { id: "vr", path: "vision/vision-rl", rank: 3, usageRatio: 1.8 };
+const CLOCK = {
+  formatTime: formatUtcClock,
+  budgetLabel: (budget: BudgetRef) =>
+    budget.id === "lm" ? "project lm-pretrain" : budget.path.split("/").pop()!,
+};
+
+describe("explainReason", () => {
+  it("why preempted: DESIGN section 4's sentence", () => {
+    expect(
+      explainReason(
+        {
+          rule: "preempt-for-rank",
+          atSec: AT,
+          victim: VISION,
+          victimStartSec: AT - 5 * 3600,
+          protectedUntilSec: AT - 3 * 3600,
+          preemptor: { jobId: "j1", budget: LM, gpus: 64 },
+          outcome: "requeued",
+        },
+        CLOCK,
+      ),
+    ).toBe(
+      "Preempted at 14:05, after its 2 h protected period: project lm-pretrain (at 40% of its weekly share) needed 64 GPUs and ranks above vision-rl (at 180%). The job was requeued with its remaining work.",
+    );
+  });
+
+  it("why still waiting: GPUs free, held by protected runs until a time, budgets above", () => {
+    expect(
+      explainReason(
+        {
+          rule: "wait-resources",
+          atSec: AT - 3600,
+          budget: VISION,
+          needGpus: 64,
+          isWholeNodes: true,
+          freeGpus: 40,
+          freeWholeNodes: 3,
+          protectedGpus: 24,
+          readyAtSec: AT,
+          heldByHigherGpus: 0,
+          unusableGpus: 0,
+          budgetsAbove: 2,
+          reservedNodes: [],
+        },
+        CLOCK,
+      ),
+    ).toBe(
+      "Waiting: needs 64 GPUs on whole nodes; 40 are free (3 whole nodes); 24 are held by protected runs until 14:05; 2 budgets rank above yours.",
+    );
+  });
+
+  it("why started: rank, usage, protection; default offset times", () => {
+    expect(
+      explainReason({
+        rule: "start-allocated",
+        atSec: 7500,
+        budget: LM,
+        gpus: 16,
+        nodes: [3, 4],
+        minRuntimeSec: 7200,
+        protectedUntilSec: 14_700,
+        preemptedRunIds: ["r1"],
+        budgetsAbove: 0,
+      }),
+    ).toBe(
+      "Started at +2h05m on nodes 3-4 with 16 GPUs, after preempting 1 run: llm/lm-pretrain (at 40% of its weekly share) ranks 1 (no budget ranks above it); protected for 2 h, until +4h05m.",
+    );
+  });
+
+  it("unallocated waits and starts, drains, node down and errors each get one sentence", () => {
+    expect(
+      explainReason({
+        rule: "wait-unallocated",
+        atSec: 0,
+        budget: LM,
+        needGpus: 16,
+        isWholeNodes: true,
+        freeGpus: 4,
+        freeWholeNodes: 0,
+        cause: "zero-min-runtime",
+      }),
+    ).toBe(
+      "Waiting as unallocated work (minimum runtime 0): it may only use GPUs no allocated job can use; needs 16 GPUs on whole nodes; 4 are free (0 whole nodes).",
+    );
+    expect(
+      explainReason({
+        rule: "preempt-drain",
+        atSec: 3600,
+        victim: VISION,
+        victimStartSec: 0,
+        protectedUntilSec: 1800,
+        node: 7,
+        outcome: "preempted",
+      }),
+    ).toBe(
+      "Preempted at +1h00m: node 7 is draining for maintenance and the run's protected period ended at +30m. The job is not resumable and ends as preempted.",
+    );
+    expect(explainReason({ rule: "drain-complete", atSec: 60, node: 7 })).toBe(
+      "Node 7 finished draining at +1m00m: no runs left, ready for maintenance.".replace(
+        "+1m00m",
+        "+1m",
+      ),
+    );
+    expect(
+      explainReason({
+        rule: "preempt-unallocated",
+        atSec: 0,
+        victim: VISION,
+        victimStartSec: 0,
+        preemptor: { jobId: "j", budget: LM, gpus: 8 },
+        outcome: "requeued",
+      }),
+    ).toBe(
+      "Preempted at +0s: it ran as unallocated work and llm/lm-pretrain (at 40% of its weekly share) needed 8 GPUs. The job was requeued with its remaining work.",
+    );
+    expect(
+      explainReason({
+        rule: "wait-reservation",
+        atSec: 0,
+        budget: VISION,
+        needGpus: 8,
+        isWholeNodes: false,
+        holder: { jobId: "big", budget: LM, gpus: 64 },
+        reservedNodes: [0, 1, 2, 5],
+        budgetsAbove: 1,
+      }),
+    ).toBe(
+      "Waiting: needs 8 GPUs on one node; it would fit, but nodes 0-2, 5 are kept for a job of llm/lm-pretrain that ranks ahead and needs 64 GPUs; 1 budget ranks above yours.",
+    );
+  });
+
+  it("usage ratio null reads as no share", () => {
+    expect(
+      explainReason({
+        rule: "start-unallocated",
+        atSec: 0,
+        budget: { ...LM, usageRatio: null },
+        gpus: 1,
+        nodes: [0],
+        cause: "zero-share",
+      }),
+    ).toBe(
+      "Started at +0s on node 0 with 1 GPU as unallocated work (llm/lm-pretrain has no share): charged to nobody, never protected, and preempted whenever an allocated job needs its GPUs.",
+    );
+  });
+});
+
+describe("formatNodes", () => {
+  it("compresses ranges", () => {
+    expect(formatNodes([5, 3, 4, 9])).toBe("nodes 3-5, 9");
+    expect(formatNodes([2])).toBe("node 2");
+  });
+});

@@ -1,0 +1,74 @@
+import { describe, expect, it } from "vitest";
+import { canEverPlace, createGpuPool, placeJob, placementShape } from "./placement";
+import type { ClusterNodeState } from "./types";
+
+function pool(free: number[], size = 8, health: ClusterNodeState["health"][] = []) {
+  const result = createGpuPool(
+    free.map((_, index) => ({ index, gpus: size, health: health[index] ?? "healthy" })),
+  );
+  free.forEach((f, position) => (result.free[position] = f));
+  return result;
+}
+
+describe("placementShape", () => {
+  it("one node up to the node size; whole nodes plus a remainder above it", () => {
+    expect(placementShape(8, 8)).toEqual({ wholeNodes: 0, remainderGpus: 8 });
+    expect(placementShape(16, 8)).toEqual({ wholeNodes: 2, remainderGpus: 0 });
+    expect(placementShape(20, 8)).toEqual({ wholeNodes: 2, remainderGpus: 4 });
+  });
+});
+
+describe("placeJob", () => {
+  it("best fit: the node with the fewest free GPUs that still holds the job (ties: lowest)", () => {
+    expect(placeJob(pool([8, 3, 5, 3]), 3)).toEqual([{ node: 1, gpus: 3 }]);
+    expect(placeJob(pool([8, 3, 5, 3]), 4)).toEqual([{ node: 2, gpus: 4 }]);
+    expect(placeJob(pool([2, 2]), 3)).toBeNull();
+  });
+
+  it("a job larger than any node takes fully free whole nodes, all or nothing", () => {
+    expect(placeJob(pool([8, 7, 8, 8]), 16)).toEqual([
+      { node: 0, gpus: 8 },
+      { node: 2, gpus: 8 },
+    ]);
+    expect(placeJob(pool([8, 7, 7, 7]), 16)).toBeNull();
+  });
+
+  it("a remainder goes on the best-fitting other node, never on a chosen whole node", () => {
+    expect(placeJob(pool([8, 8, 3, 5]), 12)).toEqual([
+      { node: 0, gpus: 8 },
+      { node: 3, gpus: 4 },
+    ]);
+    expect(placeJob(pool([8, 8]), 12)).toEqual([
+      { node: 0, gpus: 8 },
+      { node: 1, gpus: 4 },
+    ]);
+    expect(placeJob(pool([8]), 12)).toBeNull();
+  });
+
+  it("skips draining and down nodes and excluded (reserved) ones", () => {
+    expect(placeJob(pool([8, 8, 8], 8, ["draining", "down", "healthy"]), 4)).toEqual([
+      { node: 2, gpus: 4 },
+    ]);
+    expect(placeJob(pool([8, 8]), 4, Uint8Array.from([1, 0]))).toEqual([{ node: 1, gpus: 4 }]);
+  });
+});
+
+describe("canEverPlace", () => {
+  it("a job larger than the cluster can never be placed, whatever the health", () => {
+    const nodes: ClusterNodeState[] = [
+      { index: 0, gpus: 8, health: "down" },
+      { index: 1, gpus: 8, health: "healthy" },
+    ];
+    expect(canEverPlace(nodes, 16)).toBe(true);
+    expect(canEverPlace(nodes, 17)).toBe(false);
+  });
+
+  it("throws on duplicate node indices (a broken invariant)", () => {
+    expect(() =>
+      createGpuPool([
+        { index: 0, gpus: 8, health: "healthy" },
+        { index: 0, gpus: 8, health: "healthy" },
+      ]),
+    ).toThrow(RangeError);
+  });
+});
