@@ -41,7 +41,14 @@ export {
   type PreemptionOutcome,
 } from "./contract";
 export { orderQueue, type QueueEntry } from "./queue-order";
-export { canEverPlace, placementShape, type PlacementShape } from "./placement";
+export {
+  canEverPlace,
+  createGpuPool,
+  placeJob,
+  placementShape,
+  type GpuPool,
+  type PlacementShape,
+} from "./placement";
 export { compareVictims } from "./preemption";
 export { runSchedulePass, type SchedulePassInput, type SchedulePassResult } from "./schedule-pass";
 export { explainReason, formatNodes, type ExplainOptions } from "./explain";

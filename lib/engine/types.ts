@@ -33,6 +33,7 @@ export type ClusterSpec = {
   maxMinRuntimeSec: number;
 };
 
+/** One node of a cluster: its GPUs and health. */
 export type ClusterNodeState = {
   /** 0-based index within the cluster; placements refer to it. */
   index: number;
