@@ -1,7 +1,7 @@
 import type { BudgetNode, JobClass, NodeHealth, Priority } from "../engine/types";
 import { formatDurationSec, parseDurationSec } from "./duration";
 import type { z } from "zod";
-import { compareIssues, formatIssuePath, toIssues, type ScenarioIssue } from "./scenario-issues";
+import { compareIssues, toIssues, type ScenarioIssue } from "./scenario-issues";
 import { flattenTree, ROOT_ID } from "./scenario-tree";
 import {
   clusterSchema,
@@ -236,4 +236,3 @@ function normaliseScenario(file: ParsedScenarioFile): ScenarioResult {
   };
   return { ok: true, value };
 }
-

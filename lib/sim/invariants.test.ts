@@ -1,0 +1,128 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { parseScenario, type Scenario } from "./scenario";
+import type { SchedulerFactory } from "./scheduler";
+import { SCHEDULERS } from "./schedulers";
+import { runSimulation } from "./simulate";
+import type { SimulationResult } from "./sim-types";
+
+const jobArb = fc.record({
+  budget: fc.constantFrom("a/x", "a/y", "b"),
+  submit: fc.integer({ min: 0, max: 20_000 }),
+  gpus: fc.constantFrom(1, 2, 3, 4, 8, 12, 16),
+  work: fc.integer({ min: 1, max: 20_000 }),
+  minRuntime: fc.constantFrom(0, 60, 900, 3600, 7200),
+  resumable: fc.boolean(),
+  priority: fc.constantFrom("low", "normal", "high"),
+  baseline: fc.record({
+    priority: fc.constantFrom("low", "normal", "high"),
+    preemptible: fc.boolean(),
+  }),
+});
+const eventArb = fc.record({
+  at: fc.integer({ min: 0, max: 30_000 }),
+  node: fc.integer({ min: 0, max: 2 }),
+  state: fc.constantFrom("healthy", "draining", "down"),
+});
+const scenarioArb = fc
+  .record({
+    jobs: fc.array(jobArb, { minLength: 1, maxLength: 25 }),
+    nodeEvents: fc.array(eventArb, { maxLength: 4 }),
+    weights: fc.tuple(fc.integer({ min: 0, max: 3 }), fc.integer({ min: 1, max: 3 })),
+    cap: fc.integer({ min: 0, max: 24 }),
+  })
+  .map(({ jobs, nodeEvents, weights, cap }) => {
+    const result = parseScenario({
+      clusters: [{ name: "c", gpuType: "H100", nodes: 3, gpusPerNode: 8 }],
+      tree: {
+        name: "root",
+        children: [
+          { name: "a", weight: weights[0], children: [{ name: "x" }, { name: "y", weight: 2 }] },
+          { name: "b", weight: weights[1] },
+        ],
+      },
+      settings: { lookback: "6h" },
+      jobs: jobs.map((job, i) => ({ id: `j${i}`, cluster: "c", ...job })),
+      nodeEvents: nodeEvents.map((event) => ({ cluster: "c", ...event })),
+      baseline: { nonPreemptibleGpuCap: { a: cap } },
+    });
+    if (!result.ok) throw new Error(JSON.stringify(result.issues));
+    return result.value;
+  });
+
+/** Wraps a policy to record the clock of every pass it is asked for. */
+function watchClock(factory: SchedulerFactory, clock: number[]): SchedulerFactory {
+  return (scenario, cluster) => {
+    const inner = factory(scenario, cluster);
+    return {
+      name: inner.name,
+      plan(view) {
+        clock.push(view.nowSec);
+        return inner.plan(view);
+      },
+    };
+  };
+}
+
+function maxGpusInUse(result: SimulationResult, node: number): number {
+  const edges: [number, number][] = [];
+  for (const job of result.jobs) {
+    for (const run of job.runs) {
+      for (const slice of run.placement) {
+        if (slice.node === node && run.endSec > run.startSec) {
+          edges.push([run.startSec, slice.gpus], [run.endSec, -slice.gpus]);
+        }
+      }
+    }
+  }
+  edges.sort((p, q) => p[0] - q[0] || p[1] - q[1]);
+  let inUse = 0;
+  let peak = 0;
+  for (const [, delta] of edges) peak = Math.max(peak, (inUse += delta));
+  return peak;
+}
+
+function checkInvariants(scenario: Scenario, factory: SchedulerFactory): void {
+  const clock: number[] = [];
+  const result = runSimulation(scenario, watchClock(factory, clock));
+  for (let i = 1; i < clock.length; i++) expect(clock[i]).toBeGreaterThan(clock[i - 1]!);
+  for (let node = 0; node < 3; node++) expect(maxGpusInUse(result, node)).toBeLessThanOrEqual(8);
+  for (const record of result.jobs) {
+    let previousEnd = record.job.submitSec;
+    for (const run of record.runs) {
+      expect(run.startSec).toBeGreaterThanOrEqual(previousEnd);
+      expect(run.endSec).toBeGreaterThanOrEqual(run.startSec);
+      previousEnd = run.endSec;
+      // A protected run is never preempted (only a node going down may end it early).
+      if (run.endReason === "preempted")
+        expect(run.endSec).toBeGreaterThanOrEqual(run.protectedUntilSec);
+    }
+    if (record.state === "completed") {
+      const ranSec = record.runs.reduce((sum, run) => sum + (run.endSec - run.startSec), 0);
+      expect(ranSec * record.job.gpus).toBeCloseTo(record.job.workSec * record.job.gpus, 6);
+    }
+  }
+}
+
+describe("simulator invariants (property)", () => {
+  for (const name of ["baseline", "allocation"] as const) {
+    it(`${name}: clock never goes back, no GPU double-booked, protection kept, GPU-time conserved`, () => {
+      fc.assert(
+        fc.property(scenarioArb, (scenario) => checkInvariants(scenario, SCHEDULERS[name])),
+        { numRuns: 120 },
+      );
+    }, 30_000);
+  }
+
+  it("same scenario, same run", () => {
+    fc.assert(
+      fc.property(scenarioArb, (scenario) => {
+        for (const factory of Object.values(SCHEDULERS)) {
+          const first = JSON.stringify(runSimulation(scenario, factory).jobs);
+          expect(JSON.stringify(runSimulation(scenario, factory).jobs)).toBe(first);
+        }
+      }),
+      { numRuns: 40 },
+    );
+  }, 30_000);
+});

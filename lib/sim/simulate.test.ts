@@ -1,0 +1,84 @@
+import { describe, expect, it } from "vitest";
+import { buildReport } from "./metrics";
+import { parseScenario, type Scenario } from "./scenario";
+import { SCHEDULERS, type SchedulerName } from "./schedulers";
+import { runSimulation } from "./simulate";
+import debugVsHog from "./testdata/debug-vs-hog.json";
+import golden from "./testdata/debug-vs-hog.report.json";
+import { generateLabScenario } from "./workload";
+
+function load(input: unknown): Scenario {
+  const result = parseScenario(input);
+  if (!result.ok) throw new Error(JSON.stringify(result.issues));
+  return result.value;
+}
+
+function report(scenario: Scenario, name: SchedulerName) {
+  return buildReport(scenario, runSimulation(scenario, SCHEDULERS[name]));
+}
+
+describe("runSimulation on the debug-vs-hog scenario", () => {
+  const scenario = load(debugVsHog);
+  const baseline = report(scenario, "baseline");
+  const allocation = report(scenario, "allocation");
+  const job = (r: typeof baseline, id: string) => r.jobs.find((j) => j.id === id)!;
+
+  it("baseline: the high-priority non-preemptible hog blocks the debug job for 8 hours", () => {
+    expect(job(baseline, "debug-1").waitSec).toBe(8 * 3600);
+    expect(job(baseline, "hog").runs).toHaveLength(1);
+    expect(baseline.preemptions).toBe(0);
+  });
+
+  it("allocation: the under-served budget's debug job starts at once by preempting the unprotected hog", () => {
+    expect(job(allocation, "debug-1").waitSec).toBe(0);
+    const hogRuns = job(allocation, "hog").runs;
+    expect(hogRuns[0]).toMatchObject({
+      startSec: 0,
+      endSec: 7200,
+      endReason: "preempted",
+      protectedUntilSec: 3600,
+    });
+    expect(hogRuns[0]?.reason).toMatchObject({
+      rule: "preempt-for-rank",
+      preemptor: { jobId: "debug-1" },
+    });
+    expect(job(allocation, "hog").state).toBe("completed");
+  });
+
+  it("allocation: unallocated work yields to allocated work and a draining node empties", () => {
+    const scavenger = job(allocation, "scavenger").runs;
+    expect(scavenger[0]).toMatchObject({ allocated: false, endReason: "preempted" });
+    expect(scavenger[0]?.reason).toMatchObject({ rule: "preempt-unallocated" });
+    expect(allocation.automatedDrains).toBe(1);
+    expect(allocation.unallocatedShare).toBeGreaterThan(0);
+  });
+
+  // The golden file is Prettier-formatted JSON, so compare values (byte identity of repeated
+  // runs is the determinism test's job).
+  it("matches the golden report", () => {
+    expect(JSON.parse(JSON.stringify({ baseline, allocation }))).toStrictEqual(golden);
+  });
+});
+
+describe("determinism", () => {
+  it("the same scenario gives an identical report string", () => {
+    const clusters = [{ name: "small", gpuType: "H100", nodes: 8, gpusPerNode: 8 }];
+    const make = () => load(generateLabScenario({ days: 2, seed: 7, clusters }));
+    const scenario = make();
+    for (const name of ["baseline", "allocation"] as const) {
+      const first = JSON.stringify(report(scenario, name));
+      const second = JSON.stringify(report(make(), name));
+      expect(second).toBe(first);
+    }
+  });
+
+  it("runs to completion without a horizon and stops at one", () => {
+    const open = load({ ...debugVsHog, horizon: undefined });
+    expect(report(open, "allocation").horizonSec).toBe(50_400);
+    const cut = load({ ...debugVsHog, horizon: "2h" });
+    const atTwo = report(cut, "allocation");
+    expect(atTwo.horizonSec).toBe(7200);
+    // debug-1 arrives at 2h and preempts the hog in the same pass.
+    expect(atTwo.jobs.map((j) => j.state)).toEqual(["pending", "running"]);
+  });
+});

@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import { parseScenario } from "./scenario";
+import { generateLabScenario, LAB_CLUSTERS } from "./workload";
+
+describe("generateLabScenario", () => {
+  const file = generateLabScenario({ days: 2, seed: 42 });
+  const parsed = parseScenario(file);
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues.slice(0, 3)));
+  const scenario = parsed.value;
+
+  it("is a valid scenario of the lab's clusters and organisation", () => {
+    expect(scenario.clusters).toEqual(LAB_CLUSTERS);
+    const programs = scenario.tree.filter((node) => node.parentId === "/").map((node) => node.name);
+    expect(programs).toEqual(["llm", "vision", "rl", "science"]);
+    const projects = scenario.tree.filter((node) => programs.includes(node.parentId ?? ""));
+    expect(projects).toHaveLength(15);
+    const users = new Set(scenario.jobs.map((job) => job.userId));
+    expect(users.size).toBeGreaterThan(100);
+    expect(users.size).toBeLessThan(200);
+  });
+
+  it("starts with a backlog, offers more work than capacity and mixes the classes", () => {
+    for (const cluster of LAB_CLUSTERS) {
+      const gpus = cluster.nodes * cluster.gpusPerNode;
+      const jobs = scenario.jobs.filter((job) => job.cluster === cluster.name);
+      const firstHourGpus = jobs
+        .filter((job) => job.submitSec < 3600)
+        .reduce((sum, job) => sum + job.gpus, 0);
+      expect(firstHourGpus / gpus).toBeGreaterThan(1.5);
+      const workGpuSec = jobs.reduce((sum, job) => sum + job.gpus * job.workSec, 0);
+      expect(workGpuSec / (gpus * 2 * 86_400)).toBeGreaterThan(1.5);
+    }
+    const classes = new Set(scenario.jobs.map((job) => job.jobClass));
+    expect([...classes].sort()).toEqual(["debug", "interactive", "opportunistic", "training"]);
+    const debug = scenario.jobs.filter((job) => job.jobClass === "debug");
+    expect(debug.every((job) => job.gpus <= 8 && job.minRuntimeSec <= 900)).toBe(true);
+    const high = scenario.jobs.filter((job) => job.baselinePriority === "high").length;
+    expect(high / scenario.jobs.length).toBeGreaterThan(0.5);
+  });
+
+  it("gives the same scenario for the same seed and another for another seed", () => {
+    expect(generateLabScenario({ days: 2, seed: 42 })).toEqual(file);
+    expect(generateLabScenario({ days: 2, seed: 43 })).not.toEqual(file);
+  });
+});
