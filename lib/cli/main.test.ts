@@ -1,0 +1,163 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import type { CliIo } from "./io";
+import { main } from "./main";
+
+const SCENARIO_PATH = "lib/sim/testdata/debug-vs-hog.json";
+
+function run(argv: string[], files: Record<string, string> = {}) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const written: Record<string, string> = {};
+  const io: CliIo = {
+    stdout: (text) => out.push(text),
+    stderr: (text) => err.push(text),
+    isStderrTty: false,
+    readText(path) {
+      const text = files[path] ?? (path === SCENARIO_PATH ? readFileSync(path, "utf8") : undefined);
+      if (text === undefined) throw Object.assign(new Error("missing"), { code: "ENOENT" });
+      return text;
+    },
+    writeText: (path, text) => {
+      written[path] = text;
+    },
+  };
+  const code = main(argv, io);
+  return { code, stdout: out.join(""), stderr: err.join(""), written };
+}
+
+describe("allot command line", () => {
+  it("prints help for the tool and each command", () => {
+    expect(run(["--help"])).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining("Commands:"),
+    });
+    for (const command of ["simulate", "shares", "queue", "generate", "import-trace"]) {
+      const result = run([command, "--help"]);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain(`Usage: allot ${command}`);
+    }
+  });
+
+  it("answers bad usage with one line and exit code 2", () => {
+    expect(run(["frobnicate"])).toMatchObject({
+      code: 2,
+      stderr: 'allot: unknown command "frobnicate" (see allot --help)\n',
+    });
+    expect(run(["simulate", SCENARIO_PATH, "--bogus"]).stderr).toBe(
+      "allot: simulate: unknown option --bogus (see allot simulate --help)\n",
+    );
+    expect(run(["simulate", SCENARIO_PATH, "--scheduler", "fifo"])).toMatchObject({ code: 2 });
+    expect(run(["shares", SCENARIO_PATH, "--at", "soon"]).stderr).toBe(
+      'allot: shares: --at "soon" is not a duration (e.g. 90s, 15m, 8h, 7d)\n',
+    );
+    expect(run(["queue", SCENARIO_PATH, "--at", "1h"]).stderr).toBe(
+      "allot: queue: --cluster is required\n",
+    );
+    expect(run(["generate", "--profile", "lab", "--days", "0", "--seed", "1"]).code).toBe(2);
+    expect(run(["import-trace", "philly", "x.csv", "--gpus", "12"]).code).toBe(2);
+  });
+
+  it("lists every problem of a bad scenario with exit code 1", () => {
+    const bad = JSON.stringify({
+      clusters: [{ name: "c", gpuType: "H100", nodes: 1 }],
+      tree: { name: "r", children: [{ name: "a" }] },
+      jobs: [
+        { id: "1", budget: "a", cluster: "c", submit: 0, gpus: 9, work: "1h", minRuntime: "9h" },
+      ],
+    });
+    const result = run(["simulate", "bad.json"], { "bad.json": bad });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      "allot: bad.json: 2 problems\n  jobs[0].gpus: 9 is above the cluster total 8\n  jobs[0].minRuntime: 9h is above the cluster maximum 8h\n",
+    );
+    expect(run(["simulate", "nope.json"]).stderr).toBe(
+      "allot: nope.json: cannot read (no such file)\n",
+    );
+    expect(run(["simulate", "x.json"], { "x.json": "{" }).stderr).toMatch(
+      /^allot: x.json: not valid JSON/,
+    );
+  });
+
+  it("simulates both schedulers and writes the report and timeline", () => {
+    const result = run([
+      "simulate",
+      SCENARIO_PATH,
+      "--scheduler",
+      "both",
+      "--out",
+      "r.json",
+      "--timeline",
+      "t.json",
+    ]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^scheduler\s+utilisation/);
+    const report = JSON.parse(result.written["r.json"] ?? "{}");
+    expect(Object.keys(report)).toEqual(["baseline", "allocation"]);
+    const timeline = JSON.parse(result.written["t.json"] ?? "{}");
+    expect(timeline.allocation.segments[0]).toMatchObject({
+      cluster: "h100",
+      node: 0,
+      gpus: [0, 1, 2, 3, 4, 5, 6, 7],
+      jobId: "hog",
+    });
+  });
+
+  it("shows shares like sshare, as a table and as JSON", () => {
+    const table = run(["shares", SCENARIO_PATH, "--at", "150m"]);
+    expect(table.stdout).toContain("Cluster h100 (16 GPUs) at +150m");
+    const json = JSON.parse(run(["shares", SCENARIO_PATH, "--at", "150m", "--json"]).stdout);
+    expect(json.cluster).toBe("h100");
+    expect(json.atSec).toBe(9000);
+    const debugging = json.nodes.find((node: { path: string }) => node.path === "vision/debugging");
+    expect(debugging).toMatchObject({
+      isLeaf: true,
+      weight: 1,
+      fraction: 1,
+      effectiveShare: 0.5,
+      usageGpuSeconds: 600,
+      rank: 1,
+      fairShareFactor: 1,
+    });
+    const pretrain = json.nodes.find((node: { path: string }) => node.path === "llm/pretrain");
+    expect(pretrain).toMatchObject({
+      usageGpuSeconds: 16 * 7200 + 16 * 1200,
+      rank: 2,
+      fairShareFactor: 0.5,
+    });
+    expect(json.nodes[0]).toMatchObject({ path: "", levelFairShare: null, rank: null });
+  });
+
+  it("lists the queue with reasons", () => {
+    const result = run(["queue", SCENARIO_PATH, "--at", "2h", "--cluster", "h100"]);
+    expect(result.stdout).toContain("1 running, 1 pending");
+    expect(result.stdout).toMatch(/debug-1\s+R\s+vision\/debugging/);
+    expect(result.stdout).toMatch(/hog\s+PD\s+llm\/pretrain/);
+    const json = JSON.parse(
+      run(["queue", SCENARIO_PATH, "--at", "2h", "--cluster", "h100", "--json"]).stdout,
+    );
+    expect(json.jobs.map((job: { id: string; state: string }) => `${job.id}:${job.state}`)).toEqual(
+      ["debug-1:running", "hog:pending"],
+    );
+  });
+
+  it("generates a lab scenario and imports a Philly CSV", () => {
+    const lab = run([
+      "generate",
+      "--profile",
+      "lab",
+      "--days",
+      "1",
+      "--seed",
+      "3",
+      "--out",
+      "lab.json",
+    ]);
+    expect(lab.code).toBe(0);
+    expect(JSON.parse(lab.written["lab.json"] ?? "{}").clusters).toHaveLength(3);
+    const csv = "timestamp,duration,num_gpus,gpu_time,cluster\n2017-10-09 07:01:55,66.0,1,66.0,a\n";
+    const philly = run(["import-trace", "philly", "p.csv", "--gpus", "16"], { "p.csv": csv });
+    expect(philly.code).toBe(0);
+    expect(JSON.parse(philly.stdout).jobs).toHaveLength(1);
+  });
+});
