@@ -31,6 +31,22 @@ export function orderQueue<T extends QueueEntry>(
   rankOf: (budgetId: string) => number,
   isAllocated: (job: T) => boolean,
 ): T[] {
+  const order = orderQueueIndices(jobs, rankOf, isAllocated);
+  const ordered: T[] = new Array<T>(order.length);
+  for (let i = 0; i < order.length; i += 1) ordered[i] = jobs[order[i]!]!;
+  return ordered;
+}
+
+/**
+ * `orderQueue` as positions into `jobs` (for callers that keep per-job arrays).
+ *
+ * @example orderQueueIndices(jobs, rankOf, () => true) // Int32Array [2, 0, 1]
+ */
+export function orderQueueIndices<T extends QueueEntry>(
+  jobs: readonly T[],
+  rankOf: (budgetId: string) => number,
+  isAllocated: (job: T, index: number) => boolean,
+): Int32Array {
   const count = jobs.length;
   const budgetNumbers = new Map<string, number>();
   const budget = new Int32Array(count);
@@ -44,7 +60,7 @@ export function orderQueue<T extends QueueEntry>(
       budgetNumbers.set(job.budgetId, number);
     }
     budget[i] = number;
-    allocated[i] = isAllocated(job) ? 1 : 0;
+    allocated[i] = isAllocated(job, i) ? 1 : 0;
     priority[i] = PRIORITY_ORDER[job.priority];
   }
   // Budgets in id order (so the result does not depend on input order) and by dense rank.
@@ -83,11 +99,7 @@ export function orderQueue<T extends QueueEntry>(
     const b = byBudget[i]!;
     hasTiedBudgets = group[a] === group[b] && budget[a] !== budget[b];
   }
-  const ordered: T[] = new Array<T>(count);
-  if (!hasTiedBudgets) {
-    for (let i = 0; i < count; i += 1) ordered[i] = jobs[byBudget[i]!]!;
-    return ordered;
-  }
+  if (!hasTiedBudgets) return byBudget;
   // Tied budgets share their group's places in submit order; each place goes to its budget's
   // next job. Blocks of one (group, budget) are contiguous in byBudget.
   const blockStart = new Int32Array(count);
@@ -101,9 +113,10 @@ export function orderQueue<T extends QueueEntry>(
   }
   const places = countingSort(bySubmit, group, groupCount);
   const taken = new Int32Array(count);
+  const ordered = new Int32Array(count);
   for (let i = 0; i < count; i += 1) {
     const start = blockStart[places[i]!]!;
-    ordered[i] = jobs[byBudget[start + taken[start]!]!]!;
+    ordered[i] = byBudget[start + taken[start]!]!;
     taken[start] = taken[start]! + 1;
   }
   return ordered;

@@ -14,7 +14,7 @@ import {
   type VictimCandidate,
   type VictimSlot,
 } from "./preemption";
-import { orderQueue } from "./queue-order";
+import { orderQueueIndices } from "./queue-order";
 import type {
   BudgetRef,
   DrainCompleteDecision,
@@ -206,7 +206,8 @@ export function runSchedulePass(input: SchedulePassInput): SchedulePassResult {
   const victimsByPosition: VictimSlot[][] = heldByPosition.map((indices, position) =>
     pool.isUsable[position]
       ? indices
-          .filter((index) => !live[index]!.isGone)
+          // Protection is fixed for the pass: protected runs are never victims.
+          .filter((index) => !live[index]!.isGone && !live[index]!.isProtectedNow)
           .sort((a, b) => compareVictims(live[a]!, live[b]!))
           .map((index) => ({
             candidate: index,
@@ -267,14 +268,18 @@ export function runSchedulePass(input: SchedulePassInput): SchedulePassResult {
     }
     valid.push(job);
   }
-  const isAllocatedJob = (job: PendingJob): boolean =>
-    isAllocatedRun(job.minRuntimeSec, getBudgetNode(tree, job.budgetId)?.effectiveShare ?? 0);
-  const queue = orderQueue(valid, rankOf, isAllocatedJob);
+  const isAllocatedJob = new Uint8Array(valid.length);
+  valid.forEach((job, i) => {
+    const share = getBudgetNode(tree, job.budgetId)?.effectiveShare ?? 0;
+    isAllocatedJob[i] = isAllocatedRun(job.minRuntimeSec, share) ? 1 : 0;
+  });
+  const queue = orderQueueIndices(valid, rankOf, (_, i) => isAllocatedJob[i] === 1);
 
   const starts: StartDecision[] = [];
-  const startedIds = new Set<string>();
-  const start = (job: PendingJob, placement: NodeSlice[], preemptedRunIds: string[]): void => {
-    const isAllocated = isAllocatedJob(job);
+  const isStarted = new Uint8Array(valid.length);
+  const start = (jobIndex: number, placement: NodeSlice[], preemptedRunIds: string[]): void => {
+    const job = valid[jobIndex]!;
+    const isAllocated = isAllocatedJob[jobIndex] === 1;
     const slices = placement.map((slice) => ({
       position: pool.positionOf.get(slice.node)!,
       gpus: slice.gpus,
@@ -298,7 +303,7 @@ export function runSchedulePass(input: SchedulePassInput): SchedulePassResult {
       run: null,
     });
     for (const slice of slices) heldByPosition[slice.position]!.push(index);
-    startedIds.add(job.id);
+    isStarted[jobIndex] = 1;
     const nodes = placement.map((slice) => slice.node);
     starts.push({
       jobId: job.id,
@@ -330,8 +335,8 @@ export function runSchedulePass(input: SchedulePassInput): SchedulePassResult {
     });
   };
 
-  const allocatedQueue = queue.filter(isAllocatedJob);
-  const unallocatedQueue = queue.filter((job) => !isAllocatedJob(job));
+  const allocatedQueue = queue.filter((i) => isAllocatedJob[i] === 1);
+  const unallocatedQueue = queue.filter((i) => isAllocatedJob[i] === 0);
   let reservation: { holder: PendingJob; value: Reservation } | null = null;
   // Sweep the allocated queue; sweep again only if a preemption freed GPUs beyond its job's.
   for (let sweep = 0; sweep < 8; sweep += 1) {
@@ -340,13 +345,14 @@ export function runSchedulePass(input: SchedulePassInput): SchedulePassResult {
     // Jobs come in non-decreasing rank, so whoever could not start at size g blocks every
     // later job of size >= g until a preemption changes the picture.
     let smallestFailedGpus = Number.POSITIVE_INFINITY;
-    for (const job of allocatedQueue) {
-      if (startedIds.has(job.id)) continue;
+    for (const jobIndex of allocatedQueue) {
+      if (isStarted[jobIndex]) continue;
+      const job = valid[jobIndex]!;
       if (job.gpus >= smallestFailedGpus) continue;
       const excluded = reservation?.value.isExcluded;
       const placement = placeJob(pool, job.gpus, excluded);
       if (placement) {
-        start(job, placement, []);
+        start(jobIndex, placement, []);
         continue;
       }
       const jobRank = rankOf(job.budgetId);
@@ -399,7 +405,7 @@ export function runSchedulePass(input: SchedulePassInput): SchedulePassResult {
           );
         }
         start(
-          job,
+          jobIndex,
           plan.placement,
           plan.victims.map((index) => live[index]!.run!.id),
         );
@@ -422,10 +428,11 @@ export function runSchedulePass(input: SchedulePassInput): SchedulePassResult {
   }
   // Unallocated work takes only GPUs no allocated job could start on in this pass.
   let smallestFailedUnallocated = Number.POSITIVE_INFINITY;
-  for (const job of unallocatedQueue) {
+  for (const jobIndex of unallocatedQueue) {
+    const job = valid[jobIndex]!;
     if (job.gpus >= smallestFailedUnallocated) continue;
     const placement = placeJob(pool, job.gpus);
-    if (placement) start(job, placement, []);
+    if (placement) start(jobIndex, placement, []);
     else smallestFailedUnallocated = job.gpus;
   }
 
@@ -443,12 +450,12 @@ export function runSchedulePass(input: SchedulePassInput): SchedulePassResult {
       : null,
     rankOf,
     budgetRef,
-    isAllocatedJob,
     shapeOf: (gpus) => placementShape(gpus, pool.nodeSizeGpus),
   };
   const describe = describeWaiting(context);
-  for (const job of queue) {
-    if (!startedIds.has(job.id)) waiting.push(describe(job));
+  for (const jobIndex of queue) {
+    if (!isStarted[jobIndex])
+      waiting.push(describe(valid[jobIndex]!, isAllocatedJob[jobIndex] === 1));
   }
   return { atSec: nowSec, ranking, starts, preemptions, waiting, drainsCompleted };
 }

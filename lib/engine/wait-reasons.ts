@@ -18,7 +18,6 @@ export type WaitContext = {
   } | null;
   rankOf: (budgetId: string) => number;
   budgetRef: (budgetId: string) => BudgetRef;
-  isAllocatedJob: (job: PendingJob) => boolean;
   shapeOf: (gpus: number) => PlacementShape;
 };
 
@@ -125,7 +124,9 @@ function createRankViews(live: readonly LiveRun[], pool: GpuPool) {
  * aggregates are computed once and rank views incrementally, so thousands of waiting jobs cost
  * little more than a lookup each.
  */
-export function describeWaiting(context: WaitContext): (job: PendingJob) => WaitDecision {
+export function describeWaiting(
+  context: WaitContext,
+): (job: PendingJob, isAllocated: boolean) => WaitDecision {
   const { pool, nowSec, live, reservation } = context;
   let freeGpus = 0;
   let freeWholeNodes = 0;
@@ -152,8 +153,7 @@ export function describeWaiting(context: WaitContext): (job: PendingJob) => Wait
 
   // Jobs of one budget, size and kind wait for the same reason: share one (immutable) object.
   const shared = new Map<string, WaitReason>();
-  return (job) => {
-    const isAllocated = context.isAllocatedJob(job);
+  return (job, isAllocated) => {
     const isHolder = reservation?.holderId === job.id;
     const key = `${job.budgetId}\u0000${job.gpus}\u0000${isAllocated ? "a" : job.minRuntimeSec > 0 ? "s" : "m"}`;
     let reason = isHolder ? undefined : shared.get(key);
