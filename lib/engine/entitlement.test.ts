@@ -3,6 +3,7 @@ import {
   computeFulfilment,
   computeHourEntitlement,
   computeWorkConservingEntitlement,
+  overlapGpuHours,
 } from "./entitlement";
 import { buildTree } from "./test-helpers";
 
@@ -64,5 +65,13 @@ describe("computeHourEntitlement and computeFulfilment", () => {
   it("fulfilment is null when nothing was entitled (no demand)", () => {
     expect(computeFulfilment([{ fulfilledGpuHours: 0, entitledGpuHours: 0 }])).toBeNull();
     expect(computeFulfilment([])).toBeNull();
+  });
+});
+
+describe("overlapGpuHours", () => {
+  it("counts GPUs x the part of the interval inside the hour", () => {
+    expect(overlapGpuHours(8, 1800, null, 0)).toBe(4);
+    expect(overlapGpuHours(2, -100, 900, 0)).toBe(0.5);
+    expect(overlapGpuHours(2, 3600, 7200, 0)).toBe(0);
   });
 });

@@ -25,6 +25,24 @@ export type HourEntitlement = {
   fulfilledGpuHours: number;
 };
 
+/**
+ * GPU-hours of an interval that fall in the hour starting at `hourStartSec`: gpus x overlap of
+ * [fromSec, toSec) with the hour / 3600. For demand, the interval is when the job was pending
+ * or running; for received, when it ran. `toSec: null` means still open (counted to the hour's end).
+ *
+ * @example overlapGpuHours(8, 1800, null, 0) // 4
+ */
+export function overlapGpuHours(
+  gpus: number,
+  fromSec: number,
+  toSec: number | null,
+  hourStartSec: number,
+): number {
+  const from = Math.max(fromSec, hourStartSec);
+  const to = Math.min(toSec ?? Number.POSITIVE_INFINITY, hourStartSec + 3600);
+  return to > from ? (gpus * (to - from)) / 3600 : 0;
+}
+
 function rollUp(tree: BudgetTree, byLeaf: Record<string, number>): Float64Array {
   const totals = new Float64Array(tree.nodes.length);
   for (let i = tree.nodes.length - 1; i >= 0; i -= 1) {

@@ -57,6 +57,7 @@ export {
   computeFulfilment,
   computeHourEntitlement,
   computeWorkConservingEntitlement,
+  overlapGpuHours,
   type HourEntitlement,
   type HourFlows,
 } from "./entitlement";

@@ -24,7 +24,8 @@ import type {
   WaitDecision,
 } from "./reasons";
 import { reserveNodes, type Reservation } from "./reservation";
-import type { ActiveRun, BudgetTree, ClusterSpec, NodeSlice, PendingJob } from "./types";
+import type { ActiveRun, BudgetTree, ClusterSpec, NodeSlice, PendingJob, UsageMode } from "./types";
+import { usageWindowSec } from "./usage-window";
 import { describeWaiting, type WaitContext } from "./wait-reasons";
 
 /** Everything one scheduling pass of one cluster needs. Nothing here is mutated. */
@@ -39,6 +40,8 @@ export type SchedulePassInput = {
   pending: readonly PendingJob[];
   /** A ranking already computed from the same usage; computed here when absent. */
   ranking?: FairTreeRanking;
+  /** How `leafUsage` was counted, for usage ratios; default a window of `cluster.lookbackSec`. */
+  usageMode?: UsageMode;
 };
 
 /** The decisions of one pass. Every pending job is in exactly one of `starts` or `waiting`. */
@@ -86,7 +89,7 @@ export function runSchedulePass(input: SchedulePassInput): SchedulePassResult {
     input.ranking ??
     rankBudgets(tree, input.leafUsage, {
       capacityGpus: clusterGpus,
-      windowSec: cluster.lookbackSec,
+      windowSec: input.usageMode ? usageWindowSec(input.usageMode) : cluster.lookbackSec,
     });
   const unknownRank = ranking.leafCount + 1;
   const rankOf = (budgetId: string): number => ranking.rankByBudgetId[budgetId] ?? unknownRank;
