@@ -1,0 +1,138 @@
+import { describe, expect, it } from "vitest";
+import { buildPeriodReport, type ClusterHour } from "./period-report";
+import { buildTreeEpochs, type WeightEvent } from "./weights-in-force";
+
+const H = 3600;
+const shapes = [
+  { id: "r", parentId: null, name: "lab" },
+  { id: "a", parentId: "r", name: "a" },
+  { id: "b", parentId: "r", name: "b" },
+];
+const start: WeightEvent[] = [
+  { nodeId: "r", atSec: 0, weight: 1 },
+  { nodeId: "a", atSec: 0, weight: 1 },
+  { nodeId: "b", atSec: 0, weight: 1 },
+];
+const gpuSec = (gpuHours: number) => gpuHours * H;
+const leaf = (demand: number, allocated: number, unallocated = 0) => ({
+  demandGpuSec: gpuSec(demand),
+  allocatedGpuSec: gpuSec(allocated),
+  unallocatedGpuSec: gpuSec(unallocated),
+});
+// A 4-GPU cluster for two hours.
+const hours: ClusterHour[] = [
+  {
+    cluster: "c",
+    hourStartSec: 0,
+    capacityGpuSec: gpuSec(4),
+    leaves: { a: leaf(4, 3), b: leaf(1, 1) },
+  },
+  {
+    cluster: "c",
+    hourStartSec: H,
+    capacityGpuSec: gpuSec(4),
+    leaves: { a: leaf(4, 1, 1), b: leaf(4, 2) },
+  },
+];
+
+describe("buildPeriodReport", () => {
+  it("uses the weights in force in each hour (a weight change in the middle of the period)", () => {
+    // Hour 0: a and b weigh 1 each, 2 GPU-h owed each. a: entitled min(2, 4) = 2, received 3
+    // -> fulfilled 2. b: entitled min(2, 1) = 1, fulfilled 1.
+    // From hour 1, a weighs 3: owed 3 and 1. a: entitled 3, received 2 -> fulfilled 2.
+    // b: entitled 1, received 2 -> fulfilled 1.
+    const epochs = buildTreeEpochs(shapes, [...start, { nodeId: "a", atSec: H, weight: 3 }]);
+    const report = buildPeriodReport(epochs, hours);
+    const a = report.nodes.find((node) => node.id === "a")!;
+    const b = report.nodes.find((node) => node.id === "b")!;
+    expect(a).toMatchObject({
+      effectiveShare: 0.75,
+      demandGpuHours: 8,
+      entitledGpuHours: 5,
+      receivedAllocatedGpuHours: 4,
+      receivedUnallocatedGpuHours: 1,
+      receivedGpuHours: 5,
+      fulfilment: 0.8,
+    });
+    expect(b).toMatchObject({
+      effectiveShare: 0.25,
+      entitledGpuHours: 2,
+      receivedGpuHours: 3,
+      fulfilment: 1,
+    });
+    expect(report.clusters).toEqual([
+      {
+        cluster: "c",
+        capacityGpuHours: 8,
+        busyGpuHours: 8,
+        utilisation: 1,
+        unallocatedShare: 0.125,
+      },
+    ]);
+    expect(report.headline).toEqual({
+      utilisation: 1,
+      unallocatedShare: 0.125,
+      fulfilment: 6 / 7,
+      fundedBudgets: 2,
+      fundedAtLeast95: 1,
+      worst: { path: "a", fulfilment: 0.8 },
+    });
+  });
+
+  it("gives a different answer when the weights never changed", () => {
+    const report = buildPeriodReport(buildTreeEpochs(shapes, start), hours);
+    // Hour 1 with equal weights: a entitled min(2, 4) = 2 and received 2: fully served.
+    expect(report.nodes.find((node) => node.id === "a")).toMatchObject({
+      entitledGpuHours: 4,
+      fulfilment: 1,
+    });
+  });
+
+  it("sums a branch's subtree and orders nodes depth first", () => {
+    const report = buildPeriodReport(buildTreeEpochs(shapes, start), hours);
+    expect(report.nodes.map((node) => node.id)).toEqual(["r", "a", "b"]);
+    expect(report.nodes[0]).toMatchObject({
+      demandGpuHours: 13,
+      entitledGpuHours: 8,
+      receivedGpuHours: 8,
+    });
+  });
+
+  it("reports no fulfilment when nothing was demanded, and no utilisation without capacity", () => {
+    const idle: ClusterHour[] = [{ cluster: "c", hourStartSec: 0, capacityGpuSec: 0, leaves: {} }];
+    const report = buildPeriodReport(buildTreeEpochs(shapes, start), idle);
+    expect(report.nodes.every((node) => node.fulfilment === null)).toBe(true);
+    expect(report.headline).toMatchObject({
+      utilisation: null,
+      fulfilment: null,
+      worst: null,
+      fundedBudgets: 0,
+    });
+  });
+});
+
+describe("buildTreeEpochs", () => {
+  it("starts an epoch at every change, applies same-second changes together, and drops removed nodes", () => {
+    const epochs = buildTreeEpochs(shapes, [
+      ...start,
+      { nodeId: "a", atSec: 100, weight: 2 },
+      { nodeId: "b", atSec: 100, weight: 2 },
+      { nodeId: "b", atSec: 200, weight: null },
+    ]);
+    expect(epochs.map((epoch) => [epoch.fromSec, epoch.toSec])).toEqual([
+      [0, 100],
+      [100, 200],
+      [200, Infinity],
+    ]);
+    expect(epochs[1]!.tree.nodes.map((node) => node.effectiveShare)).toEqual([1, 0.5, 0.5]);
+    expect(epochs[2]!.tree.nodes.map((node) => node.id)).toEqual(["r", "a"]);
+  });
+
+  it("leaves out a node whose parent does not exist yet", () => {
+    const epochs = buildTreeEpochs(
+      [...shapes, { id: "a1", parentId: "x", name: "orphan" }],
+      [...start, { nodeId: "a1", atSec: 0, weight: 1 }],
+    );
+    expect(epochs[0]!.tree.nodes.map((node) => node.id)).toEqual(["r", "a", "b"]);
+  });
+});

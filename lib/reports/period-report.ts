@@ -1,0 +1,215 @@
+import { computeHourEntitlement } from "../engine";
+import { epochAt, type TreeEpoch } from "./weights-in-force";
+
+const SEC_PER_HOUR = 3600;
+
+/** One leaf's flows in one hour, in GPU-seconds. */
+export type LeafHour = { demandGpuSec: number; allocatedGpuSec: number; unallocatedGpuSec: number };
+
+/** One cluster-hour of roll-ups (DESIGN section 5). */
+export type ClusterHour = {
+  cluster: string;
+  hourStartSec: number;
+  /** GPU-seconds of healthy GPUs during the hour. */
+  capacityGpuSec: number;
+  /** By leaf budget id; absent leaves had nothing. */
+  leaves: Record<string, LeafHour>;
+};
+
+/** A tree node over the period, summed over hours and clusters. */
+export type NodePeriod = {
+  id: string;
+  path: string;
+  name: string;
+  parentId: string | null;
+  isLeaf: boolean;
+  /** The share in force at the end of the period (or when the node last existed). */
+  effectiveShare: number;
+  demandGpuHours: number;
+  /** Sum over hours of min(share x capacity x 1 h, demand). */
+  entitledGpuHours: number;
+  /** Sum over hours of the work-conserving entitlement. */
+  workConservingGpuHours: number;
+  receivedAllocatedGpuHours: number;
+  receivedUnallocatedGpuHours: number;
+  receivedGpuHours: number;
+  /** Sum min(received, entitled) / sum entitled; null when nothing was entitled. */
+  fulfilment: number | null;
+};
+
+export type ClusterPeriod = {
+  cluster: string;
+  capacityGpuHours: number;
+  busyGpuHours: number;
+  /** busy / healthy GPU-hours; null with no capacity. */
+  utilisation: number | null;
+  /** unallocated / all granted GPU-hours; null when nothing ran. */
+  unallocatedShare: number | null;
+};
+
+export type PeriodReport = {
+  nodes: NodePeriod[];
+  clusters: ClusterPeriod[];
+  headline: {
+    utilisation: number | null;
+    unallocatedShare: number | null;
+    /** Over all funded leaves: sum of min(received, entitled) / sum of entitled. */
+    fulfilment: number | null;
+    /** Leaves with a share that were entitled to something in the period. */
+    fundedBudgets: number;
+    fundedAtLeast95: number;
+    worst: { path: string; fulfilment: number } | null;
+  };
+};
+
+type Sums = Omit<NodePeriod, "fulfilment"> & { fulfilledGpuHours: number };
+
+const ratio = (part: number, whole: number): number | null => (whole > 0 ? part / whole : null);
+
+/**
+ * The review of a period (DESIGN section 5): per tree node, entitled vs received GPU-hours
+ * and fulfilment, with each hour using the weights in force in that hour; per cluster,
+ * utilisation and the unallocated share; headline figures over all clusters. Hours before
+ * the first epoch are skipped (no tree existed). Pure: roll-ups in, numbers out.
+ *
+ * @example buildPeriodReport(epochs, hours).headline.fulfilment // 0.97
+ */
+export function buildPeriodReport(
+  epochs: readonly TreeEpoch[],
+  hours: readonly ClusterHour[],
+): PeriodReport {
+  const sums = new Map<string, Sums>();
+  const clusters = new Map<string, ClusterPeriod>();
+  for (const hour of hours) {
+    const epoch = epochAt(epochs, hour.hourStartSec);
+    const cluster = clusters.get(hour.cluster) ?? emptyCluster(hour.cluster);
+    clusters.set(hour.cluster, cluster);
+    cluster.capacityGpuHours += hour.capacityGpuSec / SEC_PER_HOUR;
+    for (const leaf of Object.values(hour.leaves)) {
+      cluster.busyGpuHours += (leaf.allocatedGpuSec + leaf.unallocatedGpuSec) / SEC_PER_HOUR;
+    }
+    if (!epoch) continue;
+    const rows = computeHourEntitlement(epoch.tree, hour.capacityGpuSec / SEC_PER_HOUR, {
+      demandGpuHours: perLeaf(hour.leaves, "demandGpuSec"),
+      receivedAllocatedGpuHours: perLeaf(hour.leaves, "allocatedGpuSec"),
+      receivedUnallocatedGpuHours: perLeaf(hour.leaves, "unallocatedGpuSec"),
+    });
+    rows.forEach((row, index) => {
+      const node = epoch.tree.nodes[index]!;
+      const sum = sums.get(row.id) ?? emptySums(node);
+      sums.set(row.id, sum);
+      sum.effectiveShare = row.effectiveShare;
+      sum.demandGpuHours += row.demandGpuHours;
+      sum.entitledGpuHours += row.entitledGpuHours;
+      sum.workConservingGpuHours += row.workConservingGpuHours;
+      sum.receivedAllocatedGpuHours += row.receivedAllocatedGpuHours;
+      sum.receivedUnallocatedGpuHours += row.receivedUnallocatedGpuHours;
+      sum.receivedGpuHours += row.receivedGpuHours;
+      sum.fulfilledGpuHours += row.fulfilledGpuHours;
+    });
+  }
+  const nodes = orderNodes(epochs, sums).map(({ fulfilledGpuHours, ...sum }) => ({
+    ...sum,
+    fulfilment: ratio(fulfilledGpuHours, sum.entitledGpuHours),
+  }));
+  const clusterList = [...clusters.values()]
+    .sort((a, b) => a.cluster.localeCompare(b.cluster))
+    .map((cluster) => finishCluster(cluster, hours));
+  return { nodes, clusters: clusterList, headline: headlineOf(nodes, clusterList, hours) };
+}
+
+function perLeaf(leaves: Record<string, LeafHour>, key: keyof LeafHour): Record<string, number> {
+  const out: Record<string, number> = Object.create(null) as Record<string, number>;
+  for (const [id, leaf] of Object.entries(leaves)) out[id] = leaf[key] / SEC_PER_HOUR;
+  return out;
+}
+
+function emptyCluster(cluster: string): ClusterPeriod {
+  return {
+    cluster,
+    capacityGpuHours: 0,
+    busyGpuHours: 0,
+    utilisation: null,
+    unallocatedShare: null,
+  };
+}
+
+function emptySums(node: TreeEpoch["tree"]["nodes"][number]): Sums {
+  return {
+    id: node.id,
+    path: node.path,
+    name: node.name,
+    parentId: node.parentId,
+    isLeaf: node.isLeaf,
+    effectiveShare: node.effectiveShare,
+    demandGpuHours: 0,
+    entitledGpuHours: 0,
+    workConservingGpuHours: 0,
+    receivedAllocatedGpuHours: 0,
+    receivedUnallocatedGpuHours: 0,
+    receivedGpuHours: 0,
+    fulfilledGpuHours: 0,
+  };
+}
+
+/** The latest tree's depth-first order, then nodes that no longer exist. */
+function orderNodes(epochs: readonly TreeEpoch[], sums: Map<string, Sums>): Sums[] {
+  const ordered: Sums[] = [];
+  const seen = new Set<string>();
+  for (let index = epochs.length - 1; index >= 0; index -= 1) {
+    for (const node of epochs[index]!.tree.nodes) {
+      const sum = sums.get(node.id);
+      if (sum && !seen.has(node.id)) {
+        seen.add(node.id);
+        ordered.push(sum);
+      }
+    }
+  }
+  return ordered;
+}
+
+function unallocatedGpuHours(hours: readonly ClusterHour[], cluster?: string): number {
+  let total = 0;
+  for (const hour of hours) {
+    if (cluster !== undefined && hour.cluster !== cluster) continue;
+    for (const leaf of Object.values(hour.leaves)) total += leaf.unallocatedGpuSec / SEC_PER_HOUR;
+  }
+  return total;
+}
+
+function finishCluster(cluster: ClusterPeriod, hours: readonly ClusterHour[]): ClusterPeriod {
+  return {
+    ...cluster,
+    utilisation: ratio(cluster.busyGpuHours, cluster.capacityGpuHours),
+    unallocatedShare: ratio(unallocatedGpuHours(hours, cluster.cluster), cluster.busyGpuHours),
+  };
+}
+
+function headlineOf(
+  nodes: readonly NodePeriod[],
+  clusters: readonly ClusterPeriod[],
+  hours: readonly ClusterHour[],
+): PeriodReport["headline"] {
+  const busy = clusters.reduce((total, cluster) => total + cluster.busyGpuHours, 0);
+  const capacity = clusters.reduce((total, cluster) => total + cluster.capacityGpuHours, 0);
+  const funded = nodes.filter(
+    (node) => node.isLeaf && node.effectiveShare > 0 && node.fulfilment !== null,
+  );
+  let worst: PeriodReport["headline"]["worst"] = null;
+  for (const node of funded) {
+    if (!worst || node.fulfilment! < worst.fulfilment) {
+      worst = { path: node.path, fulfilment: node.fulfilment! };
+    }
+  }
+  return {
+    utilisation: ratio(busy, capacity),
+    unallocatedShare: ratio(unallocatedGpuHours(hours), busy),
+    fulfilment: ratio(
+      funded.reduce((total, node) => total + node.fulfilment! * node.entitledGpuHours, 0),
+      funded.reduce((total, node) => total + node.entitledGpuHours, 0),
+    ),
+    fundedBudgets: funded.length,
+    fundedAtLeast95: funded.filter((node) => node.fulfilment! >= 0.95).length,
+    worst,
+  };
+}
