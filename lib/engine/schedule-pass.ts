@@ -1,25 +1,15 @@
-import { checkChargeableBudget, getBudgetNode } from "./budget-tree";
-import {
-  isAllocatedRun,
-  isProtected,
-  preemptionOutcome,
-  protectedUntilSec,
-  validateContract,
-} from "./contract";
+import { getBudgetNode } from "./budget-tree";
+import { loadClusterState } from "./cluster-state";
+import { isAllocatedRun, preemptionOutcome, protectedUntilSec } from "./contract";
 import { rankBudgets, type FairTreeRanking } from "./fair-tree";
-import { canEverPlace, createGpuPool, placeJob, placementShape } from "./placement";
-import {
-  compareVictims,
-  planPreemption,
-  type VictimCandidate,
-  type VictimSlot,
-} from "./preemption";
+import { screenPendingJobs } from "./pending-checks";
+import { placeJob, placementShape } from "./placement";
+import { planPreemption } from "./preemption";
 import { orderQueueIndices } from "./queue-order";
 import type {
   BudgetRef,
   DrainCompleteDecision,
   PreemptDecision,
-  PreemptReason,
   StartDecision,
   WaitDecision,
 } from "./reasons";
@@ -56,14 +46,6 @@ export type SchedulePassResult = {
   waiting: WaitDecision[];
   /** Draining nodes left without runs: ready for maintenance. */
   drainsCompleted: DrainCompleteDecision[];
-};
-
-/** A run holding GPUs during the pass: an input run or a start of this pass. */
-export type LiveRun = VictimCandidate & {
-  protectedUntilSec: number;
-  isGone: boolean;
-  isProtectedNow: boolean;
-  run: ActiveRun | null;
 };
 
 /**
@@ -110,167 +92,11 @@ export function runSchedulePass(input: SchedulePassInput): SchedulePassResult {
     return ref;
   };
 
-  const pool = createGpuPool(cluster.nodes);
-  const healthByIndex = new Map(cluster.nodes.map((node) => [node.index, node.health]));
-  const preemptions: PreemptDecision[] = [];
-  const live: LiveRun[] = [];
-  const heldByPosition: number[][] = Array.from({ length: pool.free.length }, () => []);
-
-  const endRun = (entry: LiveRun, reason: PreemptReason): void => {
-    entry.isGone = true;
-    for (const slice of entry.slices)
-      pool.free[slice.position] = pool.free[slice.position]! + slice.gpus;
-    const run = entry.run!;
-    preemptions.push({
-      runId: run.id,
-      jobId: run.jobId,
-      budgetId: run.budgetId,
-      gpus: run.gpus,
-      outcome: reason.outcome,
-      reason,
-    });
-  };
-
-  for (const run of input.runs) {
-    const slices = run.placement.map((slice) => {
-      const position = pool.positionOf.get(slice.node);
-      if (position === undefined) {
-        throw new RangeError(`Run "${run.id}" is placed on unknown node ${slice.node}.`);
-      }
-      return { position, gpus: slice.gpus };
-    });
-    const entry: LiveRun = {
-      id: run.id,
-      isAllocated: run.isAllocated,
-      rank: rankOf(run.budgetId),
-      startSec: run.startSec,
-      gpus: run.gpus,
-      slices,
-      protectedUntilSec: run.protectedUntilSec,
-      isGone: false,
-      isProtectedNow: isProtected(run, nowSec),
-      run,
-    };
-    const downNode = run.placement.find((slice) => healthByIndex.get(slice.node) === "down");
-    if (downNode) {
-      entry.isGone = true;
-      preemptions.push({
-        runId: run.id,
-        jobId: run.jobId,
-        budgetId: run.budgetId,
-        gpus: run.gpus,
-        outcome: preemptionOutcome(run.isResumable),
-        reason: {
-          rule: "preempt-node-down",
-          atSec: nowSec,
-          victim: budgetRef(run.budgetId),
-          victimStartSec: run.startSec,
-          node: downNode.node,
-          outcome: preemptionOutcome(run.isResumable),
-        },
-      });
-      continue;
-    }
-    for (const slice of slices) {
-      pool.free[slice.position] = pool.free[slice.position]! - slice.gpus;
-      if (pool.free[slice.position]! < 0) {
-        throw new RangeError(`Node ${pool.indexOf[slice.position]} holds more GPUs than it has.`);
-      }
-    }
-    const index = live.length;
-    live.push(entry);
-    for (const slice of slices) heldByPosition[slice.position]!.push(index);
-  }
-  for (const entry of live) {
-    if (entry.isGone || entry.isProtectedNow) continue;
-    const draining = entry.run!.placement.find(
-      (slice) => healthByIndex.get(slice.node) === "draining",
-    );
-    if (!draining) continue;
-    endRun(entry, {
-      rule: "preempt-drain",
-      atSec: nowSec,
-      victim: budgetRef(entry.run!.budgetId),
-      victimStartSec: entry.startSec,
-      protectedUntilSec: entry.protectedUntilSec,
-      node: draining.node,
-      outcome: preemptionOutcome(entry.run!.isResumable),
-    });
-  }
-  const drainsCompleted: DrainCompleteDecision[] = [];
-  for (let position = 0; position < pool.free.length; position += 1) {
-    const node = pool.indexOf[position]!;
-    if (healthByIndex.get(node) !== "draining") continue;
-    if (heldByPosition[position]!.every((index) => live[index]!.isGone)) {
-      drainsCompleted.push({ node, reason: { rule: "drain-complete", atSec: nowSec, node } });
-    }
-  }
-  // Victim lists: runs on healthy nodes in preference order (unallocated, worst rank, latest).
-  const victimsByPosition: VictimSlot[][] = heldByPosition.map((indices, position) =>
-    pool.isUsable[position]
-      ? indices
-          // Protection is fixed for the pass: protected runs are never victims.
-          .filter((index) => !live[index]!.isGone && !live[index]!.isProtectedNow)
-          .sort((a, b) => compareVictims(live[a]!, live[b]!))
-          .map((index) => ({
-            candidate: index,
-            gpus: live[index]!.slices.find((slice) => slice.position === position)!.gpus,
-          }))
-      : [],
-  );
+  const state = loadClusterState(input, rankOf, budgetRef);
+  const { pool, live, heldByPosition, preemptions, victimsByPosition, endRun } = state;
 
   // Jobs that can never start as submitted, then the queue.
-  const waiting: WaitDecision[] = [];
-  const everFits = new Map<number, boolean>();
-  const valid: PendingJob[] = [];
-  const isLeafBudget = new Map<string, boolean>();
-  for (const job of input.pending) {
-    let isLeaf = isLeafBudget.get(job.budgetId);
-    if (isLeaf === undefined) {
-      isLeaf = checkChargeableBudget(tree, job.budgetId).ok;
-      isLeafBudget.set(job.budgetId, isLeaf);
-    }
-    const isContractValid =
-      Number.isInteger(job.gpus) &&
-      job.gpus > 0 &&
-      job.minRuntimeSec >= 0 &&
-      job.minRuntimeSec <= cluster.maxMinRuntimeSec;
-    if (!isLeaf || !isContractValid) {
-      const budget = checkChargeableBudget(tree, job.budgetId);
-      const contract = validateContract(job, cluster.maxMinRuntimeSec);
-      const issues = [...(budget.ok ? [] : budget.issues), ...(contract.ok ? [] : contract.issues)];
-      waiting.push({
-        jobId: job.id,
-        budgetId: job.budgetId,
-        isError: true,
-        reason: {
-          rule: "error-invalid-job",
-          issues: issues.map((issue) => ({ ...issue, id: job.id })),
-        },
-      });
-      continue;
-    }
-    let fits = everFits.get(job.gpus);
-    if (fits === undefined) {
-      fits = canEverPlace(cluster.nodes, job.gpus);
-      everFits.set(job.gpus, fits);
-    }
-    if (!fits) {
-      waiting.push({
-        jobId: job.id,
-        budgetId: job.budgetId,
-        isError: true,
-        reason: {
-          rule: "error-larger-than-cluster",
-          needGpus: job.gpus,
-          clusterGpus,
-          nodeSizeGpus: pool.nodeSizeGpus,
-        },
-      });
-      continue;
-    }
-    valid.push(job);
-  }
+  const { valid, errors: waiting } = screenPendingJobs(input.pending, tree, cluster);
   const isAllocatedJob = new Uint8Array(valid.length);
   valid.forEach((job, i) => {
     const share = getBudgetNode(tree, job.budgetId)?.effectiveShare ?? 0;
@@ -460,5 +286,12 @@ export function runSchedulePass(input: SchedulePassInput): SchedulePassResult {
     if (!isStarted[jobIndex])
       waiting.push(describe(valid[jobIndex]!, isAllocatedJob[jobIndex] === 1));
   }
-  return { atSec: nowSec, ranking, starts, preemptions, waiting, drainsCompleted };
+  return {
+    atSec: nowSec,
+    ranking,
+    starts,
+    preemptions,
+    waiting,
+    drainsCompleted: state.drainsCompleted,
+  };
 }

@@ -1,6 +1,6 @@
 import { placeJob, type GpuPool, type PlacementShape } from "./placement";
 import type { BudgetRef, WaitDecision, WaitReason } from "./reasons";
-import type { LiveRun } from "./schedule-pass";
+import type { LiveRun } from "./cluster-state";
 import type { PendingJob } from "./types";
 
 /** The end state of a pass, from which waiting jobs' reasons are read. */
