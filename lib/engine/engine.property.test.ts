@@ -216,10 +216,14 @@ describe("scheduling pass properties", () => {
     });
   });
 
-  it("work-conserving: no waiting job fits on GPUs left free (allocated jobs outside the reservation)", () => {
-    // Precisely: after the pass, an unallocated waiting job cannot be placed on the free GPUs of
-    // healthy nodes; an allocated waiting job cannot be placed there either once the nodes
-    // reserved for the first blocked allocated job (if any) are excluded. Error jobs never start.
+  it("work-conserving: no waiting job fits on GPUs left free (reservation and backfill rules)", () => {
+    // Precisely: after the pass, with the GPUs of surviving runs and new starts taken,
+    // - an unallocated waiting job cannot be placed on the free GPUs of healthy nodes;
+    // - an allocated waiting job cannot be placed there outside the nodes reserved for the
+    //   first blocked allocated job (the holder; the holder itself not even on its own nodes);
+    // - nor anywhere, if it could backfill: its budget ranks strictly below the holder's and its
+    //   protection would end by the time the reserved nodes are ready.
+    // Error jobs never start.
     check((input, result) => {
       const pool = createGpuPool(input.cluster.nodes);
       const ended = new Set(result.preemptions.map((p) => p.runId));
@@ -230,24 +234,31 @@ describe("scheduling pass properties", () => {
       for (const run of input.runs) {
         if (!ended.has(run.id)) for (const slice of run.placement) occupy(slice.node, slice.gpus);
       }
-      for (const start of result.starts)
+      for (const start of result.starts) {
         for (const slice of start.placement) occupy(slice.node, slice.gpus);
+      }
       const holder = result.waiting.find(
         (wait) => wait.reason.rule === "wait-resources" && wait.reason.reservedNodes.length > 0,
       );
       const excluded = new Uint8Array(pool.free.length);
+      let holderRank = Number.POSITIVE_INFINITY;
+      let readyAtSec: number | null = null;
       if (holder?.reason.rule === "wait-resources") {
         for (const node of holder.reason.reservedNodes) excluded[pool.positionOf.get(node)!] = 1;
+        holderRank = holder.reason.budget.rank!;
+        readyAtSec = holder.reason.readyAtSec;
       }
       for (const wait of result.waiting) {
         if (wait.isError) continue;
         const job = input.pending.find((pending) => pending.id === wait.jobId)!;
-        const isUnallocated = wait.reason.rule === "wait-unallocated";
-        const fits = placeJob(
-          pool,
-          job.gpus,
-          isUnallocated || wait === holder ? undefined : excluded,
-        );
+        const rank = result.ranking.rankByBudgetId[job.budgetId]!;
+        const canBackfill =
+          readyAtSec !== null &&
+          rank > holderRank &&
+          input.nowSec + job.minRuntimeSec <= readyAtSec;
+        const mayUseReserved =
+          wait.reason.rule === "wait-unallocated" || wait === holder || canBackfill;
+        const fits = placeJob(pool, job.gpus, mayUseReserved ? undefined : excluded);
         expect(fits, `${wait.jobId} ${wait.reason.rule}`).toBeNull();
       }
     });

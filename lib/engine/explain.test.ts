@@ -69,9 +69,29 @@ describe("explainReason", () => {
         protectedUntilSec: 14_700,
         preemptedRunIds: ["r1"],
         budgetsAbove: 0,
+        keptFor: null,
       }),
     ).toBe(
       "Started at +2h05m on nodes 3-4 with 16 GPUs, after preempting 1 run: llm/lm-pretrain (at 40% of its weekly share) ranks 1 (no budget ranks above it); protected for 2 h, until +4h05m.",
+    );
+  });
+
+  it("why started: backfill on GPUs kept for a better-placed job", () => {
+    expect(
+      explainReason({
+        rule: "start-allocated",
+        atSec: 0,
+        budget: VISION,
+        gpus: 4,
+        nodes: [1],
+        minRuntimeSec: 1800,
+        protectedUntilSec: 1800,
+        preemptedRunIds: [],
+        budgetsAbove: 2,
+        keptFor: { jobId: "big", budget: LM, readyAtSec: 3600 },
+      }),
+    ).toBe(
+      "Started at +0s on node 1 with 4 GPUs: vision/vision-rl (at 180% of its weekly share) ranks 3 (2 budgets rank above it); protected for 30 min, until +30m; it uses GPUs kept for a job of llm/lm-pretrain expected to start at +1h00m, which may preempt it from then.",
     );
   });
 
@@ -130,6 +150,7 @@ describe("explainReason", () => {
         isWholeNodes: false,
         holder: { jobId: "big", budget: LM, gpus: 64 },
         reservedNodes: [0, 1, 2, 5],
+        readyAtSec: null,
         budgetsAbove: 1,
       }),
     ).toBe(

@@ -75,7 +75,11 @@ export function explainReason(reason: Reason, options: ExplainOptions = {}): str
         `Started at ${time(reason.atSec)} on ${formatNodes(reason.nodes)} with ` +
         `${plural(reason.gpus, "GPU", "GPUs")}${preempted}: ${withUsage(reason.budget)} ` +
         `ranks ${reason.budget.rank ?? "-"} (${above(reason.budgetsAbove).replace("yours", "it")}); ` +
-        `protected for ${duration(reason.minRuntimeSec)}, until ${time(reason.protectedUntilSec)}.`
+        `protected for ${duration(reason.minRuntimeSec)}, until ${time(reason.protectedUntilSec)}` +
+        (reason.keptFor
+          ? `; it uses GPUs kept for a job of ${label(reason.keptFor.budget)} expected to start at ` +
+            `${time(reason.keptFor.readyAtSec)}, which may preempt it from then.`
+          : ".")
       );
     }
     case "start-unallocated":
@@ -121,7 +125,11 @@ export function explainReason(reason: Reason, options: ExplainOptions = {}): str
         `Waiting: ${shape(reason.needGpus, reason.isWholeNodes)}; it would fit, but ` +
         `${formatNodes(reason.reservedNodes)} ${reason.reservedNodes.length === 1 ? "is" : "are"} ` +
         `kept for a job of ${label(reason.holder.budget)} that ranks ahead and needs ` +
-        `${plural(reason.holder.gpus, "GPU", "GPUs")}; ${above(reason.budgetsAbove)}.`
+        `${plural(reason.holder.gpus, "GPU", "GPUs")}` +
+        (reason.readyAtSec !== null && reason.readyAtSec > reason.atSec
+          ? ` (ready by ${time(reason.readyAtSec)}; a job protected only until then may use them)`
+          : "") +
+        `; ${above(reason.budgetsAbove)}.`
       );
     case "wait-unallocated":
       return (

@@ -13,6 +13,9 @@ export type BudgetRef = {
   usageRatio: number | null;
 };
 
+/** The job a reservation is kept for, and when its nodes should be ready. */
+export type KeptFor = { jobId: string; budget: BudgetRef; readyAtSec: number };
+
 /** Why a job started. Times are the caller's epoch seconds (`nowSec` of the pass). */
 export type StartReason =
   | {
@@ -26,6 +29,8 @@ export type StartReason =
       /** Runs preempted in this pass to make room (empty when it fit in free GPUs). */
       preemptedRunIds: string[];
       budgetsAbove: number;
+      /** Set when it backfills GPUs kept for a better-placed job: its protection ends by then. */
+      keptFor: KeptFor | null;
     }
   | {
       rule: "start-unallocated";
@@ -118,6 +123,8 @@ export type WaitReason =
       isWholeNodes: boolean;
       holder: { jobId: string; budget: BudgetRef; gpus: number };
       reservedNodes: number[];
+      /** When the kept nodes should be ready; jobs whose protection ends by then may backfill. */
+      readyAtSec: number | null;
       budgetsAbove: number;
     }
   | {

@@ -344,7 +344,34 @@ describe("runSchedulePass queue order and reservation", () => {
     ]);
     expect(result.waiting.map((wait) => explainReason(wait.reason))).toEqual([
       "Waiting: needs 16 GPUs on whole nodes; 6 are free (0 whole nodes); 8 are held by protected runs until +2h40m; no budget ranks above yours; nodes 0-1 are kept for it, expected ready by +2h40m.",
-      "Waiting: needs 4 GPUs on one node; it would fit, but nodes 0-1 are kept for a job of hi that ranks ahead and needs 16 GPUs; 1 budget ranks above yours.",
+      "Waiting: needs 4 GPUs on one node; it would fit, but nodes 0-1 are kept for a job of hi that ranks ahead and needs 16 GPUs (ready by +2h40m; a job protected only until then may use them); 1 budget ranks above yours.",
+    ]);
+  });
+
+  it("backfill: a lower-ranked job protected only until the reserved nodes are ready may use them", () => {
+    const result = pass({
+      cluster: makeCluster(2),
+      runs: [
+        makeRun("p0", "lo", [{ node: 0, gpus: 4 }], { startSec: 6000, protectedUntilSec: 9000 }),
+        makeRun("p1", "lo", [{ node: 1, gpus: 4 }], { startSec: 6000, protectedUntilSec: 9600 }),
+      ],
+      pending: [
+        makeJob("big", "hi", 16),
+        makeJob("long", "lo", 4, { minRuntimeSec: 3600 }),
+        makeJob("short", "lo", 4, { minRuntimeSec: 2400, submitSec: 1 }),
+        makeJob("same-budget", "hi", 4, { minRuntimeSec: 600, submitSec: 2 }),
+      ],
+    });
+    // short's protection ends at 9600, when big's nodes are ready; same-budget ranks with big,
+    // so big could never preempt it, and it may not backfill.
+    expect(startsOf(result)).toEqual([["short", "0:4"]]);
+    expect(result.starts[0]!.reason).toMatchObject({
+      keptFor: { jobId: "big", readyAtSec: 9600 },
+    });
+    expect(waitingOf(result)).toEqual([
+      ["big", "wait-resources"],
+      ["same-budget", "wait-reservation"],
+      ["long", "wait-reservation"],
     ]);
   });
 

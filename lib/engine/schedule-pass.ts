@@ -8,6 +8,7 @@ import { planPreemption } from "./preemption";
 import { orderQueueIndices } from "./queue-order";
 import type {
   BudgetRef,
+  KeptFor,
   DrainCompleteDecision,
   PreemptDecision,
   StartDecision,
@@ -106,7 +107,12 @@ export function runSchedulePass(input: SchedulePassInput): SchedulePassResult {
 
   const starts: StartDecision[] = [];
   const isStarted = new Uint8Array(valid.length);
-  const start = (jobIndex: number, placement: NodeSlice[], preemptedRunIds: string[]): void => {
+  const start = (
+    jobIndex: number,
+    placement: NodeSlice[],
+    preemptedRunIds: string[],
+    keptFor: KeptFor | null = null,
+  ): void => {
     const job = valid[jobIndex]!;
     const isAllocated = isAllocatedJob[jobIndex] === 1;
     const slices = placement.map((slice) => ({
@@ -152,6 +158,7 @@ export function runSchedulePass(input: SchedulePassInput): SchedulePassResult {
             protectedUntilSec: until,
             preemptedRunIds,
             budgetsAbove: rankOf(job.budgetId) - 1,
+            keptFor,
           }
         : {
             rule: "start-unallocated",
@@ -166,7 +173,79 @@ export function runSchedulePass(input: SchedulePassInput): SchedulePassResult {
 
   const allocatedQueue = queue.filter((i) => isAllocatedJob[i] === 1);
   const unallocatedQueue = queue.filter((i) => isAllocatedJob[i] === 0);
-  let reservation: { holder: PendingJob; value: Reservation } | null = null;
+  let reservation: { holder: PendingJob; holderRank: number; value: Reservation } | null = null;
+
+  // Starts a job on free GPUs outside `excluded`, else after preempting what it may preempt.
+  const tryStart = (
+    jobIndex: number,
+    jobRank: number,
+    excluded: Uint8Array | undefined,
+  ): "started" | "started-with-surplus" | "failed" => {
+    const job = valid[jobIndex]!;
+    const placement = placeJob(pool, job.gpus, excluded);
+    if (placement) {
+      start(jobIndex, placement, []);
+      return "started";
+    }
+    const plan = planPreemption(
+      pool,
+      job.gpus,
+      live,
+      victimsByPosition,
+      (index) => {
+        const entry = live[index]!;
+        return (
+          !entry.isGone && (!entry.isAllocated || (!entry.isProtectedNow && entry.rank > jobRank))
+        );
+      },
+      nowSec,
+      excluded,
+    );
+    if (!plan) return "failed";
+    // GPUs freed beyond what the job takes on a node may let an earlier-failed size fit.
+    const surplus = new Map<number, number>();
+    for (const slice of plan.placement) surplus.set(slice.node, -slice.gpus);
+    const preemptor = { jobId: job.id, budget: budgetRef(job.budgetId), gpus: job.gpus };
+    for (const index of plan.victims) {
+      const entry = live[index]!;
+      const run = entry.run!;
+      for (const slice of run.placement) {
+        surplus.set(slice.node, (surplus.get(slice.node) ?? 0) + slice.gpus);
+      }
+      const outcome = preemptionOutcome(run.isResumable);
+      const victim = budgetRef(run.budgetId);
+      endRun(
+        entry,
+        entry.isAllocated
+          ? {
+              rule: "preempt-for-rank",
+              atSec: nowSec,
+              victim,
+              victimStartSec: run.startSec,
+              protectedUntilSec: run.protectedUntilSec,
+              preemptor,
+              outcome,
+            }
+          : {
+              rule: "preempt-unallocated",
+              atSec: nowSec,
+              victim,
+              victimStartSec: run.startSec,
+              preemptor,
+              outcome,
+            },
+      );
+    }
+    start(
+      jobIndex,
+      plan.placement,
+      plan.victims.map((index) => live[index]!.run!.id),
+    );
+    const hasSurplus = [...surplus].some(
+      ([node, gpus]) => gpus > 0 && pool.isUsable[pool.positionOf.get(node)!] === 1,
+    );
+    return hasSurplus ? "started-with-surplus" : "started";
+  };
   // Sweep the allocated queue; sweep again only if a preemption freed GPUs beyond its job's.
   for (let sweep = 0; sweep < 8; sweep += 1) {
     reservation = null;
@@ -174,83 +253,46 @@ export function runSchedulePass(input: SchedulePassInput): SchedulePassResult {
     // Jobs come in non-decreasing rank, so whoever could not start at size g blocks every
     // later job of size >= g until a preemption changes the picture.
     let smallestFailedGpus = Number.POSITIVE_INFINITY;
+    let smallestFailedBackfillGpus = Number.POSITIVE_INFINITY;
     for (const jobIndex of allocatedQueue) {
       if (isStarted[jobIndex]) continue;
       const job = valid[jobIndex]!;
-      if (job.gpus >= smallestFailedGpus) continue;
-      const excluded = reservation?.value.isExcluded;
-      const placement = placeJob(pool, job.gpus, excluded);
-      if (placement) {
-        start(jobIndex, placement, []);
-        continue;
-      }
       const jobRank = rankOf(job.budgetId);
-      const plan = planPreemption(
-        pool,
-        job.gpus,
-        live,
-        victimsByPosition,
-        (index) => {
-          const entry = live[index]!;
-          return (
-            !entry.isGone && (!entry.isAllocated || (!entry.isProtectedNow && entry.rank > jobRank))
-          );
-        },
-        nowSec,
-        excluded,
-      );
-      if (plan) {
-        // GPUs freed beyond what the job takes on each node may let an earlier-failed size fit.
-        const surplus = new Map<number, number>();
-        for (const slice of plan.placement) surplus.set(slice.node, -slice.gpus);
-        for (const index of plan.victims) {
-          const entry = live[index]!;
-          const run = entry.run!;
-          for (const slice of run.placement) {
-            surplus.set(slice.node, (surplus.get(slice.node) ?? 0) + slice.gpus);
-          }
-          const preemptor = { jobId: job.id, budget: budgetRef(job.budgetId), gpus: job.gpus };
-          const outcome = preemptionOutcome(run.isResumable);
-          endRun(
-            entry,
-            entry.isAllocated
-              ? {
-                  rule: "preempt-for-rank",
-                  atSec: nowSec,
-                  victim: budgetRef(run.budgetId),
-                  victimStartSec: run.startSec,
-                  protectedUntilSec: run.protectedUntilSec,
-                  preemptor,
-                  outcome,
-                }
-              : {
-                  rule: "preempt-unallocated",
-                  atSec: nowSec,
-                  victim: budgetRef(run.budgetId),
-                  victimStartSec: run.startSec,
-                  preemptor,
-                  outcome,
-                },
-          );
-        }
-        start(
-          jobIndex,
-          plan.placement,
-          plan.victims.map((index) => live[index]!.run!.id),
-        );
-        const hasSurplus = [...surplus].some(
-          ([node, gpus]) => gpus > 0 && pool.isUsable[pool.positionOf.get(node)!] === 1,
-        );
-        if (hasSurplus) {
+      if (job.gpus < smallestFailedGpus) {
+        const outcome = tryStart(jobIndex, jobRank, reservation?.value.isExcluded);
+        if (outcome === "started") continue;
+        if (outcome === "started-with-surplus") {
           hasFreedExtra = true;
           smallestFailedGpus = Number.POSITIVE_INFINITY;
+          smallestFailedBackfillGpus = Number.POSITIVE_INFINITY;
+          continue;
         }
-        continue;
+        smallestFailedGpus = job.gpus;
+        if (!reservation) {
+          const value = reserveNodes(pool, job.gpus, jobRank, live, heldByPosition, nowSec);
+          if (value) reservation = { holder: job, holderRank: jobRank, value };
+          continue;
+        }
       }
-      smallestFailedGpus = Math.min(smallestFailedGpus, job.gpus);
-      if (!reservation) {
-        const value = reserveNodes(pool, job.gpus, jobRank, live, heldByPosition, nowSec);
-        if (value) reservation = { holder: job, value };
+      // Backfill: a job whose protection ends before the reserved nodes are needed may use their
+      // free GPUs; the holder, ranked above, can preempt it by then.
+      if (
+        reservation &&
+        reservation.value.readyAtSec !== null &&
+        jobRank > reservation.holderRank &&
+        nowSec + job.minRuntimeSec <= reservation.value.readyAtSec &&
+        job.gpus < smallestFailedBackfillGpus
+      ) {
+        const placement = placeJob(pool, job.gpus);
+        if (placement) {
+          start(jobIndex, placement, [], {
+            jobId: reservation.holder.id,
+            budget: budgetRef(reservation.holder.budgetId),
+            readyAtSec: reservation.value.readyAtSec,
+          });
+        } else {
+          smallestFailedBackfillGpus = job.gpus;
+        }
       }
     }
     if (!hasFreedExtra) break;

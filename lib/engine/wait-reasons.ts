@@ -200,6 +200,7 @@ export function describeWaiting(
             gpus: reservation.holderGpus,
           },
           reservedNodes: reservation.nodes,
+          readyAtSec: reservation.readyAtSec,
           budgetsAbove: rank - 1,
         };
       }
