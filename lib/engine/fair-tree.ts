@@ -1,5 +1,6 @@
 import { createRecord } from "./budget-tree";
 import { rollUpUsage, usageRatio } from "./usage-window";
+import type { BudgetRef } from "./reasons";
 import type { BudgetTree } from "./types";
 
 /** One tree node as ranked on one cluster (the columns of `sshare -l`). */
@@ -170,4 +171,32 @@ export function rankBudgets(
  */
 export function fairShareFactor(rank: number, leafCount: number): number {
   return (leafCount - rank + 1) / leafCount;
+}
+
+/**
+ * A memoised lookup from budget id to the `BudgetRef` decisions carry (path, rank, usage
+ * ratio from this ranking). Budgets missing from the tree get their id as path and null rank.
+ *
+ * @example createBudgetRefs(tree, ranking)("llm/pretrain").rank // 2
+ */
+export function createBudgetRefs(
+  tree: BudgetTree,
+  ranking: FairTreeRanking,
+): (budgetId: string) => BudgetRef {
+  const refs = new Map<string, BudgetRef>();
+  return (budgetId) => {
+    let ref = refs.get(budgetId);
+    if (!ref) {
+      const index = tree.indexById[budgetId];
+      const row = index === undefined ? undefined : ranking.rows[index];
+      ref = {
+        id: budgetId,
+        path: row ? row.path || row.name : budgetId,
+        rank: row?.rank ?? null,
+        usageRatio: row?.usageRatio ?? null,
+      };
+      refs.set(budgetId, ref);
+    }
+    return ref;
+  };
 }

@@ -1,5 +1,7 @@
+import { preemptionOutcome } from "./contract";
 import { placementShape, type GpuPool } from "./placement";
-import type { NodeSlice } from "./types";
+import type { BudgetRef, PreemptReason } from "./reasons";
+import type { ActiveRun, NodeSlice } from "./types";
 
 /** A running run as victim selection sees it. */
 export type VictimCandidate = {
@@ -167,4 +169,37 @@ export function planPreemption(
   slices.sort((a, b) => a.node - b.node);
   const victims = [...chosen].sort((a, b) => compareVictims(candidates[a]!, candidates[b]!));
   return { victims, placement: slices };
+}
+
+/**
+ * The reason for preempting `run` so that an allocated job can start: `preempt-for-rank` for an
+ * allocated victim (its budget ranks below the preemptor's), `preempt-unallocated` otherwise.
+ *
+ * @example rankPreemptionReason(run, { jobId: "j1", budget, gpus: 8 }, victimRef, 3600).rule
+ */
+export function rankPreemptionReason(
+  run: ActiveRun,
+  preemptor: { jobId: string; budget: BudgetRef; gpus: number },
+  victim: BudgetRef,
+  nowSec: number,
+): PreemptReason {
+  const outcome = preemptionOutcome(run.isResumable);
+  return run.isAllocated
+    ? {
+        rule: "preempt-for-rank",
+        atSec: nowSec,
+        victim,
+        victimStartSec: run.startSec,
+        protectedUntilSec: run.protectedUntilSec,
+        preemptor,
+        outcome,
+      }
+    : {
+        rule: "preempt-unallocated",
+        atSec: nowSec,
+        victim,
+        victimStartSec: run.startSec,
+        preemptor,
+        outcome,
+      };
 }

@@ -1,13 +1,12 @@
 import { getBudgetNode } from "./budget-tree";
 import { loadClusterState } from "./cluster-state";
-import { isAllocatedRun, preemptionOutcome, protectedUntilSec } from "./contract";
-import { rankBudgets, type FairTreeRanking } from "./fair-tree";
+import { isAllocatedRun, protectedUntilSec } from "./contract";
+import { createBudgetRefs, rankBudgets, type FairTreeRanking } from "./fair-tree";
 import { screenPendingJobs } from "./pending-checks";
 import { placeJob, placementShape } from "./placement";
-import { planPreemption } from "./preemption";
+import { planPreemption, rankPreemptionReason } from "./preemption";
 import { orderQueueIndices } from "./queue-order";
 import type {
-  BudgetRef,
   KeptFor,
   DrainCompleteDecision,
   PreemptDecision,
@@ -55,8 +54,9 @@ export type SchedulePassResult = {
  * by rank, priority within a budget, submit time, id; unallocated jobs after) and starts what
  * fits, preempting unallocated runs and unprotected runs of lower-ranked budgets only when that
  * lets the job start at once. The first allocated job that cannot start gets a reservation of
- * the nodes where it can start soonest; later allocated jobs may not use them. Unallocated jobs
- * then take any GPUs still free. Every pending job gets a start or a reason to wait.
+ * the nodes where it can start soonest; later allocated jobs may not use them, except to backfill
+ * with a protection that ends before those nodes are ready. Unallocated jobs then take any GPUs
+ * still free. Every pending job gets a start or a reason to wait.
  *
  * Pure and deterministic: the same input gives the same output; inputs are not mutated.
  * Throws only on broken invariants (runs overfilling a node, unknown node indices).
@@ -76,22 +76,7 @@ export function runSchedulePass(input: SchedulePassInput): SchedulePassResult {
     });
   const unknownRank = ranking.leafCount + 1;
   const rankOf = (budgetId: string): number => ranking.rankByBudgetId[budgetId] ?? unknownRank;
-  const budgetRefs = new Map<string, BudgetRef>();
-  const budgetRef = (budgetId: string): BudgetRef => {
-    let ref = budgetRefs.get(budgetId);
-    if (!ref) {
-      const index = tree.indexById[budgetId];
-      const row = index === undefined ? undefined : ranking.rows[index];
-      ref = {
-        id: budgetId,
-        path: row ? row.path || row.name : budgetId,
-        rank: row?.rank ?? null,
-        usageRatio: row?.usageRatio ?? null,
-      };
-      budgetRefs.set(budgetId, ref);
-    }
-    return ref;
-  };
+  const budgetRef = createBudgetRefs(tree, ranking);
 
   const state = loadClusterState(input, rankOf, budgetRef);
   const { pool, live, heldByPosition, preemptions, victimsByPosition, endRun } = state;
@@ -212,29 +197,7 @@ export function runSchedulePass(input: SchedulePassInput): SchedulePassResult {
       for (const slice of run.placement) {
         surplus.set(slice.node, (surplus.get(slice.node) ?? 0) + slice.gpus);
       }
-      const outcome = preemptionOutcome(run.isResumable);
-      const victim = budgetRef(run.budgetId);
-      endRun(
-        entry,
-        entry.isAllocated
-          ? {
-              rule: "preempt-for-rank",
-              atSec: nowSec,
-              victim,
-              victimStartSec: run.startSec,
-              protectedUntilSec: run.protectedUntilSec,
-              preemptor,
-              outcome,
-            }
-          : {
-              rule: "preempt-unallocated",
-              atSec: nowSec,
-              victim,
-              victimStartSec: run.startSec,
-              preemptor,
-              outcome,
-            },
-      );
+      endRun(entry, rankPreemptionReason(run, preemptor, budgetRef(run.budgetId), nowSec));
     }
     start(
       jobIndex,
