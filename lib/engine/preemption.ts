@@ -81,7 +81,7 @@ export function planPreemption(
 ): PreemptionPlan | null {
   const shape = placementShape(gpus, pool.nodeSizeGpus);
   const nodeCount = pool.free.length;
-  const chosen = new Set<number>();
+  const chosen = new Uint8Array(candidates.length);
   const freeAfter = Int32Array.from(pool.free);
   const slices: NodeSlice[] = [];
   const taken = new Uint8Array(nodeCount);
@@ -105,7 +105,7 @@ export function planPreemption(
     let freedGpus = 0;
     for (const slot of runsByPosition[position] ?? []) {
       const index = slot.candidate;
-      if (chosen.has(index) || !isAllowed(index)) continue;
+      if (chosen[index] === 1 || !isAllowed(index)) continue;
       const run = candidates[index]!;
       have += slot.gpus;
       ids?.push(index);
@@ -126,7 +126,7 @@ export function planPreemption(
     victimsOn(position, need, ids);
     taken[position] = 1;
     for (const index of ids) {
-      chosen.add(index);
+      chosen[index] = 1;
       for (const slice of candidates[index]!.slices) {
         freeAfter[slice.position] = freeAfter[slice.position]! + slice.gpus;
       }
@@ -167,7 +167,11 @@ export function planPreemption(
     slices.push({ node: pool.indexOf[best.position]!, gpus: shape.remainderGpus });
   }
   slices.sort((a, b) => a.node - b.node);
-  const victims = [...chosen].sort((a, b) => compareVictims(candidates[a]!, candidates[b]!));
+  const victims: number[] = [];
+  chosen.forEach((isChosen, index) => {
+    if (isChosen) victims.push(index);
+  });
+  victims.sort((a, b) => compareVictims(candidates[a]!, candidates[b]!));
   return { victims, placement: slices };
 }
 

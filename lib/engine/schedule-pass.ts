@@ -83,10 +83,21 @@ export function runSchedulePass(input: SchedulePassInput): SchedulePassResult {
 
   // Jobs that can never start as submitted, then the queue.
   const { valid, errors: waiting } = screenPendingJobs(input.pending, tree, cluster);
+  // Per-job facts looked up once: the queue below touches every waiting job more than once.
   const isAllocatedJob = new Uint8Array(valid.length);
+  const jobRanks = new Float64Array(valid.length);
+  const budgetFacts = new Map<string, { share: number; rank: number }>();
   valid.forEach((job, i) => {
-    const share = getBudgetNode(tree, job.budgetId)?.effectiveShare ?? 0;
-    isAllocatedJob[i] = isAllocatedRun(job.minRuntimeSec, share) ? 1 : 0;
+    let facts = budgetFacts.get(job.budgetId);
+    if (!facts) {
+      facts = {
+        share: getBudgetNode(tree, job.budgetId)?.effectiveShare ?? 0,
+        rank: rankOf(job.budgetId),
+      };
+      budgetFacts.set(job.budgetId, facts);
+    }
+    isAllocatedJob[i] = isAllocatedRun(job.minRuntimeSec, facts.share) ? 1 : 0;
+    jobRanks[i] = facts.rank;
   });
   const queue = orderQueueIndices(valid, rankOf, (_, i) => isAllocatedJob[i] === 1);
 
@@ -156,8 +167,11 @@ export function runSchedulePass(input: SchedulePassInput): SchedulePassResult {
     });
   };
 
-  const allocatedQueue = queue.filter((i) => isAllocatedJob[i] === 1);
-  const unallocatedQueue = queue.filter((i) => isAllocatedJob[i] === 0);
+  const allocatedQueue: number[] = [];
+  const unallocatedQueue: number[] = [];
+  for (const jobIndex of queue) {
+    (isAllocatedJob[jobIndex] ? allocatedQueue : unallocatedQueue).push(jobIndex);
+  }
   let reservation: { holder: PendingJob; holderRank: number; value: Reservation } | null = null;
 
   // Starts a job on free GPUs outside `excluded`, else after preempting what it may preempt.
@@ -220,7 +234,7 @@ export function runSchedulePass(input: SchedulePassInput): SchedulePassResult {
     for (const jobIndex of allocatedQueue) {
       if (isStarted[jobIndex]) continue;
       const job = valid[jobIndex]!;
-      const jobRank = rankOf(job.budgetId);
+      const jobRank = jobRanks[jobIndex]!;
       if (job.gpus < smallestFailedGpus) {
         const outcome = tryStart(jobIndex, jobRank, reservation?.value.isExcluded);
         if (outcome === "started") continue;

@@ -152,14 +152,20 @@ export function describeWaiting(
   const fitsWithoutReservation = new Map<number, boolean>();
 
   // Jobs of one budget, size and kind wait for the same reason: share one (immutable) object.
-  const shared = new Map<string, WaitReason>();
+  const shared = new Map<string, Map<number, WaitReason>>();
   return (job, isAllocated) => {
     const isHolder = reservation?.holderId === job.id;
-    const key = `${job.budgetId}\u0000${job.gpus}\u0000${isAllocated ? "a" : job.minRuntimeSec > 0 ? "s" : "m"}`;
-    let reason = isHolder ? undefined : shared.get(key);
+    const kind = isAllocated ? 0 : job.minRuntimeSec > 0 ? 1 : 2;
+    let byKey = shared.get(job.budgetId);
+    if (!byKey) {
+      byKey = new Map();
+      shared.set(job.budgetId, byKey);
+    }
+    const key = job.gpus * 4 + kind;
+    let reason = isHolder ? undefined : byKey.get(key);
     if (!reason) {
       reason = buildReason(job, isAllocated, isHolder);
-      if (!isHolder) shared.set(key, reason);
+      if (!isHolder) byKey.set(key, reason);
     }
     return { jobId: job.id, budgetId: job.budgetId, isError: false, reason };
   };
