@@ -3,7 +3,11 @@ import type { BudgetNode, BudgetTree, BudgetTreeNode, Issue, Result } from "./ty
 /** Hours in a week: GPU-hours per week = share x GPUs x this. */
 export const HOURS_PER_WEEK = 168;
 
-/** A record with no prototype, so ids like "constructor" are safe keys. */
+/**
+ * A record with no prototype, so ids like "constructor" are safe keys.
+ *
+ * @example const byId = createRecord<number>(); byId["constructor"] // undefined
+ */
 export function createRecord<T>(): Record<string, T> {
   return Object.create(null) as Record<string, T>;
 }

@@ -32,6 +32,8 @@ export type ClusterState = {
  * Loads nodes and runs for a pass (internal): runs touching a down node end at once, protected
  * or not; unprotected runs touching a draining node are preempted; draining nodes left empty are
  * reported. Throws on broken invariants: a run on an unknown node, a node over capacity.
+ *
+ * @example loadClusterState(input, rankOf, budgetRef).preemptions // node-down and drain ones
  */
 export function loadClusterState(
   input: SchedulePassInput,

@@ -9,6 +9,8 @@ import type { BudgetTree, ClusterSpec, PendingJob } from "./types";
  * (internal to the pass): an unknown or inner budget, an invalid contract (GPUs not a positive
  * integer, minimum runtime negative or above the cluster maximum), or more GPUs than the cluster
  * could ever place, even with every node healthy and empty. Errors keep the input order.
+ *
+ * @example screenPendingJobs(pending, tree, cluster).errors.map((wait) => wait.reason.rule)
  */
 export function screenPendingJobs(
   pending: readonly PendingJob[],

@@ -123,6 +123,8 @@ function createRankViews(live: readonly LiveRun[], pool: GpuPool) {
  * Builds the reason for every job still pending after a pass (internal to the pass). Cluster
  * aggregates are computed once and rank views incrementally, so thousands of waiting jobs cost
  * little more than a lookup each.
+ *
+ * @example const describe = describeWaiting(context); describe(job, true).reason.rule
  */
 export function describeWaiting(
   context: WaitContext,
