@@ -38,6 +38,12 @@ describe("generateLabScenario", () => {
     expect(high / scenario.jobs.length).toBeGreaterThan(0.5);
   });
 
+  it("plans node drains and failures that end healthy", () => {
+    const states = scenario.nodeEvents.map((event) => event.state);
+    expect(states).toContain("draining");
+    expect(states.filter((state) => state === "healthy")).toHaveLength(states.length / 2);
+  });
+
   it("gives the same scenario for the same seed and another for another seed", () => {
     expect(generateLabScenario({ days: 2, seed: 42 })).toEqual(file);
     expect(generateLabScenario({ days: 2, seed: 43 })).not.toEqual(file);

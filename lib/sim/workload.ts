@@ -1,5 +1,6 @@
 import { formatDurationSec } from "./duration";
 import { buildLabOrg, listLabPrograms, type LabProject } from "./lab-org";
+import { planLabMaintenance } from "./lab-maintenance";
 import { createRandom, type Random } from "./random";
 import type { SimCluster } from "./scenario";
 import type { ScenarioFile, ScenarioFileJob } from "./scenario-schema";
@@ -126,7 +127,8 @@ function smallJob(
  * options give the same scenario. Demand stays 2-3x supply: a backlog of training work (1.5x
  * each cluster's GPUs) at the start, then training offered at `loadFactor` x capacity, debug
  * jobs (<= 8 GPUs, min runtime <= 15 min, minutes of work) in working hours, interactive
- * sessions, and some min-runtime-0 opportunistic jobs. The baseline fields inflate priorities
+ * sessions, and some min-runtime-0 opportunistic jobs; planned node drains and rare failures
+ * (see planLabMaintenance). The baseline fields inflate priorities
  * (most jobs `high`, many non-preemptible) and cap each program's non-preemptible GPUs.
  *
  * @example generateLabScenario({ days: 30, seed: 1 }).jobs.length // tens of thousands
@@ -208,6 +210,7 @@ export function generateLabScenario(options: LabWorkloadOptions): ScenarioFile {
     tree,
     settings: { lookback: "7d", maxMinRuntime: "8h" },
     jobs: drafts.map((draft, i) => ({ id: `j${String(i + 1).padStart(6, "0")}`, ...draft })),
+    nodeEvents: planLabMaintenance(random, clusters, horizonSec),
     baseline: { nonPreemptibleGpuCap: caps },
     horizon: formatDurationSec(horizonSec),
   };
