@@ -81,7 +81,7 @@ describe("rankBudgets (SLURM fair_tree.html cases)", () => {
     expect(ranksOf(spec, { a: 10, b: 10, c: 40 })).toEqual({ a: 1, b: 1, c: 3 });
   });
 
-  it("ties: a user tied with a sibling account gets the rank of the account's best user", () => {
+  it("ties: a leaf beside inner nodes, tied with one, gets the rank of that node's best leaf", () => {
     const spec = {
       name: "root",
       children: [

@@ -304,6 +304,20 @@ describe("runSchedulePass draining and down nodes", () => {
   });
 });
 
+describe("runSchedulePass usage modes", () => {
+  it("usage ratios follow the usage mode: a half-life H counts as a window of H / ln 2", () => {
+    const result = pass({ usageMode: { kind: "decay", halfLifeSec: 604800 * Math.LN2 } });
+    // Same window length as the default 7 days, so the same ratio.
+    expect(result.ranking.rows.find((row) => row.id === "lo")!.usageRatio).toBeCloseTo(
+      pass({}).ranking.rows.find((row) => row.id === "lo")!.usageRatio!,
+      12,
+    );
+    expect(
+      pass({ usageMode: { kind: "window", lookbackSec: 302400 } }).ranking.rows[2]!.usageRatio,
+    ).toBeCloseTo(1_000_000 / (0.5 * 32 * 302400), 12);
+  });
+});
+
 describe("runSchedulePass queue order and reservation", () => {
   it("priority orders jobs only within a budget; tied budgets keep submit order", () => {
     const tree = buildTree({ name: "lab", children: [{ name: "a" }, { name: "b" }] });
