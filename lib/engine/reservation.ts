@@ -2,6 +2,8 @@ import { placementShape, type GpuPool } from "./placement";
 
 /** A run still holding GPUs, as the reservation sees it. */
 export type HeldRun = {
+  /** Ended in this pass (its GPUs are already free): ignored. */
+  isGone?: boolean;
   isAllocated: boolean;
   rank: number;
   protectedUntilSec: number;
@@ -57,6 +59,7 @@ export function reserveNodes(
     const releases: { atSec: number; gpus: number }[] = [];
     for (const index of heldByPosition[position] ?? []) {
       const run = runs[index]!;
+      if (run.isGone) continue;
       const onNode = run.slices.find((slice) => slice.position === position)?.gpus ?? 0;
       releases.push({ atSec: releaseAtSec(run, jobRank, nowSec), gpus: onNode });
     }

@@ -389,6 +389,24 @@ describe("runSchedulePass queue order and reservation", () => {
     ]);
   });
 
+  it("a reservation ignores runs preempted in the same pass", () => {
+    const result = pass({
+      cluster: makeCluster(2),
+      runs: [
+        makeRun("u0", "lo", [{ node: 0, gpus: 8 }], { isAllocated: false, protectedUntilSec: 0 }),
+        makeRun("p1", "lo", [{ node: 1, gpus: 8 }], { startSec: 6000, protectedUntilSec: 9600 }),
+      ],
+      pending: [makeJob("a", "hi", 8), makeJob("b", "hi", 16, { submitSec: 1 })],
+    });
+    expect(startsOf(result)).toEqual([["a", "0:8"]]);
+    // Node 0 now holds a's run (same budget: never released for b), not the preempted u0.
+    expect(result.waiting[0]!.reason).toMatchObject({
+      rule: "wait-resources",
+      reservedNodes: [0, 1],
+      readyAtSec: null,
+    });
+  });
+
   it("same input gives the same output, and the input is not mutated", () => {
     const input: SchedulePassInput = {
       cluster: makeCluster(4),
