@@ -8,7 +8,7 @@ import {
   type SimulationReport,
   type Timeline,
 } from "../sim";
-import { expectPositionals, parseCommandArgs } from "./args";
+import { expectPositionals, parseCommandArgs, parseDurationFlag } from "./args";
 import { UsageError, writeOutput, type CliIo } from "./io";
 import { loadScenario, progressReporter } from "./scenario-file";
 import { formatNumber, formatPercent, formatTable } from "./table";
@@ -21,6 +21,7 @@ Runs the event-driven simulator on a scenario and prints a summary table.
 Options:
   --scheduler <name>  allocation (default), baseline, or both
   --out <file>        write the JSON report (DESIGN section 6); with both: { baseline, allocation }
+  --horizon <d>       stop at this moment (e.g. 30d) instead of the scenario's horizon
   --timeline <file>   write per-GPU run segments (cluster, node, GPU indexes, start, end, job,
                       budget, allocated, end reason) for a timeline picture
   -h, --help          show this help
@@ -62,6 +63,7 @@ export function runSimulateCommand(argv: string[], io: CliIo): number {
     scheduler: { type: "string" },
     out: { type: "string" },
     timeline: { type: "string" },
+    horizon: { type: "string" },
   });
   if (args.values.help) {
     io.stdout(SIMULATE_HELP);
@@ -74,7 +76,12 @@ export function runSimulateCommand(argv: string[], io: CliIo): number {
       `simulate: --scheduler must be allocation, baseline or both, got "${choice}"`,
     );
   }
-  const scenario = loadScenario(io, path as string);
+  const loaded = loadScenario(io, path as string);
+  const horizon = args.values.horizon as string | undefined;
+  const scenario =
+    horizon === undefined
+      ? loaded
+      : { ...loaded, horizonSec: parseDurationFlag("simulate", "horizon", horizon) };
   const names: SchedulerName[] =
     choice === "both" ? ["baseline", "allocation"] : [choice as SchedulerName];
   const reports: SimulationReport[] = [];

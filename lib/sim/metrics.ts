@@ -1,15 +1,24 @@
+import {
+  computeHourEntitlement,
+  validateBudgetTree,
+  type BudgetTree,
+  type HourFlows,
+} from "../engine";
 import { addToHours, HOUR_SEC, percentile, roundTo } from "./hourly";
 import type { BudgetSummary, ClassSummary, ReportJob, SimulationReport } from "./report-types";
 import type { Scenario } from "./scenario";
 import type { ClusterRecord, JobRecord, SimulationResult } from "./sim-types";
 import { computeEffectiveShares, listLeafIds } from "./tree-shares";
 
-type LeafHours = { demand: Float64Array; received: Float64Array };
+type LeafHours = { demand: Float64Array; allocated: Float64Array; unallocated: Float64Array };
 type LeafTotals = { allocatedSec: number; unallocatedSec: number; preemptions: number };
+/** Per leaf over the period, GPU-hours: capped and work-conserving entitlement and what of each was met. */
+type Owed = { entitled: number; fulfilled: number; workConserving: number; workFulfilled: number };
 
 /**
- * Hourly fulfilment inputs of one cluster: per leaf, demand (GPU-seconds of its jobs pending or
- * running) and received (GPU-seconds run) in each hour, and the available capacity per hour.
+ * Hourly inputs of one cluster: per leaf, demand (GPU-seconds of its jobs pending or running)
+ * and received (allocated and unallocated GPU-seconds run) in each hour, and the available
+ * capacity (GPU-seconds on nodes not down) per hour.
  */
 function collectHours(
   cluster: ClusterRecord,
@@ -27,13 +36,66 @@ function collectHours(
     if (record.job.cluster !== cluster.name) continue;
     let leaf = leaves.get(record.job.budgetId);
     if (!leaf) {
-      leaf = { demand: new Float64Array(hours), received: new Float64Array(hours) };
+      const make = () => new Float64Array(hours);
+      leaf = { demand: make(), allocated: make(), unallocated: make() };
       leaves.set(record.job.budgetId, leaf);
     }
     addToHours(leaf.demand, record.job.submitSec, record.endSec ?? horizonSec, record.job.gpus);
-    for (const run of record.runs) addToHours(leaf.received, run.startSec, run.endSec, run.gpus);
+    for (const run of record.runs) {
+      addToHours(
+        run.isAllocated ? leaf.allocated : leaf.unallocated,
+        run.startSec,
+        run.endSec,
+        run.gpus,
+      );
+    }
   }
   return { capacity, leaves };
+}
+
+/** Adds one cluster's hours to `owed`, through the engine's hourly entitlement (DESIGN 5). */
+function addEntitlement(
+  tree: BudgetTree,
+  cluster: ClusterRecord,
+  jobs: readonly JobRecord[],
+  horizonSec: number,
+  owed: Map<string, Owed>,
+): void {
+  const { capacity, leaves } = collectHours(cluster, jobs, horizonSec);
+  const leafIds = [...leaves.keys()];
+  for (let h = 0; h < capacity.length; h++) {
+    const flows: HourFlows = {
+      demandGpuHours: {},
+      receivedAllocatedGpuHours: {},
+      receivedUnallocatedGpuHours: {},
+    };
+    let hasDemand = false;
+    for (const id of leafIds) {
+      const leaf = leaves.get(id) as LeafHours;
+      const demand = (leaf.demand[h] ?? 0) / HOUR_SEC;
+      if (demand <= 0) continue;
+      hasDemand = true;
+      flows.demandGpuHours[id] = demand;
+      flows.receivedAllocatedGpuHours[id] = (leaf.allocated[h] ?? 0) / HOUR_SEC;
+      flows.receivedUnallocatedGpuHours[id] = (leaf.unallocated[h] ?? 0) / HOUR_SEC;
+    }
+    if (!hasDemand) continue;
+    const rows = computeHourEntitlement(tree, (capacity[h] ?? 0) / HOUR_SEC, flows);
+    for (const row of rows) {
+      if (flows.demandGpuHours[row.id] === undefined) continue;
+      const sum = owed.get(row.id) ?? {
+        entitled: 0,
+        fulfilled: 0,
+        workConserving: 0,
+        workFulfilled: 0,
+      };
+      sum.entitled += row.entitledGpuHours;
+      sum.fulfilled += row.fulfilledGpuHours;
+      sum.workConserving += row.workConservingGpuHours;
+      sum.workFulfilled += Math.min(row.receivedGpuHours, row.workConservingGpuHours);
+      owed.set(row.id, sum);
+    }
+  }
 }
 
 function summariseClasses(
@@ -84,9 +146,10 @@ function toReportJob(record: JobRecord): ReportJob {
 
 /**
  * Builds the DESIGN section 6 report from a simulation's raw result: utilisation, unallocated
- * share, fulfilment (section 5, capped entitlement: min(share * capacity * 1 h, demand) per
- * cluster, leaf and hour), preemptions, drains, wait percentiles per class, per-budget hours and
- * every job with its runs. Ratios are rounded to 4 decimals, hours to 1, seconds to 3.
+ * share, fulfilment (section 5 through the engine's `computeHourEntitlement`: capped entitlement
+ * min(share * capacity * 1 h, demand) per cluster, leaf and hour; also the work-conserving
+ * entitlement as extra fields), preemptions, drains, wait percentiles per class, per-budget
+ * hours and every job with its runs. Ratios are rounded to 4 decimals, hours to 1, seconds to 3.
  *
  * @example JSON.stringify(buildReport(scenario, runSimulation(scenario, factory)))
  */
@@ -112,47 +175,51 @@ export function buildReport(scenario: Scenario, result: SimulationResult): Simul
       else if (total) total.unallocatedSec += gpuSec;
     }
   }
-  const entitled = new Map<string, number>(leafIds.map((id) => [id, 0]));
-  const fulfilled = new Map<string, number>(leafIds.map((id) => [id, 0]));
+  const checked = validateBudgetTree(scenario.tree);
+  if (!checked.ok) throw new Error("buildReport: the scenario's budget tree is invalid");
+  const owed = new Map<string, Owed>();
   let availableSec = 0;
   for (const cluster of result.clusters) {
-    const { capacity, leaves } = collectHours(cluster, jobs, horizonSec);
-    for (const value of capacity) availableSec += value;
-    for (const [leafId, leaf] of leaves) {
-      const share = shares.get(leafId) ?? 0;
-      let leafEntitled = 0;
-      let leafFulfilled = 0;
-      for (let h = 0; h < capacity.length; h++) {
-        const owed = Math.min(share * (capacity[h] ?? 0), leaf.demand[h] ?? 0);
-        leafEntitled += owed;
-        leafFulfilled += Math.min(leaf.received[h] ?? 0, owed);
-      }
-      entitled.set(leafId, (entitled.get(leafId) ?? 0) + leafEntitled);
-      fulfilled.set(leafId, (fulfilled.get(leafId) ?? 0) + leafFulfilled);
+    addEntitlement(checked.value, cluster, jobs, horizonSec, owed);
+    for (const change of cluster.healthChanges.entries()) {
+      const [i, { atSec, upGpus }] = change;
+      const next = Math.min(cluster.healthChanges[i + 1]?.atSec ?? horizonSec, horizonSec);
+      if (next > atSec) availableSec += upGpus * (next - atSec);
     }
   }
+  const none: Owed = { entitled: 0, fulfilled: 0, workConserving: 0, workFulfilled: 0 };
   const budgets: BudgetSummary[] = leafIds.map((id) => {
     const total = totals.get(id) ?? { allocatedSec: 0, unallocatedSec: 0, preemptions: 0 };
-    const owed = entitled.get(id) ?? 0;
+    const leaf = owed.get(id) ?? none;
     return {
       path: id,
       effectiveShare: roundTo(shares.get(id) ?? 0, 6),
-      entitledGpuHours: roundTo(owed / HOUR_SEC, 1),
+      entitledGpuHours: roundTo(leaf.entitled, 1),
       receivedGpuHours: roundTo((total.allocatedSec + total.unallocatedSec) / HOUR_SEC, 1),
       allocatedGpuHours: roundTo(total.allocatedSec / HOUR_SEC, 1),
       unallocatedGpuHours: roundTo(total.unallocatedSec / HOUR_SEC, 1),
-      fulfilment: owed > 0 ? roundTo((fulfilled.get(id) ?? 0) / owed, 4) : null,
+      fulfilment: leaf.entitled > 0 ? roundTo(leaf.fulfilled / leaf.entitled, 4) : null,
       preemptions: total.preemptions,
+      workConservingGpuHours: roundTo(leaf.workConserving, 1),
+      workConservingFulfilment:
+        leaf.workConserving > 0 ? roundTo(leaf.workFulfilled / leaf.workConserving, 4) : null,
     };
   });
-  const entitledSum = [...entitled.values()].reduce((a, b) => a + b, 0);
-  const fulfilledSum = [...fulfilled.values()].reduce((a, b) => a + b, 0);
+  const sums = { ...none };
+  for (const leaf of owed.values()) {
+    sums.entitled += leaf.entitled;
+    sums.fulfilled += leaf.fulfilled;
+    sums.workConserving += leaf.workConserving;
+    sums.workFulfilled += leaf.workFulfilled;
+  }
   return {
     scheduler: result.scheduler,
     horizonSec: roundTo(horizonSec, 3),
     utilisation: availableSec > 0 ? roundTo(busySec / availableSec, 4) : 0,
     unallocatedShare: busySec > 0 ? roundTo(unallocatedSec / busySec, 4) : 0,
-    fulfilment: entitledSum > 0 ? roundTo(fulfilledSum / entitledSum, 4) : 1,
+    fulfilment: sums.entitled > 0 ? roundTo(sums.fulfilled / sums.entitled, 4) : 1,
+    workConservingFulfilment:
+      sums.workConserving > 0 ? roundTo(sums.workFulfilled / sums.workConserving, 4) : 1,
     preemptions,
     automatedDrains: result.clusters.reduce((sum, cluster) => sum + cluster.automatedDrains, 0),
     classes: summariseClasses(jobs, horizonSec),

@@ -12,6 +12,10 @@ export type BudgetSummary = {
   /** null when the budget was entitled to nothing (no demand). */
   fulfilment: number | null;
   preemptions: number;
+  /** Extra to DESIGN 6: capacity poured down by weight, capped by demand (DESIGN 5). */
+  workConservingGpuHours: number;
+  /** Extra: sum of min(received, work-conserving) / sum of work-conserving, per hour. */
+  workConservingFulfilment: number | null;
 };
 
 /** One run as the report shows it. */
@@ -47,6 +51,8 @@ export type SimulationReport = {
   unallocatedShare: number;
   /** Section 5 fulfilment over all leaves and clusters. */
   fulfilment: number;
+  /** Extra to DESIGN 6: fulfilment against the work-conserving entitlement. */
+  workConservingFulfilment: number;
   preemptions: number;
   automatedDrains: number;
   classes: Record<string, ClassSummary>;
