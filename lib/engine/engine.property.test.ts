@@ -1,6 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { isProtected } from "./contract";
+import { explainReason } from "./explain";
+import { formatUtcClock } from "./format-time";
 import { rankBudgets } from "./fair-tree";
 import { createGpuPool, placeJob } from "./placement";
 import { runSchedulePass, type SchedulePassInput, type SchedulePassResult } from "./schedule-pass";
@@ -260,6 +262,22 @@ describe("scheduling pass properties", () => {
           wait.reason.rule === "wait-unallocated" || wait === holder || canBackfill;
         const fits = placeJob(pool, job.gpus, mayUseReserved ? undefined : excluded);
         expect(fits, `${wait.jobId} ${wait.reason.rule}`).toBeNull();
+      }
+    });
+  });
+
+  it("every decision explains itself in one sentence", () => {
+    check((_, result) => {
+      const reasons = [
+        ...result.starts.map((start) => start.reason),
+        ...result.preemptions.map((preemption) => preemption.reason),
+        ...result.waiting.map((wait) => wait.reason),
+        ...result.drainsCompleted.map((drain) => drain.reason),
+      ];
+      for (const reason of reasons) {
+        const sentence = explainReason(reason, { formatTime: formatUtcClock });
+        expect(sentence).toMatch(/^[A-Z].*\.$/s);
+        expect(sentence).not.toMatch(/undefined|NaN|null/);
       }
     });
   });
