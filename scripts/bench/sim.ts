@@ -1,4 +1,5 @@
-// npx tsx scripts/bench/sim.ts [philly|year|lab] [--trace path] [--scheduler name] - simulator speed.
+// npx tsx scripts/bench/sim.ts [philly|year|lab] [--trace path] [--scheduler name] [--days N]
+// - simulator speed.
 // Philly: the whole trace (82k jobs) on 48 nodes x 8 GPUs, each scheduler in a fresh process
 // (targets: <= 3 s each, peak RSS < 1 GB). Year: a synthetic year of a 4,096-GPU fleet (~1M jobs,
 // target <= 60 s). Lab: the 30-day lab profile. Prints one line per run.
@@ -24,7 +25,7 @@ const FLEET = [
   { name: "b300", gpuType: "B300", nodes: 128, gpusPerNode: 8 },
 ];
 
-function load(workload: string, tracePath: string): Scenario {
+function load(workload: string, tracePath: string, days: number): Scenario {
   const file =
     workload === "philly"
       ? (() => {
@@ -33,16 +34,16 @@ function load(workload: string, tracePath: string): Scenario {
           return convertPhillyTrace(parsed.rows, { gpus: 384 });
         })()
       : workload === "year"
-        ? generateLabScenario({ days: 365, seed: 1, clusters: FLEET })
+        ? generateLabScenario({ days, seed: 1, clusters: FLEET })
         : generateLabScenario({ days: 30, seed: 1 });
   const result = parseScenario(file);
   if (!result.ok) throw new Error(JSON.stringify(result.issues.slice(0, 5)));
   return result.value;
 }
 
-function runOne(workload: string, scheduler: SchedulerName, tracePath: string): void {
+function runOne(workload: string, scheduler: SchedulerName, tracePath: string, days: number): void {
   const loadStart = performance.now();
-  const scenario = load(workload, tracePath);
+  const scenario = load(workload, tracePath, days);
   const loadMs = performance.now() - loadStart;
   const start = performance.now();
   const result = runSimulation(scenario, SCHEDULERS[scheduler]);
@@ -55,7 +56,7 @@ function runOne(workload: string, scheduler: SchedulerName, tracePath: string): 
   const peakMb = process.resourceUsage().maxRSS / 1024;
   console.log(
     [
-      `${workload.padEnd(6)} ${scheduler.padEnd(10)}`,
+      `${workload.padEnd(6)} ${scheduler.padEnd(10)}${workload === "year" ? ` ${days} d` : ""}`,
       `jobs ${scenario.jobs.length}`,
       `runs ${runs}`,
       `passes ${passes}`,
@@ -75,16 +76,28 @@ const flag = (name: string): string | undefined => {
 };
 const tracePath = flag("trace") ?? DEFAULT_TRACE;
 const only = flag("scheduler") as SchedulerName | undefined;
+const days = Number(flag("days") ?? 365);
 const workloads = args.filter((arg, i) => !arg.startsWith("--") && !args[i - 1]?.startsWith("--"));
 if (only) {
-  runOne(workloads[0] ?? "philly", only, tracePath);
+  runOne(workloads[0] ?? "philly", only, tracePath, days);
 } else {
   for (const workload of workloads.length > 0 ? workloads : ["philly", "year"]) {
     for (const scheduler of ["baseline", "allocation"] as const) {
       // A fresh process per run, so one run's heap cannot slow or inflate the next.
       const child = spawnSync(
         process.execPath,
-        ["--import", "tsx", import.meta.filename, workload, "--scheduler", scheduler, "--trace", tracePath],
+        [
+          "--import",
+          "tsx",
+          import.meta.filename,
+          workload,
+          "--scheduler",
+          scheduler,
+          "--trace",
+          tracePath,
+          "--days",
+          String(days),
+        ],
         { stdio: "inherit" },
       );
       if (child.status !== 0) process.exitCode = 1;
