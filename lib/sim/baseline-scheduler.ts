@@ -51,6 +51,9 @@ export function createBaselineScheduler(scenario: Scenario, cluster: SimCluster)
   for (const job of scenario.jobs) if (job.cluster === cluster.name) jobsById.set(job.id, job);
   const buckets = new Map<string, BaselineBucket>();
   let pool: GpuPool | null = null;
+  // Working copy of the free GPUs, reused from pass to pass.
+  let free = new Int32Array(0);
+  const hasCaps = Object.keys(scenario.nonPreemptibleGpuCap).length > 0;
   // Running totals kept from starts and `view.runsEnded`, so a pass never scans every run.
   const heldByTeam = new Map<string, number>();
   const preemptibleRunsAtLevel = [0, 0, 0];
@@ -101,13 +104,14 @@ export function createBaselineScheduler(scenario: Scenario, cluster: SimCluster)
       pool = createGpuPool(nodes);
     }
     const gpuPool = pool;
-    const free = Int32Array.from(view.freeGpus);
+    if (free.length !== view.freeGpus.length) free = new Int32Array(view.freeGpus.length);
+    free.set(view.freeGpus);
     let freeTotal = 0;
     for (let i = 0; i < free.length; i++) if (gpuPool.isUsable[i]) freeTotal += free[i] ?? 0;
     const starts: StartDecision[] = [];
     const preemptions: PreemptDecision[] = [];
     for (const run of view.runsEnded) track(jobOf(run.jobId), -run.gpus);
-    const held = new Map(heldByTeam);
+    const held = hasCaps ? new Map(heldByTeam) : heldByTeam;
     const victimsAtLevel = [...preemptibleRunsAtLevel];
     let victims: ActiveRun[] | null = null;
     const isGone = new Set<string>();
@@ -168,7 +172,7 @@ export function createBaselineScheduler(scenario: Scenario, cluster: SimCluster)
       if (!placement) continue;
       for (const slice of placement) free[slice.node] = (free[slice.node] ?? 0) - slice.gpus;
       freeTotal -= job.gpus;
-      if (!bucket.isPreemptible) held.set(bucket.team, teamHeld + job.gpus);
+      if (hasCaps && !bucket.isPreemptible) held.set(bucket.team, teamHeld + job.gpus);
       starts.push({ jobId: job.id, placement, isAllocated: true, isProtected: false });
       track(job, job.gpus);
       bucket.head++;

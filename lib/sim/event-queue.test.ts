@@ -33,7 +33,9 @@ describe("createEventQueue", () => {
           const queue = createEventQueue();
           items.forEach((item, ref) => queue.push({ ...item, ref }));
           const popped: SimEvent[] = [];
-          for (let event = queue.pop(); event; event = queue.pop()) popped.push(event);
+          for (let event = queue.pop(); event; event = queue.pop()) {
+            popped.push({ atSec: event.atSec, kind: event.kind, ref: event.ref });
+          }
           const expected = items
             .map((item, ref) => ({ ...item, ref }))
             .sort(

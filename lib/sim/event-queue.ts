@@ -54,7 +54,8 @@ export function createEventQueue(): EventQueue {
   }
   return {
     push(event) {
-      heap.push({ ...event, rank: EVENT_ORDER[event.kind], seq: seq++ });
+      const { atSec, kind, ref } = event;
+      heap.push({ atSec, kind, ref, rank: EVENT_ORDER[kind], seq: seq++ });
       let i = heap.length - 1;
       while (i > 0) {
         const parent = (i - 1) >> 1;
@@ -82,7 +83,7 @@ export function createEventQueue(): EventQueue {
           i = best;
         }
       }
-      return { atSec: top.atSec, kind: top.kind, ref: top.ref };
+      return top;
     },
     peekSec() {
       return heap[0]?.atSec ?? Infinity;

@@ -46,8 +46,10 @@ function runOne(workload: string, scheduler: SchedulerName, tracePath: string, d
   const scenario = load(workload, tracePath, days);
   const loadMs = performance.now() - loadStart;
   const start = performance.now();
+  const cpuStart = process.cpuUsage();
   const result = runSimulation(scenario, SCHEDULERS[scheduler]);
   const simMs = performance.now() - start;
+  const simCpu = process.cpuUsage(cpuStart);
   const reportStart = performance.now();
   const report = buildReport(scenario, result);
   const reportMs = performance.now() - reportStart;
@@ -61,7 +63,7 @@ function runOne(workload: string, scheduler: SchedulerName, tracePath: string, d
       `runs ${runs}`,
       `passes ${passes}`,
       `load ${(loadMs / 1000).toFixed(2)} s`,
-      `simulate ${(simMs / 1000).toFixed(2)} s`,
+      `simulate ${(simMs / 1000).toFixed(2)} s (cpu ${((simCpu.user + simCpu.system) / 1e6).toFixed(2)} s)`,
       `report ${(reportMs / 1000).toFixed(2)} s`,
       `peak RSS ${peakMb.toFixed(0)} MB`,
       `utilisation ${report.utilisation}`,
