@@ -50,6 +50,9 @@ export function createBaselineScheduler(scenario: Scenario, cluster: SimCluster)
   const jobsById = new Map<string, SimJob>();
   for (const job of scenario.jobs) if (job.cluster === cluster.name) jobsById.set(job.id, job);
   const buckets = new Map<string, BaselineBucket>();
+  // The same buckets by GPUs, sizes ascending: without victims only sizes <= free GPUs matter.
+  const bucketsByGpus = new Map<number, BaselineBucket[]>();
+  const sizes: number[] = [];
   let pool: GpuPool | null = null;
   // Working copy of the free GPUs, reused from pass to pass.
   let free = new Int32Array(0);
@@ -90,6 +93,13 @@ export function createBaselineScheduler(scenario: Scenario, cluster: SimCluster)
         head: 0,
       };
       buckets.set(key, bucket);
+      const sameSize = bucketsByGpus.get(job.gpus);
+      if (sameSize) sameSize.push(bucket);
+      else {
+        bucketsByGpus.set(job.gpus, [bucket]);
+        sizes.push(job.gpus);
+        sizes.sort((a, b) => a - b);
+      }
     }
     insertIntoBucket(bucket, job);
   }
@@ -122,9 +132,10 @@ export function createBaselineScheduler(scenario: Scenario, cluster: SimCluster)
     const canPreempt = victimsAtLevel[0]! + victimsAtLevel[1]! > 0;
     if (freeTotal === 0 && !canPreempt) return { starts, preemptions, wakeAtSec: null };
     const heads = createBinaryHeap<BaselineBucket>(isBucketAhead);
-    for (const bucket of buckets.values()) {
-      if (bucket.head < bucket.jobs.length && (canPreempt || bucket.gpus <= freeTotal)) {
-        heads.push(bucket);
+    for (const size of sizes) {
+      if (!canPreempt && size > freeTotal) break;
+      for (const bucket of bucketsByGpus.get(size) ?? []) {
+        if (bucket.head < bucket.jobs.length) heads.push(bucket);
       }
     }
     const touched = new Set<BaselineBucket>();
