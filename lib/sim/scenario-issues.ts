@@ -22,7 +22,6 @@ export function toIssues(error: z.ZodError, prefix: PropertyKey[]): ScenarioIssu
 }
 
 /** Sorts issues in file order: by top-level key, then element index, then the rest of the path. */
-// File order: by top-level key, then element index, then the rest of the path.
 export function compareIssues(a: ScenarioIssue, b: ScenarioIssue): number {
   const keyA = /^([a-zA-Z]+)(?:\[(\d+)\])?/.exec(a.path);
   const keyB = /^([a-zA-Z]+)(?:\[(\d+)\])?/.exec(b.path);

@@ -23,6 +23,7 @@ export type RawTreeNode = {
   children?: RawTreeNode[] | undefined;
 };
 
+/** Shape of a tree node (names are checked for '/' and duplicates after parsing). */
 export const treeNodeSchema: z.ZodType<RawTreeNode> = z.strictObject({
   name: z.string().min(1, "must not be empty"),
   weight: z.number().nonnegative().finite().optional(),
@@ -53,6 +54,7 @@ export const jobSchema = z.strictObject({
     .optional(),
 });
 
+/** A node health change: `at` a duration from the start, node index, new state. */
 export const nodeEventSchema = z.strictObject({
   at: durationField,
   cluster: z.string().min(1),
