@@ -73,8 +73,15 @@ export function createBaselineScheduler(scenario: Scenario, cluster: SimCluster)
     if (!job) throw new Error(`baseline: unknown job ${id}`);
     return job;
   }
-  function levelOf(id: string): number {
-    return PRIORITY_LEVEL[jobOf(id).baselinePriority];
+  // Lowest priority first, then latest start: the cheapest victims come first.
+  function listVictims(running: readonly ActiveRun[]): { run: ActiveRun; level: number }[] {
+    const list: { run: ActiveRun; level: number }[] = [];
+    for (const run of running) {
+      const job = jobOf(run.jobId);
+      if (job.isBaselinePreemptible)
+        list.push({ run, level: PRIORITY_LEVEL[job.baselinePriority] });
+    }
+    return list.sort((a, b) => a.level - b.level || b.run.startSec - a.run.startSec);
   }
   function enqueue(job: SimJob): void {
     const level = PRIORITY_LEVEL[job.baselinePriority];
@@ -123,7 +130,8 @@ export function createBaselineScheduler(scenario: Scenario, cluster: SimCluster)
     for (const run of view.runsEnded) track(jobOf(run.jobId), -run.gpus);
     const held = hasCaps ? new Map(heldByTeam) : heldByTeam;
     const victimsAtLevel = [...preemptibleRunsAtLevel];
-    let victims: ActiveRun[] | null = null;
+    // Preemptible runs with their levels, cheapest victims first; built once per pass if needed.
+    let victims: { run: ActiveRun; level: number }[] | null = null;
     const isGone = new Set<string>();
     // Smallest request that failed since the free GPUs last grew: larger ones fail too.
     let failedFreeGpus = Infinity;
@@ -155,9 +163,12 @@ export function createBaselineScheduler(scenario: Scenario, cluster: SimCluster)
         if (!placement) failedFreeGpus = job.gpus;
       }
       if (!placement && victimCount > 0 && job.gpus < failedVictimGpus[level]!) {
-        victims ??= view.running.filter((run) => jobOf(run.jobId).isBaselinePreemptible);
-        const eligible = victims.filter((run) => !isGone.has(run.id) && levelOf(run.jobId) < level);
-        const chosen = chooseBaselineVictims(job.gpus, eligible, nodes, free, levelOf);
+        victims ??= listVictims(view.running);
+        const eligible: ActiveRun[] = [];
+        for (const victim of victims) {
+          if (victim.level < level && !isGone.has(victim.run.id)) eligible.push(victim.run);
+        }
+        const chosen = chooseBaselineVictims(job.gpus, eligible, nodes, free);
         if (!chosen) failedVictimGpus[level] = job.gpus;
         for (const run of chosen ?? []) {
           const victim = jobOf(run.jobId);

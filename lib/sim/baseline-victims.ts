@@ -14,20 +14,17 @@ function gpusOn(run: ActiveRun, node: number): number {
  * then latest start) frees enough with the fewest GPUs preempted. A larger job needs
  * ceil(gpus / G) nodes that become wholly free; it takes those with the fewest busy GPUs.
  *
- * @param eligible preemptible runs of a strictly lower priority
- * @param levelOf the baseline priority level (0 low .. 2 high) of a job id
- * @example chooseBaselineVictims(8, runs, nodes, free, levelOf) // [run] or null
+ * @param eligible preemptible runs of a strictly lower priority, cheapest first (lowest
+ *   priority, then latest start)
+ * @example chooseBaselineVictims(8, runs, nodes, free) // [run] or null
  */
 export function chooseBaselineVictims(
   gpus: number,
   eligible: readonly ActiveRun[],
   nodes: readonly ClusterNodeState[],
   free: Int32Array,
-  levelOf: (jobId: string) => number,
 ): ActiveRun[] | null {
-  const sorted = [...eligible].sort(
-    (a, b) => levelOf(a.jobId) - levelOf(b.jobId) || b.startSec - a.startSec,
-  );
+  const sorted = eligible;
   const byNode = new Map<number, ActiveRun[]>();
   for (const run of sorted) {
     for (const slice of run.placement) {
