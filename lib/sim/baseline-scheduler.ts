@@ -132,6 +132,8 @@ export function createBaselineScheduler(scenario: Scenario, cluster: SimCluster)
     const victimsAtLevel = [...preemptibleRunsAtLevel];
     // Preemptible runs with their levels, cheapest victims first; built once per pass if needed.
     let victims: { run: ActiveRun; level: number }[] | null = null;
+    // Eligible victims per preemptor level, until the next preemption changes them.
+    const eligibleByLevel: (ActiveRun[] | undefined)[] = [];
     const isGone = new Set<string>();
     // Smallest request that failed since the free GPUs last grew: larger ones fail too.
     let failedFreeGpus = Infinity;
@@ -164,12 +166,17 @@ export function createBaselineScheduler(scenario: Scenario, cluster: SimCluster)
       }
       if (!placement && victimCount > 0 && job.gpus < failedVictimGpus[level]!) {
         victims ??= listVictims(view.running);
-        const eligible: ActiveRun[] = [];
-        for (const victim of victims) {
-          if (victim.level < level && !isGone.has(victim.run.id)) eligible.push(victim.run);
+        let eligible = eligibleByLevel[level];
+        if (!eligible) {
+          eligible = [];
+          for (const victim of victims) {
+            if (victim.level < level && !isGone.has(victim.run.id)) eligible.push(victim.run);
+          }
+          eligibleByLevel[level] = eligible;
         }
         const chosen = chooseBaselineVictims(job.gpus, eligible, nodes, free);
         if (!chosen) failedVictimGpus[level] = job.gpus;
+        else eligibleByLevel.length = 0;
         for (const run of chosen ?? []) {
           const victim = jobOf(run.jobId);
           isGone.add(run.id);
