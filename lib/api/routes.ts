@@ -5,6 +5,10 @@
 export const API_ROUTES: Record<string, readonly string[]> = {
   "/api/v1/health": ["GET"],
   "/api/v1/budgets": ["GET"],
+  "/api/v1/budgets/:nodeId/children": ["PUT"],
+  "/api/v1/budgets/:nodeId/history": ["GET"],
+  "/api/v1/budgets/:nodeId/leads": ["POST", "DELETE"],
+  "/api/v1/budgets/:nodeId/members": ["POST", "DELETE"],
 };
 
 function matches(pattern: string, pathname: string): boolean {

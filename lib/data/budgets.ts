@@ -28,6 +28,7 @@ const PERSON = { select: { user: { select: { id: true, name: true, email: true }
 /** The whole tree in depth-first order with fractions and effective shares (engine maths). */
 export async function getBudgetTree(): Promise<BudgetNodeView[]> {
   const rows = await getDb().budgetNode.findMany({
+    where: { removedAt: null },
     select: {
       id: true,
       parentId: true,

@@ -13,6 +13,7 @@ export {
   validateBudgetTree,
   weeklyGpuHours,
 } from "./budget-tree";
+export { applyChildrenEdit, type ChildEdit, type ChildrenEditResult } from "./budget-edit";
 export {
   DEFAULT_LOOKBACK_SEC,
   DEFAULT_USAGE_MODE,

@@ -43,10 +43,13 @@ export async function upsertTree(
   parentId: string | null,
   userIds: Map<string, string>,
 ): Promise<string> {
+  // A node a lead removed stays removed: the seed finds it (live ones first) and skips it.
   const existing = await db.budgetNode.findFirst({
     where: { parentId, name: node.name },
-    select: { id: true },
+    orderBy: { removedAt: { sort: "asc", nulls: "first" } },
+    select: { id: true, removedAt: true },
   });
+  if (existing?.removedAt) return existing.id;
   const id =
     existing?.id ??
     (

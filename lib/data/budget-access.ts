@@ -1,0 +1,54 @@
+// Who may edit which part of the budget tree (DESIGN section 2), read from the database
+// inside the caller's transaction so the check and the write see the same tree.
+import "server-only";
+import { canEditBelow } from "../auth";
+import type { Db } from "./client";
+import type { SessionUser } from "./users";
+import { AppError } from "../errors";
+
+type Tx = Pick<Db, "budgetNode" | "budgetLead">;
+
+export type TreeAccess = {
+  parentOf: Map<string, string | null>;
+  leadNodeIds: Set<string>;
+};
+
+export type LiveNode = { id: string; parentId: string | null; name: string; version: number };
+
+/** The live tree's parent links and the nodes `user` leads. */
+export async function loadTreeAccess(tx: Tx, user: SessionUser): Promise<TreeAccess> {
+  const [nodes, leads] = await Promise.all([
+    tx.budgetNode.findMany({ where: { removedAt: null }, select: { id: true, parentId: true } }),
+    tx.budgetLead.findMany({ where: { userId: user.id }, select: { nodeId: true } }),
+  ]);
+  return {
+    parentOf: new Map(nodes.map((node) => [node.id, node.parentId])),
+    leadNodeIds: new Set(leads.map((lead) => lead.nodeId)),
+  };
+}
+
+/** The live node, or a 404 that names the id. */
+export async function findLiveNode(tx: Tx, nodeId: string): Promise<LiveNode> {
+  const node = await tx.budgetNode.findFirst({
+    where: { id: nodeId, removedAt: null },
+    select: { id: true, parentId: true, name: true, version: true },
+  });
+  if (!node) throw new AppError("not_found", `No budget has id "${nodeId}".`);
+  return node;
+}
+
+/** Leads of the node or an ancestor (and admins) change its children and its members. */
+export function canEditChildren(user: SessionUser, nodeId: string, access: TreeAccess): boolean {
+  return canEditBelow(user, nodeId, access.parentOf, access.leadNodeIds);
+}
+
+/** A node's leads are managed from above: by leads of an ancestor; the root's by admins. */
+export function canManageLeads(user: SessionUser, node: LiveNode, access: TreeAccess): boolean {
+  if (user.isAdmin) return true;
+  if (node.parentId === null) return false;
+  return canEditBelow(user, node.parentId, access.parentOf, access.leadNodeIds);
+}
+
+export function assertAllowed(isAllowed: boolean, message: string): void {
+  if (!isAllowed) throw new AppError("forbidden", message);
+}

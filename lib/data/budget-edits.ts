@@ -1,0 +1,187 @@
+// One use case: set a node's children (weights, names, additions, removals) in one
+// transaction, with the engine's check before the write and history rows beside it.
+// The API route and the budgets page both call setChildren.
+import "server-only";
+import { applyChildrenEdit } from "../engine/budget-edit";
+import { AppError } from "../errors";
+import { getSplitWarnings, type SetChildrenInput } from "../validation/budgets";
+import { getDb } from "../db";
+import type { Prisma } from "../generated/prisma/client";
+import {
+  assertAllowed,
+  canEditChildren,
+  findLiveNode,
+  loadTreeAccess,
+  type LiveNode,
+} from "./budget-access";
+import { getChildrenState, type ChildrenState, type ChildState } from "./budget-state";
+import type { SessionUser } from "./users";
+
+export type SetChildrenResult = ChildrenState & { changeId: string; warnings: string[] };
+
+const TRANSACTION = { timeout: 20_000, maxWait: 10_000 } as const;
+
+/** Sets `nodeId`'s children as `input` says; 403, 404, 409 (stale version, busy child) or 422. */
+export async function setChildren(
+  user: SessionUser,
+  nodeId: string,
+  input: SetChildrenInput,
+): Promise<SetChildrenResult> {
+  return getDb().$transaction(async (tx) => {
+    const node = await findLiveNode(tx, nodeId);
+    const access = await loadTreeAccess(tx, user);
+    assertAllowed(
+      canEditChildren(user, nodeId, access),
+      `Only leads of "${node.name}" or of a budget above it can change its split.`,
+    );
+    // Bumping the version first takes the parent's row lock: a concurrent save of the same
+    // split waits here, then finds the version moved and gets the 409.
+    const locked = await tx.budgetNode.updateMany({
+      where: { id: nodeId, version: input.version, removedAt: null },
+      data: { version: { increment: 1 } },
+    });
+    if (locked.count === 0) await throwStale(tx, node, input.version);
+
+    const nodes = await tx.budgetNode.findMany({
+      where: { removedAt: null },
+      select: { id: true, parentId: true, name: true, weight: true },
+    });
+    const edit = applyChildrenEdit(nodes, nodeId, input.children);
+    if (!edit.ok) {
+      throw new AppError(
+        "validation_failed",
+        "The new split is not valid.",
+        edit.issues.map((issue) => ({
+          path: pathOfIssue(input, issue.id),
+          message: issue.message,
+        })),
+      );
+    }
+    const before = nodes
+      .filter((child) => child.parentId === nodeId)
+      .map(({ id, name, weight }) => ({ id, name, weight }));
+    const removedIds = edit.value.removedIds;
+    await refuseBusyRemovals(tx, removedIds);
+
+    const at = new Date();
+    if (removedIds.length > 0) {
+      await tx.budgetNode.updateMany({
+        where: { id: { in: removedIds } },
+        data: { removedAt: at },
+      });
+      await tx.budgetLead.deleteMany({ where: { nodeId: { in: removedIds } } });
+      await tx.budgetMember.deleteMany({ where: { nodeId: { in: removedIds } } });
+    }
+    const beforeById = new Map(before.map((child) => [child.id, child]));
+    const kept = input.children.filter((child) => child.id !== undefined);
+    // Renames go through a temporary name so that swapping two names never collides.
+    const renamed = kept.filter((child) => beforeById.get(child.id!)?.name !== child.name);
+    for (const child of renamed) {
+      await tx.budgetNode.update({ where: { id: child.id }, data: { name: `~${child.id}` } });
+    }
+    const weightRows: Prisma.WeightChangeCreateManyInput[] = [];
+    for (const child of kept) {
+      const old = beforeById.get(child.id!)!;
+      if (old.name === child.name && old.weight === child.weight) continue;
+      await tx.budgetNode.update({
+        where: { id: child.id },
+        data: { name: child.name, weight: child.weight },
+      });
+      if (old.weight !== child.weight) {
+        weightRows.push({
+          nodeId: old.id,
+          at,
+          weightBefore: old.weight,
+          weightAfter: child.weight,
+        });
+      }
+    }
+    const after: ChildState[] = [];
+    for (const child of input.children) {
+      if (child.id !== undefined) {
+        after.push({ id: child.id, name: child.name, weight: child.weight });
+        continue;
+      }
+      const created = await tx.budgetNode.create({
+        data: { parentId: nodeId, name: child.name, weight: child.weight },
+        select: { id: true },
+      });
+      after.push({ id: created.id, name: child.name, weight: child.weight });
+      weightRows.push({ nodeId: created.id, at, weightBefore: null, weightAfter: child.weight });
+    }
+    const weightOf = new Map(nodes.map((row) => [row.id, row.weight]));
+    for (const id of removedIds) {
+      weightRows.push({
+        nodeId: id,
+        at,
+        weightBefore: weightOf.get(id) ?? null,
+        weightAfter: null,
+      });
+    }
+    const change = await tx.allocationChange.create({
+      data: {
+        kind: "children",
+        nodeId,
+        userId: user.id,
+        reason: input.reason,
+        at,
+        before,
+        after,
+      },
+      select: { id: true },
+    });
+    await tx.weightChange.createMany({
+      data: weightRows.map((row) => ({ ...row, changeId: change.id })),
+    });
+    const state = await getChildrenState(tx, nodeId);
+    return { ...state, changeId: change.id, warnings: getSplitWarnings(input.children) };
+  }, TRANSACTION);
+}
+
+async function throwStale(
+  tx: Prisma.TransactionClient,
+  node: LiveNode,
+  sentVersion: number,
+): Promise<never> {
+  const current = await getChildrenState(tx, node.id);
+  throw new AppError(
+    "conflict",
+    `"${node.name}" was changed by someone else since you opened it (you edited version ${sentVersion}, it is now ${current.version}). Review their change and apply yours again.`,
+    undefined,
+    { kind: "stale-version", ...current },
+  );
+}
+
+/** Removing a budget with queued or running work would orphan it: refuse, naming the jobs. */
+async function refuseBusyRemovals(tx: Prisma.TransactionClient, removedIds: string[]) {
+  if (removedIds.length === 0) return;
+  const busy = await tx.job.groupBy({
+    by: ["budgetId", "state"],
+    where: { budgetId: { in: removedIds }, state: { in: ["pending", "running"] } },
+    _count: { _all: true },
+  });
+  if (busy.length === 0) return;
+  const names = await tx.budgetNode.findMany({
+    where: { id: { in: busy.map((row) => row.budgetId) } },
+    select: { id: true, name: true },
+  });
+  const nameOf = new Map(names.map((row) => [row.id, row.name]));
+  const counts = busy.map((row) => ({
+    budgetId: row.budgetId,
+    name: nameOf.get(row.budgetId) ?? row.budgetId,
+    state: row.state,
+    jobs: row._count._all,
+  }));
+  const summary = counts.map((row) => `${row.name}: ${row.jobs} ${row.state}`).join(", ");
+  throw new AppError(
+    "conflict",
+    `Cannot remove a budget that has pending or running jobs (${summary}). Let them finish or cancel them first.`,
+    undefined,
+    { kind: "active-jobs", jobs: counts },
+  );
+}
+
+function pathOfIssue(input: SetChildrenInput, id: string | undefined): string {
+  const index = id === undefined ? -1 : input.children.findIndex((child) => child.id === id);
+  return index >= 0 ? `children.${index}.id` : "children";
+}

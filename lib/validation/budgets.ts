@@ -1,0 +1,97 @@
+// Inputs of budget edits, parsed at the edge (route handlers and the editor's form share
+// these). Names allow dots because personal leaves are named after an email's local part
+// ("riley.chen"); see docs/decisions/030-budget-edits.md.
+import { z } from "zod";
+
+export const MAX_WEIGHT = 1_000_000;
+export const MAX_NAME_LENGTH = 64;
+export const MAX_REASON_LENGTH = 500;
+export const MAX_CHILDREN = 1_000;
+
+const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+export const budgetNameSchema = z
+  .string({ error: "Enter a name." })
+  .trim()
+  .min(1, "Enter a name.")
+  .max(MAX_NAME_LENGTH, `Use at most ${MAX_NAME_LENGTH} characters.`)
+  .regex(
+    NAME_PATTERN,
+    "Use letters, digits, '.', '-' and '_' only, starting with a letter or digit.",
+  );
+
+export const weightSchema = z
+  .number({ error: "Enter a number." })
+  .refine(Number.isFinite, "Enter a finite number.")
+  .min(0, "A weight cannot be negative.")
+  .max(MAX_WEIGHT, `A weight is at most ${MAX_WEIGHT.toLocaleString("en-US")}.`);
+
+export const nodeIdSchema = z.string().trim().min(1).max(64);
+
+export const childEditSchema = z.object({
+  id: nodeIdSchema.optional(),
+  name: budgetNameSchema,
+  weight: weightSchema,
+});
+
+/** Body of PUT /api/v1/budgets/{nodeId}/children. Omitted children are removed. */
+export const setChildrenSchema = z
+  .object({
+    version: z.number({ error: "Send the version you edited." }).int().min(1),
+    reason: z
+      .string({ error: "Give a reason for the change." })
+      .trim()
+      .min(1, "Give a reason for the change.")
+      .max(MAX_REASON_LENGTH, `Keep the reason under ${MAX_REASON_LENGTH} characters.`),
+    children: z
+      .array(childEditSchema)
+      .max(MAX_CHILDREN, `A budget has at most ${MAX_CHILDREN} children.`),
+  })
+  .superRefine((body, context) => {
+    const seenNames = new Map<string, number>();
+    const seenIds = new Set<string>();
+    body.children.forEach((child, index) => {
+      const key = child.name.toLowerCase();
+      if (seenNames.has(key)) {
+        context.addIssue({
+          code: "custom",
+          path: ["children", index, "name"],
+          message: `Another child is already named "${child.name}".`,
+        });
+      } else {
+        seenNames.set(key, index);
+      }
+      if (child.id !== undefined) {
+        if (seenIds.has(child.id)) {
+          context.addIssue({
+            code: "custom",
+            path: ["children", index, "id"],
+            message: "This child appears twice.",
+          });
+        }
+        seenIds.add(child.id);
+      }
+    });
+  });
+
+export type SetChildrenInput = z.infer<typeof setChildrenSchema>;
+export type ChildEdit = z.infer<typeof childEditSchema>;
+
+/** Body of POST and DELETE on /members and /leads: the person, by email. */
+export const personSchema = z.object({
+  email: z
+    .string({ error: "Enter an email address." })
+    .trim()
+    .toLowerCase()
+    .pipe(z.email("Enter an email address.")),
+});
+
+export type PersonInput = z.infer<typeof personSchema>;
+
+/** Warnings do not block a save: they say what a valid split will do. */
+export function getSplitWarnings(children: readonly { weight: number }[]): string[] {
+  if (children.length > 0 && children.every((child) => child.weight === 0)) {
+    return ["Every child weighs 0: none of them is owed any GPU time until one weighs more."];
+  }
+  return [];
+}
