@@ -13,7 +13,7 @@ const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 export const budgetNameSchema = z
   .string({ error: "Enter a name." })
   .trim()
-  .min(1, "Enter a name.")
+  .min(1, { message: "Enter a name.", abort: true })
   .max(MAX_NAME_LENGTH, `Use at most ${MAX_NAME_LENGTH} characters.`)
   .regex(
     NAME_PATTERN,

@@ -1,0 +1,94 @@
+import { describe, expect, it } from "vitest";
+import { zodIssues } from "../api/respond";
+import { getSplitWarnings, personSchema, setChildrenSchema } from "./budgets";
+
+function issuesOf(body: unknown) {
+  const result = setChildrenSchema.safeParse(body);
+  return result.success ? [] : zodIssues(result.error);
+}
+
+const VALID = {
+  version: 3,
+  reason: "rebalance",
+  children: [
+    { id: "a", name: "lm-pretrain", weight: 5 },
+    { name: "riley.chen", weight: 0.5 },
+  ],
+};
+
+describe("setChildrenSchema", () => {
+  it("accepts names with letters, digits, '.', '-', '_' and weights from 0 to 1,000,000", () => {
+    expect(issuesOf(VALID)).toEqual([]);
+    expect(issuesOf({ ...VALID, children: [{ name: "a_b-c.9", weight: 1_000_000 }] })).toEqual([]);
+    expect(issuesOf({ ...VALID, children: [{ name: "x", weight: 0 }] })).toEqual([]);
+  });
+
+  it("names the field of each problem: children.2.weight, children.1.name, reason", () => {
+    const issues = issuesOf({
+      version: 3,
+      reason: "  ",
+      children: [
+        { name: "ok", weight: 1 },
+        { name: "has space", weight: 1 },
+        { name: "neg", weight: -1 },
+        { name: "big", weight: 1_000_001 },
+        { name: "", weight: 1 },
+        { name: "x".repeat(65), weight: 1 },
+        { name: ".hidden", weight: 1 },
+      ],
+    });
+    expect(issues.map((issue) => issue.path)).toEqual([
+      "reason",
+      "children.1.name",
+      "children.2.weight",
+      "children.3.weight",
+      "children.4.name",
+      "children.5.name",
+      "children.6.name",
+    ]);
+  });
+
+  it("refuses infinite and non-numeric weights", () => {
+    expect(issuesOf({ ...VALID, children: [{ name: "a", weight: Infinity }] })).toEqual([
+      { path: "children.0.weight", message: expect.any(String) },
+    ]);
+    expect(issuesOf({ ...VALID, children: [{ name: "a", weight: "3" }] })[0]?.path).toBe(
+      "children.0.weight",
+    );
+  });
+
+  it("refuses sibling names that differ only in case, and a child listed twice", () => {
+    const issues = issuesOf({
+      ...VALID,
+      children: [
+        { id: "a", name: "Vision", weight: 1 },
+        { name: "vision", weight: 1 },
+        { id: "a", name: "other", weight: 1 },
+      ],
+    });
+    expect(issues).toEqual([
+      { path: "children.1.name", message: 'Another child is already named "vision".' },
+      { path: "children.2.id", message: "This child appears twice." },
+    ]);
+  });
+
+  it("requires the version and a reason", () => {
+    expect(issuesOf({ children: [] }).map((issue) => issue.path)).toEqual(["version", "reason"]);
+  });
+});
+
+describe("getSplitWarnings", () => {
+  it("warns when every child weighs 0, not for an empty list or one positive weight", () => {
+    expect(getSplitWarnings([{ weight: 0 }, { weight: 0 }])).toHaveLength(1);
+    expect(getSplitWarnings([])).toEqual([]);
+    expect(getSplitWarnings([{ weight: 0 }, { weight: 2 }])).toEqual([]);
+  });
+});
+
+describe("personSchema", () => {
+  it("trims and lower-cases the email", () => {
+    expect(personSchema.parse({ email: "  Riley@Allot.Example " })).toEqual({
+      email: "riley@allot.example",
+    });
+  });
+});
