@@ -3,7 +3,10 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 
-const LINKS = [{ href: "/", label: "Overview" }];
+const LINKS = [
+  { href: "/", label: "Overview" },
+  { href: "/budgets", label: "Budgets" },
+];
 
 export function NavLinks() {
   const pathname = usePathname();

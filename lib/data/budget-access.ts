@@ -2,6 +2,7 @@
 // inside the caller's transaction so the check and the write see the same tree.
 import "server-only";
 import { canEditBelow } from "../auth";
+import { getDb } from "../db";
 import type { Db } from "./client";
 import type { SessionUser } from "./users";
 import { AppError } from "../errors";
@@ -51,4 +52,20 @@ export function canManageLeads(user: SessionUser, node: LiveNode, access: TreeAc
 
 export function assertAllowed(isAllowed: boolean, message: string): void {
   if (!isAllowed) throw new AppError("forbidden", message);
+}
+
+/** For pages: the nodes whose children and members, and whose leads, `user` may change. */
+export async function getEditRights(
+  user: SessionUser,
+): Promise<{ editableIds: Set<string>; leadManagedIds: Set<string> }> {
+  const access = await loadTreeAccess(getDb(), user);
+  const editableIds = new Set<string>();
+  const leadManagedIds = new Set<string>();
+  for (const [id, parentId] of access.parentOf) {
+    if (canEditChildren(user, id, access)) editableIds.add(id);
+    if (user.isAdmin || (parentId !== null && canEditChildren(user, parentId, access))) {
+      leadManagedIds.add(id);
+    }
+  }
+  return { editableIds, leadManagedIds };
 }

@@ -1,0 +1,47 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { HistoryList, WeightTimeline } from "@/components/budget-tree/history-list";
+import { getNodeHistory } from "@/lib/data/budget-history";
+import { AppError } from "@/lib/errors";
+
+export const metadata: Metadata = { title: "Budget history" };
+export const dynamic = "force-dynamic";
+
+export default async function BudgetHistoryPage({
+  params,
+}: {
+  params: Promise<{ nodeId: string }>;
+}) {
+  const { nodeId } = await params;
+  const history = await getNodeHistory(nodeId).catch((error: unknown) => {
+    if (error instanceof AppError && error.code === "not_found") notFound();
+    throw error;
+  });
+  const { node } = history;
+  return (
+    <>
+      <div className="page-head">
+        <p>
+          <Link href={`/budgets?node=${encodeURIComponent(node.id)}`}>
+            ← Back to the budget tree
+          </Link>
+        </p>
+        <h1>History of {node.name}</h1>
+        <p className="muted">
+          Every change to this budget&apos;s split and people: who made it, when, why, and the
+          values before and after. History cannot be edited or deleted.
+          {node.isRemoved ? " This budget has been removed; its history is kept." : null}
+        </p>
+      </div>
+      <section className="card" aria-labelledby="changes-heading">
+        <h2 id="changes-heading">Changes</h2>
+        <HistoryList changes={history.changes} />
+      </section>
+      <section className="card" aria-labelledby="weights-heading">
+        <h2 id="weights-heading">Weight of {node.name} over time</h2>
+        <WeightTimeline weights={history.weights} />
+      </section>
+    </>
+  );
+}

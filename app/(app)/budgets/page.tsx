@@ -1,0 +1,67 @@
+import type { Metadata } from "next";
+import { BudgetWorkspace } from "@/components/budget-tree/budget-workspace";
+import type { NodeRow } from "@/components/budget-tree/tree-model";
+import { getSessionUser } from "@/lib/auth";
+import { getEditRights } from "@/lib/data/budget-access";
+import { getBudgetTree } from "@/lib/data/budgets";
+import { listClusters } from "@/lib/data/clusters";
+
+export const metadata: Metadata = { title: "Budgets" };
+export const dynamic = "force-dynamic";
+
+export default async function BudgetsPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ node?: string }>;
+}) {
+  const user = await getSessionUser();
+  if (!user) return null; // the (app) layout redirects to sign-in
+  const [{ node: selectedId }, nodes, clusters, rights] = await Promise.all([
+    searchParams,
+    getBudgetTree(),
+    listClusters(),
+    getEditRights(user),
+  ]);
+  const rows: NodeRow[] = nodes.map((node) => ({
+    id: node.id,
+    parentId: node.parentId,
+    name: node.name,
+    path: node.path,
+    depth: node.depth,
+    isLeaf: node.isLeaf,
+    weight: node.weight,
+    fraction: node.fraction,
+    effectiveShare: node.effectiveShare,
+    version: node.version,
+    leads: node.leads,
+    members: node.members,
+    canEdit: rights.editableIds.has(node.id),
+    canManageLeads: rights.leadManagedIds.has(node.id),
+  }));
+  const canEditAny = rows.some((row) => row.canEdit);
+  return (
+    <>
+      <div className="page-head">
+        <h1>Budgets</h1>
+        <p className="muted">
+          {canEditAny
+            ? "Select a budget to see its people and history. You can change the split of the budgets you lead and of everything below them."
+            : "Select a budget to see its people and history. Only leads change a split; ask the lead of a budget above yours."}
+        </p>
+      </div>
+      {rows.length > 0 ? (
+        <BudgetWorkspace
+          rows={rows}
+          clusters={clusters.map(({ name, gpuType, gpus }) => ({ name, gpuType, gpus }))}
+          initialSelectedId={
+            selectedId && rows.some((row) => row.id === selectedId) ? selectedId : rows[0]!.id
+          }
+        />
+      ) : (
+        <p className="card">
+          No budget tree yet. Run <code>npm run db:seed</code> for the demo lab.
+        </p>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,126 @@
+"use client";
+
+import { formatInteger, formatPercent, formatWeight } from "@/lib/format";
+import { gpuHoursByCluster, type ClusterRef, type NodeRow } from "./tree-model";
+
+export type SubtreeTotals = { budgets: number; people: number };
+
+/**
+ * The budget tree as a table: every row shows weight, fraction of parent, effective share
+ * and GPU-hours per week on each cluster, with its leads; inner rows carry the totals
+ * below them in brackets, as on an org chart. Names select a budget; arrows fold branches.
+ */
+export function BudgetTreeView({
+  rows,
+  clusters,
+  open,
+  totals,
+  selectedId,
+  isSearching,
+  onToggle,
+  onSelect,
+}: {
+  rows: NodeRow[];
+  clusters: ClusterRef[];
+  open: Set<string>;
+  totals: Map<string, SubtreeTotals>;
+  selectedId: string;
+  isSearching: boolean;
+  onToggle: (id: string) => void;
+  onSelect: (id: string) => void;
+}) {
+  return (
+    <div className="table-scroll">
+      <table className="tree-table">
+        <caption className="sr-only">Budget tree</caption>
+        <thead>
+          <tr>
+            <th scope="col">Budget</th>
+            <th scope="col" className="num">
+              Weight
+            </th>
+            <th scope="col" className="num">
+              Of parent
+            </th>
+            <th scope="col">Effective share</th>
+            {clusters.map((cluster) => (
+              <th scope="col" className="num" key={cluster.name}>
+                {cluster.gpuType}-h/week
+              </th>
+            ))}
+            <th scope="col">Leads</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => {
+            const isOpen = isSearching || open.has(row.id);
+            const total = totals.get(row.id);
+            const isSelected = row.id === selectedId;
+            return (
+              <tr key={row.id} className={isSelected ? "is-selected" : undefined}>
+                <th scope="row" className="tree-row-head">
+                  <span className="tree-name" style={{ paddingLeft: `${row.depth * 1.25}rem` }}>
+                    {row.isLeaf ? (
+                      <span aria-hidden="true" className="tree-toggle-space" />
+                    ) : (
+                      <button
+                        type="button"
+                        className="tree-toggle"
+                        aria-expanded={isOpen}
+                        aria-label={`${isOpen ? "Collapse" : "Expand"} ${row.name}`}
+                        disabled={isSearching}
+                        onClick={() => onToggle(row.id)}
+                      >
+                        {isOpen ? "▾" : "▸"}
+                      </button>
+                    )}
+                    <button
+                      type="button"
+                      className="tree-select"
+                      aria-current={isSelected ? "true" : undefined}
+                      onClick={() => onSelect(row.id)}
+                      style={{ fontWeight: row.depth <= 1 ? 600 : 400 }}
+                    >
+                      {row.name}
+                    </button>
+                    {row.isLeaf ? (
+                      <span className="pill">
+                        {row.members.length} {row.members.length === 1 ? "member" : "members"}
+                      </span>
+                    ) : total ? (
+                      <span className="bracket">
+                        [{total.budgets} {total.budgets === 1 ? "budget" : "budgets"} ·{" "}
+                        {total.people} people]
+                      </span>
+                    ) : null}
+                  </span>
+                </th>
+                <td className="num">{formatWeight(row.weight)}</td>
+                <td className="num">{row.parentId === null ? "—" : formatPercent(row.fraction)}</td>
+                <td className="num share-cell">
+                  <span className="share-track" aria-hidden="true">
+                    <span
+                      className="share-bar"
+                      style={{ width: `${Math.max(row.effectiveShare * 100, 0.5)}%` }}
+                    />
+                  </span>
+                  {formatPercent(row.effectiveShare)}
+                </td>
+                {gpuHoursByCluster(row.effectiveShare, clusters).map((hours, index) => (
+                  <td className="num" key={clusters[index]!.name}>
+                    {formatInteger(hours)}
+                  </td>
+                ))}
+                <td className="leads-cell">
+                  {row.leads.map((lead) => lead.name).join(", ") || (
+                    <span className="muted">—</span>
+                  )}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}

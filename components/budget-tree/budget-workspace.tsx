@@ -1,0 +1,166 @@
+"use client";
+
+import Link from "next/link";
+import { useMemo, useState } from "react";
+import { BudgetTreeView, type SubtreeTotals } from "./budget-tree-view";
+import { NodeDetails } from "./node-details";
+import { SplitEditor } from "./split-editor";
+import { matchSearch, visibleRows, type ClusterRef, type NodeRow } from "./tree-model";
+
+/** Distinct leaf budgets and people below each inner node (the org chart's brackets). */
+function subtreeTotals(rows: NodeRow[]): Map<string, SubtreeTotals> {
+  const leaves = new Map<string, number>();
+  const people = new Map<string, Set<string>>();
+  // Rows are depth-first: walking backwards visits children before their parent.
+  for (let index = rows.length - 1; index >= 0; index -= 1) {
+    const row = rows[index]!;
+    const own = people.get(row.id) ?? new Set<string>();
+    for (const member of row.members) own.add(member.id);
+    people.set(row.id, own);
+    if (row.isLeaf) leaves.set(row.id, (leaves.get(row.id) ?? 0) + 1);
+    if (row.parentId !== null) {
+      leaves.set(row.parentId, (leaves.get(row.parentId) ?? 0) + (leaves.get(row.id) ?? 0));
+      const parentSet = people.get(row.parentId) ?? new Set<string>();
+      for (const id of own) parentSet.add(id);
+      people.set(row.parentId, parentSet);
+    }
+  }
+  const totals = new Map<string, SubtreeTotals>();
+  for (const row of rows) {
+    totals.set(row.id, { budgets: leaves.get(row.id) ?? 0, people: people.get(row.id)?.size ?? 0 });
+  }
+  return totals;
+}
+
+/** The budgets page: search, the tree, the selected budget's details, and the split editor. */
+export function BudgetWorkspace({
+  rows,
+  clusters,
+  initialSelectedId,
+}: {
+  rows: NodeRow[];
+  clusters: ClusterRef[];
+  initialSelectedId: string;
+}) {
+  const [query, setQuery] = useState("");
+  const [selectedId, setSelectedId] = useState(initialSelectedId);
+  const [editingId, setEditingId] = useState<string | null>(null);
+  const [savedMessage, setSavedMessage] = useState<{ text: string; nodeId: string } | null>(null);
+  const [open, setOpen] = useState<Set<string>>(() => {
+    const ids = new Set(rows.filter((row) => row.depth < 1).map((row) => row.id));
+    // Open the way down to the budget the page was opened on.
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    for (
+      let id = byId.get(initialSelectedId)?.parentId ?? null;
+      id;
+      id = byId.get(id)?.parentId ?? null
+    ) {
+      ids.add(id);
+    }
+    return ids;
+  });
+  const totals = useMemo(() => subtreeTotals(rows), [rows]);
+  const matches = useMemo(() => matchSearch(rows, query), [rows, query]);
+  const shown = useMemo(() => visibleRows(rows, open, matches), [rows, open, matches]);
+  const selected = rows.find((row) => row.id === selectedId) ?? rows[0]!;
+  const editing = editingId ? rows.find((row) => row.id === editingId) : undefined;
+
+  function toggle(id: string) {
+    setOpen((current) => {
+      const next = new Set(current);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  }
+
+  function select(id: string) {
+    setSelectedId(id);
+    window.history.replaceState(null, "", `/budgets?node=${encodeURIComponent(id)}`);
+  }
+
+  return (
+    <>
+      {editing ? (
+        <SplitEditor
+          key={editing.id}
+          node={editing}
+          rows={rows}
+          clusters={clusters}
+          onClose={() => setEditingId(null)}
+          onSaved={(text) => {
+            setSavedMessage({ text, nodeId: editing.id });
+            setEditingId(null);
+          }}
+        />
+      ) : null}
+      {savedMessage ? (
+        <p role="status" className="saved-banner">
+          {savedMessage.text}{" "}
+          <Link href={`/budgets/${encodeURIComponent(savedMessage.nodeId)}/history`}>
+            See the history
+          </Link>
+        </p>
+      ) : null}
+      <div className="budgets-layout">
+        <section className="card" aria-labelledby="tree-heading">
+          <div className="tree-toolbar">
+            <h2 id="tree-heading">Budget tree</h2>
+            <label className="search">
+              <span className="sr-only">Search budgets or people</span>
+              <input
+                type="search"
+                placeholder="Search budgets or people"
+                value={query}
+                onChange={(event) => setQuery(event.target.value)}
+              />
+            </label>
+            <button
+              type="button"
+              className="button"
+              onClick={() =>
+                setOpen(new Set(rows.filter((row) => !row.isLeaf).map((row) => row.id)))
+              }
+            >
+              Expand all
+            </button>
+            <button
+              type="button"
+              className="button"
+              onClick={() => setOpen(new Set([rows[0]!.id]))}
+            >
+              Collapse all
+            </button>
+          </div>
+          <p className="muted small" aria-live="polite">
+            {matches
+              ? `${shown.length} of ${rows.length} budgets match “${query.trim()}”.`
+              : `${rows.length} budgets. Effective share = the product of fractions from the root down.`}
+          </p>
+          <BudgetTreeView
+            rows={shown}
+            clusters={clusters}
+            open={open}
+            totals={totals}
+            selectedId={selected.id}
+            isSearching={matches !== null}
+            onToggle={toggle}
+            onSelect={select}
+          />
+        </section>
+        <NodeDetails
+          key={selected.id}
+          node={selected}
+          rows={rows}
+          clusters={clusters}
+          isEditing={editingId === selected.id}
+          onEdit={() => {
+            setSavedMessage(null);
+            setEditingId(selected.id);
+            window.scrollTo({ top: 0, behavior: "smooth" });
+          }}
+        />
+      </div>
+    </>
+  );
+}

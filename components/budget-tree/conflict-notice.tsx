@@ -1,0 +1,126 @@
+"use client";
+
+import { formatWeight } from "@/lib/format";
+import type { ChildrenState } from "./budget-api";
+import { parseWeight, type DraftChild } from "./tree-model";
+
+type Base = Pick<ChildrenState, "version" | "children">;
+
+/**
+ * Puts the viewer's edit on top of the split someone else saved: their removals stand,
+ * their new children stay, and every change the viewer made is kept.
+ */
+export function rebaseDraft(base: Base, current: ChildrenState, draft: DraftChild[]): DraftChild[] {
+  const currentIds = new Set(current.children.map((child) => child.id));
+  const baseIds = new Set(base.children.map((child) => child.id));
+  const kept = draft.filter((child) => !child.id || currentIds.has(child.id));
+  const theirNew = current.children
+    .filter((child) => !baseIds.has(child.id))
+    .map((child) => ({
+      key: child.id,
+      id: child.id,
+      name: child.name,
+      weightText: String(child.weight),
+    }));
+  return [...kept, ...theirNew];
+}
+
+/** The conflict screen: who saved first, what they changed, and the viewer's edit beside it. */
+export function ConflictNotice({
+  base,
+  current,
+  draft,
+  onReapply,
+  onDiscard,
+}: {
+  base: Base;
+  current: ChildrenState;
+  draft: DraftChild[];
+  onReapply: () => void;
+  onDiscard: () => void;
+}) {
+  const ids = [
+    ...new Set([
+      ...base.children.map((child) => child.id),
+      ...current.children.map((child) => child.id),
+      ...draft.flatMap((child) => (child.id ? [child.id] : [])),
+    ]),
+  ];
+  const find = (list: { id: string; name: string; weight: number }[], id: string) =>
+    list.find((child) => child.id === id);
+  const show = (child: { name: string; weight: number } | undefined) =>
+    child ? formatWeight(child.weight) : "removed";
+  const last = current.lastChange;
+  return (
+    <div className="conflict" role="alert" aria-labelledby="conflict-heading">
+      <h3 id="conflict-heading">Someone else changed this split while you were editing</h3>
+      <p>
+        {last ? (
+          <>
+            <strong>{last.by ?? "Someone"}</strong> saved version {current.version} at{" "}
+            {new Date(last.at).toLocaleString("en-GB", { timeZone: "UTC" })} UTC: “{last.reason}”.
+          </>
+        ) : (
+          <>The split is now at version {current.version}.</>
+        )}{" "}
+        Nothing of yours was saved.
+      </p>
+      <table>
+        <caption className="sr-only">Weights: when you opened, saved now, and your edit</caption>
+        <thead>
+          <tr>
+            <th scope="col">Budget</th>
+            <th scope="col" className="num">
+              When you opened (v{base.version})
+            </th>
+            <th scope="col" className="num">
+              Saved now (v{current.version})
+            </th>
+            <th scope="col" className="num">
+              Your edit
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {ids.map((id) => {
+            const before = find(base.children, id);
+            const now = find(current.children, id);
+            const mine = draft.find((child) => child.id === id);
+            return (
+              <tr key={id} className={show(before) !== show(now) ? "is-changed" : undefined}>
+                <th scope="row" className="tree-row-head">
+                  {now?.name ?? before?.name ?? mine?.name}
+                </th>
+                <td className="num">{before ? formatWeight(before.weight) : "—"}</td>
+                <td className="num">{before || now ? show(now) : "—"}</td>
+                <td className="num">
+                  {mine ? formatWeight(parseWeight(mine.weightText) ?? 0) : "removed"}
+                </td>
+              </tr>
+            );
+          })}
+          {draft
+            .filter((child) => !child.id)
+            .map((child) => (
+              <tr key={child.key}>
+                <th scope="row" className="tree-row-head">
+                  {child.name || "(new)"}
+                </th>
+                <td className="num">—</td>
+                <td className="num">—</td>
+                <td className="num">{formatWeight(parseWeight(child.weightText) ?? 0)} (new)</td>
+              </tr>
+            ))}
+        </tbody>
+      </table>
+      <div className="editor-actions">
+        <button type="button" className="button button-primary" onClick={onReapply}>
+          Re-apply my edit
+        </button>
+        <button type="button" className="button" onClick={onDiscard}>
+          Discard my edit
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,134 @@
+import type { HistoryEntry, WeightEntry } from "@/lib/data/budget-history";
+import { formatPercent, formatWeight } from "@/lib/format";
+
+const WHEN = new Intl.DateTimeFormat("en-GB", {
+  dateStyle: "medium",
+  timeStyle: "short",
+  timeZone: "UTC",
+});
+
+export function formatWhen(iso: string): string {
+  return `${WHEN.format(new Date(iso))} UTC`;
+}
+
+type Child = { id: string; name: string; weight: number };
+
+function fractions(children: Child[]): Map<string, number> {
+  const total = children.reduce((sum, child) => sum + child.weight, 0);
+  return new Map(children.map((child) => [child.id, total > 0 ? child.weight / total : 0]));
+}
+
+function ChildrenDiff({ before, after }: { before: Child[]; after: Child[] }) {
+  const ids = [...new Set([...before.map((child) => child.id), ...after.map((child) => child.id)])];
+  const fractionBefore = fractions(before);
+  const fractionAfter = fractions(after);
+  return (
+    <table>
+      <thead>
+        <tr>
+          <th scope="col">Budget</th>
+          <th scope="col" className="num">
+            Weight before
+          </th>
+          <th scope="col" className="num">
+            Weight after
+          </th>
+          <th scope="col" className="num">
+            Of parent before
+          </th>
+          <th scope="col" className="num">
+            Of parent after
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {ids.map((id) => {
+          const old = before.find((child) => child.id === id);
+          const now = after.find((child) => child.id === id);
+          const renamed = old && now && old.name !== now.name ? ` (was ${old.name})` : "";
+          const isChanged = !old || !now || old.weight !== now.weight || old.name !== now.name;
+          return (
+            <tr key={id} className={isChanged ? "is-changed" : undefined}>
+              <th scope="row" className="tree-row-head">
+                {(now ?? old)!.name}
+                {renamed}
+                {!old ? <span className="pill">added</span> : null}
+                {!now ? <span className="pill">removed</span> : null}
+              </th>
+              <td className="num">{old ? formatWeight(old.weight) : "—"}</td>
+              <td className="num">{now ? formatWeight(now.weight) : "—"}</td>
+              <td className="num">{old ? formatPercent(fractionBefore.get(id) ?? 0) : "—"}</td>
+              <td className="num">{now ? formatPercent(fractionAfter.get(id) ?? 0) : "—"}</td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
+
+const KIND_LABEL = { children: "Split", leads: "Leads", members: "Members" } as const;
+
+/** A node's changes, newest first: who, when, why, and the values before and after. */
+export function HistoryList({ changes }: { changes: HistoryEntry[] }) {
+  if (changes.length === 0) return <p className="muted">No changes yet.</p>;
+  return (
+    <ol className="history">
+      {changes.map((change) => (
+        <li key={change.id} className="history-entry">
+          <p className="history-meta">
+            <span className="pill">{KIND_LABEL[change.kind]}</span>{" "}
+            <time dateTime={change.at}>{formatWhen(change.at)}</time> ·{" "}
+            <strong>{change.by ?? "a deleted user"}</strong>
+          </p>
+          <p className="history-reason">“{change.reason}”</p>
+          {change.kind === "children" ? (
+            <ChildrenDiff before={change.before} after={change.after} />
+          ) : (
+            <p>
+              {change.after
+                .filter((person) => !change.before.some((old) => old.id === person.id))
+                .map((person) => `Added ${person.name} (${person.email}). `)}
+              {change.before
+                .filter((person) => !change.after.some((now) => now.id === person.id))
+                .map((person) => `Removed ${person.name} (${person.email}). `)}
+            </p>
+          )}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/** The node's own weight from each change on (what reports read for past hours). */
+export function WeightTimeline({ weights }: { weights: WeightEntry[] }) {
+  if (weights.length === 0) return <p className="muted">No weight recorded.</p>;
+  return (
+    <table>
+      <thead>
+        <tr>
+          <th scope="col">From</th>
+          <th scope="col" className="num">
+            Weight before
+          </th>
+          <th scope="col" className="num">
+            Weight from then on
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {weights.map((row) => (
+          <tr key={`${row.at}-${row.weightAfter}`}>
+            <td>{formatWhen(row.at)}</td>
+            <td className="num">
+              {row.weightBefore === null ? "— (created)" : formatWeight(row.weightBefore)}
+            </td>
+            <td className="num">
+              {row.weightAfter === null ? "— (removed)" : formatWeight(row.weightAfter)}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

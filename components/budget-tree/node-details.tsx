@@ -1,0 +1,101 @@
+"use client";
+
+import Link from "next/link";
+import { formatInteger, formatPercent, formatWeight } from "@/lib/format";
+import { PeopleEditor } from "./people-editor";
+import { gpuHoursByCluster, type ClusterRef, type NodeRow } from "./tree-model";
+
+/** The selected budget: what it is owed, its split, its people, and what the viewer may do. */
+export function NodeDetails({
+  node,
+  rows,
+  clusters,
+  isEditing,
+  onEdit,
+}: {
+  node: NodeRow;
+  rows: NodeRow[];
+  clusters: ClusterRef[];
+  isEditing: boolean;
+  onEdit: () => void;
+}) {
+  const children = rows.filter((row) => row.parentId === node.id);
+  const hours = gpuHoursByCluster(node.effectiveShare, clusters);
+  return (
+    <aside className="card details" aria-labelledby="details-heading">
+      <h2 id="details-heading">{node.path || node.name}</h2>
+      <p className="details-share">
+        <strong>{formatPercent(node.effectiveShare)}</strong> of every cluster
+        {node.parentId !== null ? (
+          <span className="muted">
+            {" "}
+            · weight {formatWeight(node.weight)} = {formatPercent(node.fraction)} of its parent
+          </span>
+        ) : null}
+      </p>
+      <dl className="hours">
+        {clusters.map((cluster, index) => (
+          <div key={cluster.name}>
+            <dt>{cluster.gpuType}-h/week</dt>
+            <dd>{formatInteger(hours[index]!)}</dd>
+          </div>
+        ))}
+      </dl>
+      <div className="details-actions">
+        {node.canEdit ? (
+          <button
+            type="button"
+            className="button button-primary"
+            onClick={onEdit}
+            disabled={isEditing}
+          >
+            {children.length > 0 ? `Edit split of ${node.name}` : `Add budgets under ${node.name}`}
+          </button>
+        ) : null}
+        <Link className="button" href={`/budgets/${encodeURIComponent(node.id)}/history`}>
+          History
+        </Link>
+      </div>
+      {children.length > 0 ? (
+        <>
+          <h3>Split</h3>
+          <ul className="split-list">
+            {children.map((child) => (
+              <li key={child.id}>
+                <span>{child.name}</span>
+                <span className="num">
+                  {formatWeight(child.weight)} → {formatPercent(child.fraction)}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+      <h3>Leads</h3>
+      <PeopleEditor
+        nodeId={node.id}
+        nodeName={node.name}
+        role="leads"
+        people={node.leads}
+        canManage={node.canManageLeads}
+      />
+      {node.isLeaf ? (
+        <>
+          <h3>Members</h3>
+          <PeopleEditor
+            nodeId={node.id}
+            nodeName={node.name}
+            role="members"
+            people={node.members}
+            canManage={node.canEdit}
+          />
+        </>
+      ) : null}
+      {!node.canEdit && !node.canManageLeads ? (
+        <p className="muted small">
+          You can read this budget. Its leads and the leads above it change it.
+        </p>
+      ) : null}
+    </aside>
+  );
+}

@@ -1,0 +1,223 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useMemo, useState, useTransition, type FormEvent } from "react";
+import { getSplitWarnings, MAX_WEIGHT, setChildrenSchema } from "@/lib/validation/budgets";
+import type { FieldIssue } from "@/lib/errors";
+import { saveChildren, staleState, type ChildrenState } from "./budget-api";
+import { ConflictNotice, rebaseDraft } from "./conflict-notice";
+import { SplitPreview } from "./split-preview";
+import { SplitRows } from "./split-rows";
+import {
+  parseWeight,
+  previewSplit,
+  type ClusterRef,
+  type DraftChild,
+  type NodeRow,
+} from "./tree-model";
+
+type Base = Pick<ChildrenState, "version" | "children">;
+
+function draftOf(base: Base): DraftChild[] {
+  return base.children.map((child) => ({
+    key: child.id,
+    id: child.id,
+    name: child.name,
+    weightText: String(child.weight),
+  }));
+}
+
+/**
+ * Edits a node's children together: weights (number and slider), names, additions and
+ * removals, with the engine's live preview of every share below, a required reason, and
+ * the conflict screen when someone saved first.
+ */
+export function SplitEditor({
+  node,
+  rows,
+  clusters,
+  onClose,
+  onSaved,
+}: {
+  node: NodeRow;
+  rows: NodeRow[];
+  clusters: ClusterRef[];
+  onClose: () => void;
+  onSaved: (message: string) => void;
+}) {
+  const router = useRouter();
+  const [base, setBase] = useState<Base>(() => ({
+    version: node.version,
+    children: rows
+      .filter((row) => row.parentId === node.id)
+      .map(({ id, name, weight }) => ({ id, name, weight })),
+  }));
+  const [draft, setDraft] = useState<DraftChild[]>(() => draftOf(base));
+  const [reason, setReason] = useState("");
+  const [hasTried, setHasTried] = useState(false);
+  const [serverIssues, setServerIssues] = useState<FieldIssue[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const [conflict, setConflict] = useState<ChildrenState | null>(null);
+  const [note, setNote] = useState<string | null>(null);
+  const [isPending, startTransition] = useTransition();
+  const [addedCount, setAddedCount] = useState(0);
+
+  const body = useMemo(
+    () => ({
+      version: base.version,
+      reason,
+      children: draft.map((child) => ({
+        ...(child.id ? { id: child.id } : {}),
+        name: child.name.trim(),
+        weight: parseWeight(child.weightText) ?? Number.NaN,
+      })),
+    }),
+    [base.version, reason, draft],
+  );
+  const clientIssues = useMemo(() => {
+    const parsed = setChildrenSchema.safeParse(body);
+    return parsed.success
+      ? []
+      : parsed.error.issues.map((issue) => ({
+          path: issue.path.join("."),
+          message: issue.message,
+        }));
+  }, [body]);
+  const issues = [...clientIssues, ...serverIssues].filter(
+    (issue) => hasTried || issue.path !== "reason",
+  );
+  const preview = useMemo(() => previewSplit(rows, node.id, draft), [rows, node.id, draft]);
+  const removed = base.children.filter((child) => !draft.some((row) => row.id === child.id));
+  const warnings = getSplitWarnings(
+    draft.map((child) => ({ weight: parseWeight(child.weightText) ?? 1 })),
+  );
+
+  function update(next: DraftChild[]) {
+    setDraft(next);
+    setServerIssues([]);
+  }
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    setHasTried(true);
+    setError(null);
+    if (clientIssues.length > 0) return;
+    startTransition(async () => {
+      const result = await saveChildren(node.id, body);
+      if (result.ok) {
+        router.refresh();
+        const extra = result.value.warnings.length ? ` ${result.value.warnings.join(" ")}` : "";
+        onSaved(`Saved the split of ${node.name} (version ${result.value.version}).${extra}`);
+        return;
+      }
+      const current = staleState(result.error);
+      if (current) {
+        setConflict(current);
+        router.refresh();
+        return;
+      }
+      setServerIssues(result.error.issues);
+      setError(result.error.message);
+    });
+  }
+
+  return (
+    <section className="card editor" aria-labelledby="editor-heading">
+      <div className="editor-head">
+        <h2 id="editor-heading">Edit split of {node.path || node.name}</h2>
+        <button type="button" className="button" onClick={onClose}>
+          Cancel
+        </button>
+      </div>
+      {conflict ? (
+        <ConflictNotice
+          base={base}
+          current={conflict}
+          draft={draft}
+          onReapply={() => {
+            update(rebaseDraft(base, conflict, draft));
+            setBase(conflict);
+            setConflict(null);
+            setNote(
+              `Your edit now applies on top of version ${conflict.version}. Check the preview, then save again.`,
+            );
+          }}
+          onDiscard={() => {
+            update(draftOf(conflict));
+            setBase(conflict);
+            setConflict(null);
+            setNote(`Showing version ${conflict.version}; your edit was discarded.`);
+          }}
+        />
+      ) : null}
+      {note ? (
+        <p role="status" className="ok-text">
+          {note}
+        </p>
+      ) : null}
+      <form onSubmit={submit} noValidate>
+        <SplitRows
+          draft={draft}
+          base={base}
+          preview={preview.ok ? preview.rows : []}
+          clusters={clusters}
+          issues={issues}
+          maxWeight={MAX_WEIGHT}
+          onChange={update}
+        />
+        <button
+          type="button"
+          className="button"
+          onClick={() => {
+            setAddedCount(addedCount + 1);
+            update([...draft, { key: `new-${addedCount}`, name: "", weightText: "1" }]);
+          }}
+        >
+          Add a budget
+        </button>
+        {removed.length > 0 ? (
+          <p className="warn-text">
+            Saving removes {removed.map((child) => child.name).join(", ")} and everything below
+            {removed.length === 1 ? " it" : " them"}. Their history and past jobs are kept.
+          </p>
+        ) : null}
+        {warnings.map((warning) => (
+          <p key={warning} className="warn-text" role="status">
+            {warning}
+          </p>
+        ))}
+        <SplitPreview preview={preview} clusters={clusters} />
+        <div className="field">
+          <label htmlFor="split-reason">Reason for the change (kept in the history)</label>
+          <textarea
+            id="split-reason"
+            rows={2}
+            required
+            value={reason}
+            aria-invalid={issues.some((issue) => issue.path === "reason")}
+            aria-describedby="split-reason-error"
+            onChange={(event) => setReason(event.target.value)}
+          />
+          <p id="split-reason-error" className="field-error">
+            {issues.find((issue) => issue.path === "reason")?.message}
+          </p>
+        </div>
+        {error ? (
+          <p role="alert" className="alert">
+            {error}
+          </p>
+        ) : null}
+        <div className="editor-actions">
+          <button
+            type="submit"
+            className="button button-primary"
+            disabled={isPending || conflict !== null}
+          >
+            {isPending ? "Saving…" : "Save split"}
+          </button>
+          <span className="muted small">Editing version {base.version}.</span>
+        </div>
+      </form>
+    </section>
+  );
+}

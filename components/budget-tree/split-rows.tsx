@@ -1,0 +1,150 @@
+"use client";
+
+import type { FieldIssue } from "@/lib/errors";
+import { formatInteger, formatPercent } from "@/lib/format";
+import {
+  gpuHoursByCluster,
+  parseWeight,
+  type ClusterRef,
+  type DraftChild,
+  type PreviewRow,
+} from "./tree-model";
+
+/** A slider range that fits the weights in play: 10, 100, 1,000... at least twice the largest. */
+function sliderMaxFor(weights: number[], maxWeight: number): number {
+  const largest = Math.max(1, ...weights);
+  return Math.min(maxWeight, 10 ** Math.ceil(Math.log10(largest * 2)));
+}
+
+/** The children being edited: name, weight (number and slider) and their new shares. */
+export function SplitRows({
+  draft,
+  base,
+  preview,
+  clusters,
+  issues,
+  maxWeight,
+  onChange,
+}: {
+  draft: DraftChild[];
+  base: { children: { id: string; name: string; weight: number }[] };
+  preview: PreviewRow[];
+  clusters: ClusterRef[];
+  issues: FieldIssue[];
+  maxWeight: number;
+  onChange: (next: DraftChild[]) => void;
+}) {
+  const sliderMax = sliderMaxFor(
+    [
+      ...base.children.map((child) => child.weight),
+      ...draft.map((c) => parseWeight(c.weightText) ?? 0),
+    ],
+    maxWeight,
+  );
+  const previewById = new Map(preview.map((row) => [row.id, row]));
+  let newIndex = 0;
+  const errorAt = (index: number, field: string) =>
+    issues.find((issue) => issue.path === `children.${index}.${field}`)?.message;
+
+  function set(index: number, patch: Partial<DraftChild>) {
+    onChange(draft.map((child, at) => (at === index ? { ...child, ...patch } : child)));
+  }
+
+  return (
+    <div className="table-scroll">
+      <table className="split-table">
+        <caption className="sr-only">Children and their new shares</caption>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Weight</th>
+            <th scope="col" className="num">
+              New fraction
+            </th>
+            <th scope="col" className="num">
+              New share
+            </th>
+            {clusters.map((cluster) => (
+              <th scope="col" className="num" key={cluster.name}>
+                {cluster.gpuType}-h/week
+              </th>
+            ))}
+            <th scope="col">
+              <span className="sr-only">Remove</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {draft.map((child, index) => {
+            const label = child.id
+              ? (base.children.find((old) => old.id === child.id)?.name ?? child.name)
+              : `new budget ${index + 1}`;
+            const row = previewById.get(child.id ?? `draft:${newIndex++}`);
+            const weight = parseWeight(child.weightText);
+            const nameError = errorAt(index, "name") ?? errorAt(index, "id");
+            const weightError = errorAt(index, "weight");
+            return (
+              <tr key={child.key}>
+                <td>
+                  <input
+                    className="name-input"
+                    aria-label={`Name of ${label}`}
+                    value={child.name}
+                    aria-invalid={nameError ? true : undefined}
+                    onChange={(event) => set(index, { name: event.target.value })}
+                  />
+                  {nameError ? <p className="field-error">{nameError}</p> : null}
+                </td>
+                <td>
+                  <div className="weight-inputs">
+                    <input
+                      type="number"
+                      className="weight-input"
+                      min={0}
+                      max={maxWeight}
+                      step="any"
+                      inputMode="decimal"
+                      aria-label={`Weight of ${label}`}
+                      value={child.weightText}
+                      aria-invalid={weightError ? true : undefined}
+                      onChange={(event) => set(index, { weightText: event.target.value })}
+                    />
+                    <input
+                      type="range"
+                      min={0}
+                      max={sliderMax}
+                      step={sliderMax / 200}
+                      aria-label={`Weight of ${label}`}
+                      value={Math.min(weight ?? 0, sliderMax)}
+                      onChange={(event) => set(index, { weightText: event.target.value })}
+                    />
+                  </div>
+                  {weightError ? <p className="field-error">{weightError}</p> : null}
+                </td>
+                <td className="num">{row ? formatPercent(row.fraction) : "—"}</td>
+                <td className="num">{row ? formatPercent(row.effectiveShare) : "—"}</td>
+                {clusters.map((cluster, at) => (
+                  <td className="num" key={cluster.name}>
+                    {row
+                      ? formatInteger(gpuHoursByCluster(row.effectiveShare, clusters)[at]!)
+                      : "—"}
+                  </td>
+                ))}
+                <td>
+                  <button
+                    type="button"
+                    className="button button-small"
+                    aria-label={`Remove ${label}`}
+                    onClick={() => onChange(draft.filter((_, at) => at !== index))}
+                  >
+                    Remove
+                  </button>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}

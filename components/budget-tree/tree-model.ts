@@ -1,0 +1,127 @@
+// The budgets page's data as the browser gets it, and pure helpers over it (search,
+// visibility, the edit preview through the engine). No React here: unit-testable.
+import { applyChildrenEdit, weeklyGpuHours } from "@/lib/engine";
+
+export type Person = { id: string; name: string; email: string };
+
+export type NodeRow = {
+  id: string;
+  parentId: string | null;
+  name: string;
+  path: string;
+  depth: number;
+  isLeaf: boolean;
+  weight: number;
+  fraction: number;
+  effectiveShare: number;
+  version: number;
+  leads: Person[];
+  members: Person[];
+  /** The viewer may change this node's children and members. */
+  canEdit: boolean;
+  /** The viewer may change this node's leads. */
+  canManageLeads: boolean;
+};
+
+export type ClusterRef = { name: string; gpuType: string; gpus: number };
+
+export type DraftChild = { key: string; id?: string; name: string; weightText: string };
+
+export type PreviewRow = {
+  id: string;
+  name: string;
+  depth: number;
+  weight: number;
+  fraction: number;
+  effectiveShare: number;
+  /** Share before the edit; null for a new child. */
+  oldShare: number | null;
+};
+
+/** GPU-hours per week on each cluster for a share. */
+export function gpuHoursByCluster(share: number, clusters: ClusterRef[]): number[] {
+  return clusters.map((cluster) => weeklyGpuHours(share, cluster.gpus));
+}
+
+/** Ids of nodes matching a search (name, path, lead or member name or email) and their ancestors. */
+export function matchSearch(rows: NodeRow[], query: string): Set<string> | null {
+  const needle = query.trim().toLowerCase();
+  if (!needle) return null;
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const shown = new Set<string>();
+  const people = (list: Person[]) =>
+    list.some(
+      (person) =>
+        person.name.toLowerCase().includes(needle) || person.email.toLowerCase().includes(needle),
+    );
+  for (const row of rows) {
+    if (row.path.toLowerCase().includes(needle) || people(row.leads) || people(row.members)) {
+      for (
+        let id: string | null = row.id;
+        id && !shown.has(id);
+        id = byId.get(id)?.parentId ?? null
+      ) {
+        shown.add(id);
+      }
+    }
+  }
+  return shown;
+}
+
+/** Rows to show: every ancestor open (or, when searching, on a match's path). */
+export function visibleRows(rows: NodeRow[], open: Set<string>, matches: Set<string> | null) {
+  const isShown = new Map<string, boolean>();
+  return rows.filter((row) => {
+    const shown =
+      row.parentId === null ||
+      (isShown.get(row.parentId) === true && (matches ? true : open.has(row.parentId)));
+    const result = shown && (!matches || matches.has(row.id));
+    isShown.set(row.id, result);
+    return result;
+  });
+}
+
+export function parseWeight(text: string): number | null {
+  if (text.trim() === "") return null;
+  const value = Number(text);
+  return Number.isFinite(value) ? value : null;
+}
+
+/**
+ * The new shares of the edited node's subtree if the draft were saved, computed by the
+ * engine on the whole tree (the server runs the same function before it writes).
+ */
+export function previewSplit(
+  rows: NodeRow[],
+  parentId: string,
+  draft: DraftChild[],
+): { ok: true; rows: PreviewRow[] } | { ok: false; message: string } {
+  const children = draft.map((child) => ({
+    id: child.id,
+    name: child.name.trim(),
+    weight: parseWeight(child.weightText) ?? 0,
+  }));
+  const result = applyChildrenEdit(rows, parentId, children, "draft:");
+  if (!result.ok) return { ok: false, message: result.issues[0]?.message ?? "Invalid split." };
+  const oldShare = new Map(rows.map((row) => [row.id, row.effectiveShare]));
+  const { tree, addedIds } = result.value;
+  const isNew = new Set(addedIds);
+  const start = tree.indexById[parentId]!;
+  const baseDepth = tree.nodes[start]!.depth;
+  const out: PreviewRow[] = [];
+  // Nodes are in depth-first order, so the subtree is the run of deeper nodes after it.
+  for (let index = start + 1; index < tree.nodes.length; index += 1) {
+    const node = tree.nodes[index]!;
+    if (node.depth <= baseDepth) break;
+    out.push({
+      id: node.id,
+      name: node.name,
+      depth: node.depth - baseDepth,
+      weight: node.weight,
+      fraction: node.fraction,
+      effectiveShare: node.effectiveShare,
+      oldShare: isNew.has(node.id) ? null : (oldShare.get(node.id) ?? null),
+    });
+  }
+  return { ok: true, rows: out };
+}
