@@ -47,7 +47,7 @@ export function BudgetWorkspace({
   const [editingId, setEditingId] = useState<string | null>(null);
   const [savedMessage, setSavedMessage] = useState<{ text: string; nodeId: string } | null>(null);
   const [open, setOpen] = useState<Set<string>>(() => {
-    const ids = new Set(rows.filter((row) => row.depth < 1).map((row) => row.id));
+    const ids = new Set(rows.filter((row) => row.depth < 2 && !row.isLeaf).map((row) => row.id));
     // Open the way down to the budget the page was opened on.
     const byId = new Map(rows.map((row) => [row.id, row]));
     for (

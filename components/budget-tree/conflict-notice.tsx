@@ -2,27 +2,12 @@
 
 import { formatWeight } from "@/lib/format";
 import type { ChildrenState } from "./budget-api";
-import { parseWeight, type DraftChild } from "./tree-model";
+import { parseWeight, rebaseDraft, type DraftChild } from "./tree-model";
 
 type Base = Pick<ChildrenState, "version" | "children">;
 
-/**
- * Puts the viewer's edit on top of the split someone else saved: their removals stand,
- * their new children stay, and every change the viewer made is kept.
- */
-export function rebaseDraft(base: Base, current: ChildrenState, draft: DraftChild[]): DraftChild[] {
-  const currentIds = new Set(current.children.map((child) => child.id));
-  const baseIds = new Set(base.children.map((child) => child.id));
-  const kept = draft.filter((child) => !child.id || currentIds.has(child.id));
-  const theirNew = current.children
-    .filter((child) => !baseIds.has(child.id))
-    .map((child) => ({
-      key: child.id,
-      id: child.id,
-      name: child.name,
-      weightText: String(child.weight),
-    }));
-  return [...kept, ...theirNew];
+function weightText(child: DraftChild | undefined): string {
+  return child ? formatWeight(parseWeight(child.weightText) ?? 0) : "removed";
 }
 
 /** The conflict screen: who saved first, what they changed, and the viewer's edit beside it. */
@@ -50,6 +35,7 @@ export function ConflictNotice({
     list.find((child) => child.id === id);
   const show = (child: { name: string; weight: number } | undefined) =>
     child ? formatWeight(child.weight) : "removed";
+  const merged = rebaseDraft(base, current, draft);
   const last = current.lastChange;
   return (
     <div className="conflict" role="alert" aria-labelledby="conflict-heading">
@@ -79,6 +65,9 @@ export function ConflictNotice({
             <th scope="col" className="num">
               Your edit
             </th>
+            <th scope="col" className="num">
+              If you re-apply
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -96,6 +85,7 @@ export function ConflictNotice({
                 <td className="num">
                   {mine ? formatWeight(parseWeight(mine.weightText) ?? 0) : "removed"}
                 </td>
+                <td className="num">{weightText(merged.find((child) => child.id === id))}</td>
               </tr>
             );
           })}
@@ -108,7 +98,8 @@ export function ConflictNotice({
                 </th>
                 <td className="num">—</td>
                 <td className="num">—</td>
-                <td className="num">{formatWeight(parseWeight(child.weightText) ?? 0)} (new)</td>
+                <td className="num">{weightText(child)} (new)</td>
+                <td className="num">{weightText(child)}</td>
               </tr>
             ))}
         </tbody>

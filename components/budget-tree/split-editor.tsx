@@ -5,12 +5,13 @@ import { useMemo, useState, useTransition, type FormEvent } from "react";
 import { getSplitWarnings, MAX_WEIGHT, setChildrenSchema } from "@/lib/validation/budgets";
 import type { FieldIssue } from "@/lib/errors";
 import { saveChildren, staleState, type ChildrenState } from "./budget-api";
-import { ConflictNotice, rebaseDraft } from "./conflict-notice";
+import { ConflictNotice } from "./conflict-notice";
 import { SplitPreview } from "./split-preview";
 import { SplitRows } from "./split-rows";
 import {
   parseWeight,
   previewSplit,
+  rebaseDraft,
   type ClusterRef,
   type DraftChild,
   type NodeRow,

@@ -76,7 +76,14 @@ export function SplitPreview({
               {preview.rows.map((row) => (
                 <tr key={row.id}>
                   <th scope="row" className="tree-row-head">
-                    <span style={{ paddingLeft: `${(row.depth - 1) * 1.25}rem` }}>{row.name}</span>
+                    <span
+                      style={{
+                        paddingLeft: `${(row.depth - 1) * 1.25}rem`,
+                        fontWeight: row.depth === 1 ? 600 : 400,
+                      }}
+                    >
+                      {row.name}
+                    </span>
                   </th>
                   <td className="num">
                     {row.oldShare === null ? "—" : formatPercent(row.oldShare)}

@@ -10,10 +10,12 @@ import {
   type PreviewRow,
 } from "./tree-model";
 
-/** A slider range that fits the weights in play: 10, 100, 1,000... at least twice the largest. */
+/** A slider range that fits the weights in play: 1, 2 or 5 x 10^k, at least twice the largest. */
 function sliderMaxFor(weights: number[], maxWeight: number): number {
-  const largest = Math.max(1, ...weights);
-  return Math.min(maxWeight, 10 ** Math.ceil(Math.log10(largest * 2)));
+  const target = Math.max(1, ...weights) * 2;
+  const power = 10 ** Math.floor(Math.log10(target));
+  const step = [1, 2, 5, 10].find((factor) => factor * power >= target) ?? 10;
+  return Math.min(maxWeight, step * power);
 }
 
 /** The children being edited: name, weight (number and slider) and their new shares. */
@@ -34,12 +36,13 @@ export function SplitRows({
   maxWeight: number;
   onChange: (next: DraftChild[]) => void;
 }) {
-  const sliderMax = sliderMaxFor(
-    [
-      ...base.children.map((child) => child.weight),
-      ...draft.map((c) => parseWeight(c.weightText) ?? 0),
-    ],
-    maxWeight,
+  // From the saved weights, so the sliders do not rescale under the pointer while dragging.
+  const sliderMax = Math.max(
+    sliderMaxFor(
+      base.children.map((child) => child.weight),
+      maxWeight,
+    ),
+    ...draft.map((child) => Math.min(parseWeight(child.weightText) ?? 0, maxWeight)),
   );
   const previewById = new Map(preview.map((row) => [row.id, row]));
   let newIndex = 0;

@@ -125,3 +125,38 @@ export function previewSplit(
   }
   return { ok: true, rows: out };
 }
+
+type SavedSplit = { children: { id: string; name: string; weight: number }[] };
+
+/**
+ * Puts the viewer's edit on top of a split someone else saved meanwhile: only what the
+ * viewer changed (each name, each weight, removals, additions) is applied again; the rest
+ * is what the other person saved, including their new children and their removals.
+ */
+export function rebaseDraft(
+  base: SavedSplit,
+  current: SavedSplit,
+  draft: DraftChild[],
+): DraftChild[] {
+  const baseById = new Map(base.children.map((child) => [child.id, child]));
+  const draftById = new Map(draft.flatMap((child) => (child.id ? [[child.id, child]] : [])));
+  const out: DraftChild[] = [];
+  for (const now of current.children) {
+    const old = baseById.get(now.id);
+    const mine = draftById.get(now.id);
+    if (old && !mine) continue; // the viewer removed it
+    if (!old || !mine) {
+      out.push({ key: now.id, id: now.id, name: now.name, weightText: String(now.weight) });
+      continue;
+    }
+    const isNameMine = mine.name.trim() !== old.name;
+    const isWeightMine = parseWeight(mine.weightText) !== old.weight;
+    out.push({
+      key: mine.key,
+      id: now.id,
+      name: isNameMine ? mine.name : now.name,
+      weightText: isWeightMine ? mine.weightText : String(now.weight),
+    });
+  }
+  return [...out, ...draft.filter((child) => !child.id)];
+}

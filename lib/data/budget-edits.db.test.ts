@@ -208,6 +208,36 @@ describe("setChildren: refusals", () => {
     expect((await db.job.findUniqueOrThrow({ where: { id: job.id } })).budgetId).toBe(solo.id);
   });
 
+  it("refuses to split a leaf that has running jobs: they would be charged to an inner node", async () => {
+    const leafId = branch.ids["zz-edits-other/other-proj"]!;
+    const cluster = await db.cluster.findFirstOrThrow({ select: { id: true } });
+    const job = await db.job.create({
+      data: {
+        clusterId: cluster.id,
+        budgetId: leafId,
+        userId: branch.users.researcher.id,
+        name: "running",
+        gpus: 8,
+        minRuntimeSec: 0,
+        isResumable: false,
+        state: "running",
+      },
+    });
+    const state = await getChildrenState(db, leafId);
+    const split = () =>
+      setChildren(branch.users.admin, leafId, {
+        version: state.version,
+        reason: "split",
+        children: [{ name: "part", weight: 1 }],
+      });
+    const error = await expectAppError(split(), "conflict");
+    expect(error.message).toBe(
+      "Cannot split a budget that has pending or running jobs (other-proj: 1 running). Let them finish or cancel them first.",
+    );
+    await db.job.update({ where: { id: job.id }, data: { state: "failed" } });
+    expect((await split()).children.map((child) => child.name)).toEqual(["part"]);
+  });
+
   it("refuses a child that belongs to another parent (422 on children.0.id)", async () => {
     const programId = branch.ids["zz-edits"]!;
     const state = await getChildrenState(db, programId);

@@ -61,7 +61,11 @@ export async function setChildren(
       .filter((child) => child.parentId === nodeId)
       .map(({ id, name, weight }) => ({ id, name, weight }));
     const removedIds = edit.value.removedIds;
-    await refuseBusyRemovals(tx, removedIds);
+    await refuseBusyBudgets(tx, removedIds, "remove a budget");
+    if (before.length === 0 && input.children.length > 0) {
+      // Only leaves are charged: queued work must not end up on a budget that was split.
+      await refuseBusyBudgets(tx, [nodeId], "split a budget");
+    }
 
     const at = new Date();
     if (removedIds.length > 0) {
@@ -152,12 +156,16 @@ async function throwStale(
   );
 }
 
-/** Removing a budget with queued or running work would orphan it: refuse, naming the jobs. */
-async function refuseBusyRemovals(tx: Prisma.TransactionClient, removedIds: string[]) {
-  if (removedIds.length === 0) return;
+/** Removing or splitting a budget with queued or running work would orphan it: refuse. */
+async function refuseBusyBudgets(
+  tx: Prisma.TransactionClient,
+  budgetIds: string[],
+  action: string,
+) {
+  if (budgetIds.length === 0) return;
   const busy = await tx.job.groupBy({
     by: ["budgetId", "state"],
-    where: { budgetId: { in: removedIds }, state: { in: ["pending", "running"] } },
+    where: { budgetId: { in: budgetIds }, state: { in: ["pending", "running"] } },
     _count: { _all: true },
   });
   if (busy.length === 0) return;
@@ -175,7 +183,7 @@ async function refuseBusyRemovals(tx: Prisma.TransactionClient, removedIds: stri
   const summary = counts.map((row) => `${row.name}: ${row.jobs} ${row.state}`).join(", ");
   throw new AppError(
     "conflict",
-    `Cannot remove a budget that has pending or running jobs (${summary}). Let them finish or cancel them first.`,
+    `Cannot ${action} that has pending or running jobs (${summary}). Let them finish or cancel them first.`,
     undefined,
     { kind: "active-jobs", jobs: counts },
   );
