@@ -1,0 +1,139 @@
+import { expect, test, type Page } from "@playwright/test";
+import { signInAs } from "./fixtures";
+
+type ApiNode = {
+  id: string;
+  parentId: string | null;
+  path: string;
+  name: string;
+  weight: number;
+  version: number;
+};
+
+async function treeNodes(page: Page): Promise<ApiNode[]> {
+  const response = await page.request.get("/api/v1/budgets");
+  expect(response.status()).toBe(200);
+  return ((await response.json()) as { nodes: ApiNode[] }).nodes;
+}
+
+async function openEditor(page: Page, name: string) {
+  await page.goto("/budgets");
+  await page.getByRole("button", { name, exact: true }).click();
+  await page.getByRole("button", { name: `Edit split of ${name}` }).click();
+  return page.getByRole("region", { name: new RegExp(`Edit split of .*${name}$`) });
+}
+
+test("a program lead previews a new split of their program, saves it and reads the history", async ({
+  page,
+}) => {
+  await signInAs(page, "programLead");
+  await page.getByRole("link", { name: "Budgets" }).click();
+  await expect(page.getByRole("heading", { name: "Budgets", level: 1 })).toBeVisible();
+  const editor = await openEditor(page, "language");
+
+  // 6 / (6 + 3 + 1 + 2) = 50% of language's 40%: the preview says so before anything is saved.
+  await editor.getByRole("spinbutton", { name: "Weight of lm-pretrain" }).fill("6");
+  await expect(editor.getByRole("slider", { name: "Weight of lm-pretrain" })).toHaveValue("6");
+  const preview = editor.getByRole("table", { name: "Preview of the new shares" });
+  const pretrain = preview.getByRole("row", { name: /^lm-pretrain / });
+  await expect(pretrain).toContainText("18.2%"); // now
+  await expect(pretrain).toContainText("20.0%"); // after saving
+  await expect(pretrain).toContainText("+1.82 pts");
+
+  await editor.getByRole("button", { name: "Save split" }).click();
+  await expect(editor.getByText("Give a reason for the change.")).toBeVisible();
+  await editor
+    .getByRole("textbox", { name: /Reason for the change/ })
+    .fill("More pretraining for the Q1 run");
+  await editor.getByRole("button", { name: "Save split" }).click();
+
+  await expect(
+    page.getByRole("status").filter({ hasText: "Saved the split of language" }),
+  ).toBeVisible();
+  const tree = page.getByRole("table", { name: "Budget tree" });
+  await expect(tree.getByRole("row", { name: /^lm-pretrain / })).toContainText("50.0%");
+  await expect(tree.getByRole("row", { name: /^lm-pretrain / })).toContainText("20.0%");
+
+  await page.getByRole("link", { name: "See the history" }).click();
+  await expect(page.getByRole("heading", { name: "History of language" })).toBeVisible();
+  const latest = page.getByRole("listitem").first();
+  await expect(latest).toContainText("Priya Raman");
+  await expect(latest).toContainText("“More pretraining for the Q1 run”");
+  await expect(latest.getByRole("row", { name: /^lm-pretrain / })).toContainText("5");
+  await expect(latest.getByRole("row", { name: /^lm-pretrain / })).toContainText("6");
+});
+
+test("a PI sees no edit controls on a sibling program, and the API answers 403", async ({
+  page,
+}) => {
+  await signInAs(page, "pi");
+  await page.goto("/budgets");
+  await page.getByRole("button", { name: "vision", exact: true }).click();
+  const details = page.getByRole("complementary", { name: "vision" });
+  await expect(details).toBeVisible();
+  await expect(details.getByRole("button", { name: /Edit split|Add budgets/ })).toHaveCount(0);
+  await expect(details.getByRole("button", { name: /Remove/ })).toHaveCount(0);
+  await expect(details.getByRole("textbox")).toHaveCount(0);
+  await expect(details.getByRole("link", { name: "History" })).toBeVisible();
+
+  const nodes = await treeNodes(page);
+  const vision = nodes.find((node) => node.path === "vision")!;
+  const children = nodes
+    .filter((node) => node.parentId === vision.id)
+    .map(({ id, name }) => ({ id, name, weight: 1 }));
+  const response = await page.request.put(`/api/v1/budgets/${vision.id}/children`, {
+    data: { version: vision.version, reason: "grab", children },
+  });
+  expect(response.status()).toBe(403);
+  expect((await response.json()).error.code).toBe("forbidden");
+  const members = await page.request.post(`/api/v1/budgets/${children[0]!.id}/members`, {
+    data: { email: "pat@allot.example" },
+  });
+  expect(members.status()).toBe(403);
+  expect((await treeNodes(page)).find((node) => node.id === vision.id)?.version).toBe(
+    vision.version,
+  );
+});
+
+test("two leads edit the same split: the second gets the conflict screen and re-applies", async ({
+  browser,
+}) => {
+  const first = await (await browser.newContext()).newPage();
+  const second = await (await browser.newContext()).newPage();
+  await signInAs(first, "programLead");
+  await signInAs(second, "admin");
+  const firstEditor = await openEditor(first, "lm-posttrain");
+  const secondEditor = await openEditor(second, "lm-posttrain");
+
+  await firstEditor.getByRole("spinbutton", { name: "Weight of riley" }).fill("3");
+  await firstEditor.getByRole("textbox", { name: /Reason/ }).fill("Riley takes the ablations");
+  await firstEditor.getByRole("button", { name: "Save split" }).click();
+  await expect(first.getByRole("status").filter({ hasText: "Saved the split" })).toBeVisible();
+
+  await secondEditor.getByRole("button", { name: "Add a budget" }).click();
+  await secondEditor.getByRole("textbox", { name: /Name of new budget/ }).fill("visiting.fellow");
+  await secondEditor.getByRole("spinbutton", { name: /Weight of new budget/ }).fill("2");
+  await secondEditor.getByRole("textbox", { name: /Reason/ }).fill("A visiting fellow joins");
+  await secondEditor.getByRole("button", { name: "Save split" }).click();
+
+  const conflict = secondEditor
+    .getByRole("alert")
+    .filter({ hasText: "Someone else changed this split" });
+  await expect(conflict).toBeVisible();
+  await expect(conflict).toContainText("Priya Raman");
+  await expect(conflict).toContainText("Riley takes the ablations");
+  await expect(conflict.getByRole("row", { name: /^riley / })).toContainText("3");
+  await conflict.getByRole("button", { name: "Re-apply my edit" }).click();
+  await expect(secondEditor.getByRole("spinbutton", { name: "Weight of riley" })).toHaveValue("3");
+  await secondEditor.getByRole("button", { name: "Save split" }).click();
+  await expect(
+    second.getByRole("status").filter({ hasText: "Saved the split of lm-posttrain" }),
+  ).toBeVisible();
+
+  // Both edits are in force: nothing was lost.
+  const nodes = await treeNodes(second);
+  const posttrain = nodes.find((node) => node.path === "language/lm-posttrain")!;
+  const children = nodes.filter((node) => node.parentId === posttrain.id);
+  expect(children.find((node) => node.name === "riley")?.weight).toBe(3);
+  expect(children.find((node) => node.name === "visiting.fellow")?.weight).toBe(2);
+});
