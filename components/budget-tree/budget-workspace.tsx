@@ -5,7 +5,14 @@ import { useMemo, useState } from "react";
 import { BudgetTreeView, type SubtreeTotals } from "./budget-tree-view";
 import { NodeDetails } from "./node-details";
 import { SplitEditor } from "./split-editor";
-import { matchSearch, visibleRows, type ClusterRef, type NodeRow } from "./tree-model";
+import {
+  expandTree,
+  matchSearch,
+  visibleRows,
+  type ClusterRef,
+  type CompactTree,
+  type NodeRow,
+} from "./tree-model";
 
 /** Distinct leaf budgets and people below each inner node (the org chart's brackets). */
 function subtreeTotals(rows: NodeRow[]): Map<string, SubtreeTotals> {
@@ -34,14 +41,15 @@ function subtreeTotals(rows: NodeRow[]): Map<string, SubtreeTotals> {
 
 /** The budgets page: search, the tree, the selected budget's details, and the split editor. */
 export function BudgetWorkspace({
-  rows,
+  tree,
   clusters,
   initialSelectedId,
 }: {
-  rows: NodeRow[];
+  tree: CompactTree;
   clusters: ClusterRef[];
   initialSelectedId: string;
 }) {
+  const rows = useMemo(() => expandTree(tree), [tree]);
   const [query, setQuery] = useState("");
   const [selectedId, setSelectedId] = useState(initialSelectedId);
   const [editingId, setEditingId] = useState<string | null>(null);

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { matchSearch, previewSplit, rebaseDraft, visibleRows, type NodeRow } from "./tree-model";
+import {
+  expandTree,
+  matchSearch,
+  previewSplit,
+  rebaseDraft,
+  visibleRows,
+  type NodeRow,
+} from "./tree-model";
 
 function row(
   id: string,
@@ -107,5 +114,54 @@ describe("rebaseDraft", () => {
   it("keeps the viewer's removals", () => {
     const draft = [{ key: "b", id: "b", name: "b", weightText: "1" }];
     expect(rebaseDraft(base, current, draft).map((child) => child.id)).toEqual(["b", "d"]);
+  });
+});
+
+describe("expandTree", () => {
+  it("rebuilds paths and people from the compact form", () => {
+    const riley = { id: "u", name: "Riley Chen", email: "riley@x" };
+    const base = { depth: 1, isLeaf: true, weight: 1, fraction: 1, effectiveShare: 1, version: 1 };
+    const rows = expandTree({
+      people: [riley],
+      rows: [
+        {
+          ...base,
+          id: "r",
+          parentId: null,
+          name: "lab",
+          depth: 0,
+          isLeaf: false,
+          leads: [0],
+          members: [],
+          canEdit: true,
+          canManageLeads: true,
+        },
+        {
+          ...base,
+          id: "a",
+          parentId: "r",
+          name: "a",
+          isLeaf: false,
+          leads: [],
+          members: [],
+          canEdit: true,
+          canManageLeads: true,
+        },
+        {
+          ...base,
+          id: "b",
+          parentId: "a",
+          name: "riley.chen",
+          depth: 2,
+          leads: [],
+          members: [0],
+          canEdit: false,
+          canManageLeads: false,
+        },
+      ],
+    });
+    expect(rows.map((row) => row.path)).toEqual(["", "a", "a/riley.chen"]);
+    expect(rows[0]!.leads).toEqual([riley]);
+    expect(rows[2]!.members).toEqual([riley]);
   });
 });

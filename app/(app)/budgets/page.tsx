@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { BudgetWorkspace } from "@/components/budget-tree/budget-workspace";
-import type { NodeRow } from "@/components/budget-tree/tree-model";
+import type { CompactTree, Person } from "@/components/budget-tree/tree-model";
 import { getSessionUser } from "@/lib/auth";
 import { getEditRights } from "@/lib/data/budget-access";
 import { getBudgetTree } from "@/lib/data/budgets";
@@ -22,23 +22,35 @@ export default async function BudgetsPage({
     listClusters(),
     getEditRights(user),
   ]);
-  const rows: NodeRow[] = nodes.map((node) => ({
-    id: node.id,
-    parentId: node.parentId,
-    name: node.name,
-    path: node.path,
-    depth: node.depth,
-    isLeaf: node.isLeaf,
-    weight: node.weight,
-    fraction: node.fraction,
-    effectiveShare: node.effectiveShare,
-    version: node.version,
-    leads: node.leads,
-    members: node.members,
-    canEdit: rights.editableIds.has(node.id),
-    canManageLeads: rights.leadManagedIds.has(node.id),
-  }));
-  const canEditAny = rows.some((row) => row.canEdit);
+  const people: Person[] = [];
+  const personIndex = new Map<string, number>();
+  const indexOf = (person: Person) => {
+    let index = personIndex.get(person.id);
+    if (index === undefined) {
+      index = people.push(person) - 1;
+      personIndex.set(person.id, index);
+    }
+    return index;
+  };
+  const tree: CompactTree = {
+    people,
+    rows: nodes.map((node) => ({
+      id: node.id,
+      parentId: node.parentId,
+      name: node.name,
+      depth: node.depth,
+      isLeaf: node.isLeaf,
+      weight: node.weight,
+      fraction: node.fraction,
+      effectiveShare: node.effectiveShare,
+      version: node.version,
+      leads: node.leads.map(indexOf),
+      members: node.members.map(indexOf),
+      canEdit: rights.editableIds.has(node.id),
+      canManageLeads: rights.leadManagedIds.has(node.id),
+    })),
+  };
+  const canEditAny = tree.rows.some((row) => row.canEdit);
   return (
     <>
       <div className="page-head">
@@ -49,12 +61,14 @@ export default async function BudgetsPage({
             : "Select a budget to see its people and history. Only leads change a split; ask the lead of a budget above yours."}
         </p>
       </div>
-      {rows.length > 0 ? (
+      {tree.rows.length > 0 ? (
         <BudgetWorkspace
-          rows={rows}
+          tree={tree}
           clusters={clusters.map(({ name, gpuType, gpus }) => ({ name, gpuType, gpus }))}
           initialSelectedId={
-            selectedId && rows.some((row) => row.id === selectedId) ? selectedId : rows[0]!.id
+            selectedId && tree.rows.some((row) => row.id === selectedId)
+              ? selectedId
+              : tree.rows[0]!.id
           }
         />
       ) : (
