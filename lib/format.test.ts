@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatInteger, formatPercent, formatWeight } from "./format";
+import { formatInteger, formatPercent, formatUtcDateTime, formatWeight } from "./format";
 
 describe("formats", () => {
   it("shows shares with one decimal, two below 10%, and zero plainly", () => {
@@ -18,5 +18,9 @@ describe("formats", () => {
     expect(formatWeight(40)).toBe("40");
     expect(formatWeight(2.5)).toBe("2.5");
     expect(formatWeight(1 / 3)).toBe("0.3333");
+  });
+
+  it("shows instants in UTC, the same for every viewer", () => {
+    expect(formatUtcDateTime("2026-11-30T11:38:34.000Z")).toBe("30 Nov 2026, 11:38 UTC");
   });
 });

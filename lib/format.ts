@@ -18,3 +18,14 @@ export function formatInteger(value: number): string {
 export function formatWeight(weight: number): string {
   return Number.isInteger(weight) ? String(weight) : String(Number(weight.toFixed(4)));
 }
+
+const UTC_DATE_TIME = new Intl.DateTimeFormat("en-GB", {
+  dateStyle: "medium",
+  timeStyle: "short",
+  timeZone: "UTC",
+});
+
+/** "2026-11-30T11:38:34Z" -> "30 Nov 2026, 11:38 UTC": the same for every viewer. */
+export function formatUtcDateTime(iso: string): string {
+  return `${UTC_DATE_TIME.format(new Date(iso))} UTC`;
+}

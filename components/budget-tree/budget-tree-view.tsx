@@ -45,7 +45,7 @@ export function BudgetTreeView({
             <th scope="col">Effective share</th>
             {clusters.map((cluster) => (
               <th scope="col" className="num" key={cluster.name}>
-                {cluster.gpuType}-h/week
+                <abbr title={`${cluster.gpuType} GPU-hours per week`}>{cluster.gpuType} h/wk</abbr>
               </th>
             ))}
             <th scope="col">Leads</th>
@@ -111,7 +111,7 @@ export function BudgetTreeView({
                     {formatInteger(hours)}
                   </td>
                 ))}
-                <td className="leads-cell">
+                <td className="leads-cell" title={row.leads.map((lead) => lead.name).join(", ")}>
                   {row.leads.map((lead) => lead.name).join(", ") || (
                     <span className="muted">—</span>
                   )}

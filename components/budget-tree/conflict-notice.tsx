@@ -1,6 +1,7 @@
 "use client";
 
-import { formatWeight } from "@/lib/format";
+import { useEffect, useRef } from "react";
+import { formatUtcDateTime, formatWeight } from "@/lib/format";
 import type { ChildrenState } from "./budget-api";
 import { parseWeight, rebaseDraft, type DraftChild } from "./tree-model";
 
@@ -35,16 +36,28 @@ export function ConflictNotice({
     list.find((child) => child.id === id);
   const show = (child: { name: string; weight: number } | undefined) =>
     child ? formatWeight(child.weight) : "removed";
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    // Bring the news to the person who just pressed Save at the bottom of the form.
+    box.current?.scrollIntoView({ block: "start" });
+    box.current?.focus();
+  }, [current.version]);
   const merged = rebaseDraft(base, current, draft);
   const last = current.lastChange;
   return (
-    <div className="conflict" role="alert" aria-labelledby="conflict-heading">
+    <div
+      ref={box}
+      tabIndex={-1}
+      className="conflict"
+      role="alert"
+      aria-labelledby="conflict-heading"
+    >
       <h3 id="conflict-heading">Someone else changed this split while you were editing</h3>
       <p>
         {last ? (
           <>
             <strong>{last.by ?? "Someone"}</strong> saved version {current.version} at{" "}
-            {new Date(last.at).toLocaleString("en-GB", { timeZone: "UTC" })} UTC: “{last.reason}”.
+            {formatUtcDateTime(last.at)}: “{last.reason}”.
           </>
         ) : (
           <>The split is now at version {current.version}.</>

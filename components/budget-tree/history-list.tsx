@@ -1,15 +1,5 @@
 import type { HistoryEntry, WeightEntry } from "@/lib/data/budget-history";
-import { formatPercent, formatWeight } from "@/lib/format";
-
-const WHEN = new Intl.DateTimeFormat("en-GB", {
-  dateStyle: "medium",
-  timeStyle: "short",
-  timeZone: "UTC",
-});
-
-export function formatWhen(iso: string): string {
-  return `${WHEN.format(new Date(iso))} UTC`;
-}
+import { formatPercent, formatUtcDateTime, formatWeight } from "@/lib/format";
 
 type Child = { id: string; name: string; weight: number };
 
@@ -78,7 +68,7 @@ export function HistoryList({ changes }: { changes: HistoryEntry[] }) {
         <li key={change.id} className="history-entry">
           <p className="history-meta">
             <span className="pill">{KIND_LABEL[change.kind]}</span>{" "}
-            <time dateTime={change.at}>{formatWhen(change.at)}</time> ·{" "}
+            <time dateTime={change.at}>{formatUtcDateTime(change.at)}</time> ·{" "}
             <strong>{change.by ?? "a deleted user"}</strong>
           </p>
           <p className="history-reason">“{change.reason}”</p>
@@ -119,7 +109,7 @@ export function WeightTimeline({ weights }: { weights: WeightEntry[] }) {
       <tbody>
         {weights.map((row) => (
           <tr key={`${row.at}-${row.weightAfter}`}>
-            <td>{formatWhen(row.at)}</td>
+            <td>{formatUtcDateTime(row.at)}</td>
             <td className="num">
               {row.weightBefore === null ? "— (created)" : formatWeight(row.weightBefore)}
             </td>

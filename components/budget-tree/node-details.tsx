@@ -36,7 +36,7 @@ export function NodeDetails({
       <dl className="hours">
         {clusters.map((cluster, index) => (
           <div key={cluster.name}>
-            <dt>{cluster.gpuType}-h/week</dt>
+            <dt>{cluster.gpuType} h/week</dt>
             <dd>{formatInteger(hours[index]!)}</dd>
           </div>
         ))}

@@ -54,7 +54,9 @@ export function PeopleEditor({
   return (
     <div className="people">
       {people.length === 0 ? (
-        <p className="muted">No {role} here.</p>
+        <p className="muted">
+          {role === "leads" ? "No leads of its own: the leads above it decide." : "No members yet."}
+        </p>
       ) : (
         <ul className="people-list">
           {people.map((person) => (
