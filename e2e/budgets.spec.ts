@@ -16,6 +16,29 @@ async function treeNodes(page: Page): Promise<ApiNode[]> {
   return ((await response.json()) as { nodes: ApiNode[] }).nodes;
 }
 
+/** The split of the node at `path` as the API has it now. */
+async function splitOf(page: Page, path: string) {
+  const nodes = await treeNodes(page);
+  const node = nodes.find((candidate) => candidate.path === path)!;
+  const children = nodes
+    .filter((candidate) => candidate.parentId === node.id)
+    .map(({ id, name, weight }) => ({ id, name, weight }));
+  return { node, children };
+}
+
+/** Puts a split back as the seed made it, so that other specs see the demo lab. */
+async function restoreSplit(
+  page: Page,
+  path: string,
+  children: { id: string; name: string; weight: number }[],
+) {
+  const { node } = await splitOf(page, path);
+  const response = await page.request.put(`/api/v1/budgets/${node.id}/children`, {
+    data: { version: node.version, reason: "e2e: put the seeded split back", children },
+  });
+  expect(response.status()).toBe(200);
+}
+
 async function openEditor(page: Page, name: string) {
   await page.goto("/budgets");
   await page.getByRole("button", { name, exact: true }).click();
@@ -27,6 +50,7 @@ test("a program lead previews a new split of their program, saves it and reads t
   page,
 }) => {
   await signInAs(page, "programLead");
+  const seeded = await splitOf(page, "language");
   await page.getByRole("link", { name: "Budgets" }).click();
   await expect(page.getByRole("heading", { name: "Budgets", level: 1 })).toBeVisible();
   const editor = await openEditor(page, "language");
@@ -61,6 +85,7 @@ test("a program lead previews a new split of their program, saves it and reads t
   await expect(latest).toContainText("“More pretraining for the Q1 run”");
   await expect(latest.getByRole("row", { name: /^lm-pretrain / })).toContainText("5");
   await expect(latest.getByRole("row", { name: /^lm-pretrain / })).toContainText("6");
+  await restoreSplit(page, "language", seeded.children);
 });
 
 test("a PI sees no edit controls on a sibling program, and the API answers 403", async ({
@@ -102,6 +127,7 @@ test("two leads edit the same split: the second gets the conflict screen and re-
   const second = await (await browser.newContext()).newPage();
   await signInAs(first, "programLead");
   await signInAs(second, "admin");
+  const seeded = await splitOf(second, "language/lm-posttrain");
   const firstEditor = await openEditor(first, "lm-posttrain");
   const secondEditor = await openEditor(second, "lm-posttrain");
 
@@ -136,4 +162,5 @@ test("two leads edit the same split: the second gets the conflict screen and re-
   const children = nodes.filter((node) => node.parentId === posttrain.id);
   expect(children.find((node) => node.name === "riley")?.weight).toBe(3);
   expect(children.find((node) => node.name === "visiting.fellow")?.weight).toBe(2);
+  await restoreSplit(second, "language/lm-posttrain", seeded.children);
 });
