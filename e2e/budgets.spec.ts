@@ -164,3 +164,34 @@ test("two leads edit the same split: the second gets the conflict screen and re-
   expect(children.find((node) => node.name === "visiting.fellow")?.weight).toBe(2);
   await restoreSplit(second, "language/lm-posttrain", seeded.children);
 });
+
+test("a PI adds and removes a member of their project; a researcher gets no people controls", async ({
+  page,
+  browser,
+}) => {
+  await signInAs(page, "pi");
+  await page.goto("/budgets");
+  await page.getByRole("button", { name: "lm-pretrain", exact: true }).click();
+  const details = page.getByRole("complementary", { name: "language/lm-pretrain" });
+  await details.getByRole("textbox", { name: "Add member by email" }).fill("nobody@allot.example");
+  await details.getByRole("button", { name: "Add member" }).click();
+  await expect(details.getByRole("alert")).toContainText("must sign in once first");
+
+  await details.getByRole("textbox", { name: "Add member by email" }).fill("priya@allot.example");
+  await details.getByRole("button", { name: "Add member" }).click();
+  await expect(details.getByRole("status")).toContainText("Added Priya Raman as member");
+  await expect(details.getByRole("listitem").filter({ hasText: "Priya Raman" })).toBeVisible();
+  await details.getByRole("button", { name: "Remove Priya Raman as member" }).click();
+  await expect(details.getByRole("listitem").filter({ hasText: "Priya Raman" })).toHaveCount(0);
+  // A PI does not appoint co-leads of their own project: that is for the program lead.
+  await expect(details.getByRole("textbox", { name: "Add lead by email" })).toHaveCount(0);
+
+  const researcher = await (await browser.newContext()).newPage();
+  await signInAs(researcher, "researcher");
+  await researcher.goto("/budgets");
+  await researcher.getByRole("button", { name: "lm-pretrain", exact: true }).click();
+  const readOnly = researcher.getByRole("complementary", { name: "language/lm-pretrain" });
+  await expect(readOnly.getByRole("listitem").filter({ hasText: "Riley Chen" })).toBeVisible();
+  await expect(readOnly.getByRole("textbox")).toHaveCount(0);
+  await expect(readOnly.getByRole("button")).toHaveCount(0);
+});

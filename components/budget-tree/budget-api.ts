@@ -74,7 +74,7 @@ export function changePerson(
   email: string,
   isAdding: boolean,
 ) {
-  return call<{ changed: boolean }>(
+  return call<{ changed: boolean; people: { id: string; name: string; email: string }[] }>(
     isAdding ? "POST" : "DELETE",
     `/api/v1/budgets/${encodeURIComponent(nodeId)}/${role}`,
     { email },

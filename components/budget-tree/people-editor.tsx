@@ -36,7 +36,8 @@ export function PeopleEditor({
         });
         return;
       }
-      const who = person?.name ?? address;
+      const added = result.value.people.find((row) => row.email === address.toLowerCase());
+      const who = person?.name ?? added?.name ?? address;
       setMessage({
         text: isAdding ? `Added ${who} as ${noun} of ${nodeName}.` : `Removed ${who}.`,
         isError: false,

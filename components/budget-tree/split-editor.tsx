@@ -182,6 +182,14 @@ export function SplitEditor({
             {removed.length === 1 ? " it" : " them"}. Their history and past jobs are kept.
           </p>
         ) : null}
+        {node.isLeaf && draft.length > 0 ? (
+          <p className="warn-text">
+            Saving makes {node.name} a parent: only budgets without sub-budgets are charged.
+            {node.members.length > 0
+              ? ` Its ${node.members.length} members charge the new budgets once you add them there.`
+              : ""}
+          </p>
+        ) : null}
         {warnings.map((warning) => (
           <p key={warning} className="warn-text" role="status">
             {warning}
