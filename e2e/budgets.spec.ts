@@ -195,3 +195,39 @@ test("a PI adds and removes a member of their project; a researcher gets no peop
   await expect(readOnly.getByRole("textbox")).toHaveCount(0);
   await expect(readOnly.getByRole("button")).toHaveCount(0);
 });
+
+test("the children API: 422 with field paths, 409 with the current state, history by GET", async ({
+  page,
+}) => {
+  await signInAs(page, "admin");
+  const { node, children } = await splitOf(page, "science");
+  const url = `/api/v1/budgets/${node.id}/children`;
+  const invalid = await page.request.put(url, {
+    data: {
+      version: node.version,
+      reason: "bad",
+      children: [...children, { name: "bad name", weight: 1 }, { name: "ok", weight: -2 }],
+    },
+  });
+  expect(invalid.status()).toBe(422);
+  const { error } = await invalid.json();
+  expect(error.code).toBe("validation_failed");
+  expect(error.issues.map((issue: { path: string }) => issue.path)).toEqual([
+    `children.${children.length}.name`,
+    `children.${children.length + 1}.weight`,
+  ]);
+
+  const stale = await page.request.put(url, {
+    data: { version: node.version + 1, reason: "stale", children },
+  });
+  expect(stale.status()).toBe(409);
+  expect((await stale.json()).error.details).toMatchObject({
+    kind: "stale-version",
+    version: node.version,
+    children,
+  });
+
+  const history = await page.request.get(`/api/v1/budgets/${node.id}/history`);
+  expect(history.status()).toBe(200);
+  expect(await history.json()).toMatchObject({ node: { id: node.id, name: "science" } });
+});

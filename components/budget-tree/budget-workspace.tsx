@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import "./budget-tree.css";
 import { useMemo, useState } from "react";
 import { BudgetTreeView, type SubtreeTotals } from "./budget-tree-view";
 import { NodeDetails } from "./node-details";

@@ -1,5 +1,6 @@
 import type { HistoryEntry, WeightEntry } from "@/lib/data/budget-history";
 import { formatPercent, formatUtcDateTime, formatWeight } from "@/lib/format";
+import "./budget-tree.css";
 
 type Child = { id: string; name: string; weight: number };
 
