@@ -1,5 +1,6 @@
 "use client";
 
+import { memo } from "react";
 import { formatInteger, formatPercent, formatWeight } from "@/lib/format";
 import { gpuHoursByCluster, type ClusterRef, type NodeRow } from "./tree-model";
 
@@ -52,75 +53,104 @@ export function BudgetTreeView({
           </tr>
         </thead>
         <tbody>
-          {rows.map((row) => {
-            const isOpen = isSearching || open.has(row.id);
-            const total = totals.get(row.id);
-            const isSelected = row.id === selectedId;
-            return (
-              <tr key={row.id} className={isSelected ? "is-selected" : undefined}>
-                <th scope="row" className="tree-row-head">
-                  <span className="tree-name" style={{ paddingLeft: `${row.depth * 1.25}rem` }}>
-                    {row.isLeaf ? (
-                      <span aria-hidden="true" className="tree-toggle-space" />
-                    ) : (
-                      <button
-                        type="button"
-                        className="tree-toggle"
-                        aria-expanded={isOpen}
-                        aria-label={`${isOpen ? "Collapse" : "Expand"} ${row.name}`}
-                        disabled={isSearching}
-                        onClick={() => onToggle(row.id)}
-                      >
-                        {isOpen ? "▾" : "▸"}
-                      </button>
-                    )}
-                    <button
-                      type="button"
-                      className="tree-select"
-                      aria-current={isSelected ? "true" : undefined}
-                      onClick={() => onSelect(row.id)}
-                      style={{ fontWeight: row.depth <= 1 ? 600 : 400 }}
-                    >
-                      {row.name}
-                    </button>
-                    {row.isLeaf ? (
-                      <span className="pill">
-                        {row.members.length} {row.members.length === 1 ? "member" : "members"}
-                      </span>
-                    ) : total ? (
-                      <span className="bracket">
-                        [{total.budgets} {total.budgets === 1 ? "budget" : "budgets"} ·{" "}
-                        {total.people} people]
-                      </span>
-                    ) : null}
-                  </span>
-                </th>
-                <td className="num">{formatWeight(row.weight)}</td>
-                <td className="num">{row.parentId === null ? "—" : formatPercent(row.fraction)}</td>
-                <td className="num share-cell">
-                  <span className="share-track" aria-hidden="true">
-                    <span
-                      className="share-bar"
-                      style={{ width: `${Math.max(row.effectiveShare * 100, 0.5)}%` }}
-                    />
-                  </span>
-                  {formatPercent(row.effectiveShare)}
-                </td>
-                {gpuHoursByCluster(row.effectiveShare, clusters).map((hours, index) => (
-                  <td className="num" key={clusters[index]!.name}>
-                    {formatInteger(hours)}
-                  </td>
-                ))}
-                <td className="leads-cell" title={row.leads.map((lead) => lead.name).join(", ")}>
-                  {row.leads.map((lead) => lead.name).join(", ") || (
-                    <span className="muted">—</span>
-                  )}
-                </td>
-              </tr>
-            );
-          })}
+          {rows.map((row) => (
+            <TreeRow
+              key={row.id}
+              row={row}
+              clusters={clusters}
+              isOpen={isSearching || open.has(row.id)}
+              total={totals.get(row.id)}
+              isSelected={row.id === selectedId}
+              isSearching={isSearching}
+              onToggle={onToggle}
+              onSelect={onSelect}
+            />
+          ))}
         </tbody>
       </table>
     </div>
   );
 }
+
+type TreeRowProps = {
+  row: NodeRow;
+  clusters: ClusterRef[];
+  isOpen: boolean;
+  total: SubtreeTotals | undefined;
+  isSelected: boolean;
+  isSearching: boolean;
+  onToggle: (id: string) => void;
+  onSelect: (id: string) => void;
+};
+
+/** One row, memoised: selecting or folding re-renders the rows that changed, not all 1,000. */
+const TreeRow = memo(function TreeRow({
+  row,
+  clusters,
+  isOpen,
+  total,
+  isSelected,
+  isSearching,
+  onToggle,
+  onSelect,
+}: TreeRowProps) {
+  return (
+    <tr className={isSelected ? "is-selected" : undefined}>
+      <th scope="row" className="tree-row-head">
+        <span className="tree-name" style={{ paddingLeft: `${row.depth * 1.25}rem` }}>
+          {row.isLeaf ? (
+            <span aria-hidden="true" className="tree-toggle-space" />
+          ) : (
+            <button
+              type="button"
+              className="tree-toggle"
+              aria-expanded={isOpen}
+              aria-label={`${isOpen ? "Collapse" : "Expand"} ${row.name}`}
+              disabled={isSearching}
+              onClick={() => onToggle(row.id)}
+            >
+              {isOpen ? "▾" : "▸"}
+            </button>
+          )}
+          <button
+            type="button"
+            className="tree-select"
+            aria-current={isSelected ? "true" : undefined}
+            onClick={() => onSelect(row.id)}
+            style={{ fontWeight: row.depth <= 1 ? 600 : 400 }}
+          >
+            {row.name}
+          </button>
+          {row.isLeaf ? (
+            <span className="pill">
+              {row.members.length} {row.members.length === 1 ? "member" : "members"}
+            </span>
+          ) : total ? (
+            <span className="bracket">
+              [{total.budgets} {total.budgets === 1 ? "budget" : "budgets"} · {total.people} people]
+            </span>
+          ) : null}
+        </span>
+      </th>
+      <td className="num">{formatWeight(row.weight)}</td>
+      <td className="num">{row.parentId === null ? "—" : formatPercent(row.fraction)}</td>
+      <td className="num share-cell">
+        <span className="share-track" aria-hidden="true">
+          <span
+            className="share-bar"
+            style={{ width: `${Math.max(row.effectiveShare * 100, 0.5)}%` }}
+          />
+        </span>
+        {formatPercent(row.effectiveShare)}
+      </td>
+      {gpuHoursByCluster(row.effectiveShare, clusters).map((hours, index) => (
+        <td className="num" key={clusters[index]!.name}>
+          {formatInteger(hours)}
+        </td>
+      ))}
+      <td className="leads-cell" title={row.leads.map((lead) => lead.name).join(", ")}>
+        {row.leads.map((lead) => lead.name).join(", ") || <span className="muted">—</span>}
+      </td>
+    </tr>
+  );
+});

@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import "./budget-tree.css";
-import { useMemo, useState } from "react";
+import { useCallback, useDeferredValue, useMemo, useState, useTransition } from "react";
 import { BudgetTreeView, type SubtreeTotals } from "./budget-tree-view";
 import { NodeDetails } from "./node-details";
 import { SplitEditor } from "./split-editor";
@@ -69,24 +69,27 @@ export function BudgetWorkspace({
     return ids;
   });
   const totals = useMemo(() => subtreeTotals(rows), [rows]);
-  const matches = useMemo(() => matchSearch(rows, query), [rows, query]);
+  // Large trees re-render in the background: typing and clicking never wait for 1,000 rows.
+  const deferredQuery = useDeferredValue(query);
+  const [, startTransition] = useTransition();
+  const matches = useMemo(() => matchSearch(rows, deferredQuery), [rows, deferredQuery]);
   const shown = useMemo(() => visibleRows(rows, open, matches), [rows, open, matches]);
   const selected = rows.find((row) => row.id === selectedId) ?? rows[0]!;
   const editing = editingId ? rows.find((row) => row.id === editingId) : undefined;
 
-  function toggle(id: string) {
+  const toggle = useCallback((id: string) => {
     setOpen((current) => {
       const next = new Set(current);
       if (next.has(id)) next.delete(id);
       else next.add(id);
       return next;
     });
-  }
+  }, []);
 
-  function select(id: string) {
+  const select = useCallback((id: string) => {
     setSelectedId(id);
     window.history.replaceState(null, "", `/budgets?node=${encodeURIComponent(id)}`);
-  }
+  }, []);
 
   return (
     <>
@@ -128,7 +131,9 @@ export function BudgetWorkspace({
               type="button"
               className="button"
               onClick={() =>
-                setOpen(new Set(rows.filter((row) => !row.isLeaf).map((row) => row.id)))
+                startTransition(() =>
+                  setOpen(new Set(rows.filter((row) => !row.isLeaf).map((row) => row.id))),
+                )
               }
             >
               Expand all
@@ -136,14 +141,14 @@ export function BudgetWorkspace({
             <button
               type="button"
               className="button"
-              onClick={() => setOpen(new Set([rows[0]!.id]))}
+              onClick={() => startTransition(() => setOpen(new Set([rows[0]!.id])))}
             >
               Collapse all
             </button>
           </div>
           <p className="muted small" aria-live="polite">
             {matches
-              ? `${shown.length} of ${rows.length} budgets match “${query.trim()}”.`
+              ? `${shown.length} of ${rows.length} budgets match “${deferredQuery.trim()}”.`
               : `${rows.length} budgets. Effective share = the product of fractions from the root down.`}
           </p>
           <BudgetTreeView
