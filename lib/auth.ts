@@ -3,6 +3,7 @@
 import "server-only";
 import { getServerSession } from "next-auth";
 import { authOptions } from "./auth-options";
+import { findClusterByToken } from "./data/tokens";
 import { findUserById, findUserByToken, type SessionUser } from "./data/users";
 import { AppError } from "./errors";
 
@@ -19,8 +20,14 @@ export async function getApiCaller(request: Request): Promise<SessionUser | null
     const match = /^Bearer\s+(\S+)$/i.exec(header);
     if (!match?.[1]) throw new AppError("unauthorized", "Authorization must be 'Bearer <token>'.");
     const user = await findUserByToken(match[1]);
-    if (!user) throw new AppError("unauthorized", "The token is unknown or revoked.");
-    return user;
+    if (user) return user;
+    if (await findClusterByToken(match[1])) {
+      throw new AppError(
+        "forbidden",
+        "Cluster tokens may only post events to and read the plan of their own cluster.",
+      );
+    }
+    throw new AppError("unauthorized", "The token is unknown or revoked.");
   }
   return getSessionUser();
 }
@@ -30,6 +37,28 @@ export async function requireApiCaller(request: Request): Promise<SessionUser> {
   if (!user)
     throw new AppError("unauthorized", "Sign in, or send 'Authorization: Bearer <token>'.");
   return user;
+}
+
+/**
+ * An executor for `clusterName`: a cluster token of that cluster, or an admin (browser session
+ * or personal token). Cluster tokens of other clusters get 403.
+ */
+export async function requireExecutor(request: Request, clusterName: string): Promise<void> {
+  const match = /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "");
+  if (match?.[1]) {
+    const tokenCluster = await findClusterByToken(match[1]);
+    if (tokenCluster !== null) {
+      if (tokenCluster === clusterName) return;
+      throw new AppError("forbidden", `This token belongs to cluster "${tokenCluster}".`);
+    }
+  }
+  const user = await requireApiCaller(request);
+  if (!user.isAdmin) {
+    throw new AppError(
+      "forbidden",
+      "Only the cluster's executor (its token) or an admin may do this.",
+    );
+  }
 }
 
 /**

@@ -29,3 +29,36 @@ const UTC_DATE_TIME = new Intl.DateTimeFormat("en-GB", {
 export function formatUtcDateTime(iso: string): string {
   return `${UTC_DATE_TIME.format(new Date(iso))} UTC`;
 }
+
+const DAY_SEC = 86_400;
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+function pad2(value: number): string {
+  return String(value).padStart(2, "0");
+}
+
+/**
+ * Points in time for live sentences (UTC, epoch seconds): "14:05" on the same day as
+ * `nowSec`, "Dec 2, 14:05" on another day.
+ *
+ * @example liveTimeFormatter(0)(3900) // "01:05"
+ */
+export function liveTimeFormatter(nowSec: number): (sec: number) => string {
+  const today = Math.floor(nowSec / DAY_SEC);
+  return (sec) => {
+    const date = new Date(Math.floor(sec) * 1000);
+    const clock = `${pad2(date.getUTCHours())}:${pad2(date.getUTCMinutes())}`;
+    if (Math.floor(sec / DAY_SEC) === today) return clock;
+    return `${MONTHS[date.getUTCMonth()]} ${date.getUTCDate()}, ${clock}`;
+  };
+}
+
+/** A wait or a countdown: "45 s", "12 min", "3 h 05 min", "2 d 4 h". */
+export function formatSpan(sec: number): string {
+  const total = Math.max(0, Math.floor(sec));
+  if (total < 60) return `${total} s`;
+  if (total < 3600) return `${Math.floor(total / 60)} min`;
+  if (total < DAY_SEC)
+    return `${Math.floor(total / 3600)} h ${pad2(Math.floor((total % 3600) / 60))} min`;
+  return `${Math.floor(total / DAY_SEC)} d ${Math.floor((total % DAY_SEC) / 3600)} h`;
+}

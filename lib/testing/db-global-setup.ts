@@ -11,6 +11,8 @@ declare module "vitest" {
   // eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- augmentation needs an interface
   export interface ProvidedContext {
     databaseUrl: string;
+    /** PGlite serialises transactions: tests that hold a lock open from a second connection skip. */
+    isEmbeddedDatabase: boolean;
   }
 }
 
@@ -38,6 +40,7 @@ export default async function setup(project: TestProject) {
     const url = withDatabase(serverUrl, name);
     await applyMigrations(url);
     project.provide("databaseUrl", url);
+    project.provide("isEmbeddedDatabase", false);
     return async () => {
       await adminQuery(serverUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     };
@@ -45,6 +48,7 @@ export default async function setup(project: TestProject) {
   const embedded = await startEmbeddedPostgres("memory://");
   await applyMigrations(embedded.url);
   project.provide("databaseUrl", embedded.url);
+  project.provide("isEmbeddedDatabase", true);
   return async () => {
     await embedded.stop();
   };

@@ -1,0 +1,27 @@
+// POST /api/v1/clusters/[name]/events - executor events (idempotent by event id)
+import { NextResponse } from "next/server";
+import { apiRoute, readJson } from "@/lib/api/respond";
+import { requireExecutor } from "@/lib/auth";
+import { ingestEvents } from "@/lib/data/executor";
+import { parseExecutorEvents } from "@/lib/validation/executor";
+import { idParamSchema } from "@/lib/validation/jobs";
+
+export const dynamic = "force-dynamic";
+
+type Context = { params: Promise<{ name: string }> };
+
+export const POST = apiRoute(async (request, { params }: Context) => {
+  const name = idParamSchema.parse((await params).name);
+  await requireExecutor(request, name);
+  const events = parseExecutorEvents(await readJson(request));
+  const { results, tick } = await ingestEvents(name, events);
+  return NextResponse.json({
+    results,
+    tick: tick && {
+      isSkipped: tick.isSkipped,
+      starts: tick.starts,
+      preemptions: tick.preemptions,
+      drainsCompleted: tick.drainsCompleted,
+    },
+  });
+});

@@ -1,0 +1,16 @@
+// GET /api/v1/clusters/[name]/queue - the live ranked queue with a reason for every job
+import { NextResponse } from "next/server";
+import { apiRoute } from "@/lib/api/respond";
+import { requireApiCaller } from "@/lib/auth";
+import { getClusterQueue } from "@/lib/data/queue";
+import { idParamSchema } from "@/lib/validation/jobs";
+
+export const dynamic = "force-dynamic";
+
+type Context = { params: Promise<{ name: string }> };
+
+export const GET = apiRoute(async (request, { params }: Context) => {
+  await requireApiCaller(request);
+  const name = idParamSchema.parse((await params).name);
+  return NextResponse.json(await getClusterQueue(name));
+});

@@ -1,0 +1,18 @@
+// POST /api/v1/jobs/[id]/cancel - cancel a pending or running job (owner or admin)
+import { NextResponse } from "next/server";
+import { apiRoute } from "@/lib/api/respond";
+import { requireApiCaller } from "@/lib/auth";
+import { getJobView } from "@/lib/data/job-views";
+import { cancelJob } from "@/lib/data/jobs";
+import { idParamSchema } from "@/lib/validation/jobs";
+
+export const dynamic = "force-dynamic";
+
+type Context = { params: Promise<{ id: string }> };
+
+export const POST = apiRoute(async (request, { params }: Context) => {
+  const user = await requireApiCaller(request);
+  const id = idParamSchema.parse((await params).id);
+  await cancelJob(user, id);
+  return NextResponse.json({ job: await getJobView(id) });
+});

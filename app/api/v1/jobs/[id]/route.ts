@@ -1,0 +1,16 @@
+// GET /api/v1/jobs/[id] - a job with its runs and every decision, each with its sentence
+import { NextResponse } from "next/server";
+import { apiRoute } from "@/lib/api/respond";
+import { requireApiCaller } from "@/lib/auth";
+import { getJobView } from "@/lib/data/job-views";
+import { idParamSchema } from "@/lib/validation/jobs";
+
+export const dynamic = "force-dynamic";
+
+type Context = { params: Promise<{ id: string }> };
+
+export const GET = apiRoute(async (request, { params }: Context) => {
+  await requireApiCaller(request);
+  const id = idParamSchema.parse((await params).id);
+  return NextResponse.json({ job: await getJobView(id) });
+});

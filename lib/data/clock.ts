@@ -1,0 +1,37 @@
+import "server-only";
+import { reanchor, simNowMs, type ClockAnchor } from "../clock";
+import { getDb } from "../db";
+import type { Db } from "./client";
+
+// Replicas re-read the anchor now and then; it only changes when a server starts.
+const CACHE_MS = 2000;
+const cache = globalThis as unknown as { allotClock?: { anchor: ClockAnchor; readAtMs: number } };
+
+async function readAnchor(db: Db): Promise<ClockAnchor | null> {
+  const row = await db.appClock.findUnique({ where: { id: 1 } });
+  return row
+    ? { realMs: row.realAt.getTime(), simMs: row.simAt.getTime(), speed: row.speed }
+    : null;
+}
+
+/** The app clock's current time (sim time: accelerated in the demo, real time otherwise). */
+export async function getNow(db: Db = getDb()): Promise<Date> {
+  const realMs = Date.now();
+  const cached = cache.allotClock;
+  if (cached && realMs - cached.readAtMs < CACHE_MS) {
+    return new Date(Math.floor(simNowMs(cached.anchor, realMs)));
+  }
+  const anchor = (await readAnchor(db)) ?? { realMs, simMs: realMs, speed: 1 };
+  cache.allotClock = { anchor, readAtMs: realMs };
+  return new Date(Math.floor(simNowMs(anchor, realMs)));
+}
+
+/** Sets the clock's speed from now on, continuing from the current sim time (server start). */
+export async function setClockSpeed(speed: number, db: Db = getDb()): Promise<ClockAnchor> {
+  const realMs = Date.now();
+  const anchor = reanchor(await readAnchor(db), realMs, speed);
+  const data = { realAt: new Date(anchor.realMs), simAt: new Date(anchor.simMs), speed };
+  await db.appClock.upsert({ where: { id: 1 }, create: { id: 1, ...data }, update: data });
+  cache.allotClock = { anchor, readAtMs: realMs };
+  return anchor;
+}

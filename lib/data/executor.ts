@@ -1,0 +1,219 @@
+// The executor interface (docs/executor.md): events in, idempotent by (cluster, event id),
+// applied under the cluster's lock; the plan out (runs to start, runs to stop).
+import "server-only";
+import { getDb } from "../db";
+import { AppError } from "../errors";
+import type { NodeSlice } from "../engine";
+import type { Prisma } from "../generated/prisma/client";
+import { explainLive } from "../live/explain";
+import type { ExecutorEvent } from "../validation/executor";
+import { getNow } from "./clock";
+import { toSec, type Tx } from "./live-state";
+import { lockCluster, runTick, type TickResult } from "./tick";
+
+export type EventOutcome = "applied" | "duplicate" | "ignored";
+export type IngestResult = {
+  results: { id: string; outcome: EventOutcome; note?: string }[];
+  tick: TickResult | null;
+};
+
+/** Applies events in order in one transaction, then ticks the cluster once. */
+export async function ingestEvents(
+  clusterName: string,
+  events: readonly ExecutorEvent[],
+  options: { isTickSkipped?: boolean } = {},
+): Promise<IngestResult> {
+  const db = getDb();
+  const now = await getNow(db);
+  const results = await db.$transaction(
+    async (tx) => {
+      await lockCluster(tx, clusterName);
+      const cluster = await tx.cluster.findUnique({
+        where: { name: clusterName },
+        select: { id: true, nodes: { select: { index: true } } },
+      });
+      if (!cluster) throw new AppError("not_found", `No cluster is named "${clusterName}".`);
+      const inserted = await tx.executorEvent.createManyAndReturn({
+        data: events.map((event) => ({
+          clusterId: cluster.id,
+          eventId: event.id,
+          kind: event.kind,
+          payload: event as unknown as Prisma.InputJsonValue,
+          receivedAt: now,
+        })),
+        skipDuplicates: true,
+        select: { eventId: true },
+      });
+      const isNew = new Set(inserted.map((row) => row.eventId));
+      const nodeIndices = new Set(cluster.nodes.map((node) => node.index));
+      const seen = new Set<string>();
+      const out: IngestResult["results"] = [];
+      for (const event of events) {
+        if (!isNew.has(event.id) || seen.has(event.id)) {
+          out.push({ id: event.id, outcome: "duplicate" });
+          continue;
+        }
+        seen.add(event.id);
+        const note = await applyEvent(tx, cluster.id, nodeIndices, event, now);
+        out.push(
+          note ? { id: event.id, outcome: "ignored", note } : { id: event.id, outcome: "applied" },
+        );
+      }
+      return out;
+    },
+    { timeout: 60_000, maxWait: 60_000 },
+  );
+  const changed = results.some((result) => result.outcome === "applied");
+  const tick = changed && !options.isTickSkipped ? await runTick(clusterName, { db }) : null;
+  return { results, tick };
+}
+
+/** Applies one new event; returns why it changed nothing, or null when it was applied. */
+async function applyEvent(
+  tx: Tx,
+  clusterId: string,
+  nodeIndices: Set<number>,
+  event: ExecutorEvent,
+  now: Date,
+): Promise<string | null> {
+  if (event.kind.startsWith("node.")) {
+    const node = (event as { node: number }).node;
+    if (!nodeIndices.has(node)) return `The cluster has no node ${node}.`;
+    const health = event.kind.slice("node.".length) as "healthy" | "draining" | "down";
+    const updated = await tx.clusterNode.updateMany({
+      where: { clusterId, index: node, health: { not: health } },
+      data: { health, healthChangedAt: now, ...(health === "draining" ? { drainedAt: null } : {}) },
+    });
+    return updated.count === 0 ? `Node ${node} is already ${health}.` : null;
+  }
+  const runId = (event as { runId: string }).runId;
+  const run = await tx.run.findFirst({
+    where: { id: runId, clusterId },
+    select: { jobId: true, endedAt: true, startedAt: true, startAckedAt: true, stopAckedAt: true },
+  });
+  if (!run) return `No run "${runId}" on this cluster.`;
+  if (event.kind === "job.started") {
+    if (run.endedAt || run.startAckedAt) return "The run already started or ended.";
+    await tx.run.update({ where: { id: runId }, data: { startAckedAt: now } });
+    return null;
+  }
+  if (event.kind === "job.stopped") {
+    if (!run.endedAt || run.stopAckedAt)
+      return "The run was not asked to stop, or its stop is known.";
+    await tx.run.update({ where: { id: runId }, data: { stopAckedAt: now } });
+    return null;
+  }
+  // job.finished / job.failed: a late report for a run the engine already ended changes nothing.
+  if (run.endedAt) return "The run already ended.";
+  const isFinished = event.kind === "job.finished";
+  await tx.run.update({
+    where: { id: runId },
+    data: { endedAt: now, endReason: isFinished ? "completed" : "failed", stopAckedAt: now },
+  });
+  await tx.job.update({
+    where: { id: run.jobId },
+    data: {
+      state: isFinished ? "completed" : "failed",
+      endedAt: now,
+      ...(isFinished ? { remainingWorkSec: 0 } : {}),
+    },
+  });
+  return null;
+}
+
+export type PlanStart = {
+  runId: string;
+  jobId: string;
+  jobName: string;
+  gpus: number;
+  placement: NodeSlice[];
+  isAllocated: boolean;
+  protectedUntil: string;
+  /** Known total work left (demo jobs), seconds; null for real jobs. */
+  remainingWorkSec: number | null;
+  reason: unknown;
+  sentence: string;
+};
+export type PlanStop = {
+  runId: string;
+  jobId: string;
+  placement: NodeSlice[];
+  endReason: string;
+  reason: unknown;
+  sentence: string;
+};
+export type Plan = {
+  cluster: string;
+  at: string;
+  atSec: number;
+  starts: PlanStart[];
+  preemptions: PlanStop[];
+};
+
+/** What the executor should do now: runs not yet acknowledged as started, and runs to stop. */
+export async function getPlan(clusterName: string): Promise<Plan> {
+  const db = getDb();
+  const cluster = await db.cluster.findUnique({
+    where: { name: clusterName },
+    select: { id: true },
+  });
+  if (!cluster) throw new AppError("not_found", `No cluster is named "${clusterName}".`);
+  const now = await getNow(db);
+  const nowSec = toSec(now);
+  const [starts, stops] = await Promise.all([
+    db.run.findMany({
+      where: { clusterId: cluster.id, endedAt: null, startAckedAt: null },
+      orderBy: { startedAt: "asc" },
+      take: 1000,
+      include: { job: { select: { name: true, remainingWorkSec: true } } },
+    }),
+    db.run.findMany({
+      where: {
+        clusterId: cluster.id,
+        endedAt: { not: null },
+        stopAckedAt: null,
+        endReason: { in: ["preempted", "cancelled"] },
+      },
+      orderBy: { endedAt: "asc" },
+      take: 1000,
+    }),
+  ]);
+  const runIds = [...starts, ...stops].map((run) => run.id);
+  const decisions = await db.decision.findMany({
+    where: { runId: { in: runIds }, kind: { in: ["start", "preempt"] } },
+    select: { runId: true, kind: true, reason: true },
+  });
+  const reasonOf = (runId: string, kind: string) =>
+    decisions.find((d) => d.runId === runId && d.kind === kind)?.reason ?? null;
+  return {
+    cluster: clusterName,
+    at: now.toISOString(),
+    atSec: nowSec,
+    starts: starts.map((run) => {
+      const reason = reasonOf(run.id, "start");
+      return {
+        runId: run.id,
+        jobId: run.jobId,
+        jobName: run.job.name,
+        gpus: run.gpus,
+        placement: run.placement as NodeSlice[],
+        isAllocated: run.isAllocated,
+        protectedUntil: run.protectedUntil.toISOString(),
+        remainingWorkSec: run.job.remainingWorkSec,
+        reason,
+        sentence: explainLive(reason, nowSec),
+      };
+    }),
+    preemptions: stops.map((run) => {
+      const reason = reasonOf(run.id, "preempt");
+      return {
+        runId: run.id,
+        jobId: run.jobId,
+        placement: run.placement as NodeSlice[],
+        endReason: run.endReason ?? "preempted",
+        reason,
+        sentence: reason ? explainLive(reason, nowSec) : "Cancelled by its owner or an admin.",
+      };
+    }),
+  };
+}

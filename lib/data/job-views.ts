@@ -1,0 +1,183 @@
+// Read models of jobs for the job page, "my jobs" and GET /api/v1/jobs/{id}: plain DTOs with
+// epoch seconds and every reason already written as a sentence.
+import "server-only";
+import { getDb } from "../db";
+import { AppError } from "../errors";
+import type { NodeSlice } from "../engine";
+import { explainLive } from "../live/explain";
+import { getNow } from "./clock";
+import { readRanking, type RankingRow } from "./ranking";
+import { toSec } from "./live-state";
+
+export type RunView = {
+  id: string;
+  gpus: number;
+  nodes: number[];
+  isAllocated: boolean;
+  startSec: number;
+  endSec: number | null;
+  protectedUntilSec: number;
+  endReason: string | null;
+  isStartAcknowledged: boolean;
+};
+
+export type DecisionView = {
+  id: string;
+  kind: string;
+  atSec: number;
+  runId: string | null;
+  rule: string;
+  sentence: string;
+  /** For preemptions made for another job: that job, to link to. */
+  preemptorJobId: string | null;
+  reason: unknown;
+};
+
+export type JobView = {
+  id: string;
+  name: string;
+  cluster: string;
+  budget: { id: string; path: string; rank: number | null; usageRatio: number | null };
+  user: { id: string; name: string };
+  gpus: number;
+  minRuntimeSec: number;
+  isResumable: boolean;
+  priority: string;
+  state: string;
+  submittedSec: number;
+  endedSec: number | null;
+  workSec: number | null;
+  remainingWorkSec: number | null;
+  queuePosition: number | null;
+  waitSentence: string | null;
+  nowSec: number;
+  runs: RunView[];
+  decisions: DecisionView[];
+};
+
+function budgetRow(ranking: RankingRow[], budgetId: string) {
+  const row = ranking.find((entry) => entry.id === budgetId);
+  return { rank: row?.rank ?? null, usageRatio: row?.usageRatio ?? null };
+}
+
+/** One job with its runs and every decision about it, newest decision last. */
+export async function getJobView(jobId: string): Promise<JobView> {
+  const db = getDb();
+  const job = await db.job.findUnique({
+    where: { id: jobId },
+    include: {
+      cluster: { select: { name: true, ranking: true } },
+      user: { select: { id: true, name: true } },
+      runs: { orderBy: { startedAt: "asc" } },
+      decisions: { orderBy: { at: "asc" }, take: 500 },
+    },
+  });
+  if (!job) throw new AppError("not_found", `No job has id "${jobId}".`);
+  const nowSec = toSec(await getNow(db));
+  const ranking = readRanking(job.cluster.ranking);
+  const path = ranking.find((row) => row.id === job.budgetId)?.path ?? job.budgetId;
+  return {
+    id: job.id,
+    name: job.name,
+    cluster: job.cluster.name,
+    budget: { id: job.budgetId, path, ...budgetRow(ranking, job.budgetId) },
+    user: job.user,
+    gpus: job.gpus,
+    minRuntimeSec: job.minRuntimeSec,
+    isResumable: job.isResumable,
+    priority: job.priority,
+    state: job.state,
+    submittedSec: toSec(job.submittedAt),
+    endedSec: job.endedAt ? toSec(job.endedAt) : null,
+    workSec: job.workSec,
+    remainingWorkSec: job.remainingWorkSec,
+    queuePosition: job.state === "pending" ? job.queuePosition : null,
+    waitSentence:
+      job.state === "pending" && job.waitReason ? explainLive(job.waitReason, nowSec) : null,
+    nowSec,
+    runs: job.runs.map((run) => ({
+      id: run.id,
+      gpus: run.gpus,
+      nodes: (run.placement as NodeSlice[]).map((slice) => slice.node),
+      isAllocated: run.isAllocated,
+      startSec: toSec(run.startedAt),
+      endSec: run.endedAt ? toSec(run.endedAt) : null,
+      protectedUntilSec: toSec(run.protectedUntil),
+      endReason: run.endReason,
+      isStartAcknowledged: run.startAckedAt !== null,
+    })),
+    decisions: job.decisions.map((decision) => {
+      const reason = decision.reason as { rule?: string; preemptor?: { jobId?: string } };
+      return {
+        id: decision.id,
+        kind: decision.kind,
+        atSec: toSec(decision.at),
+        runId: decision.runId,
+        rule: reason.rule ?? decision.kind,
+        sentence: explainLive(reason, nowSec),
+        preemptorJobId: reason.preemptor?.jobId ?? null,
+        reason,
+      };
+    }),
+  };
+}
+
+export type MyJobRow = {
+  id: string;
+  name: string;
+  cluster: string;
+  budgetPath: string;
+  gpus: number;
+  state: string;
+  priority: string;
+  submittedSec: number;
+  queuePosition: number | null;
+  rank: number | null;
+  waitSentence: string | null;
+};
+
+/** A person's jobs across all clusters, newest first (at most `limit`). */
+export async function listJobsOfUser(userId: string, limit = 200): Promise<MyJobRow[]> {
+  const db = getDb();
+  const [jobs, clusters, now] = await Promise.all([
+    db.job.findMany({
+      where: { userId },
+      orderBy: [{ submittedAt: "desc" }, { id: "desc" }],
+      take: limit,
+      select: {
+        id: true,
+        name: true,
+        budgetId: true,
+        gpus: true,
+        state: true,
+        priority: true,
+        submittedAt: true,
+        queuePosition: true,
+        waitReason: true,
+        cluster: { select: { name: true } },
+      },
+    }),
+    db.cluster.findMany({ select: { name: true, ranking: true } }),
+    getNow(db),
+  ]);
+  const rankings = new Map(clusters.map((c) => [c.name, readRanking(c.ranking)]));
+  const nowSec = toSec(now);
+  return jobs.map((job) => {
+    const ranking = rankings.get(job.cluster.name) ?? [];
+    const row = ranking.find((entry) => entry.id === job.budgetId);
+    const isPending = job.state === "pending";
+    return {
+      id: job.id,
+      name: job.name,
+      cluster: job.cluster.name,
+      budgetPath: row?.path ?? job.budgetId,
+      gpus: job.gpus,
+      state: job.state,
+      priority: job.priority,
+      submittedSec: toSec(job.submittedAt),
+      queuePosition: isPending ? job.queuePosition : null,
+      rank: row?.rank ?? null,
+      waitSentence: isPending && job.waitReason ? explainLive(job.waitReason, nowSec) : null,
+    };
+  });
+}

@@ -1,0 +1,110 @@
+// Submitting, cancelling and reading jobs (POST /api/v1/jobs, the job pages).
+import "server-only";
+import { getDb } from "../db";
+import { AppError } from "../errors";
+import type { SubmitJobInput } from "../validation/jobs";
+import { getBudgetNode } from "../engine";
+import { getNow } from "./clock";
+import { loadBudgetTree } from "./live-state";
+import { checkSubmission, loadSubmissionContext } from "./submissions";
+import { lockCluster, runTick } from "./tick";
+
+export type JobCaller = { id: string; isAdmin: boolean };
+
+/** Queues a job for `user` after every rule passed, then ticks its cluster. Returns its id. */
+export async function submitJob(user: JobCaller, input: SubmitJobInput): Promise<string> {
+  const ids = await submitJobs([{ userId: user.id, input }]);
+  return ids[0]!;
+}
+
+/**
+ * Queues several jobs (the live driver's arrivals) and ticks each cluster once. All or none:
+ * any rule broken by any job is a 422 naming the field (`jobs.3.gpus` for the fourth job).
+ */
+export async function submitJobs(
+  entries: readonly { userId: string; input: SubmitJobInput }[],
+): Promise<string[]> {
+  if (entries.length === 0) return [];
+  const db = getDb();
+  const now = await getNow(db);
+  const context = await loadSubmissionContext(db, [...new Set(entries.map((e) => e.userId))]);
+  const issues = entries.flatMap((entry, index) =>
+    checkSubmission(context, entry.userId, entry.input).map((issue) => ({
+      path: entries.length === 1 ? issue.path : `jobs.${index}.${issue.path}`,
+      message: issue.message,
+    })),
+  );
+  if (issues.length > 0) {
+    throw new AppError("validation_failed", "The job cannot be submitted as it is.", issues);
+  }
+  const rows = entries.map(({ userId, input }) => ({
+    clusterId: context.clusters.get(input.cluster)!.id,
+    budgetId: input.budgetId,
+    userId,
+    name: input.name,
+    gpus: input.gpus,
+    minRuntimeSec: input.minRuntimeSec,
+    isResumable: input.isResumable,
+    priority: input.priority,
+    jobClass: input.minRuntimeSec <= 900 && input.gpus <= 8 ? "debug" : "training",
+    submittedAt: now,
+    workSec: input.workSec ?? null,
+    remainingWorkSec: input.workSec ?? null,
+  }));
+  const created = await db.job.createManyAndReturn({ data: rows, select: { id: true } });
+  for (const cluster of new Set(entries.map((entry) => entry.input.cluster))) {
+    await runTick(cluster, { db });
+  }
+  return created.map((row) => row.id);
+}
+
+/** Cancels a pending or running job (its owner or an admin); a running one is stopped. */
+export async function cancelJob(user: JobCaller, jobId: string): Promise<void> {
+  const db = getDb();
+  const job = await db.job.findUnique({
+    where: { id: jobId },
+    select: { userId: true, state: true, cluster: { select: { name: true } } },
+  });
+  if (!job) throw new AppError("not_found", `No job has id "${jobId}".`);
+  if (job.userId !== user.id && !user.isAdmin) {
+    throw new AppError("forbidden", "Only the job's owner or an admin may cancel it.");
+  }
+  const now = await getNow(db);
+  const isCancelled = await db.$transaction(async (tx) => {
+    await lockCluster(tx, job.cluster.name);
+    const current = await tx.job.findUnique({ where: { id: jobId }, select: { state: true } });
+    if (current?.state !== "pending" && current?.state !== "running") return false;
+    await tx.run.updateMany({
+      where: { jobId, endedAt: null },
+      data: { endedAt: now, endReason: "cancelled" },
+    });
+    await tx.job.update({
+      where: { id: jobId },
+      data: { state: "cancelled", endedAt: now, waitRule: null, queuePosition: null },
+    });
+    return true;
+  });
+  if (!isCancelled) {
+    throw new AppError(
+      "conflict",
+      `The job is already ${job.state}; only pending or running jobs can be cancelled.`,
+    );
+  }
+  await runTick(job.cluster.name, { db });
+}
+
+export type ChargeableBudget = { id: string; path: string };
+
+/** The leaves `userId` may charge, by path. */
+export async function listChargeableBudgets(userId: string): Promise<ChargeableBudget[]> {
+  const db = getDb();
+  const [tree, rows] = await Promise.all([
+    loadBudgetTree(db),
+    db.budgetMember.findMany({ where: { userId }, select: { nodeId: true } }),
+  ]);
+  return rows
+    .map((row) => getBudgetNode(tree, row.nodeId))
+    .filter((node) => node?.isLeaf === true)
+    .map((node) => ({ id: node!.id, path: node!.path }))
+    .sort((a, b) => a.path.localeCompare(b.path));
+}

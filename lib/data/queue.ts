@@ -1,0 +1,202 @@
+// The live views of a cluster: the overview of all clusters and one cluster's ranked queue
+// (GET /api/v1/clusters/{name}/queue and the page that polls it).
+import "server-only";
+import { getDb } from "../db";
+import { AppError } from "../errors";
+import type { NodeSlice } from "../engine";
+import { explainLive } from "../live/explain";
+import { getNow } from "./clock";
+import { toSec } from "./live-state";
+import { readRanking, type RankingRow } from "./ranking";
+
+export type ClusterLoad = {
+  name: string;
+  gpuType: string;
+  nodes: number;
+  gpus: number;
+  allocatedGpus: number;
+  unallocatedGpus: number;
+  idleGpus: number;
+  drainingNodes: number;
+  downNodes: number;
+  /** GPUs on draining or down nodes, not counted as idle. */
+  unusableGpus: number;
+  pendingJobs: number;
+  pendingGpus: number;
+  tickedAtSec: number | null;
+};
+
+/** Every cluster's load now: busy (allocated / unallocated), idle, unhealthy, pending demand. */
+export async function listClusterLoads(): Promise<ClusterLoad[]> {
+  const db = getDb();
+  const [clusters, busy, pending] = await Promise.all([
+    db.cluster.findMany({
+      select: {
+        id: true,
+        name: true,
+        gpuType: true,
+        tickedAt: true,
+        nodes: { select: { gpus: true, health: true } },
+      },
+      orderBy: { name: "asc" },
+    }),
+    db.run.groupBy({
+      by: ["clusterId", "isAllocated"],
+      where: { endedAt: null },
+      _sum: { gpus: true },
+    }),
+    db.job.groupBy({
+      by: ["clusterId"],
+      where: { state: "pending" },
+      _sum: { gpus: true },
+      _count: { _all: true },
+    }),
+  ]);
+  return clusters.map((cluster) => {
+    const sumOf = (isAllocated: boolean) =>
+      busy.find((row) => row.clusterId === cluster.id && row.isAllocated === isAllocated)?._sum
+        .gpus ?? 0;
+    const gpus = cluster.nodes.reduce((sum, node) => sum + node.gpus, 0);
+    const unusableGpus = cluster.nodes
+      .filter((node) => node.health !== "healthy")
+      .reduce((sum, node) => sum + node.gpus, 0);
+    const allocatedGpus = sumOf(true);
+    const unallocatedGpus = sumOf(false);
+    const waiting = pending.find((row) => row.clusterId === cluster.id);
+    return {
+      name: cluster.name,
+      gpuType: cluster.gpuType,
+      nodes: cluster.nodes.length,
+      gpus,
+      allocatedGpus,
+      unallocatedGpus,
+      idleGpus: Math.max(0, gpus - unusableGpus - allocatedGpus - unallocatedGpus),
+      drainingNodes: cluster.nodes.filter((node) => node.health === "draining").length,
+      downNodes: cluster.nodes.filter((node) => node.health === "down").length,
+      unusableGpus,
+      pendingJobs: waiting?._count._all ?? 0,
+      pendingGpus: waiting?._sum.gpus ?? 0,
+      tickedAtSec: cluster.tickedAt ? toSec(cluster.tickedAt) : null,
+    };
+  });
+}
+
+export type QueuedJob = {
+  jobId: string;
+  name: string;
+  userName: string;
+  budgetPath: string;
+  position: number | null;
+  rank: number | null;
+  usageRatio: number | null;
+  priority: string;
+  gpus: number;
+  minRuntimeSec: number;
+  waitingSec: number;
+  rule: string | null;
+  sentence: string;
+};
+
+export type RunningRun = {
+  runId: string;
+  jobId: string;
+  name: string;
+  userName: string;
+  budgetPath: string;
+  rank: number | null;
+  gpus: number;
+  nodes: number[];
+  isAllocated: boolean;
+  startedSec: number;
+  protectedUntilSec: number;
+  isStartAcknowledged: boolean;
+};
+
+export type ClusterQueue = {
+  cluster: ClusterLoad;
+  nowSec: number;
+  pendingTotal: number;
+  pending: QueuedJob[];
+  running: RunningRun[];
+  /** Leaves by rank (then path), with usage over the window. */
+  budgets: (RankingRow & { usageGpuHours: number })[];
+  lookbackSec: number;
+};
+
+/** One cluster's live queue: pending jobs in rank order with reasons, running runs, ranks. */
+export async function getClusterQueue(name: string, limit = 300): Promise<ClusterQueue> {
+  const db = getDb();
+  const cluster = await db.cluster.findUnique({
+    where: { name },
+    select: { id: true, ranking: true, lookbackSec: true },
+  });
+  if (!cluster) throw new AppError("not_found", `No cluster is named "${name}".`);
+  const [loads, pendingTotal, pendingRows, runRows, now] = await Promise.all([
+    listClusterLoads(),
+    db.job.count({ where: { clusterId: cluster.id, state: "pending" } }),
+    db.job.findMany({
+      where: { clusterId: cluster.id, state: "pending" },
+      orderBy: [{ queuePosition: { sort: "asc", nulls: "first" } }, { submittedAt: "asc" }],
+      take: limit,
+      include: { user: { select: { name: true } } },
+    }),
+    db.run.findMany({
+      where: { clusterId: cluster.id, endedAt: null },
+      orderBy: [{ startedAt: "desc" }, { id: "asc" }],
+      take: limit,
+      include: { job: { select: { name: true, user: { select: { name: true } } } } },
+    }),
+    getNow(db),
+  ]);
+  const nowSec = toSec(now);
+  const ranking = readRanking(cluster.ranking);
+  const byId = new Map(ranking.map((row) => [row.id, row]));
+  return {
+    cluster: loads.find((load) => load.name === name)!,
+    nowSec,
+    pendingTotal,
+    lookbackSec: cluster.lookbackSec,
+    pending: pendingRows.map((job) => {
+      const row = byId.get(job.budgetId);
+      const rule = (job.waitReason as { rule?: string } | null)?.rule ?? null;
+      return {
+        jobId: job.id,
+        name: job.name,
+        userName: job.user.name,
+        budgetPath: row?.path ?? job.budgetId,
+        position: job.queuePosition,
+        rank: row?.rank ?? null,
+        usageRatio: row?.usageRatio ?? null,
+        priority: job.priority,
+        gpus: job.gpus,
+        minRuntimeSec: job.minRuntimeSec,
+        waitingSec: Math.max(0, nowSec - toSec(job.submittedAt)),
+        rule,
+        sentence: job.waitReason
+          ? explainLive(job.waitReason, nowSec)
+          : "Not yet considered by the scheduler.",
+      };
+    }),
+    running: runRows.map((run) => {
+      const row = byId.get(run.budgetId);
+      return {
+        runId: run.id,
+        jobId: run.jobId,
+        name: run.job.name,
+        userName: run.job.user.name,
+        budgetPath: row?.path ?? run.budgetId,
+        rank: row?.rank ?? null,
+        gpus: run.gpus,
+        nodes: (run.placement as NodeSlice[]).map((slice) => slice.node),
+        isAllocated: run.isAllocated,
+        startedSec: toSec(run.startedAt),
+        protectedUntilSec: toSec(run.protectedUntil),
+        isStartAcknowledged: run.startAckedAt !== null,
+      };
+    }),
+    budgets: ranking
+      .filter((row) => row.isLeaf)
+      .map((row) => ({ ...row, usageGpuHours: row.usageGpuSeconds / 3600 }))
+      .sort((a, b) => (a.rank ?? 1e9) - (b.rank ?? 1e9) || a.path.localeCompare(b.path)),
+  };
+}

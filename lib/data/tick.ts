@@ -1,0 +1,234 @@
+// The tick (DESIGN section 9, docs/decisions/040-live-scheduling.md): per cluster, load the
+// state, run the engine's pass, write its decisions, runs and reasons in one transaction
+// under a Postgres advisory lock, so several replicas never decide twice for one cluster.
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { runSchedulePass, type SchedulePassResult } from "../engine";
+import { getDb } from "../db";
+import { Prisma } from "../generated/prisma/client";
+import type { Db } from "./client";
+import { getNow } from "./clock";
+import { fromSec, loadClusterState, toSec, type ClusterState, type Tx } from "./live-state";
+
+/** First key of every cluster lock (the second is the cluster name's hash). */
+const LOCK_CLASS = 7731;
+const TRANSACTION = { timeout: 120_000, maxWait: 60_000 } as const;
+
+export type TickResult = {
+  cluster: string;
+  /** Another replica (or tick) held the cluster's lock: nothing was decided here. */
+  isSkipped: boolean;
+  atSec: number;
+  starts: number;
+  preemptions: number;
+  /** Wait decisions written (only when a job's reason changed). */
+  waitDecisions: number;
+  pending: number;
+  drainsCompleted: number;
+  durationMs: number;
+};
+
+export type TickOptions = {
+  db?: Db;
+  now?: Date;
+  /** Tests: throw after this stage's writes, inside the transaction. */
+  failAfter?: "preemptions" | "starts" | "waiting";
+};
+
+/** Takes the cluster's lock if free; false when another transaction holds it. */
+export async function tryLockCluster(tx: Tx, clusterName: string): Promise<boolean> {
+  const rows = await tx.$queryRaw<{ locked: boolean }[]>`
+    SELECT pg_try_advisory_xact_lock(${LOCK_CLASS}::int, hashtext(${clusterName})) AS locked`;
+  return rows[0]?.locked === true;
+}
+
+/** Waits for the cluster's lock (event ingestion and cancels must not race a tick). */
+export async function lockCluster(tx: Tx, clusterName: string): Promise<void> {
+  await tx.$queryRaw`SELECT pg_advisory_xact_lock(${LOCK_CLASS}::int, hashtext(${clusterName}))::text`;
+}
+
+/** One scheduling pass of one cluster, committed atomically (or not at all). */
+export async function runTick(clusterName: string, options: TickOptions = {}): Promise<TickResult> {
+  const db = options.db ?? getDb();
+  const now = options.now ?? (await getNow(db));
+  const startedMs = performance.now();
+  const empty = { starts: 0, preemptions: 0, waitDecisions: 0, pending: 0, drainsCompleted: 0 };
+  const counts = await db.$transaction(async (tx) => {
+    if (!(await tryLockCluster(tx, clusterName))) return null;
+    const state = await loadClusterState(tx, clusterName, now);
+    const result = runSchedulePass({
+      cluster: state.spec,
+      nowSec: toSec(now),
+      tree: state.tree,
+      leafUsage: state.leafUsage,
+      runs: state.runs,
+      pending: state.pending,
+    });
+    return writePass(tx, state, result, now, options.failAfter);
+  }, TRANSACTION);
+  return {
+    cluster: clusterName,
+    isSkipped: counts === null,
+    atSec: toSec(now),
+    ...(counts ?? empty),
+    durationMs: Math.round(performance.now() - startedMs),
+  };
+}
+
+type DecisionRow = Prisma.DecisionCreateManyInput;
+
+function fail(stage: TickOptions["failAfter"], at: TickOptions["failAfter"]): void {
+  if (stage === at) throw new Error(`Injected failure after ${at}.`);
+}
+
+async function writePass(
+  tx: Tx,
+  state: ClusterState,
+  result: SchedulePassResult,
+  now: Date,
+  failAfter: TickOptions["failAfter"],
+): Promise<Omit<TickResult, "cluster" | "isSkipped" | "atSec" | "durationMs">> {
+  const { clusterId } = state;
+  const decisions: DecisionRow[] = [];
+  const runById = new Map(state.runs.map((run) => [run.id, run]));
+  const nowSec = toSec(now);
+
+  for (const preemption of result.preemptions) {
+    const run = runById.get(preemption.runId);
+    const endReason = preemption.reason.rule === "preempt-node-down" ? "node_down" : "preempted";
+    await tx.run.updateMany({
+      where: { id: preemption.runId, endedAt: null },
+      data: { endedAt: now, endReason },
+    });
+    const ranSec = run ? Math.max(0, nowSec - run.startSec) : 0;
+    const remaining = run?.remainingWorkSec ?? null;
+    await tx.job.update({
+      where: { id: preemption.jobId },
+      data:
+        preemption.outcome === "requeued"
+          ? {
+              state: "pending",
+              remainingWorkSec:
+                remaining === null ? null : Math.max(1, Math.round(remaining - ranSec)),
+              waitRule: null,
+            }
+          : { state: "preempted", endedAt: now },
+    });
+    decisions.push({
+      clusterId,
+      jobId: preemption.jobId,
+      runId: preemption.runId,
+      kind: "preempt",
+      at: now,
+      reason: preemption.reason as Prisma.InputJsonValue,
+    });
+  }
+  fail(failAfter, "preemptions");
+
+  if (result.starts.length > 0) {
+    const runs = result.starts.map((start) => ({
+      id: randomUUID(),
+      jobId: start.jobId,
+      clusterId,
+      budgetId: start.budgetId,
+      gpus: start.gpus,
+      placement: start.placement,
+      isAllocated: start.isAllocated,
+      startedAt: now,
+      protectedUntil: fromSec(start.protectedUntilSec),
+    }));
+    await tx.run.createMany({ data: runs });
+    await tx.job.updateMany({
+      where: { id: { in: result.starts.map((start) => start.jobId) }, state: "pending" },
+      data: { state: "running", waitReason: Prisma.DbNull, waitRule: null, queuePosition: null },
+    });
+    result.starts.forEach((start, index) =>
+      decisions.push({
+        clusterId,
+        jobId: start.jobId,
+        runId: runs[index]!.id,
+        kind: "start",
+        at: now,
+        reason: start.reason as Prisma.InputJsonValue,
+      }),
+    );
+  }
+  fail(failAfter, "starts");
+
+  const pendingById = new Map(state.pending.map((job) => [job.id, job]));
+  let position = 0;
+  const waitRows = result.waiting.map((wait) => ({
+    id: wait.jobId,
+    reason: wait.reason,
+    rule: wait.reason.rule,
+    position: wait.isError ? null : (position += 1),
+  }));
+  if (waitRows.length > 0) {
+    await tx.$executeRaw`
+      UPDATE jobs AS j
+         SET "waitReason" = v.reason, "waitRule" = v.rule, "queuePosition" = v.position
+        FROM jsonb_to_recordset(${JSON.stringify(waitRows)}::jsonb)
+             AS v(id text, reason jsonb, rule text, position int)
+       WHERE j.id = v.id`;
+  }
+  let waitDecisions = 0;
+  for (const wait of result.waiting) {
+    if (pendingById.get(wait.jobId)?.waitRule === wait.reason.rule) continue;
+    waitDecisions += 1;
+    decisions.push({
+      clusterId,
+      jobId: wait.jobId,
+      kind: "wait",
+      at: now,
+      reason: wait.reason as Prisma.InputJsonValue,
+    });
+  }
+  fail(failAfter, "waiting");
+
+  let drainsCompleted = 0;
+  for (const drain of result.drainsCompleted) {
+    if (state.drainedNodes.has(drain.node)) continue;
+    const marked = await tx.clusterNode.updateMany({
+      where: { clusterId, index: drain.node, health: "draining", drainedAt: null },
+      data: { drainedAt: now },
+    });
+    if (marked.count === 0) continue;
+    drainsCompleted += 1;
+    decisions.push({
+      clusterId,
+      kind: "drain",
+      at: now,
+      reason: drain.reason as Prisma.InputJsonValue,
+    });
+  }
+  if (decisions.length > 0) await tx.decision.createMany({ data: decisions });
+
+  const ranking = result.ranking.rows.map((row, index) => ({
+    id: row.id,
+    path: row.path,
+    name: row.name,
+    depth: state.tree.nodes[index]?.depth ?? 0,
+    isLeaf: row.isLeaf,
+    effectiveShare: row.effectiveShare,
+    usageGpuSeconds: row.usageGpuSeconds,
+    usageRatio: row.usageRatio,
+    rank: row.rank,
+  }));
+  await tx.cluster.update({ where: { id: clusterId }, data: { tickedAt: now, ranking } });
+  return {
+    starts: result.starts.length,
+    preemptions: result.preemptions.length,
+    waitDecisions,
+    pending: result.waiting.length,
+    drainsCompleted,
+  };
+}
+
+/** Ticks every cluster once (the timer). */
+export async function tickAllClusters(options: TickOptions = {}): Promise<TickResult[]> {
+  const db = options.db ?? getDb();
+  const clusters = await db.cluster.findMany({ select: { name: true }, orderBy: { name: "asc" } });
+  const results: TickResult[] = [];
+  for (const cluster of clusters) results.push(await runTick(cluster.name, { ...options, db }));
+  return results;
+}

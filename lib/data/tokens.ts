@@ -1,0 +1,81 @@
+// Cluster tokens for executors: created and revoked by admins, shown once, stored hashed.
+import "server-only";
+import { randomBytes } from "node:crypto";
+import { getDb } from "../db";
+import { AppError } from "../errors";
+import { hashToken } from "./users";
+
+export type TokenView = {
+  id: string;
+  name: string;
+  prefix: string;
+  createdAt: string;
+  revokedAt: string | null;
+};
+
+/** Creates a cluster token; the plaintext is returned once and never stored. */
+export async function createClusterToken(
+  clusterName: string,
+  name: string,
+  createdBy: string,
+): Promise<{ token: string; view: TokenView }> {
+  const db = getDb();
+  const cluster = await db.cluster.findUnique({
+    where: { name: clusterName },
+    select: { id: true },
+  });
+  if (!cluster) throw new AppError("not_found", `No cluster is named "${clusterName}".`);
+  const token = `allot_c_${randomBytes(24).toString("base64url")}`;
+  const row = await db.apiToken.create({
+    data: {
+      kind: "cluster",
+      name,
+      tokenHash: hashToken(token),
+      prefix: token.slice(0, 12),
+      clusterId: cluster.id,
+      userId: createdBy,
+    },
+  });
+  return { token, view: toView(row) };
+}
+
+function toView(row: {
+  id: string;
+  name: string;
+  prefix: string;
+  createdAt: Date;
+  revokedAt: Date | null;
+}): TokenView {
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    createdAt: row.createdAt.toISOString(),
+    revokedAt: row.revokedAt?.toISOString() ?? null,
+  };
+}
+
+export async function listClusterTokens(clusterName: string): Promise<TokenView[]> {
+  const rows = await getDb().apiToken.findMany({
+    where: { kind: "cluster", cluster: { name: clusterName } },
+    orderBy: { createdAt: "desc" },
+  });
+  return rows.map(toView);
+}
+
+export async function revokeClusterToken(tokenId: string): Promise<void> {
+  await getDb().apiToken.updateMany({
+    where: { id: tokenId, kind: "cluster", revokedAt: null },
+    data: { revokedAt: new Date() },
+  });
+}
+
+/** The cluster a live cluster token belongs to, or null for unknown, revoked or personal tokens. */
+export async function findClusterByToken(token: string): Promise<string | null> {
+  const row = await getDb().apiToken.findUnique({
+    where: { tokenHash: hashToken(token) },
+    select: { kind: true, revokedAt: true, cluster: { select: { name: true } } },
+  });
+  if (!row || row.revokedAt || row.kind !== "cluster") return null;
+  return row.cluster?.name ?? null;
+}
