@@ -51,6 +51,8 @@ async function main(): Promise<void> {
   if (applied.length) console.log(`migrated: ${applied.join(", ")}`);
   if (isDemoMode()) console.log(`demo lab: ${await seedDemoLab(database.url)}`);
 
+  // instrumentation.ts starts the tick timer and the live driver in this process only.
+  process.env.ALLOT_SERVE = "1";
   const app = next({ dev: isDev, dir: ROOT, hostname, port });
   await app.prepare();
   const handle = app.getRequestHandler();

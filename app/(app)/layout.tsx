@@ -1,6 +1,7 @@
 import { redirect } from "next/navigation";
 import type { ReactNode } from "react";
 import { AppHeader } from "@/components/layout/app-header";
+import { QueryProvider } from "@/components/providers/query-provider";
 import { getSessionUser } from "@/lib/auth";
 import { getRoleLabel } from "@/lib/data/users";
 
@@ -16,7 +17,9 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
         Skip to content
       </a>
       <AppHeader userName={user.name} role={role} />
-      <main id="content">{children}</main>
+      <main id="content">
+        <QueryProvider>{children}</QueryProvider>
+      </main>
     </>
   );
 }

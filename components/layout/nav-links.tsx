@@ -6,6 +6,8 @@ import { usePathname } from "next/navigation";
 const LINKS = [
   { href: "/", label: "Overview" },
   { href: "/budgets", label: "Budgets" },
+  { href: "/clusters", label: "Clusters" },
+  { href: "/jobs", label: "My jobs" },
 ];
 
 export function NavLinks() {

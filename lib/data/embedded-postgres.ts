@@ -23,6 +23,7 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPo
   // The pool's connections share one PGlite; the server serialises their queries
   // and keeps a transaction's queries together.
   const server = new PGLiteSocketServer({ db, host: "127.0.0.1", port: 0, maxConnections: 64 });
+  keepExtendedQueriesTogether(server, db);
   await server.start();
   const url = `postgresql://postgres:postgres@${server.getServerConn()}/postgres?sslmode=disable`;
   return {
@@ -30,6 +31,38 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPo
     async stop() {
       await server.stop();
       await db.close();
+    },
+  };
+}
+
+type QueryQueue = { db: unknown };
+const SYNC = 0x53; // 'S': ends an extended-protocol exchange (Parse, Bind, Describe, Execute...)
+const QUERY = 0x51; // 'Q': a simple query is one message
+
+/**
+ * pglite-socket 0.2.17 keeps a *transaction's* messages together, but interleaves the messages
+ * of two connections' extended-protocol queries outside transactions (Parse of one, Bind of the
+ * other: "bind message supplies 3 parameters, but prepared statement requires 2"). Its queue
+ * keeps serving the last connection while the database reports a transaction, so we report one
+ * from the first message of an exchange until its Sync.
+ */
+function keepExtendedQueriesTogether(server: PGLiteSocketServer, db: PGlite): void {
+  const queue = (server as unknown as { queryQueue?: QueryQueue }).queryQueue;
+  if (!queue) return;
+  let isMidExchange = false;
+  queue.db = {
+    isInTransaction: () => isMidExchange || db.isInTransaction(),
+    runExclusive: <T>(work: () => Promise<T>) => db.runExclusive(work),
+    execProtocolRawStream: (
+      message: Uint8Array,
+      options: Parameters<PGlite["execProtocolRawStream"]>[1],
+    ) => {
+      isMidExchange = message[0] !== SYNC && message[0] !== QUERY;
+      return db.execProtocolRawStream(message, options);
+    },
+    exec: (sql: string) => {
+      isMidExchange = false;
+      return db.isInTransaction() ? db.exec(sql) : Promise.resolve([]);
     },
   };
 }

@@ -31,27 +31,3 @@ export type SubmitJobInput = z.output<typeof submitJobSchema>;
 
 /** A route parameter naming a job or cluster. */
 export const idParamSchema = z.string().trim().min(1).max(100);
-
-/** The browser form: minimum runtime in minutes, checkboxes as "on". */
-export const submitJobFormSchema = z.object({
-  cluster: z.string(),
-  budgetId: z.string(),
-  name: z.string(),
-  gpus: z.coerce.number("GPUs must be a number."),
-  minRuntimeMin: z.coerce.number("Minimum runtime must be a number of minutes."),
-  isResumable: z.literal("on").optional(),
-  priority: z.enum(PRIORITIES),
-});
-
-/** Form fields -> the API's shape (minutes -> seconds). */
-export function formToSubmitJob(form: z.output<typeof submitJobFormSchema>): unknown {
-  return {
-    cluster: form.cluster,
-    budgetId: form.budgetId,
-    name: form.name,
-    gpus: form.gpus,
-    minRuntimeSec: Math.round(form.minRuntimeMin * 60),
-    isResumable: form.isResumable === "on",
-    priority: form.priority,
-  };
-}

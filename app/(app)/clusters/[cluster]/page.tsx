@@ -1,0 +1,45 @@
+import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { ClusterQueueView } from "@/components/queue/cluster-queue-view";
+import { getClusterQueue } from "@/lib/data/queue";
+import { AppError } from "@/lib/errors";
+import { clusterQueueQuery } from "@/lib/queries/cluster-queue";
+
+type Props = { params: Promise<{ cluster: string }> };
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  return { title: `${(await params).cluster} queue` };
+}
+
+export default async function ClusterQueuePage({ params }: Props) {
+  const { cluster } = await params;
+  const queryClient = new QueryClient();
+  try {
+    const queue = await getClusterQueue(cluster);
+    queryClient.setQueryData(clusterQueueQuery(cluster).queryKey, queue);
+  } catch (error) {
+    if (error instanceof AppError && error.code === "not_found") notFound();
+    throw error;
+  }
+  return (
+    <>
+      <div className="page-head section-head">
+        <div>
+          <h1>{cluster} queue</h1>
+          <p className="muted">Live: refreshes every few seconds.</p>
+        </div>
+        <p className="card-links">
+          <Link href={`/clusters/${cluster}/nodes`}>Nodes</Link>
+          <Link className="button button-primary" href={`/jobs/new?cluster=${cluster}`}>
+            Submit a job
+          </Link>
+        </p>
+      </div>
+      <HydrationBoundary state={dehydrate(queryClient)}>
+        <ClusterQueueView cluster={cluster} />
+      </HydrationBoundary>
+    </>
+  );
+}

@@ -1,0 +1,125 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { CancelButton } from "@/components/jobs/cancel-button";
+import { AutoRefresh } from "@/components/layout/auto-refresh";
+import { RunTimeline } from "@/components/timeline/run-timeline";
+import { getSessionUser } from "@/lib/auth";
+import { getJobView, type JobView } from "@/lib/data/job-views";
+import { AppError } from "@/lib/errors";
+import { formatPercent, formatSpan, liveTimeFormatter } from "@/lib/format";
+
+type Props = { params: Promise<{ jobId: string }> };
+
+export const metadata: Metadata = { title: "Job" };
+
+const KIND_LABEL: Record<string, string> = {
+  start: "Started",
+  preempt: "Preempted",
+  wait: "Waiting",
+  drain: "Drain",
+};
+
+async function loadJob(jobId: string): Promise<JobView> {
+  try {
+    return await getJobView(jobId);
+  } catch (error) {
+    if (error instanceof AppError && error.code === "not_found") notFound();
+    throw error;
+  }
+}
+
+export default async function JobPage({ params }: Props) {
+  const [job, user] = await Promise.all([loadJob((await params).jobId), getSessionUser()]);
+  const clock = liveTimeFormatter(job.nowSec);
+  const isOpen = job.state === "pending" || job.state === "running";
+  const canCancel = isOpen && (user?.id === job.user.id || user?.isAdmin === true);
+  return (
+    <>
+      {isOpen ? <AutoRefresh seconds={5} /> : null}
+      <div className="page-head section-head">
+        <div>
+          <h1>{job.name}</h1>
+          <p className="muted">
+            <span className={`pill pill-state-${job.state}`}>{job.state}</span> on{" "}
+            <Link href={`/clusters/${job.cluster}`}>{job.cluster}</Link> · {job.user.name} ·
+            submitted {clock(job.submittedSec)}
+          </p>
+        </div>
+        {canCancel ? <CancelButton jobId={job.id} jobName={job.name} /> : null}
+      </div>
+      {job.state === "pending" ? (
+        <section className="card" aria-labelledby="why-heading">
+          <h2 id="why-heading">
+            {job.queuePosition !== null ? `#${job.queuePosition} in the queue` : "In the queue"}
+            {job.budget.rank !== null ? `, budget rank ${job.budget.rank}` : ""}
+          </h2>
+          <p className="why">{job.waitSentence ?? "Not yet considered by the scheduler."}</p>
+        </section>
+      ) : null}
+      <section className="card" aria-labelledby="contract-heading">
+        <h2 id="contract-heading">Request</h2>
+        <dl className="facts">
+          <div>
+            <dt>Budget</dt>
+            <dd>{job.budget.path}</dd>
+          </div>
+          <div>
+            <dt>Budget rank · usage of share</dt>
+            <dd>
+              {job.budget.rank ?? "–"} ·{" "}
+              {job.budget.usageRatio === null ? "no share" : formatPercent(job.budget.usageRatio)}
+            </dd>
+          </div>
+          <div>
+            <dt>GPUs</dt>
+            <dd>{job.gpus}</dd>
+          </div>
+          <div>
+            <dt>Minimum runtime</dt>
+            <dd>{job.minRuntimeSec === 0 ? "0 (unallocated)" : formatSpan(job.minRuntimeSec)}</dd>
+          </div>
+          <div>
+            <dt>Resumable</dt>
+            <dd>{job.isResumable ? "yes" : "no"}</dd>
+          </div>
+          <div>
+            <dt>Priority</dt>
+            <dd>{job.priority}</dd>
+          </div>
+        </dl>
+      </section>
+      <section className="card" aria-labelledby="runs-heading">
+        <h2 id="runs-heading">Runs</h2>
+        <RunTimeline
+          runs={job.runs}
+          fromSec={job.submittedSec}
+          toSec={job.endedSec ?? job.nowSec}
+        />
+      </section>
+      <section className="card" aria-labelledby="decisions-heading">
+        <h2 id="decisions-heading">Decisions</h2>
+        {job.decisions.length === 0 ? (
+          <p>No decision yet.</p>
+        ) : (
+          <ol className="decision-list">
+            {job.decisions.map((decision) => (
+              <li key={decision.id}>
+                <div className="decision-meta">
+                  {KIND_LABEL[decision.kind] ?? decision.kind} · {clock(decision.atSec)}
+                  {decision.preemptorJobId ? (
+                    <>
+                      {" · "}
+                      <Link href={`/jobs/${decision.preemptorJobId}`}>the job that needed it</Link>
+                    </>
+                  ) : null}
+                </div>
+                <p className="why">{decision.sentence}</p>
+              </li>
+            ))}
+          </ol>
+        )}
+      </section>
+    </>
+  );
+}

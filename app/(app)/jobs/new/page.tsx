@@ -1,0 +1,49 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { redirect } from "next/navigation";
+import { SubmitJobForm } from "@/components/jobs/submit-job-form";
+import { getSessionUser } from "@/lib/auth";
+import { listClusters } from "@/lib/data/clusters";
+import { listChargeableBudgets } from "@/lib/data/jobs";
+
+export const metadata: Metadata = { title: "Submit a job" };
+
+type Props = { searchParams: Promise<{ cluster?: string }> };
+
+export default async function NewJobPage({ searchParams }: Props) {
+  const user = await getSessionUser();
+  if (!user) redirect("/signin");
+  const [clusters, budgets, query] = await Promise.all([
+    listClusters(),
+    listChargeableBudgets(user.id),
+    searchParams,
+  ]);
+  const initial = clusters.find((c) => c.name === query.cluster)?.name ?? clusters[0]?.name ?? "";
+  return (
+    <>
+      <div className="page-head">
+        <h1>Submit a job</h1>
+        <p className="muted">
+          The scheduler ranks it by its budget&apos;s recent use; <Link href="/jobs">My jobs</Link>{" "}
+          shows its place and why it waits.
+        </p>
+      </div>
+      <section className="card">
+        {budgets.length === 0 ? (
+          <p>You are not a member of any budget yet; ask your project lead to add you.</p>
+        ) : (
+          <SubmitJobForm
+            clusters={clusters.map(({ name, gpuType, gpus, maxMinRuntimeSec }) => ({
+              name,
+              gpuType,
+              gpus,
+              maxMinRuntimeSec,
+            }))}
+            budgets={budgets}
+            initialCluster={initial}
+          />
+        )}
+      </section>
+    </>
+  );
+}

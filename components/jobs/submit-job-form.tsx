@@ -1,0 +1,174 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState, type FormEvent } from "react";
+
+export type ClusterChoice = {
+  name: string;
+  gpuType: string;
+  gpus: number;
+  maxMinRuntimeSec: number;
+};
+export type BudgetChoice = { id: string; path: string };
+type Issue = { path: string; message: string };
+
+type FieldName = "cluster" | "budgetId" | "name" | "gpus" | "minRuntimeSec" | "priority";
+
+/** Submits through POST /api/v1/jobs and shows every rule's field error beside its field. */
+export function SubmitJobForm({
+  clusters,
+  budgets,
+  initialCluster,
+}: {
+  clusters: ClusterChoice[];
+  budgets: BudgetChoice[];
+  initialCluster: string;
+}) {
+  const router = useRouter();
+  const [issues, setIssues] = useState<Issue[]>([]);
+  const [message, setMessage] = useState<string | null>(null);
+  const [isBusy, setBusy] = useState(false);
+  const [cluster, setCluster] = useState(initialCluster);
+  const chosen = clusters.find((entry) => entry.name === cluster);
+  const errorOf = (field: string) => issues.find((issue) => issue.path === field)?.message;
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    setBusy(true);
+    setIssues([]);
+    setMessage(null);
+    const body = {
+      cluster: form.get("cluster"),
+      budgetId: form.get("budgetId"),
+      name: form.get("name"),
+      gpus: Number(form.get("gpus")),
+      minRuntimeSec: Math.round(Number(form.get("minRuntimeMin")) * 60),
+      isResumable: form.get("isResumable") === "on",
+      priority: form.get("priority"),
+    };
+    const response = await fetch("/api/v1/jobs", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    const json = (await response.json().catch(() => null)) as {
+      job?: { id: string };
+      error?: { message: string; issues?: Issue[] };
+    } | null;
+    setBusy(false);
+    if (response.ok && json?.job) {
+      router.push(`/jobs/${json.job.id}`);
+      return;
+    }
+    setIssues(json?.error?.issues ?? []);
+    setMessage(json?.error?.message ?? "The job could not be submitted.");
+  }
+
+  const field = (name: FieldName) => ({
+    id: `f-${name}`,
+    "aria-invalid": errorOf(name) ? true : undefined,
+    "aria-describedby": `f-${name}-hint f-${name}-error`,
+  });
+  const error = (name: string) => (
+    <div id={`f-${name}-error`} className="field-error">
+      {errorOf(name) ?? ""}
+    </div>
+  );
+
+  return (
+    <form className="form-grid" onSubmit={(event) => void submit(event)} noValidate>
+      {message ? (
+        <div role="alert" className="alert">
+          {message}
+        </div>
+      ) : null}
+      <div className="field">
+        <label htmlFor="f-name">Name</label>
+        <input type="text" name="name" required {...field("name")} />
+        <div id="f-name-hint" className="field-hint">
+          Free text, e.g. &ldquo;llama-7b sweep 3&rdquo;.
+        </div>
+        {error("name")}
+      </div>
+      <div className="field">
+        <label htmlFor="f-cluster">Cluster</label>
+        <select
+          name="cluster"
+          value={cluster}
+          onChange={(e) => setCluster(e.target.value)}
+          {...field("cluster")}
+        >
+          {clusters.map((entry) => (
+            <option key={entry.name} value={entry.name}>
+              {entry.name} ({entry.gpus} {entry.gpuType})
+            </option>
+          ))}
+        </select>
+        <div id="f-cluster-hint" className="field-hint" />
+        {error("cluster")}
+      </div>
+      <div className="field">
+        <label htmlFor="f-budgetId">Budget</label>
+        <select name="budgetId" {...field("budgetId")}>
+          {budgets.map((budget) => (
+            <option key={budget.id} value={budget.id}>
+              {budget.path}
+            </option>
+          ))}
+        </select>
+        <div id="f-budgetId-hint" className="field-hint">
+          The budgets you are a member of; the job&apos;s allocated time is charged to it.
+        </div>
+        {error("budgetId")}
+      </div>
+      <div className="field">
+        <label htmlFor="f-gpus">GPUs</label>
+        <input type="number" name="gpus" min={1} defaultValue={8} {...field("gpus")} />
+        <div id="f-gpus-hint" className="field-hint">
+          Up to {chosen?.gpus ?? "?"}; more than one node takes whole nodes.
+        </div>
+        {error("gpus")}
+      </div>
+      <div className="field">
+        <label htmlFor="f-minRuntimeSec">Minimum runtime (minutes)</label>
+        <input
+          type="number"
+          name="minRuntimeMin"
+          min={0}
+          step={1}
+          defaultValue={60}
+          {...field("minRuntimeSec")}
+        />
+        <div id="f-minRuntimeSec-hint" className="field-hint">
+          0 to {(chosen?.maxMinRuntimeSec ?? 28_800) / 60}. Protected from preemption for this long;
+          0 runs as free, unallocated work.
+        </div>
+        {error("minRuntimeSec")}
+      </div>
+      <div className="field">
+        <label htmlFor="f-priority">Priority within the budget</label>
+        <select name="priority" defaultValue="normal" {...field("priority")}>
+          <option value="low">low</option>
+          <option value="normal">normal</option>
+          <option value="high">high</option>
+        </select>
+        <div id="f-priority-hint" className="field-hint">
+          Orders your budget&apos;s own jobs only.
+        </div>
+        {error("priority")}
+      </div>
+      <div className="field">
+        <label>
+          <input type="checkbox" name="isResumable" defaultChecked /> Resumable (requeued with its
+          remaining work if preempted)
+        </label>
+      </div>
+      <p>
+        <button className="button button-primary" type="submit" disabled={isBusy}>
+          {isBusy ? "Submitting…" : "Submit job"}
+        </button>
+      </p>
+    </form>
+  );
+}

@@ -1,0 +1,58 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { GpuBar } from "@/components/clusters/gpu-bar";
+import { clusterQueueQuery } from "@/lib/queries/cluster-queue";
+import { formatInteger, liveTimeFormatter } from "@/lib/format";
+import { BudgetRanks } from "./budget-ranks";
+import { PendingTable, RunningTable } from "./queue-tables";
+
+/** The live queue of one cluster, polled through the API (prefetched on the server). */
+export function ClusterQueueView({ cluster }: { cluster: string }) {
+  const { data, isError } = useQuery(clusterQueueQuery(cluster));
+  if (!data) return <p>{isError ? "The queue could not be loaded." : "Loading…"}</p>;
+  const load = data.cluster;
+  const clock = liveTimeFormatter(data.nowSec);
+  return (
+    <>
+      <section className="card" aria-labelledby="load-heading">
+        <div className="section-head">
+          <h2 id="load-heading">GPUs now</h2>
+          <span className="muted" aria-live="polite">
+            Cluster time {clock(data.nowSec)} UTC
+            {load.tickedAtSec !== null ? ` · scheduled at ${clock(load.tickedAtSec)}` : ""}
+            {isError ? " · connection lost, retrying" : ""}
+          </span>
+        </div>
+        <GpuBar split={load} totalGpus={load.gpus} />
+        <p className="muted">
+          {formatInteger(data.pendingTotal)} jobs pending for {formatInteger(load.pendingGpus)}{" "}
+          GPUs.
+        </p>
+      </section>
+      <section className="card" aria-labelledby="pending-heading">
+        <h2 id="pending-heading">Pending, in queue order</h2>
+        <p className="muted">
+          Allocated work by budget rank, then priority within a budget, then submit time;
+          unallocated work (minimum runtime 0) after it.
+          {data.pendingTotal > data.pending.length
+            ? ` Showing the first ${data.pending.length} of ${formatInteger(data.pendingTotal)}.`
+            : ""}
+        </p>
+        <PendingTable jobs={data.pending} />
+      </section>
+      <section className="card" aria-labelledby="running-heading">
+        <h2 id="running-heading">Running</h2>
+        <RunningTable runs={data.running} nowSec={data.nowSec} />
+      </section>
+      <section className="card" aria-labelledby="ranks-heading">
+        <h2 id="ranks-heading">Budgets by Fair Tree rank</h2>
+        <p className="muted">
+          Rank 1 is the budget that used least of its share over the window; usage of share is its
+          use divided by what it is owed (below 100%: under-served).
+        </p>
+        <BudgetRanks budgets={data.budgets} lookbackSec={data.lookbackSec} />
+      </section>
+    </>
+  );
+}

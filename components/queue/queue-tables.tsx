@@ -1,0 +1,136 @@
+import Link from "next/link";
+import type { QueuedJob, RunningRun } from "@/lib/data/queue";
+import { formatInteger, formatPercent, formatSpan } from "@/lib/format";
+
+function ratio(value: number | null): string {
+  return value === null ? "no share" : formatPercent(value);
+}
+
+/** Pending jobs in queue order with their one-line reason. */
+export function PendingTable({ jobs }: { jobs: QueuedJob[] }) {
+  if (jobs.length === 0) return <p>No job is waiting.</p>;
+  return (
+    <div className="table-scroll">
+      <table>
+        <caption className="sr-only">Pending jobs in queue order</caption>
+        <thead>
+          <tr>
+            <th scope="col" className="num">
+              #
+            </th>
+            <th scope="col">Job</th>
+            <th scope="col">Budget</th>
+            <th scope="col" className="num">
+              Rank
+            </th>
+            <th scope="col" className="num">
+              Usage
+            </th>
+            <th scope="col">Priority</th>
+            <th scope="col" className="num">
+              GPUs
+            </th>
+            <th scope="col" className="num">
+              Waiting
+            </th>
+            <th scope="col">Why waiting</th>
+          </tr>
+        </thead>
+        <tbody>
+          {jobs.map((job) => (
+            <tr key={job.jobId}>
+              <td className="num">{job.position ?? "–"}</td>
+              <th scope="row" className="tree-row-head">
+                <Link href={`/jobs/${job.jobId}`}>{job.name}</Link>
+                <div className="muted">{job.userName}</div>
+              </th>
+              <td>{job.budgetPath}</td>
+              <td className="num">{job.rank ?? "–"}</td>
+              <td className="num">{ratio(job.usageRatio)}</td>
+              <td>{job.priority}</td>
+              <td className="num">{formatInteger(job.gpus)}</td>
+              <td className="num">{formatSpan(job.waitingSec)}</td>
+              <td className="why">{job.sentence}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** Running runs, allocated or not, with the time left in their protected period. */
+export function RunningTable({ runs, nowSec }: { runs: RunningRun[]; nowSec: number }) {
+  if (runs.length === 0) return <p>Nothing is running.</p>;
+  return (
+    <div className="table-scroll">
+      <table>
+        <caption className="sr-only">Running jobs</caption>
+        <thead>
+          <tr>
+            <th scope="col">Job</th>
+            <th scope="col">Budget</th>
+            <th scope="col" className="num">
+              Rank
+            </th>
+            <th scope="col" className="num">
+              GPUs
+            </th>
+            <th scope="col">Nodes</th>
+            <th scope="col">Kind</th>
+            <th scope="col" className="num">
+              Running for
+            </th>
+            <th scope="col">Protection</th>
+          </tr>
+        </thead>
+        <tbody>
+          {runs.map((run) => {
+            const leftSec = run.protectedUntilSec - nowSec;
+            return (
+              <tr key={run.runId}>
+                <th scope="row" className="tree-row-head">
+                  <Link href={`/jobs/${run.jobId}`}>{run.name}</Link>
+                  <div className="muted">
+                    {run.userName}
+                    {run.isStartAcknowledged ? "" : " · starting"}
+                  </div>
+                </th>
+                <td>{run.budgetPath}</td>
+                <td className="num">{run.rank ?? "–"}</td>
+                <td className="num">{formatInteger(run.gpus)}</td>
+                <td>{formatNodeList(run.nodes)}</td>
+                <td>
+                  <span className={`pill ${run.isAllocated ? "pill-allocated" : ""}`}>
+                    {run.isAllocated ? "allocated" : "unallocated"}
+                  </span>
+                </td>
+                <td className="num">{formatSpan(nowSec - run.startedSec)}</td>
+                <td>
+                  {!run.isAllocated
+                    ? "never protected"
+                    : leftSec > 0
+                      ? `protected for ${formatSpan(leftSec)} more`
+                      : "unprotected"}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** [3, 4, 5, 9] -> "3-5, 9". */
+export function formatNodeList(nodes: readonly number[]): string {
+  const sorted = [...nodes].sort((a, b) => a - b);
+  const parts: string[] = [];
+  for (let i = 0; i < sorted.length;) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j]! + 1) j += 1;
+    parts.push(j > i ? `${sorted[i]}-${sorted[j]}` : String(sorted[i]));
+    i = j + 1;
+  }
+  return parts.join(", ");
+}
