@@ -1,0 +1,168 @@
+import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
+import { signInAs } from "./fixtures";
+import type { DemoRole } from "../lib/demo/lab-org";
+
+async function signedIn(browser: Browser, role: DemoRole): Promise<Page> {
+  const page = await (await browser.newContext()).newPage();
+  await signInAs(page, role);
+  return page;
+}
+
+async function budgetId(request: APIRequestContext, path: string): Promise<string> {
+  const body = (await (await request.get("/api/v1/budgets")).json()) as {
+    nodes: { id: string; path: string }[];
+  };
+  const node = body.nodes.find((entry) => entry.path === path);
+  if (!node) throw new Error(`no budget ${path}`);
+  return node.id;
+}
+
+type JobBody = { job: { id: string; state: string; runs: { id: string; nodes: number[] }[] } };
+
+async function submit(request: APIRequestContext, data: Record<string, unknown>): Promise<JobBody> {
+  const response = await request.post("/api/v1/jobs", { data });
+  expect(response.status(), await response.text()).toBe(201);
+  return (await response.json()) as JobBody;
+}
+
+test("a researcher submits a job and sees it ranked with a reason", async ({ page }) => {
+  await signInAs(page, "researcher");
+  const posttrain = await budgetId(page.request, "language/lm-posttrain/riley");
+  // Fill h100 with a protected run so that the next job has to wait.
+  await submit(page.request, {
+    cluster: "h100",
+    budgetId: posttrain,
+    name: "fill h100",
+    gpus: 1024,
+    minRuntimeSec: 8 * 3600,
+    isResumable: true,
+    priority: "normal",
+  });
+
+  await page.goto("/jobs/new?cluster=h100");
+  await page.getByLabel("Name").fill("llama sweep 7");
+  await page.getByLabel("Budget", { exact: true }).selectOption({ label: "language/lm-pretrain" });
+  await page.getByLabel("GPUs", { exact: true }).fill("2000");
+  await page.getByRole("button", { name: "Submit job" }).click();
+  await expect(
+    page.getByText("h100 has 1024 GPUs; a job of 2000 GPUs can never run there."),
+  ).toBeVisible();
+  await expect(page.getByLabel("GPUs", { exact: true })).toHaveAttribute("aria-invalid", "true");
+
+  await page.getByLabel("GPUs", { exact: true }).fill("16");
+  await page.getByLabel("Minimum runtime (minutes)").fill("120");
+  await page.getByRole("button", { name: "Submit job" }).click();
+  await expect(page.getByRole("heading", { name: "llama sweep 7" })).toBeVisible();
+  const why = page.getByRole("region", { name: /#1 in the queue, budget rank \d+/ });
+  await expect(why).toContainText(
+    /Waiting: needs 16 GPUs on whole nodes; 0 are free .*1024 are held by protected runs until \d\d:\d\d/,
+  );
+
+  await page.getByRole("link", { name: "h100" }).first().click();
+  const row = page.getByRole("row", { name: /llama sweep 7/ });
+  await expect(row).toContainText("language/lm-pretrain");
+  await expect(row).toContainText("Waiting: needs 16 GPUs");
+
+  await page.goto("/jobs");
+  await page.getByRole("button", { name: "Cancel fill h100" }).click();
+  await expect(page.getByRole("row", { name: /fill h100/ })).toContainText("cancelled");
+  // With the cluster free, the waiting job starts at once.
+  await expect(page.getByRole("row", { name: /llama sweep 7/ })).toContainText("running");
+});
+
+test("a preempted job's page says why, in a sentence with numbers", async ({ page }) => {
+  await signInAs(page, "researcher");
+  const posttrain = await budgetId(page.request, "language/lm-posttrain/riley");
+  const pretrain = await budgetId(page.request, "language/lm-pretrain");
+  const victim = await submit(page.request, {
+    cluster: "b300",
+    budgetId: posttrain,
+    name: "long eval",
+    gpus: 88,
+    minRuntimeSec: 1,
+    isResumable: false,
+    priority: "normal",
+  });
+  expect(victim.job.state).toBe("running");
+  await page.waitForTimeout(1500);
+  const preemptor = await submit(page.request, {
+    cluster: "b300",
+    budgetId: pretrain,
+    name: "pretrain shard",
+    gpus: 8,
+    minRuntimeSec: 3600,
+    isResumable: true,
+    priority: "high",
+  });
+  expect(preemptor.job.state).toBe("running");
+
+  await page.goto(`/jobs/${victim.job.id}`);
+  await expect(page.getByText("preempted", { exact: true })).toBeVisible();
+  await expect(
+    page.getByText(
+      /Preempted at \d\d:\d\d, after its 1 s protected period: language\/lm-pretrain \(at \d+% of its weekly share\) needed 8 GPUs and ranks above language\/lm-posttrain\/riley \(at \d+%\)\. The job is not resumable and ends as preempted\./,
+    ),
+  ).toBeVisible();
+  await page.getByRole("link", { name: "the job that needed it" }).click();
+  await expect(page.getByRole("heading", { name: "pretrain shard" })).toBeVisible();
+});
+
+test("an admin drains a node and watches it empty itself", async ({ browser }) => {
+  const riley = await signedIn(browser, "researcher");
+  const pretrain = await budgetId(riley.request, "language/lm-pretrain");
+  const { job } = await submit(riley.request, {
+    cluster: "b200",
+    budgetId: pretrain,
+    name: "short protected",
+    gpus: 8,
+    minRuntimeSec: 1,
+    isResumable: true,
+    priority: "normal",
+  });
+  const runId = job.runs[0]!.id;
+  const node = job.runs[0]!.nodes[0]!;
+
+  const admin = await signedIn(browser, "admin");
+  await admin.goto("/clusters/b200/nodes");
+  await admin.getByLabel("Token name").fill("e2e executor");
+  await admin.getByRole("button", { name: "Create executor token" }).click();
+  const token = (await admin.getByLabel("New token").textContent())?.trim() ?? "";
+  expect(token).toMatch(/^allot_c_/);
+
+  // The executor protocol, with the cluster token: read the plan, acknowledge the start.
+  const headers = { Authorization: `Bearer ${token}` };
+  const plan = await riley.request.get("/api/v1/clusters/b200/plan", { headers });
+  expect(plan.status()).toBe(200);
+  const planBody = (await plan.json()) as { starts: { runId: string; sentence: string }[] };
+  expect(planBody.starts.map((start) => start.runId)).toContain(runId);
+  const started = { id: `e2e-started-${runId}`, kind: "job.started", runId };
+  for (const expected of ["applied", "duplicate"]) {
+    const response = await riley.request.post("/api/v1/clusters/b200/events", {
+      headers,
+      data: started,
+    });
+    expect((await response.json()).results[0].outcome).toBe(expected);
+  }
+  expect((await riley.request.get("/api/v1/clusters/h100/plan", { headers })).status()).toBe(403);
+  expect((await riley.request.get("/api/v1/budgets", { headers })).status()).toBe(403);
+
+  await admin.waitForTimeout(1100);
+  await admin.getByRole("button", { name: `Drain node ${node}`, exact: true }).click();
+  const drains = admin.getByRole("region", { name: "Drains finished without a human" });
+  await expect(drains).toContainText(
+    new RegExp(
+      `Node ${node} finished draining at \\d\\d:\\d\\d: no runs left, ready for maintenance\\.`,
+    ),
+  );
+  await expect(
+    admin.getByRole("row", { name: new RegExp(`^${node} draining · drained at`) }),
+  ).toBeVisible();
+
+  const after = (await (
+    await riley.request.get("/api/v1/clusters/b200/plan", { headers })
+  ).json()) as {
+    preemptions: { runId: string; sentence: string }[];
+  };
+  const stop = after.preemptions.find((entry) => entry.runId === runId);
+  expect(stop?.sentence).toMatch(new RegExp(`node ${node} is draining for maintenance`));
+});
