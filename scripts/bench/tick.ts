@@ -1,0 +1,144 @@
+// npm run bench tick - the live tick and event ingestion on a fresh embedded database seeded
+// with the demo lab: tick time for h100 (1,024 GPUs) with 2,000 pending jobs, and executor
+// events per second through the same function as POST /api/v1/clusters/{name}/events.
+import { spawnSync } from "node:child_process";
+
+// The data layer is marked server-only: run under the react-server condition, as Next does.
+if (!process.execArgv.some((arg) => arg.includes("react-server"))) {
+  const result = spawnSync(
+    process.execPath,
+    ["--conditions=react-server", "--import", "tsx", import.meta.filename],
+    { stdio: "inherit" },
+  );
+  process.exit(result.status ?? 1);
+}
+
+const PENDING = 2000;
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+async function main(): Promise<void> {
+  const { startEmbeddedPostgres } = await import("../../lib/data/embedded-postgres");
+  const { applyMigrations } = await import("../../lib/data/migrator");
+  const { seedDemoLab } = await import("../../prisma/seed");
+  const embedded = await startEmbeddedPostgres("memory://");
+  process.env.DATABASE_URL = embedded.url;
+  await applyMigrations(embedded.url);
+  await seedDemoLab(embedded.url);
+  const { getDb } = await import("../../lib/db");
+  const { runTick } = await import("../../lib/data/tick");
+  const { ingestEvents } = await import("../../lib/data/executor");
+  const { listDemoLeaves, listDriverClusters } = await import("../../lib/data/live-driver");
+  const { buildArrivals } = await import("../../lib/live/workload");
+  const db = getDb();
+
+  const clusters = (await listDriverClusters()).filter((cluster) => cluster.name === "h100");
+  const arrivals = buildArrivals(await listDemoLeaves(), clusters, 2026);
+  const h100 = await db.cluster.findUniqueOrThrow({ where: { name: "h100" } });
+  let next = 0;
+  async function topUp(): Promise<void> {
+    const pending = await db.job.count({ where: { clusterId: h100.id, state: "pending" } });
+    const rows = [];
+    for (let i = pending; i < PENDING; i += 1) {
+      const arrival = arrivals[next++ % arrivals.length]!;
+      rows.push({
+        clusterId: h100.id,
+        budgetId: arrival.input.budgetId,
+        userId: arrival.userId,
+        name: arrival.input.name,
+        gpus: arrival.input.gpus,
+        minRuntimeSec: arrival.input.minRuntimeSec,
+        isResumable: arrival.input.isResumable,
+        priority: arrival.input.priority,
+        submittedAt: new Date(Date.now() - 3600_000 + next),
+        workSec: arrival.input.workSec ?? null,
+        remainingWorkSec: arrival.input.workSec ?? null,
+      });
+    }
+    if (rows.length > 0) await db.job.createMany({ data: rows });
+  }
+
+  await topUp();
+  const first = await runTick("h100");
+  console.log(
+    `first tick, empty h100 and ${PENDING} pending: ${first.durationMs} ms ` +
+      `(${first.starts} starts, ${first.waitDecisions} wait decisions)`,
+  );
+  await topUp();
+  const steady: number[] = [];
+  for (let i = 0; i < 7; i += 1) {
+    const result = await runTick("h100");
+    steady.push(result.durationMs);
+    if (i === 0) {
+      console.log(
+        `  after topping up to ${result.pending} pending: ${result.starts} starts, ` +
+          `${result.preemptions} preemptions, ${result.waitDecisions} wait decisions`,
+      );
+    }
+  }
+  console.log(
+    `steady tick, full h100 with ${PENDING} pending: median ${median(steady)} ms ` +
+      `(min ${Math.min(...steady)}, max ${Math.max(...steady)}, ${steady.length} ticks)`,
+  );
+
+  const runIds = async () =>
+    (
+      await db.run.findMany({
+        where: { clusterId: h100.id, endedAt: null },
+        select: { id: true },
+        orderBy: { startedAt: "asc" },
+      })
+    ).map((run) => run.id);
+  const open = await runIds();
+  const batch = 50;
+  let started = performance.now();
+  let count = 0;
+  for (let i = 0; i < open.length; i += batch) {
+    const events = open.slice(i, i + batch).map((runId) => ({
+      id: `bench-started-${runId}`,
+      kind: "job.started" as const,
+      runId,
+    }));
+    await ingestEvents("h100", events);
+    count += events.length;
+  }
+  let seconds = (performance.now() - started) / 1000;
+  console.log(
+    `events in batches of ${batch} (each batch then ticks): ${count} in ${seconds.toFixed(2)} s = ` +
+      `${Math.round(count / seconds)} events/s`,
+  );
+  const again = await ingestEvents(
+    "h100",
+    open
+      .slice(0, batch)
+      .map((runId) => ({ id: `bench-started-${runId}`, kind: "job.started" as const, runId })),
+  );
+  console.log(
+    `  repeated batch: ${again.results.filter((r) => r.outcome === "duplicate").length} duplicates, no tick`,
+  );
+
+  started = performance.now();
+  count = 0;
+  for (const runId of open.slice(0, 100)) {
+    await ingestEvents("h100", [{ id: `bench-finished-${runId}`, kind: "job.finished", runId }]);
+    count += 1;
+  }
+  seconds = (performance.now() - started) / 1000;
+  console.log(
+    `single job.finished events (each frees GPUs and ticks with ${PENDING} pending): ${count} in ` +
+      `${seconds.toFixed(2)} s = ${(count / seconds).toFixed(1)} events/s`,
+  );
+  await db.$disconnect();
+  await embedded.stop();
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
