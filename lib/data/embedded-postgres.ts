@@ -36,28 +36,33 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPo
 }
 
 type QueryQueue = { db: unknown };
-const SYNC = 0x53; // 'S': ends an extended-protocol exchange (Parse, Bind, Describe, Execute...)
-const QUERY = 0x51; // 'Q': a simple query is one message
+/** Extended-protocol messages: Parse, Bind, Describe, Execute, Close, Flush. Sync ('S') ends them. */
+const EXTENDED = new Set([0x50, 0x42, 0x44, 0x45, 0x43, 0x48]);
+/** A connection that went quiet mid-exchange (a client crash) stops holding the queue. */
+const STALE_EXCHANGE_MS = 2000;
 
 /**
  * pglite-socket 0.2.17 keeps a *transaction's* messages together, but interleaves the messages
  * of two connections' extended-protocol queries outside transactions (Parse of one, Bind of the
  * other: "bind message supplies 3 parameters, but prepared statement requires 2"). Its queue
  * keeps serving the last connection while the database reports a transaction, so we report one
- * from the first message of an exchange until its Sync.
+ * from the first extended message of an exchange until its Sync.
  */
 function keepExtendedQueriesTogether(server: PGLiteSocketServer, db: PGlite): void {
   const queue = (server as unknown as { queryQueue?: QueryQueue }).queryQueue;
   if (!queue) return;
   let isMidExchange = false;
+  let lastMessageMs = 0;
   queue.db = {
-    isInTransaction: () => isMidExchange || db.isInTransaction(),
+    isInTransaction: () =>
+      (isMidExchange && Date.now() - lastMessageMs < STALE_EXCHANGE_MS) || db.isInTransaction(),
     runExclusive: <T>(work: () => Promise<T>) => db.runExclusive(work),
     execProtocolRawStream: (
       message: Uint8Array,
       options: Parameters<PGlite["execProtocolRawStream"]>[1],
     ) => {
-      isMidExchange = message[0] !== SYNC && message[0] !== QUERY;
+      isMidExchange = EXTENDED.has(message[0] ?? 0);
+      lastMessageMs = Date.now();
       return db.execProtocolRawStream(message, options);
     },
     exec: (sql: string) => {
