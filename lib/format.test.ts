@@ -24,3 +24,20 @@ describe("formats", () => {
     expect(formatUtcDateTime("2026-11-30T11:38:34.000Z")).toBe("30 Nov 2026, 11:38 UTC");
   });
 });
+
+describe("live time formats", () => {
+  it("writes clock times on the same day and dates on others (UTC)", async () => {
+    const { liveTimeFormatter } = await import("./format");
+    const clock = liveTimeFormatter(1_796_040_000); // 2026-11-30 12:00 UTC
+    expect(clock(1_796_040_000 + 3600)).toBe("13:00");
+    expect(clock(1_796_040_000 + 86_400)).toBe("Dec 1, 12:00");
+  });
+
+  it("writes waits and countdowns in two units at most", async () => {
+    const { formatSpan } = await import("./format");
+    expect(formatSpan(42)).toBe("42 s");
+    expect(formatSpan(720)).toBe("12 min");
+    expect(formatSpan(11_100)).toBe("3 h 05 min");
+    expect(formatSpan(187_200)).toBe("2 d 4 h");
+  });
+});

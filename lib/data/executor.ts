@@ -9,7 +9,8 @@ import { explainLive } from "../live/explain";
 import type { ExecutorEvent } from "../validation/executor";
 import { getNow } from "./clock";
 import { toSec, type Tx } from "./live-state";
-import { lockCluster, runTick, type TickResult } from "./tick";
+import { lockCluster, type TickResult } from "./tick";
+import { requestTick } from "./tick-queue";
 
 export type EventOutcome = "applied" | "duplicate" | "ignored";
 export type IngestResult = {
@@ -64,7 +65,7 @@ export async function ingestEvents(
     { timeout: 60_000, maxWait: 60_000 },
   );
   const changed = results.some((result) => result.outcome === "applied");
-  const tick = changed && !options.isTickSkipped ? await runTick(clusterName, { db }) : null;
+  const tick = changed && !options.isTickSkipped ? await requestTick(clusterName, { db }) : null;
   return { results, tick };
 }
 

@@ -7,7 +7,8 @@ import { getBudgetNode } from "../engine";
 import { getNow } from "./clock";
 import { loadBudgetTree } from "./live-state";
 import { checkSubmission, loadSubmissionContext } from "./submissions";
-import { lockCluster, runTick } from "./tick";
+import { lockCluster } from "./tick";
+import { requestTick } from "./tick-queue";
 
 export type JobCaller = { id: string; isAdmin: boolean };
 
@@ -53,7 +54,7 @@ export async function submitJobs(
   }));
   const created = await db.job.createManyAndReturn({ data: rows, select: { id: true } });
   for (const cluster of new Set(entries.map((entry) => entry.input.cluster))) {
-    await runTick(cluster, { db });
+    await requestTick(cluster, { db });
   }
   return created.map((row) => row.id);
 }
@@ -90,7 +91,7 @@ export async function cancelJob(user: JobCaller, jobId: string): Promise<void> {
       `The job is already ${job.state}; only pending or running jobs can be cancelled.`,
     );
   }
-  await runTick(job.cluster.name, { db });
+  await requestTick(job.cluster.name, { db });
 }
 
 export type ChargeableBudget = { id: string; path: string };

@@ -122,7 +122,7 @@ async function main(): Promise<void> {
 
   started = performance.now();
   count = 0;
-  for (const runId of open.slice(0, 100)) {
+  for (const runId of open.slice(0, 40)) {
     await ingestEvents("h100", [{ id: `bench-finished-${runId}`, kind: "job.finished", runId }]);
     count += 1;
   }
@@ -130,6 +130,24 @@ async function main(): Promise<void> {
   console.log(
     `single job.finished events (each frees GPUs and ticks with ${PENDING} pending): ${count} in ` +
       `${seconds.toFixed(2)} s = ${(count / seconds).toFixed(1)} events/s`,
+  );
+
+  // Concurrent executors (or HTTP requests): ticks coalesce, each post still waits for one.
+  const rest = (await runIds()).slice(0, 200);
+  const posters = 8;
+  started = performance.now();
+  await Promise.all(
+    Array.from({ length: posters }, async (_, poster) => {
+      for (let i = poster; i < rest.length; i += posters) {
+        const runId = rest[i]!;
+        await ingestEvents("h100", [{ id: `bench-c-${runId}`, kind: "job.started", runId }]);
+      }
+    }),
+  );
+  seconds = (performance.now() - started) / 1000;
+  console.log(
+    `single events from ${posters} concurrent posters (ticks coalesce): ${rest.length} in ` +
+      `${seconds.toFixed(2)} s = ${Math.round(rest.length / seconds)} events/s`,
   );
   await db.$disconnect();
   await embedded.stop();
