@@ -64,7 +64,14 @@ export async function ingestEvents(
     },
     { timeout: 60_000, maxWait: 60_000 },
   );
-  const changed = results.some((result) => result.outcome === "applied");
+  // Acknowledgements change nothing the engine sees (the run already holds its GPUs).
+  const kindOf = new Map(events.map((event) => [event.id, event.kind]));
+  const changed = results.some(
+    (result) =>
+      result.outcome === "applied" &&
+      kindOf.get(result.id) !== "job.started" &&
+      kindOf.get(result.id) !== "job.stopped",
+  );
   const tick = changed && !options.isTickSkipped ? await requestTick(clusterName, { db }) : null;
   return { results, tick };
 }
