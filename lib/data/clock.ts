@@ -29,7 +29,17 @@ export async function getNow(db: Db = getDb()): Promise<Date> {
 /** Sets the clock's speed from now on, continuing from the current sim time (server start). */
 export async function setClockSpeed(speed: number, db: Db = getDb()): Promise<ClockAnchor> {
   const realMs = Date.now();
-  const anchor = reanchor(await readAnchor(db), realMs, speed);
+  const previous = await readAnchor(db);
+  let anchor = reanchor(previous, realMs, speed);
+  if (previous && previous.speed > 1) {
+    // An accelerated demo pauses while its server is down: resume from its last tick rather
+    // than from hours of accelerated time nobody watched (never before the previous anchor).
+    const last = await db.cluster.aggregate({ _max: { tickedAt: true } });
+    const lastMs = last._max.tickedAt?.getTime();
+    if (lastMs !== undefined && lastMs < anchor.simMs) {
+      anchor = { realMs, simMs: Math.max(lastMs, previous.simMs), speed };
+    }
+  }
   const data = { realAt: new Date(anchor.realMs), simAt: new Date(anchor.simMs), speed };
   await db.appClock.upsert({ where: { id: 1 }, create: { id: 1, ...data }, update: data });
   cache.allotClock = { anchor, readAtMs: realMs };
