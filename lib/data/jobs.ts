@@ -81,7 +81,13 @@ export async function cancelJob(user: JobCaller, jobId: string): Promise<void> {
     });
     await tx.job.update({
       where: { id: jobId },
-      data: { state: "cancelled", endedAt: now, waitRule: null, queuePosition: null },
+      data: {
+        state: "cancelled",
+        endedAt: now,
+        waitRule: null,
+        waitKey: null,
+        queuePosition: null,
+      },
     });
     return true;
   });

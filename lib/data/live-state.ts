@@ -19,6 +19,7 @@ export function fromSec(sec: number): Date {
 /** A pending job as loaded, with what the tick compares and updates. */
 export type LoadedPending = PendingJob & {
   waitRule: string | null;
+  waitKey: string | null;
   remainingWorkSec: number | null;
 };
 
@@ -107,6 +108,7 @@ export async function loadClusterState(
         priority: true,
         submittedAt: true,
         waitRule: true,
+        waitKey: true,
         remainingWorkSec: true,
       },
       orderBy: [{ submittedAt: "asc" }, { id: "asc" }],
@@ -158,6 +160,7 @@ export async function loadClusterState(
       priority: job.priority,
       submitSec: toSec(job.submittedAt),
       waitRule: job.waitRule,
+      waitKey: job.waitKey,
       remainingWorkSec: job.remainingWorkSec,
     })),
     drainedNodes: new Set(

@@ -168,8 +168,10 @@ describe("the tick", () => {
     }
     const result = await runTick("b300");
     expect(result).toMatchObject({ isSkipped: false, starts: 11, pending: 3, waitDecisions: 3 });
-    // The next tick changes no reason: no new wait decisions.
-    expect(await runTick("b300")).toMatchObject({ starts: 0, waitDecisions: 0 });
+    // The next tick changes no rule: no new wait decisions (the budget's rank moves, as it now
+    // has usage); once nothing moves, no reason is rewritten either.
+    expect(await runTick("b300")).toMatchObject({ starts: 0, waitDecisions: 0, reasonsUpdated: 3 });
+    expect(await runTick("b300")).toMatchObject({ starts: 0, waitDecisions: 0, reasonsUpdated: 0 });
   });
 
   it("runs under an advisory lock: of two concurrent ticks exactly one decides", async () => {

@@ -21,8 +21,10 @@ export type TickResult = {
   atSec: number;
   starts: number;
   preemptions: number;
-  /** Wait decisions written (only when a job's reason changed). */
+  /** Wait decisions written (only when a job's rule changed). */
   waitDecisions: number;
+  /** Pending jobs whose stored reason or place changed and was rewritten. */
+  reasonsUpdated: number;
   pending: number;
   drainsCompleted: number;
   durationMs: number;
@@ -52,7 +54,14 @@ export async function runTick(clusterName: string, options: TickOptions = {}): P
   const db = options.db ?? getDb();
   const now = options.now ?? (await getNow(db));
   const startedMs = performance.now();
-  const empty = { starts: 0, preemptions: 0, waitDecisions: 0, pending: 0, drainsCompleted: 0 };
+  const empty = {
+    starts: 0,
+    preemptions: 0,
+    waitDecisions: 0,
+    reasonsUpdated: 0,
+    pending: 0,
+    drainsCompleted: 0,
+  };
   const counts = await db.$transaction(async (tx) => {
     if (!(await tryLockCluster(tx, clusterName))) return null;
     const state = await loadClusterState(tx, clusterName, now);
@@ -111,6 +120,7 @@ async function writePass(
               remainingWorkSec:
                 remaining === null ? null : Math.max(1, Math.round(remaining - ranSec)),
               waitRule: null,
+              waitKey: null,
             }
           : { state: "preempted", endedAt: now },
     });
@@ -140,7 +150,13 @@ async function writePass(
     await tx.run.createMany({ data: runs });
     await tx.job.updateMany({
       where: { id: { in: result.starts.map((start) => start.jobId) }, state: "pending" },
-      data: { state: "running", waitReason: Prisma.DbNull, waitRule: null, queuePosition: null },
+      data: {
+        state: "running",
+        waitReason: Prisma.DbNull,
+        waitRule: null,
+        waitKey: null,
+        queuePosition: null,
+      },
     });
     result.starts.forEach((start, index) =>
       decisions.push({
@@ -157,18 +173,26 @@ async function writePass(
 
   const pendingById = new Map(state.pending.map((job) => [job.id, job]));
   let position = 0;
-  const waitRows = result.waiting.map((wait) => ({
-    id: wait.jobId,
-    reason: wait.reason,
-    rule: wait.reason.rule,
-    position: wait.isError ? null : (position += 1),
-  }));
+  const waitRows = [];
+  for (const wait of result.waiting) {
+    const place = wait.isError ? null : (position += 1);
+    const key = waitKeyOf(wait.reason, place);
+    if (pendingById.get(wait.jobId)?.waitKey === key) continue;
+    waitRows.push({
+      id: wait.jobId,
+      reason: wait.reason,
+      rule: wait.reason.rule,
+      key,
+      position: place,
+    });
+  }
   if (waitRows.length > 0) {
     await tx.$executeRaw`
       UPDATE jobs AS j
-         SET "waitReason" = v.reason, "waitRule" = v.rule, "queuePosition" = v.position
+         SET "waitReason" = v.reason, "waitRule" = v.rule, "waitKey" = v.key,
+             "queuePosition" = v.position
         FROM jsonb_to_recordset(${JSON.stringify(waitRows)}::jsonb)
-             AS v(id text, reason jsonb, rule text, position int)
+             AS v(id text, reason jsonb, rule text, key text, position int)
        WHERE j.id = v.id`;
   }
   let waitDecisions = 0;
@@ -219,9 +243,27 @@ async function writePass(
     starts: result.starts.length,
     preemptions: result.preemptions.length,
     waitDecisions,
+    reasonsUpdated: waitRows.length,
     pending: result.waiting.length,
     drainsCompleted,
   };
+}
+
+/** Fields that move on every pass without changing what a wait sentence says. */
+const DRIFTING_FIELDS = new Set(["atSec", "usageRatio"]);
+
+/**
+ * What must change for a job's stored reason to be rewritten: its rule, its place and the
+ * numbers its sentence shows (FNV-1a of the reason's JSON without the moment of the pass and
+ * the budgets' usage ratios, which move continuously and are shown from the ranking instead).
+ */
+function waitKeyOf(reason: { rule: string }, position: number | null): string {
+  const text = JSON.stringify(reason, (key, value: unknown) =>
+    DRIFTING_FIELDS.has(key) ? undefined : value,
+  );
+  let hash = 2166136261;
+  for (let i = 0; i < text.length; i += 1) hash = Math.imul(hash ^ text.charCodeAt(i), 16777619);
+  return `${reason.rule}|${position ?? "-"}|${(hash >>> 0).toString(36)}`;
 }
 
 /** Ticks every cluster once (the timer). */

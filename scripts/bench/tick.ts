@@ -69,19 +69,23 @@ async function main(): Promise<void> {
   );
   await topUp();
   const steady: number[] = [];
+  const rewritten: number[] = [];
   for (let i = 0; i < 7; i += 1) {
     const result = await runTick("h100");
     steady.push(result.durationMs);
+    rewritten.push(result.reasonsUpdated);
     if (i === 0) {
       console.log(
         `  after topping up to ${result.pending} pending: ${result.starts} starts, ` +
-          `${result.preemptions} preemptions, ${result.waitDecisions} wait decisions`,
+          `${result.preemptions} preemptions, ${result.waitDecisions} wait decisions, ` +
+          `${result.reasonsUpdated} reasons rewritten`,
       );
     }
   }
   console.log(
     `steady tick, full h100 with ${PENDING} pending: median ${median(steady)} ms ` +
-      `(min ${Math.min(...steady)}, max ${Math.max(...steady)}, ${steady.length} ticks)`,
+      `(min ${Math.min(...steady)}, max ${Math.max(...steady)}, ${steady.length} ticks; ` +
+      `reasons rewritten per tick: ${rewritten.join(", ")})`,
   );
 
   const runIds = async () =>

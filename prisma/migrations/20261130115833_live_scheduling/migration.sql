@@ -4,6 +4,7 @@ ADD COLUMN     "tickedAt" TIMESTAMP(3);
 
 -- AlterTable
 ALTER TABLE "jobs" ADD COLUMN     "queuePosition" INTEGER,
+ADD COLUMN     "waitKey" TEXT,
 ADD COLUMN     "waitReason" JSONB,
 ADD COLUMN     "waitRule" TEXT;
 
