@@ -20,6 +20,7 @@ export function fromSec(sec: number): Date {
 export type LoadedPending = PendingJob & {
   waitRule: string | null;
   waitKey: string | null;
+  queuePosition: number | null;
   remainingWorkSec: number | null;
 };
 
@@ -109,6 +110,7 @@ export async function loadClusterState(
         submittedAt: true,
         waitRule: true,
         waitKey: true,
+        queuePosition: true,
         remainingWorkSec: true,
       },
       orderBy: [{ submittedAt: "asc" }, { id: "asc" }],
@@ -161,6 +163,7 @@ export async function loadClusterState(
       submitSec: toSec(job.submittedAt),
       waitRule: job.waitRule,
       waitKey: job.waitKey,
+      queuePosition: job.queuePosition,
       remainingWorkSec: job.remainingWorkSec,
     })),
     drainedNodes: new Set(

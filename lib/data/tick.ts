@@ -23,7 +23,7 @@ export type TickResult = {
   preemptions: number;
   /** Wait decisions written (only when a job's rule changed). */
   waitDecisions: number;
-  /** Pending jobs whose stored reason or place changed and was rewritten. */
+  /** Pending jobs whose stored reason changed and was rewritten (places are updated apart). */
   reasonsUpdated: number;
   pending: number;
   drainsCompleted: number;
@@ -173,26 +173,32 @@ async function writePass(
 
   const pendingById = new Map(state.pending.map((job) => [job.id, job]));
   let position = 0;
-  const waitRows = [];
+  const reasonRows = [];
+  const placeRows = [];
   for (const wait of result.waiting) {
     const place = wait.isError ? null : (position += 1);
-    const key = waitKeyOf(wait.reason, place);
-    if (pendingById.get(wait.jobId)?.waitKey === key) continue;
-    waitRows.push({
-      id: wait.jobId,
-      reason: wait.reason,
-      rule: wait.reason.rule,
-      key,
-      position: place,
-    });
+    const key = waitKeyOf(wait.reason);
+    const job = pendingById.get(wait.jobId);
+    if (job?.waitKey !== key) {
+      reasonRows.push({ id: wait.jobId, reason: wait.reason, rule: wait.reason.rule, key, place });
+    } else if (job.queuePosition !== place) {
+      placeRows.push({ id: wait.jobId, place });
+    }
   }
-  if (waitRows.length > 0) {
+  // Reasons are JSON and costly to rewrite; places shift whenever a job ahead leaves.
+  if (reasonRows.length > 0) {
     await tx.$executeRaw`
       UPDATE jobs AS j
          SET "waitReason" = v.reason, "waitRule" = v.rule, "waitKey" = v.key,
-             "queuePosition" = v.position
-        FROM jsonb_to_recordset(${JSON.stringify(waitRows)}::jsonb)
-             AS v(id text, reason jsonb, rule text, key text, position int)
+             "queuePosition" = v.place
+        FROM jsonb_to_recordset(${JSON.stringify(reasonRows)}::jsonb)
+             AS v(id text, reason jsonb, rule text, key text, place int)
+       WHERE j.id = v.id`;
+  }
+  if (placeRows.length > 0) {
+    await tx.$executeRaw`
+      UPDATE jobs AS j SET "queuePosition" = v.place
+        FROM jsonb_to_recordset(${JSON.stringify(placeRows)}::jsonb) AS v(id text, place int)
        WHERE j.id = v.id`;
   }
   let waitDecisions = 0;
@@ -243,7 +249,7 @@ async function writePass(
     starts: result.starts.length,
     preemptions: result.preemptions.length,
     waitDecisions,
-    reasonsUpdated: waitRows.length,
+    reasonsUpdated: reasonRows.length,
     pending: result.waiting.length,
     drainsCompleted,
   };
@@ -253,17 +259,17 @@ async function writePass(
 const DRIFTING_FIELDS = new Set(["atSec", "usageRatio"]);
 
 /**
- * What must change for a job's stored reason to be rewritten: its rule, its place and the
- * numbers its sentence shows (FNV-1a of the reason's JSON without the moment of the pass and
+ * What must change for a job's stored reason to be rewritten: its rule and the numbers its
+ * sentence shows (FNV-1a of the reason's JSON without the moment of the pass and
  * the budgets' usage ratios, which move continuously and are shown from the ranking instead).
  */
-function waitKeyOf(reason: { rule: string }, position: number | null): string {
+function waitKeyOf(reason: { rule: string }): string {
   const text = JSON.stringify(reason, (key, value: unknown) =>
     DRIFTING_FIELDS.has(key) ? undefined : value,
   );
   let hash = 2166136261;
   for (let i = 0; i < text.length; i += 1) hash = Math.imul(hash ^ text.charCodeAt(i), 16777619);
-  return `${reason.rule}|${position ?? "-"}|${(hash >>> 0).toString(36)}`;
+  return `${reason.rule}|${(hash >>> 0).toString(36)}`;
 }
 
 /** Ticks every cluster once (the timer). */
