@@ -7,7 +7,7 @@ import { getSessionUser } from "@/lib/auth";
 import { listClusterNodes } from "@/lib/data/nodes";
 import { listClusterTokens } from "@/lib/data/tokens";
 import { AppError } from "@/lib/errors";
-import { liveTimeFormatter } from "@/lib/format";
+import { formatSpan, liveTimeFormatter } from "@/lib/format";
 import { createTokenAction, revokeTokenAction, setNodeHealthAction } from "./actions";
 
 type Props = { params: Promise<{ cluster: string }> };
@@ -81,7 +81,7 @@ export default async function NodesPage({ params }: Props) {
                 <th scope="col" className="num">
                   Runs
                 </th>
-                <th scope="col">Since</th>
+                <th scope="col">In this state for</th>
                 {isAdmin ? <th scope="col">Change</th> : null}
               </tr>
             </thead>
@@ -111,7 +111,7 @@ export default async function NodesPage({ params }: Props) {
                     {node.usedGpus} / {node.gpus}
                   </td>
                   <td className="num">{node.runs}</td>
-                  <td>{clock(node.healthChangedSec)}</td>
+                  <td>{formatSpan(nowSec - node.healthChangedSec)}</td>
                   {isAdmin ? (
                     <td>
                       <form action={setNodeHealthAction} className="inline-form">
