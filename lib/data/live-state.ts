@@ -38,9 +38,13 @@ export type ClusterState = {
   drainedNodes: Set<number>;
 };
 
-/** The budget tree in the same order everywhere (ranking ties depend on input order). */
+/**
+ * The live budget tree (removed nodes left out) in the same order as the budgets page:
+ * ranking ties depend on input order.
+ */
 export async function loadBudgetTree(db: Tx): Promise<BudgetTree> {
   const rows = await db.budgetNode.findMany({
+    where: { removedAt: null },
     select: { id: true, parentId: true, name: true, weight: true },
     orderBy: [{ createdAt: "asc" }, { name: "asc" }],
   });
