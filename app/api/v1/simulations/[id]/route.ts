@@ -1,0 +1,19 @@
+// GET /api/v1/simulations/{id} - status, progress and (when done) the summary of both schedulers
+import { NextResponse } from "next/server";
+import { apiRoute } from "@/lib/api/respond";
+import { requireApiCaller } from "@/lib/auth";
+import { getSimulation } from "@/lib/data/simulations";
+import { AppError } from "@/lib/errors";
+import { simulationIdSchema } from "@/lib/validation/simulations";
+
+export const dynamic = "force-dynamic";
+
+type Context = { params: Promise<{ id: string }> };
+
+export const GET = apiRoute(async (request, context: Context) => {
+  await requireApiCaller(request);
+  const { id } = simulationIdSchema.parse(await context.params);
+  const simulation = await getSimulation(id);
+  if (!simulation) throw new AppError("not_found", `No simulation ${id}.`);
+  return NextResponse.json({ simulation });
+});

@@ -1,0 +1,26 @@
+// POST /api/v1/simulations - start a simulation (a built-in scenario or an uploaded file)
+// GET /api/v1/simulations - past simulations with their inputs and headline numbers
+import { NextResponse } from "next/server";
+import { apiRoute, readJson } from "@/lib/api/respond";
+import { requireApiCaller } from "@/lib/auth";
+import { getSimulation, listSimulations } from "@/lib/data/simulations";
+import { startSimulation } from "@/lib/simulations/start-simulation";
+import { createSimulationSchema } from "@/lib/validation/simulations";
+
+export const dynamic = "force-dynamic";
+
+export const POST = apiRoute(async (request) => {
+  const user = await requireApiCaller(request);
+  const input = createSimulationSchema.parse(await readJson(request));
+  const id = await startSimulation(user.id, input);
+  const simulation = await getSimulation(id);
+  return NextResponse.json(
+    { simulation },
+    { status: 202, headers: { Location: `/api/v1/simulations/${id}` } },
+  );
+});
+
+export const GET = apiRoute(async (request) => {
+  await requireApiCaller(request);
+  return NextResponse.json({ simulations: await listSimulations() });
+});

@@ -1,0 +1,149 @@
+// Simulation rows: written by route handlers (through lib/data/simulations.ts) and by the
+// worker process (scripts/sim-worker.ts), which has its own client; hence a `db` argument
+// instead of lib/db.ts's server-only getDb().
+import type { Prisma } from "../generated/prisma/client";
+import { validateBudgetTree } from "../engine/budget-tree";
+import type { TreeScenarioCluster, TreeScenarioNode } from "../simulations/tree-scenario";
+import type { Db } from "./client";
+
+export type SimulationInputs = {
+  id: string;
+  source: string;
+  options: Prisma.JsonValue;
+  scenarioGz: Uint8Array<ArrayBuffer> | null;
+};
+
+const INPUTS = { id: true, source: true, options: true, scenarioGz: true } as const;
+
+export type NewSimulation = {
+  userId: string;
+  name: string;
+  source: string;
+  options: Prisma.InputJsonValue;
+  scenarioGz?: Uint8Array<ArrayBuffer> | undefined;
+};
+
+/** Stores a queued simulation; returns its id. */
+export async function insertSimulation(db: Db, input: NewSimulation): Promise<string> {
+  const row = await db.simulation.create({
+    data: {
+      userId: input.userId,
+      name: input.name,
+      source: input.source,
+      options: input.options,
+      ...(input.scenarioGz ? { scenarioGz: input.scenarioGz } : {}),
+    },
+    select: { id: true },
+  });
+  return row.id;
+}
+
+/** Marks a queued simulation running and returns its inputs; null if it is not queued. */
+export async function claimSimulation(db: Db, id: string): Promise<SimulationInputs | null> {
+  const claimed = await db.simulation.updateMany({
+    where: { id, status: "queued" },
+    data: { status: "running", startedAt: new Date(), progress: 0, phase: "starting" },
+  });
+  if (claimed.count === 0) return null;
+  return db.simulation.findUnique({ where: { id }, select: INPUTS });
+}
+
+/** Claims the oldest queued simulation (skipping rows another worker is claiming). */
+export async function claimNextSimulation(db: Db): Promise<SimulationInputs | null> {
+  const rows = await db.$queryRaw<{ id: string }[]>`
+    UPDATE simulations SET status = 'running', "startedAt" = now(), progress = 0,
+      phase = 'starting', "updatedAt" = now()
+    WHERE id = (
+      SELECT id FROM simulations WHERE status = 'queued'
+      ORDER BY "createdAt" LIMIT 1 FOR UPDATE SKIP LOCKED)
+    RETURNING id`;
+  const id = rows[0]?.id;
+  return id ? db.simulation.findUnique({ where: { id }, select: INPUTS }) : null;
+}
+
+/** How many simulations workers are running now. */
+export async function countRunningSimulations(db: Db): Promise<number> {
+  return db.simulation.count({ where: { status: "running" } });
+}
+
+/** Progress of a running simulation (0 to 1) and what it is doing. */
+export async function recordProgress(
+  db: Db,
+  id: string,
+  progress: number,
+  phase: string,
+): Promise<void> {
+  await db.simulation.updateMany({
+    where: { id, status: "running" },
+    data: { progress: Math.max(0, Math.min(1, progress)), phase },
+  });
+}
+
+export type SimulationResults = {
+  summary: Prisma.InputJsonValue;
+  reportGz: Uint8Array<ArrayBuffer>;
+  timelineGz: Uint8Array<ArrayBuffer>;
+};
+
+export async function completeSimulation(
+  db: Db,
+  id: string,
+  results: SimulationResults,
+): Promise<void> {
+  await db.simulation.update({
+    where: { id },
+    data: {
+      status: "done",
+      progress: 1,
+      phase: null,
+      summaryJson: results.summary,
+      reportGz: results.reportGz,
+      timelineGz: results.timelineGz,
+      finishedAt: new Date(),
+    },
+  });
+}
+
+export async function failSimulation(db: Db, id: string, error: string): Promise<void> {
+  await db.simulation.update({
+    where: { id },
+    data: { status: "failed", phase: null, error: error.slice(0, 4000), finishedAt: new Date() },
+  });
+}
+
+/** The stored tree and clusters, for a generated workload on the organisation's own tree. */
+export async function loadTreeForScenario(
+  db: Db,
+): Promise<{ nodes: TreeScenarioNode[]; clusters: TreeScenarioCluster[] }> {
+  const [rows, clusters] = await Promise.all([
+    db.budgetNode.findMany({
+      select: { id: true, parentId: true, name: true, weight: true },
+      orderBy: [{ createdAt: "asc" }, { name: "asc" }],
+    }),
+    db.cluster.findMany({
+      select: { name: true, gpuType: true, nodes: { select: { gpus: true } } },
+      orderBy: { name: "asc" },
+    }),
+  ]);
+  const tree = validateBudgetTree(rows);
+  if (!tree.ok) throw new Error(`The stored budget tree is invalid: ${tree.issues[0]?.message}`);
+  return {
+    nodes: tree.value.nodes.map(({ id, parentId, name, weight, path, isLeaf, effectiveShare }) => ({
+      id,
+      parentId,
+      name,
+      weight,
+      path,
+      isLeaf,
+      effectiveShare,
+    })),
+    clusters: clusters
+      .filter((cluster) => cluster.nodes.length > 0)
+      .map((cluster) => ({
+        name: cluster.name,
+        gpuType: cluster.gpuType,
+        nodes: cluster.nodes.length,
+        gpus: cluster.nodes.reduce((sum, node) => sum + node.gpus, 0),
+      })),
+  };
+}

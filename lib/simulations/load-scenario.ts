@@ -1,0 +1,82 @@
+// Builds the scenario of a stored simulation (worker side): a built-in source from its options,
+// or the uploaded file. Reads the Philly trace from beside the repository, never from inside it.
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { gunzipSync } from "node:zlib";
+import type { Db } from "../data/client";
+import { loadTreeForScenario, type SimulationInputs } from "../data/simulation-store";
+import {
+  convertPhillyTrace,
+  generateLabScenario,
+  parsePhillyCsv,
+  parseScenario,
+  type ScenarioFile,
+  type ScenarioResult,
+} from "../sim";
+import {
+  applySimulationOptions,
+  DEFAULT_SEED,
+  LAB_DEFAULT_DAYS,
+  PHILLY_DEFAULT_GPUS,
+  TREE_DEFAULT_DAYS,
+  type SimulationOptions,
+} from "./scenario-options";
+import { buildTreeScenario } from "./tree-scenario";
+
+const REPO_ROOT = path.resolve(import.meta.dirname, "..", "..");
+
+/** Where the Philly trace is read from: ALLOT_PHILLY_CSV, else ../shared/traces/philly.csv. */
+export function phillyTracePath(env: Readonly<Record<string, string | undefined>> = process.env) {
+  return env.ALLOT_PHILLY_CSV ?? path.resolve(REPO_ROOT, "..", "shared", "traces", "philly.csv");
+}
+
+function phillyScenario(options: SimulationOptions): ScenarioFile {
+  const file = phillyTracePath();
+  if (!existsSync(file)) {
+    throw new Error(`The Philly trace is not at ${file}: set ALLOT_PHILLY_CSV to its path.`);
+  }
+  const parsed = parsePhillyCsv(readFileSync(file, "utf8"));
+  if (!parsed.ok) throw new Error(`The Philly trace has bad lines: ${parsed.issues[0]}`);
+  let rows = parsed.rows;
+  if (options.days) {
+    const firstSec = Math.min(...rows.map((row) => row.submitUnixSec));
+    rows = rows.filter((row) => row.submitUnixSec < firstSec + options.days! * 86_400);
+  }
+  return convertPhillyTrace(rows, { gpus: options.clusterGpus ?? PHILLY_DEFAULT_GPUS });
+}
+
+/** The scenario file of a simulation before options are applied. */
+async function buildFile(db: Db, inputs: SimulationInputs): Promise<ScenarioFile | unknown> {
+  const options = (inputs.options ?? {}) as SimulationOptions;
+  const seed = options.seed ?? DEFAULT_SEED;
+  switch (inputs.source) {
+    case "lab":
+      return generateLabScenario({ days: options.days ?? LAB_DEFAULT_DAYS, seed });
+    case "philly":
+      return phillyScenario(options);
+    case "tree": {
+      const { nodes, clusters } = await loadTreeForScenario(db);
+      return buildTreeScenario(nodes, clusters, { days: options.days ?? TREE_DEFAULT_DAYS, seed });
+    }
+    case "upload":
+      if (!inputs.scenarioGz) throw new Error("The uploaded scenario is missing.");
+      return JSON.parse(gunzipSync(inputs.scenarioGz).toString("utf8")) as unknown;
+    default:
+      throw new Error(`Unknown simulation source "${inputs.source}".`);
+  }
+}
+
+/**
+ * The validated scenario of a stored simulation, with its options applied. An uploaded file is
+ * validated as uploaded first, so that its problems keep the paths of the file.
+ */
+export async function loadSimulationScenario(
+  db: Db,
+  inputs: SimulationInputs,
+): Promise<ScenarioResult> {
+  const file = await buildFile(db, inputs);
+  const asGiven = parseScenario(file);
+  if (!asGiven.ok) return asGiven;
+  const options = (inputs.options ?? {}) as SimulationOptions;
+  return parseScenario(applySimulationOptions(file as ScenarioFile, options));
+}

@@ -1,0 +1,70 @@
+import { z } from "zod";
+import { parseDurationSec } from "../sim";
+
+/** Where a simulation's scenario comes from. */
+export const SIMULATION_SOURCES = ["lab", "philly", "tree", "upload"] as const;
+export type SimulationSource = (typeof SIMULATION_SOURCES)[number];
+
+export const SIMULATION_STATUSES = ["queued", "running", "done", "failed"] as const;
+export type SimulationStatus = (typeof SIMULATION_STATUSES)[number];
+
+const durationText = (what: string, maxSec: number) =>
+  z
+    .string()
+    .trim()
+    .refine(
+      (text) => {
+        const sec = parseDurationSec(text);
+        return sec !== null && sec > 0 && sec <= maxSec;
+      },
+      `${what} must be a duration such as "90m", "8h" or "7d", above 0 and at most ${maxSec / 86_400} days`,
+    );
+
+/**
+ * Options a person may set on any simulation. Durations are scenario durations ("7d");
+ * `clusterGpus` resizes every cluster (whole nodes); `days` and `seed` shape generated workloads.
+ */
+export const simulationOptionsSchema = z.strictObject({
+  lookback: durationText("The lookback window", 90 * 86_400).optional(),
+  maxMinRuntime: durationText("The maximum minimum runtime", 7 * 86_400).optional(),
+  clusterGpus: z
+    .number()
+    .int()
+    .min(8, "at least 8 GPUs")
+    .max(100_000, "at most 100,000 GPUs")
+    .refine((gpus) => gpus % 8 === 0, "a multiple of 8 (whole nodes of 8 GPUs)")
+    .optional(),
+  days: z.number().int().min(1).max(120).optional(),
+  seed: z.number().int().min(0).max(4_294_967_295).optional(),
+});
+export type SimulationOptionsInput = z.infer<typeof simulationOptionsSchema>;
+
+/** POST /api/v1/simulations: a built-in choice, or an uploaded scenario, and options. */
+export const createSimulationSchema = z
+  .strictObject({
+    name: z.string().trim().min(1).max(120).optional(),
+    source: z.enum(SIMULATION_SOURCES),
+    options: simulationOptionsSchema.default({}),
+    /** The scenario file (DESIGN section 6) when `source` is `upload`. */
+    scenario: z.unknown().optional(),
+  })
+  .superRefine((body, context) => {
+    if (body.source === "upload" && body.scenario === undefined) {
+      context.addIssue({
+        code: "custom",
+        path: ["scenario"],
+        message: "An uploaded simulation needs its scenario file.",
+      });
+    }
+    if (body.source !== "upload" && body.scenario !== undefined) {
+      context.addIssue({
+        code: "custom",
+        path: ["scenario"],
+        message: `A ${body.source} simulation builds its own scenario: leave this out.`,
+      });
+    }
+  });
+export type CreateSimulationInput = z.infer<typeof createSimulationSchema>;
+
+/** Route params: `{ id }`. */
+export const simulationIdSchema = z.object({ id: z.string().min(1).max(64) });

@@ -1,0 +1,38 @@
+// One scheduler of one simulation, in a worker thread of scripts/sim-worker.ts: runs it,
+// reports progress, and sends back the summary with the report and timeline gzipped.
+import { parentPort, workerData } from "node:worker_threads";
+import type { Scenario, SchedulerName } from "../lib/sim";
+import { gzipText } from "../lib/simulations/gzip";
+import { runScheduler } from "../lib/simulations/run-scenario";
+
+export type ThreadInput = { scenario: Scenario; scheduler: SchedulerName };
+export type ThreadMessage =
+  | { type: "progress"; fraction: number; cluster: string; nowSec: number }
+  | {
+      type: "done";
+      summary: unknown;
+      reportGz: Uint8Array<ArrayBuffer>;
+      timelineGz: Uint8Array<ArrayBuffer>;
+    };
+
+const PROGRESS_EVERY_MS = 250;
+
+function main(): void {
+  const port = parentPort;
+  if (!port) throw new Error("sim-thread runs inside a worker thread");
+  const { scenario, scheduler } = workerData as ThreadInput;
+  let lastSentMs = 0;
+  const outcome = runScheduler(scenario, scheduler, (fraction, clock) => {
+    const nowMs = performance.now();
+    if (nowMs - lastSentMs < PROGRESS_EVERY_MS) return;
+    lastSentMs = nowMs;
+    const message: ThreadMessage = { type: "progress", fraction, ...clock };
+    port.postMessage(message);
+  });
+  const reportGz = gzipText(JSON.stringify(outcome.report));
+  const timelineGz = gzipText(JSON.stringify(outcome.timeline));
+  const message: ThreadMessage = { type: "done", summary: outcome.summary, reportGz, timelineGz };
+  port.postMessage(message);
+}
+
+main();
