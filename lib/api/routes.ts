@@ -18,6 +18,8 @@ export const API_ROUTES: Record<string, readonly string[]> = {
   "/api/v1/jobs/:id/cancel": ["POST"],
   "/api/v1/simulations": ["GET", "POST"],
   "/api/v1/simulations/:id": ["GET"],
+  "/api/v1/simulations/:id/report": ["GET"],
+  "/api/v1/simulations/:id/timeline": ["GET"],
 };
 
 function matches(pattern: string, pathname: string): boolean {
