@@ -8,6 +8,7 @@ const LINKS = [
   { href: "/budgets", label: "Budgets" },
   { href: "/clusters", label: "Clusters" },
   { href: "/jobs", label: "My jobs" },
+  { href: "/simulations", label: "Simulations" },
 ];
 
 export function NavLinks() {

@@ -1,0 +1,31 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { SimulationDetail } from "@/components/simulations/simulation-detail";
+import { SOURCE_LABELS } from "@/components/simulations/sim-format";
+import { getSimulation } from "@/lib/data/simulations";
+import { describeOptions } from "@/lib/simulations/scenario-options";
+
+export const metadata: Metadata = { title: "Simulation" };
+export const dynamic = "force-dynamic";
+
+export default async function SimulationPage({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  const simulation = await getSimulation(id);
+  if (!simulation) notFound();
+  return (
+    <>
+      <div className="page-head">
+        <p className="muted small">
+          <Link href="/simulations">Simulations</Link> /
+        </p>
+        <h1>{simulation.name}</h1>
+        <p className="muted">
+          {SOURCE_LABELS[simulation.source] ?? simulation.source} ·{" "}
+          {describeOptions(simulation.options)} · started by {simulation.userName}
+        </p>
+      </div>
+      <SimulationDetail initial={simulation} />
+    </>
+  );
+}

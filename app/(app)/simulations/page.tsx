@@ -1,0 +1,34 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { SimulationList } from "@/components/simulations/simulation-list";
+import { PHILLY_CITATION } from "@/components/simulations/sim-format";
+import { listSimulations } from "@/lib/data/simulations";
+
+export const metadata: Metadata = { title: "Simulations" };
+export const dynamic = "force-dynamic";
+
+export default async function SimulationsPage() {
+  const simulations = await listSimulations();
+  return (
+    <>
+      <div className="page-head section-head">
+        <div>
+          <h1>Simulations</h1>
+          <p className="muted">
+            Replay a workload under the old priority scheduler and under budgets, side by side.
+            Baseline → allocation in each column.
+          </p>
+        </div>
+        <Link className="button button-primary" href="/simulations/new">
+          New simulation
+        </Link>
+      </div>
+      <section className="card" aria-label="Past simulations">
+        <SimulationList initial={simulations} />
+      </section>
+      {simulations.some((simulation) => simulation.source === "philly") ? (
+        <p className="citation">Philly trace results: {PHILLY_CITATION} (CC-BY-4.0).</p>
+      ) : null}
+    </>
+  );
+}

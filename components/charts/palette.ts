@@ -1,0 +1,61 @@
+// Colour-blind-safe colours: Okabe & Ito for the two schedulers and marks, Paul Tol's "muted"
+// scheme for budget programs (distinguishable with deuteranopia, protanopia and tritanopia).
+
+/** One colour per scheduler, used in every chart and legend. */
+export const SCHEDULER_COLOURS: Record<string, string> = {
+  baseline: "#E69F00",
+  allocation: "#0072B2",
+};
+
+/** The entitlement mark in charts (neutral, distinct from both schedulers). */
+export const ENTITLED_COLOUR = "#555555";
+/** The edge of a preempted run (Okabe & Ito vermillion). */
+export const PREEMPTED_COLOUR = "#D55E00";
+
+/** Programs, in order of first appearance; cycles past nine with alternating shades. */
+export const PROGRAM_COLOURS = [
+  "#332288",
+  "#88CCEE",
+  "#44AA99",
+  "#117733",
+  "#999933",
+  "#DDCC77",
+  "#CC6677",
+  "#882255",
+  "#AA4499",
+];
+
+function mix(hex: string, towards: number, amount: number): string {
+  const channels = [1, 3, 5].map((at) => parseInt(hex.slice(at, at + 2), 16));
+  const mixed = channels.map((c) => Math.round(c + (towards - c) * amount));
+  return `#${mixed.map((c) => c.toString(16).padStart(2, "0")).join("")}`;
+}
+
+/**
+ * A colour per budget path: its program (first part) picks the hue, its project (second part)
+ * a lighter or darker shade of it, so a program's projects read as one family.
+ *
+ * @example budgetColours(["llm/pretrain", "llm/eval", "vision/video"]) // 2 blues, 1 sky
+ */
+export function budgetColours(paths: readonly string[]): string[] {
+  const programs = new Map<string, number>();
+  const projects = new Map<string, Map<string, number>>();
+  return paths.map((path) => {
+    const [program = path, project = ""] = path.split("/");
+    if (!programs.has(program)) programs.set(program, programs.size);
+    const programIndex = programs.get(program)!;
+    const inProgram = projects.get(program) ?? new Map<string, number>();
+    projects.set(program, inProgram);
+    if (!inProgram.has(project)) inProgram.set(project, inProgram.size);
+    const shade = inProgram.get(project)!;
+    const base = PROGRAM_COLOURS[programIndex % PROGRAM_COLOURS.length]!;
+    const cycle = Math.floor(programIndex / PROGRAM_COLOURS.length);
+    const tinted = cycle % 2 === 1 ? mix(base, 0, 0.35) : base;
+    if (shade === 0) return tinted;
+    // Alternate lighter and darker steps: 1 -> lighter, 2 -> darker, 3 -> lighter still...
+    const step = Math.ceil(shade / 2) * 0.22;
+    return shade % 2 === 1
+      ? mix(tinted, 255, Math.min(0.7, step))
+      : mix(tinted, 0, Math.min(0.6, step));
+  });
+}

@@ -1,0 +1,110 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { GpuTimeline } from "@/components/timeline/gpu-timeline";
+import type { SimulationView } from "@/lib/data/simulations";
+import { BudgetChart } from "./budget-chart";
+import { BudgetTable } from "./budget-table";
+import { ResultsTable } from "./results-table";
+import { PHILLY_CITATION } from "./sim-format";
+import { simulationQuery, timelineQuery } from "./simulation-queries";
+import { WaitChart } from "./wait-chart";
+
+/** A simulation's page body: progress while it runs, then results and timelines. */
+export function SimulationDetail({ initial }: { initial: SimulationView }) {
+  const { data: simulation = initial } = useQuery(simulationQuery(initial.id, initial));
+  const isDone = simulation.status === "done";
+  const citation =
+    simulation.source === "philly" ? (
+      <p className="citation">
+        Workload: {PHILLY_CITATION} (CC-BY-4.0), 82,247 jobs of Microsoft&apos;s Philly cluster,
+        2017.
+      </p>
+    ) : null;
+  if (simulation.status === "failed") {
+    return (
+      <div className="alert" role="alert">
+        <strong>The simulation failed.</strong>
+        <pre className="error-text">{simulation.error}</pre>
+      </div>
+    );
+  }
+  if (!isDone || !simulation.summary) {
+    const percent = Math.round(simulation.progress * 100);
+    return (
+      <section className="card" aria-labelledby="progress-heading">
+        <h2 id="progress-heading">
+          {simulation.status === "queued" ? "Waiting for a free worker" : "Simulating"}
+        </h2>
+        <div
+          className="progress"
+          role="progressbar"
+          aria-label="Simulation progress"
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={percent}
+        >
+          <div className="progress-fill" style={{ width: `${percent}%` }} />
+        </div>
+        <p className="muted">
+          {percent}% · {simulation.phase ?? "queued"}
+        </p>
+        {citation}
+      </section>
+    );
+  }
+  const summary = simulation.summary;
+  return (
+    <>
+      <section className="card" aria-labelledby="results-heading">
+        <div className="section-head">
+          <h2 id="results-heading">Results</h2>
+          <a className="button" href={`/api/v1/simulations/${simulation.id}/report`} download>
+            Download report JSON
+          </a>
+        </div>
+        <p className="muted">
+          {summary.jobCount.toLocaleString("en-US")} jobs on{" "}
+          {summary.clusters
+            .map((c) => `${c.name} (${c.gpus.toLocaleString("en-US")} ${c.gpuType})`)
+            .join(", ")}
+          ; lookback {Math.round(summary.lookbackSec / 3600)} h, minimum runtimes capped at{" "}
+          {Math.round(summary.maxMinRuntimeSec / 3600)} h.
+        </p>
+        {citation}
+        <ResultsTable summary={summary} />
+      </section>
+      <section className="chart-grid" aria-label="Charts">
+        <WaitChart summary={summary} />
+        <BudgetChart summary={summary} />
+      </section>
+      <BudgetTable summary={summary} />
+      <Timelines id={simulation.id} />
+    </>
+  );
+}
+
+function Timelines({ id }: { id: string }) {
+  const { data, error, isPending } = useQuery(timelineQuery(id));
+  return (
+    <section className="card" aria-labelledby="timeline-heading">
+      <h2 id="timeline-heading">GPU timeline</h2>
+      <p className="muted">
+        One row per GPU, one bar per run, coloured by program with a shade per project.{" "}
+        <span className="legend-hatch" aria-hidden="true" /> hatched: unallocated (free,
+        preemptible); <span className="legend-preempted" aria-hidden="true" /> edge: preempted.
+        Wheel or + − to zoom, drag or ← → to pan, 0 for the whole run.
+      </p>
+      {isPending ? <p>Loading the timeline…</p> : null}
+      {error ? <p role="alert">The timeline could not be loaded: {error.message}</p> : null}
+      {data
+        ? Object.entries(data).map(([name, timeline]) => (
+            <div key={name} className="timeline-block">
+              <h3>{name === "baseline" ? "Baseline (priorities)" : "Allocation (budgets)"}</h3>
+              <GpuTimeline data={timeline} label={name} />
+            </div>
+          ))
+        : null}
+    </section>
+  );
+}

@@ -1,0 +1,50 @@
+// React Query options for the simulation pages, shared by every component that reads them.
+import { queryOptions } from "@tanstack/react-query";
+import type { SimulationListItem, SimulationView } from "@/lib/data/simulations";
+import type { SimulationTimelines } from "@/lib/simulations/timeline-data";
+
+const POLL_MS = 1000;
+
+async function getJson<T>(url: string): Promise<T> {
+  const response = await fetch(url, { headers: { accept: "application/json" } });
+  if (!response.ok) {
+    const body = (await response.json().catch(() => null)) as {
+      error?: { message?: string };
+    } | null;
+    throw new Error(body?.error?.message ?? `${url} answered ${response.status}`);
+  }
+  return (await response.json()) as T;
+}
+
+function isActive(status: string | undefined): boolean {
+  return status === "queued" || status === "running";
+}
+
+export function simulationQuery(id: string, initial?: SimulationView) {
+  return queryOptions({
+    queryKey: ["simulation", id],
+    queryFn: async () =>
+      (await getJson<{ simulation: SimulationView }>(`/api/v1/simulations/${id}`)).simulation,
+    ...(initial ? { initialData: initial } : {}),
+    refetchInterval: (query) => (isActive(query.state.data?.status) ? POLL_MS : false),
+  });
+}
+
+export function simulationListQuery(initial?: SimulationListItem[]) {
+  return queryOptions({
+    queryKey: ["simulations"],
+    queryFn: async () =>
+      (await getJson<{ simulations: SimulationListItem[] }>("/api/v1/simulations")).simulations,
+    ...(initial ? { initialData: initial } : {}),
+    refetchInterval: (query) =>
+      query.state.data?.some((simulation) => isActive(simulation.status)) ? POLL_MS * 2 : false,
+  });
+}
+
+export function timelineQuery(id: string) {
+  return queryOptions({
+    queryKey: ["simulation", id, "timeline"],
+    queryFn: () => getJson<SimulationTimelines>(`/api/v1/simulations/${id}/timeline`),
+    staleTime: Infinity,
+  });
+}

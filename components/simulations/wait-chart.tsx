@@ -1,0 +1,69 @@
+"use client";
+
+import { useState } from "react";
+import {
+  Bar,
+  BarChart,
+  CartesianGrid,
+  Legend,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from "recharts";
+import { SCHEDULER_COLOURS } from "@/components/charts/palette";
+import { WAIT_BUCKETS, type SimulationSummary } from "@/lib/simulations/run-scenario";
+
+/** Distribution of queue waits for one job class, both schedulers side by side. */
+export function WaitChart({ summary }: { summary: SimulationSummary }) {
+  const names = Object.keys(summary.schedulers);
+  const classes = [
+    ...new Set(Object.values(summary.schedulers).flatMap((s) => Object.keys(s.waitHistogram))),
+  ].sort();
+  const [jobClass, setJobClass] = useState(classes.includes("training") ? "training" : classes[0]);
+  const rows = WAIT_BUCKETS.map((bucket, i) => ({
+    bucket: bucket.label,
+    ...Object.fromEntries(
+      names.map((name) => {
+        const counts = summary.schedulers[name]?.waitHistogram[jobClass ?? ""] ?? [];
+        const total = counts.reduce((a, b) => a + b, 0);
+        return [name, total > 0 ? Math.round(((counts[i] ?? 0) / total) * 1000) / 10 : 0];
+      }),
+    ),
+  }));
+  return (
+    <div className="chart-card">
+      <div className="chart-head">
+        <h3>Wait before first start</h3>
+        <label>
+          Job class{" "}
+          <select value={jobClass} onChange={(event) => setJobClass(event.target.value)}>
+            {classes.map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <div
+        className="chart-box"
+        role="img"
+        aria-label={`Share of ${jobClass} jobs by wait, per scheduler`}
+      >
+        <ResponsiveContainer width="100%" height={260}>
+          <BarChart data={rows} margin={{ top: 8, right: 8, bottom: 8, left: 0 }}>
+            <CartesianGrid strokeDasharray="3 3" vertical={false} />
+            <XAxis dataKey="bucket" tick={{ fontSize: 12 }} interval={0} />
+            <YAxis unit="%" tick={{ fontSize: 12 }} width={48} />
+            <Tooltip formatter={(value) => `${String(value)}% of jobs`} />
+            <Legend />
+            {names.map((name) => (
+              <Bar key={name} dataKey={name} fill={SCHEDULER_COLOURS[name] ?? "#888"} />
+            ))}
+          </BarChart>
+        </ResponsiveContainer>
+      </div>
+    </div>
+  );
+}

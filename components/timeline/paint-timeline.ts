@@ -1,0 +1,138 @@
+// Paints laid-out bars on a canvas: batched by colour (one path per budget), then hatching over
+// unallocated runs and a vermillion edge on preempted ones, then the axes.
+import { PREEMPTED_COLOUR } from "@/components/charts/palette";
+import { SEG, SEGMENT_STRIDE, type TimelineData } from "@/lib/simulations/timeline-data";
+import type { Bar } from "./timeline-layout";
+
+export type PaintOptions = {
+  widthPx: number;
+  heightPx: number;
+  gutterPx: number;
+  rowHeightPx: number;
+  gpusPerNode: number;
+  window: { startSec: number; endSec: number };
+};
+
+const AXIS_COLOUR = "#57606a";
+const GRID_COLOUR = "rgba(27, 31, 36, 0.08)";
+const PREEMPTED_CODE = 1;
+
+function hatchPattern(context: CanvasRenderingContext2D): CanvasPattern | null {
+  const tile = document.createElement("canvas");
+  tile.width = 6;
+  tile.height = 6;
+  const tileContext = tile.getContext("2d");
+  if (!tileContext) return null;
+  tileContext.strokeStyle = "rgba(255, 255, 255, 0.85)";
+  tileContext.lineWidth = 1.5;
+  tileContext.beginPath();
+  tileContext.moveTo(0, 6);
+  tileContext.lineTo(6, 0);
+  tileContext.stroke();
+  return context.createPattern(tile, "repeat");
+}
+
+/** Tick step (seconds) giving about one tick per 110 px. */
+function tickStepSec(spanSec: number, widthPx: number): number {
+  const steps = [60, 300, 900, 3600, 3 * 3600, 6 * 3600, 12 * 3600, 86_400, 2 * 86_400, 7 * 86_400];
+  const wanted = (spanSec / widthPx) * 110;
+  return steps.find((step) => step >= wanted) ?? 14 * 86_400;
+}
+
+function tickLabel(sec: number, stepSec: number): string {
+  const day = Math.floor(sec / 86_400) + 1;
+  if (stepSec >= 86_400) return `day ${day}`;
+  const hh = String(Math.floor((sec % 86_400) / 3600)).padStart(2, "0");
+  const mm = String(Math.floor((sec % 3600) / 60)).padStart(2, "0");
+  return `d${day} ${hh}:${mm}`;
+}
+
+/** Draws one frame; the canvas is sized for the device pixel ratio. */
+export function paintTimeline(
+  canvas: HTMLCanvasElement,
+  data: TimelineData,
+  bars: readonly Bar[],
+  colours: readonly string[],
+  options: PaintOptions,
+): void {
+  const ratio = globalThis.devicePixelRatio || 1;
+  const axisPx = 18;
+  canvas.width = Math.round(options.widthPx * ratio);
+  canvas.height = Math.round((options.heightPx + axisPx) * ratio);
+  canvas.style.height = `${options.heightPx + axisPx}px`;
+  const context = canvas.getContext("2d");
+  if (!context) return;
+  context.scale(ratio, ratio);
+  context.clearRect(0, 0, options.widthPx, options.heightPx + axisPx);
+  context.fillStyle = "#fbfcfd";
+  context.fillRect(options.gutterPx, 0, options.widthPx - options.gutterPx, options.heightPx);
+
+  const byColour = new Map<number, Bar[]>();
+  for (const bar of bars) {
+    const budget = data.segments[bar.segment * SEGMENT_STRIDE + SEG.budget] ?? 0;
+    const list = byColour.get(budget) ?? [];
+    list.push(bar);
+    byColour.set(budget, list);
+  }
+  context.save();
+  context.translate(options.gutterPx, 0);
+  const gap = options.rowHeightPx >= 4 ? 1 : 0;
+  for (const [budget, list] of byColour) {
+    context.fillStyle = colours[budget] ?? "#888888";
+    context.beginPath();
+    for (const bar of list) context.rect(bar.x, bar.y, Math.max(1, bar.width), bar.height - gap);
+    context.fill();
+  }
+  const hatch = hatchPattern(context);
+  context.beginPath();
+  const edges: Bar[] = [];
+  for (const bar of bars) {
+    const flags = data.segments[bar.segment * SEGMENT_STRIDE + SEG.flags] ?? 0;
+    if ((flags & 1) === 0) context.rect(bar.x, bar.y, Math.max(1, bar.width), bar.height - gap);
+    const endSec = data.segments[bar.segment * SEGMENT_STRIDE + SEG.endSec] ?? 0;
+    if (((flags >> 1) & 3) === PREEMPTED_CODE && endSec <= options.window.endSec) edges.push(bar);
+  }
+  if (hatch) {
+    context.fillStyle = hatch;
+    context.fill();
+  }
+  context.fillStyle = PREEMPTED_COLOUR;
+  context.beginPath();
+  for (const bar of edges) {
+    context.rect(bar.x + bar.width - 2, bar.y, 2, Math.max(1, bar.height - gap));
+  }
+  context.fill();
+  context.restore();
+
+  // Node separators and labels in the gutter.
+  context.font = "11px system-ui, sans-serif";
+  context.fillStyle = AXIS_COLOUR;
+  context.textBaseline = "middle";
+  const nodePx = options.gpusPerNode * options.rowHeightPx;
+  const labelEvery = Math.max(1, Math.ceil(14 / Math.max(nodePx, 0.01)));
+  const nodes = Math.round(options.heightPx / Math.max(nodePx, 0.01));
+  for (let node = 0; node < nodes; node += labelEvery) {
+    const y = node * nodePx;
+    context.fillText(`node ${node}`, 4, y + Math.min(nodePx * labelEvery, 14) / 2);
+    context.fillStyle = GRID_COLOUR;
+    context.fillRect(options.gutterPx, y, options.widthPx - options.gutterPx, 1);
+    context.fillStyle = AXIS_COLOUR;
+  }
+
+  // Time axis under the plot.
+  const plotWidth = options.widthPx - options.gutterPx;
+  const spanSec = options.window.endSec - options.window.startSec;
+  const stepSec = tickStepSec(spanSec, plotWidth);
+  context.textBaseline = "top";
+  for (
+    let sec = Math.ceil(options.window.startSec / stepSec) * stepSec;
+    sec <= options.window.endSec;
+    sec += stepSec
+  ) {
+    const x = options.gutterPx + ((sec - options.window.startSec) / spanSec) * plotWidth;
+    context.fillStyle = GRID_COLOUR;
+    context.fillRect(x, 0, 1, options.heightPx);
+    context.fillStyle = AXIS_COLOUR;
+    context.fillText(tickLabel(sec, stepSec), x + 3, options.heightPx + 3);
+  }
+}
