@@ -137,7 +137,9 @@ export function NewSimulationForm() {
         <legend>Options</legend>
         <div className="field-grid">
           <label className="field">
-            Name <span className="muted">(optional)</span>
+            <span>
+              Name <span className="muted">(optional)</span>
+            </span>
             <input name="name" placeholder="e.g. March review, 3-day window" maxLength={120} />
           </label>
           <label className="field">

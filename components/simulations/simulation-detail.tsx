@@ -34,7 +34,7 @@ export function SimulationDetail({ initial }: { initial: SimulationView }) {
     return (
       <section className="card" aria-labelledby="progress-heading">
         <h2 id="progress-heading">
-          {simulation.status === "queued" ? "Waiting for a free worker" : "Simulating"}
+          {simulation.status === "queued" ? "Queued: waiting for a worker" : "Simulating"}
         </h2>
         <div
           className="progress"
