@@ -77,7 +77,10 @@ async function runSimulation(db: Db, inputs: SimulationInputs): Promise<void> {
     COMPARED_SCHEDULERS.map((name) =>
       runThread({ scenario, scheduler: name }, (fraction, nowSec) =>
         report(name, fraction, nowSec),
-      ),
+      ).then((outcome) => {
+        report(name, 1, clocks.get(name) ?? 0);
+        return outcome;
+      }),
     ),
   );
   await writing;
