@@ -16,6 +16,7 @@ export type PaintOptions = {
 const AXIS_COLOUR = "#57606a";
 const GRID_COLOUR = "rgba(27, 31, 36, 0.08)";
 const PREEMPTED_CODE = 1;
+const MIN_EDGE_BAR_PX = 4;
 
 function hatchPattern(context: CanvasRenderingContext2D): CanvasPattern | null {
   const tile = document.createElement("canvas");
@@ -90,7 +91,9 @@ export function paintTimeline(
     const flags = data.segments[bar.segment * SEGMENT_STRIDE + SEG.flags] ?? 0;
     if ((flags & 1) === 0) context.rect(bar.x, bar.y, Math.max(1, bar.width), bar.height - gap);
     const endSec = data.segments[bar.segment * SEGMENT_STRIDE + SEG.endSec] ?? 0;
-    if (((flags >> 1) & 3) === PREEMPTED_CODE && endSec <= options.window.endSec) edges.push(bar);
+    // The edge needs a few pixels to read as an edge; zoomed out, narrow runs show none.
+    const isEdgeVisible = bar.width >= MIN_EDGE_BAR_PX && endSec <= options.window.endSec;
+    if (((flags >> 1) & 3) === PREEMPTED_CODE && isEdgeVisible) edges.push(bar);
   }
   if (hatch) {
     context.fillStyle = hatch;
@@ -99,7 +102,8 @@ export function paintTimeline(
   context.fillStyle = PREEMPTED_COLOUR;
   context.beginPath();
   for (const bar of edges) {
-    context.rect(bar.x + bar.width - 2, bar.y, 2, Math.max(1, bar.height - gap));
+    const edgePx = bar.width >= 8 ? 2 : 1;
+    context.rect(bar.x + bar.width - edgePx, bar.y, edgePx, Math.max(1, bar.height - gap));
   }
   context.fill();
   context.restore();
