@@ -3,6 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { GpuTimeline } from "@/components/timeline/gpu-timeline";
 import type { SimulationView } from "@/lib/data/simulations";
+import { formatDurationSec } from "@/lib/sim/duration";
 import { BudgetChart } from "./budget-chart";
 import { BudgetTable } from "./budget-table";
 import { ResultsTable } from "./results-table";
@@ -68,8 +69,8 @@ export function SimulationDetail({ initial }: { initial: SimulationView }) {
           {summary.clusters
             .map((c) => `${c.name} (${c.gpus.toLocaleString("en-US")} ${c.gpuType})`)
             .join(", ")}
-          ; lookback {Math.round(summary.lookbackSec / 3600)} h, minimum runtimes capped at{" "}
-          {Math.round(summary.maxMinRuntimeSec / 3600)} h.
+          ; lookback {formatDurationSec(summary.lookbackSec)}, minimum runtimes capped at{" "}
+          {formatDurationSec(summary.maxMinRuntimeSec)}.
         </p>
         {citation}
         <ResultsTable summary={summary} />
