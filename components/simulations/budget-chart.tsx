@@ -12,7 +12,7 @@ import {
   YAxis,
 } from "recharts";
 import { ENTITLED_COLOUR, SCHEDULER_COLOURS } from "@/components/charts/palette";
-import type { SimulationSummary } from "@/lib/simulations/run-scenario";
+import type { SimulationSummary } from "@/lib/simulations/summary";
 
 /** Above this many leaf budgets the chart sums them by program (top-level node). */
 const MAX_BARS = 20;

@@ -1,4 +1,4 @@
-import type { SimulationSummary } from "@/lib/simulations/run-scenario";
+import type { SimulationSummary } from "@/lib/simulations/summary";
 import { formatCount, formatShare } from "./sim-format";
 
 /** Per budget: share, entitled and received GPU-hours, fulfilment and preemptions, both runs. */

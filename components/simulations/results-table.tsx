@@ -1,4 +1,4 @@
-import type { SchedulerSummary, SimulationSummary } from "@/lib/simulations/run-scenario";
+import type { SchedulerSummary, SimulationSummary } from "@/lib/simulations/summary";
 import { formatCount, formatShare, formatWait } from "./sim-format";
 
 type Row = {

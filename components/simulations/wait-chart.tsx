@@ -12,7 +12,7 @@ import {
   YAxis,
 } from "recharts";
 import { SCHEDULER_COLOURS } from "@/components/charts/palette";
-import { WAIT_BUCKETS, type SimulationSummary } from "@/lib/simulations/run-scenario";
+import { WAIT_BUCKETS, type SimulationSummary } from "@/lib/simulations/summary";
 
 /** Distribution of queue waits for one job class, both schedulers side by side. */
 export function WaitChart({ summary }: { summary: SimulationSummary }) {

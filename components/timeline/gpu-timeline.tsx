@@ -8,7 +8,7 @@ import {
   SEG,
   SEGMENT_STRIDE,
   type TimelineData,
-} from "@/lib/simulations/timeline-data";
+} from "@/lib/simulations/timeline-format";
 import { paintTimeline } from "./paint-timeline";
 import {
   findSegmentAt,

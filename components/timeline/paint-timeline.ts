@@ -1,7 +1,7 @@
 // Paints laid-out bars on a canvas: batched by colour (one path per budget), then hatching over
 // unallocated runs and a vermillion edge on preempted ones, then the axes.
 import { PREEMPTED_COLOUR } from "@/components/charts/palette";
-import { SEG, SEGMENT_STRIDE, type TimelineData } from "@/lib/simulations/timeline-data";
+import { SEG, SEGMENT_STRIDE, type TimelineData } from "@/lib/simulations/timeline-format";
 import type { Bar } from "./timeline-layout";
 
 export type PaintOptions = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { TimelineData } from "@/lib/simulations/timeline-data";
+import type { TimelineData } from "@/lib/simulations/timeline-format";
 import { findSegmentAt, indexTimeline, layoutBars, panWindow, zoomWindow } from "./timeline-layout";
 
 // Two clusters; cluster 0 has 2 nodes of 2 GPUs. Columns: cluster, node, gpuMask, start, end,

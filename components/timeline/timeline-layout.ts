@@ -1,6 +1,6 @@
 // Pure geometry of the GPU timeline: which runs sit on which GPU row, and the rectangles of
 // those in view. The canvas component only paints what this returns.
-import { SEG, SEGMENT_STRIDE, type TimelineData } from "@/lib/simulations/timeline-data";
+import { SEG, SEGMENT_STRIDE, type TimelineData } from "@/lib/simulations/timeline-format";
 
 /** Segments bucketed by GPU row of one cluster; each row's segments sorted by start. */
 export type TimelineIndex = {

@@ -4,7 +4,7 @@ import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { seedDemoLab } from "../../prisma/seed";
 import { gzipText } from "../simulations/gzip";
-import type { SimulationSummary } from "../simulations/run-scenario";
+import type { SimulationSummary } from "../simulations/summary";
 import { createPrismaClient } from "./client";
 import {
   claimNextSimulation,

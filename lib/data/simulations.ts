@@ -1,7 +1,7 @@
 import "server-only";
 import { gunzipSync } from "node:zlib";
 import { getDb } from "../db";
-import type { SimulationSummary } from "../simulations/run-scenario";
+import type { SimulationSummary } from "../simulations/summary";
 import type { SimulationOptions } from "../simulations/scenario-options";
 import type { SimulationStatus } from "../validation/simulations";
 import { countRunningSimulations, insertSimulation, type NewSimulation } from "./simulation-store";

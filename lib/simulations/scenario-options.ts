@@ -1,4 +1,5 @@
-import { parseDurationSec, type ScenarioFile } from "../sim";
+import { parseDurationSec } from "../sim/duration";
+import type { ScenarioFile } from "../sim/scenario-schema";
 
 /** The options of a simulation, as stored with it (see lib/validation/simulations.ts). */
 export type SimulationOptions = {
