@@ -117,6 +117,7 @@ export async function loadTreeForScenario(
 ): Promise<{ nodes: TreeScenarioNode[]; clusters: TreeScenarioCluster[] }> {
   const [rows, clusters] = await Promise.all([
     db.budgetNode.findMany({
+      where: { removedAt: null },
       select: { id: true, parentId: true, name: true, weight: true },
       orderBy: [{ createdAt: "asc" }, { name: "asc" }],
     }),
