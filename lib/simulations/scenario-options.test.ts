@@ -39,6 +39,7 @@ describe("simulation options", () => {
 
   it("describes options for lists", () => {
     expect(describeOptions({})).toBe("defaults");
+    expect(describeOptions({ days: 1 })).toBe("1 day");
     expect(describeOptions({ lookback: "3d", clusterGpus: 1024, days: 7, seed: 0 })).toBe(
       "lookback 3d · 1,024 GPUs · 7 days · seed 0",
     );

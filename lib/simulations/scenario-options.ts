@@ -67,13 +67,18 @@ export function applySimulationOptions(
   return { ...file, settings, clusters, jobs };
 }
 
+/** "1 day", "14 days". */
+export function formatDays(days: number): string {
+  return `${days} day${days === 1 ? "" : "s"}`;
+}
+
 /** Describes options for lists: "lookback 3d · max min runtime 4h · 384 GPUs · 14 days". */
 export function describeOptions(options: SimulationOptions): string {
   const parts: string[] = [];
   if (options.lookback) parts.push(`lookback ${options.lookback}`);
   if (options.maxMinRuntime) parts.push(`max min runtime ${options.maxMinRuntime}`);
   if (options.clusterGpus) parts.push(`${options.clusterGpus.toLocaleString("en-US")} GPUs`);
-  if (options.days) parts.push(`${options.days} days`);
+  if (options.days) parts.push(formatDays(options.days));
   if (options.seed !== undefined) parts.push(`seed ${options.seed}`);
   return parts.length > 0 ? parts.join(" · ") : "defaults";
 }

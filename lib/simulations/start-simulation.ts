@@ -7,6 +7,7 @@ import { parseScenario, type ScenarioFile } from "../sim";
 import type { CreateSimulationInput } from "../validation/simulations";
 import {
   applySimulationOptions,
+  formatDays,
   LAB_DEFAULT_DAYS,
   PHILLY_DEFAULT_GPUS,
   TREE_DEFAULT_DAYS,
@@ -17,11 +18,11 @@ function defaultName(input: CreateSimulationInput): string {
   const { options } = input;
   switch (input.source) {
     case "lab":
-      return `Generated lab, ${options.days ?? LAB_DEFAULT_DAYS} days`;
+      return `Generated lab, ${formatDays(options.days ?? LAB_DEFAULT_DAYS)}`;
     case "philly":
       return `Philly trace on ${options.clusterGpus ?? PHILLY_DEFAULT_GPUS} GPUs`;
     case "tree":
-      return `Current tree, ${options.days ?? TREE_DEFAULT_DAYS} days`;
+      return `Current tree, ${formatDays(options.days ?? TREE_DEFAULT_DAYS)}`;
     default:
       return "Uploaded scenario";
   }
