@@ -7,6 +7,8 @@ import type { ActiveRun } from "./types";
 
 /** A run holding GPUs during the pass: an input run or a start of this pass. */
 export type LiveRun = VictimCandidate & {
+  /** Leaf budget charged for the run. */
+  budgetId: string;
   protectedUntilSec: number;
   isGone: boolean;
   isProtectedNow: boolean;
@@ -72,6 +74,7 @@ export function loadClusterState(
     });
     const entry: LiveRun = {
       id: run.id,
+      budgetId: run.budgetId,
       isAllocated: run.isAllocated,
       rank: rankOf(run.budgetId),
       startSec: run.startSec,

@@ -46,6 +46,7 @@ describe("explainReason", () => {
           protectedGpus: 24,
           readyAtSec: AT,
           heldByHigherGpus: 0,
+          heldWithinShareGpus: 0,
           unusableGpus: 0,
           budgetsAbove: 2,
           reservedNodes: [],

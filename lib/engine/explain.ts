@@ -159,6 +159,11 @@ export function explainReason(reason: Reason, options: ExplainOptions = {}): str
       if (reason.heldByHigherGpus > 0) {
         parts.push(`${reason.heldByHigherGpus} are used by budgets ranked at or above yours`);
       }
+      if (reason.heldWithinShareGpus > 0) {
+        parts.push(
+          `${reason.heldWithinShareGpus} ${reason.heldWithinShareGpus === 1 ? "is" : "are"} used by budgets that hold no more than their share next to yours`,
+        );
+      }
       if (reason.unusableGpus > 0) {
         parts.push(`${reason.unusableGpus} are on draining or down nodes`);
       }

@@ -108,6 +108,11 @@ export type WaitReason =
       readyAtSec: number | null;
       /** GPUs held by runs of budgets ranked at or above this one (never preempted for it). */
       heldByHigherGpus: number;
+      /**
+       * GPUs of unprotected runs of lower-ranked budgets that the share guard keeps: taking them
+       * would leave this budget holding more per unit of share than theirs (ADR 011).
+       */
+      heldWithinShareGpus: number;
       /** GPUs on draining or down nodes. */
       unusableGpus: number;
       budgetsAbove: number;

@@ -24,13 +24,21 @@ export type Reservation = {
 /**
  * When a run stops standing in the way of a job of rank `jobRank`: now if it may be preempted
  * (unallocated, or unprotected and ranked below), at the end of its protection if it is
- * protected and ranked below, never (Infinity) if its budget ranks at or above the job's.
+ * protected and ranked below, never (Infinity) if its budget ranks at or above the job's or the
+ * share guard shields it (`isShielded`: its budget holds no more than its share, ADR 011).
+ * A protected run is assumed preemptable once its protection ends.
  *
  * @example releaseAtSec({ isAllocated: true, rank: 5, protectedUntilSec: 900, slices: [] }, 2, 0) // 900
  */
-export function releaseAtSec(run: HeldRun, jobRank: number, nowSec: number): number {
+export function releaseAtSec(
+  run: HeldRun,
+  jobRank: number,
+  nowSec: number,
+  isShielded = false,
+): number {
   if (!run.isAllocated) return nowSec;
   if (run.rank <= jobRank) return Number.POSITIVE_INFINITY;
+  if (run.protectedUntilSec <= nowSec && isShielded) return Number.POSITIVE_INFINITY;
   return Math.max(nowSec, run.protectedUntilSec);
 }
 
@@ -41,6 +49,7 @@ export function releaseAtSec(run: HeldRun, jobRank: number, nowSec: number): num
  * the job. Deterministic; does not change the pool.
  *
  * @param heldByPosition runs (indices into `runs`) holding GPUs on each position
+ * @param isShielded whether the share guard keeps the job from preempting run `index`
  * @example reserveNodes(pool, 16, 3, runs, heldByPosition, 0)?.nodes // e.g. [4, 5]
  */
 export function reserveNodes(
@@ -50,6 +59,7 @@ export function reserveNodes(
   runs: readonly HeldRun[],
   heldByPosition: readonly (readonly number[])[],
   nowSec: number,
+  isShielded: (index: number) => boolean = () => false,
 ): Reservation | null {
   const shape = placementShape(gpus, pool.nodeSizeGpus);
   const nodeCount = pool.free.length;
@@ -61,7 +71,8 @@ export function reserveNodes(
       const run = runs[index]!;
       if (run.isGone) continue;
       const onNode = run.slices.find((slice) => slice.position === position)?.gpus ?? 0;
-      releases.push({ atSec: releaseAtSec(run, jobRank, nowSec), gpus: onNode });
+      const atSec = releaseAtSec(run, jobRank, nowSec, isShielded(index));
+      releases.push({ atSec, gpus: onNode });
     }
     releases.sort((a, b) => a.atSec - b.atSec || a.gpus - b.gpus);
     for (const release of releases) {

@@ -176,7 +176,7 @@ describe("runSchedulePass preemption", () => {
           protectedUntilSec: 8600,
         }),
         makeRun("old", "lo", [{ node: 1, gpus: 8 }], { startSec: 0, protectedUntilSec: 3600 }),
-        makeRun("hi2", "hi", [{ node: 2, gpus: 8 }], { startSec: 0, protectedUntilSec: 0 }),
+        makeRun("lo2", "lo", [{ node: 2, gpus: 8 }], { startSec: 5000, protectedUntilSec: 8600 }),
         makeRun("hi3", "hi", [{ node: 3, gpus: 8 }], { startSec: 0, protectedUntilSec: 0 }),
       ],
       pending: [makeJob("j1", "hi", 8), makeJob("j2", "hi", 8)],
@@ -210,9 +210,10 @@ describe("runSchedulePass preemption", () => {
   });
 
   it("chooses victims: unallocated first, then the lowest rank, then the latest start", () => {
+    // a's large share keeps the share guard out of the way: only the preference order matters.
     const tree = buildTree({
       name: "lab",
-      children: [{ name: "a" }, { name: "b" }, { name: "c" }],
+      children: [{ name: "a", weight: 10 }, { name: "b" }, { name: "c" }],
     });
     const result = runSchedulePass({
       cluster: makeCluster(4),
@@ -246,7 +247,7 @@ describe("runSchedulePass preemption", () => {
           protectedUntilSec: 3600,
           isResumable: false,
         }),
-        ...full("hi"),
+        ...full("lo", { startSec: 7000, protectedUntilSec: 10600 }),
       ],
       pending: [makeJob("j1", "hi", 8)],
     });
@@ -254,6 +255,46 @@ describe("runSchedulePass preemption", () => {
     expect(explainReason(result.preemptions[0]!.reason)).toBe(
       "Preempted at +2h00m, after its 1 h protected period: hi (at 0% of its weekly share) needed 8 GPUs and ranks above lo (at 10%). The job is not resumable and ends as preempted.",
     );
+  });
+});
+
+describe("runSchedulePass share guard (ADR 011)", () => {
+  const unprotected = { startSec: 0, protectedUntilSec: 3600 };
+
+  it("preempts down to an even split of equal shares and no further", () => {
+    const result = pass({
+      runs: [0, 1, 2, 3].map((node) =>
+        makeRun(`lo${node}`, "lo", [{ node, gpus: 8 }], unprotected),
+      ),
+      pending: ["j1", "j2", "j3"].map((id, i) => makeJob(id, "hi", 8, { submitSec: i })),
+    });
+    expect(result.preemptions.map((p) => p.runId)).toHaveLength(2);
+    expect(startsOf(result).map(([id]) => id)).toEqual(["j1", "j2"]);
+    expect(waitingOf(result)).toEqual([["j3", "wait-resources"]]);
+    expect(result.waiting[0]!.reason).toMatchObject({ heldWithinShareGpus: 16, protectedGpus: 0 });
+    expect(explainReason(result.waiting[0]!.reason)).toContain(
+      "16 are used by budgets that hold no more than their share next to yours",
+    );
+  });
+
+  it("never swaps a whole allocation between equal budgets", () => {
+    const result = pass({
+      cluster: makeCluster(1),
+      runs: [makeRun("lo0", "lo", [{ node: 0, gpus: 8 }], unprotected)],
+      pending: [makeJob("j1", "hi", 8)],
+    });
+    expect(result.preemptions).toEqual([]);
+    expect(result.waiting[0]!.reason).toMatchObject({ rule: "wait-resources", readyAtSec: null });
+  });
+
+  it("lets a small job in beside a budget that holds everything", () => {
+    const result = pass({
+      cluster: makeCluster(1),
+      runs: [makeRun("lo0", "lo", [{ node: 0, gpus: 8 }], unprotected)],
+      pending: [makeJob("debug", "hi", 1, { minRuntimeSec: 600 })],
+    });
+    expect(preemptedOf(result)).toEqual([["lo0", "preempt-for-rank", "requeued"]]);
+    expect(startsOf(result)).toEqual([["debug", "0:1"]]);
   });
 });
 

@@ -2,6 +2,7 @@ import { getBudgetNode } from "./budget-tree";
 import { loadClusterState } from "./cluster-state";
 import { isAllocatedRun, protectedUntilSec } from "./contract";
 import { createBudgetRefs, rankBudgets, type FairTreeRanking } from "./fair-tree";
+import { createHoldings } from "./holdings";
 import { screenPendingJobs } from "./pending-checks";
 import { placeJob, placementShape } from "./placement";
 import { planPreemption, rankPreemptionReason } from "./preemption";
@@ -79,7 +80,16 @@ export function runSchedulePass(input: SchedulePassInput): SchedulePassResult {
   const budgetRef = createBudgetRefs(tree, ranking);
 
   const state = loadClusterState(input, rankOf, budgetRef);
-  const { pool, live, heldByPosition, preemptions, victimsByPosition, endRun } = state;
+  const { pool, live, heldByPosition, preemptions, victimsByPosition } = state;
+  // Allocated GPUs held per tree node, kept current through the pass (the share guard, ADR 011).
+  const holdings = createHoldings(
+    tree,
+    live.filter((entry) => !entry.isGone && entry.isAllocated),
+  );
+  const endRun: typeof state.endRun = (entry, reason) => {
+    state.endRun(entry, reason);
+    if (entry.isAllocated) holdings.add(entry.budgetId, -entry.gpus);
+  };
 
   // Jobs that can never start as submitted, then the queue.
   const { valid, errors: waiting } = screenPendingJobs(input.pending, tree, cluster);
@@ -121,8 +131,10 @@ export function runSchedulePass(input: SchedulePassInput): SchedulePassResult {
     }
     const until = protectedUntilSec(nowSec, job.minRuntimeSec, isAllocated);
     const index = live.length;
+    if (isAllocated) holdings.add(job.budgetId, job.gpus);
     live.push({
       id: `start:${job.id}`,
+      budgetId: job.budgetId,
       isAllocated,
       rank: rankOf(job.budgetId),
       startSec: nowSec,
@@ -194,7 +206,11 @@ export function runSchedulePass(input: SchedulePassInput): SchedulePassResult {
       (index) => {
         const entry = live[index]!;
         return (
-          !entry.isGone && (!entry.isAllocated || (!entry.isProtectedNow && entry.rank > jobRank))
+          !entry.isGone &&
+          (!entry.isAllocated ||
+            (!entry.isProtectedNow &&
+              entry.rank > jobRank &&
+              holdings.mayPreempt(job.budgetId, entry.budgetId, job.gpus, entry.gpus)))
         );
       },
       nowSec,
@@ -246,7 +262,21 @@ export function runSchedulePass(input: SchedulePassInput): SchedulePassResult {
         }
         smallestFailedGpus = job.gpus;
         if (!reservation) {
-          const value = reserveNodes(pool, job.gpus, jobRank, live, heldByPosition, nowSec);
+          const value = reserveNodes(
+            pool,
+            job.gpus,
+            jobRank,
+            live,
+            heldByPosition,
+            nowSec,
+            (index) =>
+              !holdings.mayPreempt(
+                job.budgetId,
+                live[index]!.budgetId,
+                job.gpus,
+                live[index]!.gpus,
+              ),
+          );
           if (value) reservation = { holder: job, holderRank: jobRank, value };
           continue;
         }
@@ -299,6 +329,7 @@ export function runSchedulePass(input: SchedulePassInput): SchedulePassResult {
     rankOf,
     budgetRef,
     shapeOf: (gpus) => placementShape(gpus, pool.nodeSizeGpus),
+    holdings,
   };
   const describe = describeWaiting(context);
   for (const jobIndex of queue) {

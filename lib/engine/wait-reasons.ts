@@ -1,6 +1,7 @@
 import { placeJob, type GpuPool, type PlacementShape } from "./placement";
 import type { BudgetRef, WaitDecision, WaitReason } from "./reasons";
 import type { LiveRun } from "./cluster-state";
+import type { Holdings } from "./holdings";
 import type { PendingJob } from "./types";
 
 /** The end state of a pass, from which waiting jobs' reasons are read. */
@@ -19,6 +20,8 @@ export type WaitContext = {
   rankOf: (budgetId: string) => number;
   budgetRef: (budgetId: string) => BudgetRef;
   shapeOf: (gpus: number) => PlacementShape;
+  /** Allocated GPUs held per tree node at the end of the pass (the share guard). */
+  holdings: Holdings;
 };
 
 /**
@@ -147,9 +150,24 @@ export function describeWaiting(
     }
   }
   const viewOf = createRankViews(live, pool);
-  const readyAtSec = (view: ReturnType<typeof viewOf>, needGpus: number): number | null => {
-    const deficit = needGpus - freeGpus - view.preemptableGpus;
+  const readyAtSec = (
+    view: ReturnType<typeof viewOf>,
+    needGpus: number,
+    shieldedGpus: number,
+  ): number | null => {
+    const deficit = needGpus - freeGpus - (view.preemptableGpus - shieldedGpus);
     return deficit <= 0 ? nowSec : view.endCovering(deficit);
+  };
+  // GPUs of unprotected lower-ranked runs this job may not take: the share guard keeps them.
+  const shieldedGpusFor = (job: PendingJob, rank: number): number => {
+    let gpus = 0;
+    for (const entry of live) {
+      if (entry.isGone || !entry.isAllocated || entry.isProtectedNow || entry.rank <= rank)
+        continue;
+      if (context.holdings.mayPreempt(job.budgetId, entry.budgetId, job.gpus, entry.gpus)) continue;
+      for (const slice of entry.slices) if (pool.isUsable[slice.position]) gpus += slice.gpus;
+    }
+    return gpus;
   };
   const fitsWithoutReservation = new Map<number, boolean>();
 
@@ -214,6 +232,7 @@ export function describeWaiting(
       }
     }
     const view = viewOf(rank);
+    const heldWithinShareGpus = shieldedGpusFor(job, rank);
     return {
       rule: "wait-resources",
       atSec: nowSec,
@@ -223,8 +242,12 @@ export function describeWaiting(
       freeGpus,
       freeWholeNodes,
       protectedGpus: view.protectedGpus,
-      readyAtSec: isHolder && reservation ? reservation.readyAtSec : readyAtSec(view, job.gpus),
+      readyAtSec:
+        isHolder && reservation
+          ? reservation.readyAtSec
+          : readyAtSec(view, job.gpus, heldWithinShareGpus),
       heldByHigherGpus: view.heldByHigherGpus,
+      heldWithinShareGpus,
       unusableGpus,
       budgetsAbove: rank - 1,
       reservedNodes: isHolder && reservation ? reservation.nodes : [],

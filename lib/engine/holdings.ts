@@ -1,0 +1,86 @@
+import type { BudgetTree } from "./types";
+
+/**
+ * Allocated GPUs held right now by each node of the budget tree (a run counts for its leaf and
+ * every ancestor), kept up to date through a pass as runs start and end. Backs the share guard
+ * on preemption (ADR 011).
+ */
+export type Holdings = {
+  /** Adds (or with negative `gpus`, removes) allocated GPUs held by `budgetId`'s subtree. */
+  add(budgetId: string, gpus: number): void;
+  /**
+   * The share guard: whether a job of `preemptorId` taking `jobGpus` GPUs may preempt a run of
+   * `victimId` holding `victimGpus`. Compared where the two budgets' paths part (the two
+   * siblings below their common ancestor), the preemptor's GPUs held per unit of share after
+   * the start must not exceed the victim's after the preemption, or must stay below the
+   * victim's before it (Kueue's two fair-sharing preemption strategies). Always false for one
+   * budget.
+   */
+  mayPreempt(preemptorId: string, victimId: string, jobGpus: number, victimGpus: number): boolean;
+  /** Allocated GPUs held by a node's subtree; 0 for unknown ids. */
+  heldGpus(budgetId: string): number;
+};
+
+/**
+ * Creates holdings for `tree` from allocated runs (`{ budgetId, gpus }`); runs of unknown
+ * budgets are ignored (they never hold an allocation).
+ *
+ * @example
+ * const holdings = createHoldings(tree, [{ budgetId: "a", gpus: 8 }]);
+ * holdings.mayPreempt("b", "a", 4, 4) // true: b would hold 4, a keeps 4, equal shares
+ * holdings.mayPreempt("b", "a", 8, 8) // false: b would hold all 8, as a does now
+ */
+export function createHoldings(
+  tree: BudgetTree,
+  allocatedRuns: Iterable<{ budgetId: string; gpus: number }>,
+): Holdings {
+  const { nodes, indexById } = tree;
+  const held = new Float64Array(nodes.length);
+  const add = (budgetId: string, gpus: number): void => {
+    let index = indexById[budgetId];
+    if (index === undefined) return;
+    while (index >= 0) {
+      held[index] = held[index]! + gpus;
+      index = nodes[index]!.parentIndex;
+    }
+  };
+  for (const run of allocatedRuns) add(run.budgetId, run.gpus);
+
+  const mayPreempt = (
+    preemptorId: string,
+    victimId: string,
+    jobGpus: number,
+    victimGpus: number,
+  ): boolean => {
+    let a = indexById[preemptorId];
+    let b = indexById[victimId];
+    if (a === undefined || b === undefined || a === b) return false;
+    while (nodes[a]!.depth > nodes[b]!.depth) a = nodes[a]!.parentIndex;
+    while (nodes[b]!.depth > nodes[a]!.depth) b = nodes[b]!.parentIndex;
+    if (a === b) return false;
+    while (nodes[a]!.parentIndex !== nodes[b]!.parentIndex) {
+      a = nodes[a]!.parentIndex;
+      b = nodes[b]!.parentIndex;
+    }
+    const preemptorShare = nodes[a]!.effectiveShare;
+    const victimShare = nodes[b]!.effectiveShare;
+    if (preemptorShare <= 0) return false;
+    if (victimShare <= 0) return true;
+    // Kueue's two fair-sharing strategies, without dividing: the preemptor's GPUs per share
+    // after the start at most the victim's after the preemption, or below the victim's before.
+    const preemptorAfter = (held[a]! + jobGpus) * victimShare;
+    return (
+      preemptorAfter <= (held[b]! - victimGpus) * preemptorShare ||
+      preemptorAfter < held[b]! * preemptorShare
+    );
+  };
+
+  return {
+    add,
+    mayPreempt,
+    heldGpus: (budgetId) => {
+      const index = indexById[budgetId];
+      return index === undefined ? 0 : held[index]!;
+    },
+  };
+}
