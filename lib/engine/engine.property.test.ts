@@ -4,6 +4,7 @@ import { isProtected } from "./contract";
 import { explainReason } from "./explain";
 import { formatUtcClock } from "./format-time";
 import { rankBudgets } from "./fair-tree";
+import { createHoldings } from "./holdings";
 import { createGpuPool, placeJob } from "./placement";
 import { runSchedulePass, type SchedulePassInput, type SchedulePassResult } from "./schedule-pass";
 import { buildTree, type TreeSpec } from "./test-helpers";
@@ -279,6 +280,50 @@ describe("scheduling pass properties", () => {
         expect(sentence).toMatch(/^[A-Z].*\.$/s);
         expect(sentence).not.toMatch(/undefined|NaN|null/);
       }
+    });
+  });
+
+  it("every preemption between budgets passes the share guard on what they held just before", () => {
+    check((input, result) => {
+      const runs = new Map(input.runs.map((run) => [run.id, run]));
+      const endedByNodes = new Set(
+        result.preemptions
+          .filter((p) => p.reason.rule === "preempt-drain" || p.reason.rule === "preempt-node-down")
+          .map((p) => p.runId),
+      );
+      const holdings = createHoldings(
+        input.tree,
+        input.runs.filter((run) => run.isAllocated && !endedByNodes.has(run.id)),
+      );
+      for (const start of result.starts) {
+        const victims =
+          start.reason.rule === "start-allocated"
+            ? start.reason.preemptedRunIds.map((id) => runs.get(id)!)
+            : [];
+        for (const victim of victims.filter((run) => run.isAllocated)) {
+          expect(
+            holdings.mayPreempt(start.budgetId, victim.budgetId, start.gpus, victim.gpus),
+          ).toBe(true);
+        }
+        for (const victim of victims)
+          if (victim.isAllocated) holdings.add(victim.budgetId, -victim.gpus);
+        if (start.isAllocated) holdings.add(start.budgetId, start.gpus);
+      }
+    });
+  });
+
+  it("without wait reasons a pass decides exactly the same and counts who waits", () => {
+    check((input, result) => {
+      const quiet = runSchedulePass({ ...input, describeWaits: false });
+      expect(quiet.starts).toEqual(result.starts);
+      expect(quiet.preemptions).toEqual(result.preemptions);
+      expect(quiet.drainsCompleted).toEqual(result.drainsCompleted);
+      expect(quiet.waiting).toEqual(result.waiting.filter((wait) => wait.isError));
+      const waits = result.waiting.filter((wait) => !wait.isError);
+      expect(quiet.waitingCounts).toEqual({
+        allocated: waits.filter((wait) => wait.reason.rule !== "wait-unallocated").length,
+        unallocated: waits.filter((wait) => wait.reason.rule === "wait-unallocated").length,
+      });
     });
   });
 

@@ -1,6 +1,6 @@
 import { checkChargeableBudget } from "./budget-tree";
 import { validateContract } from "./contract";
-import { canEverPlace, createGpuPool } from "./placement";
+import { createFitCheck } from "./placement";
 import type { WaitDecision } from "./reasons";
 import type { BudgetTree, ClusterSpec, PendingJob } from "./types";
 
@@ -18,7 +18,8 @@ export function screenPendingJobs(
   cluster: ClusterSpec,
 ): { valid: PendingJob[]; errors: WaitDecision[] } {
   const clusterGpus = cluster.nodes.reduce((sum, node) => sum + node.gpus, 0);
-  const nodeSizeGpus = createGpuPool(cluster.nodes).nodeSizeGpus;
+  const nodeSizeGpus = cluster.nodes.reduce((size, node) => Math.max(size, node.gpus), 0);
+  const canEverPlace = createFitCheck(cluster.nodes);
   const errors: WaitDecision[] = [];
   const everFits = new Map<number, boolean>();
   const valid: PendingJob[] = [];
@@ -51,7 +52,7 @@ export function screenPendingJobs(
     }
     let fits = everFits.get(job.gpus);
     if (fits === undefined) {
-      fits = canEverPlace(cluster.nodes, job.gpus);
+      fits = canEverPlace(job.gpus);
       everFits.set(job.gpus, fits);
     }
     if (!fits) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { canEverPlace, createGpuPool, placeJob, placementShape } from "./placement";
+import fc from "fast-check";
+import { canEverPlace, createFitCheck, createGpuPool, placeJob, placementShape } from "./placement";
 import type { ClusterNodeState } from "./types";
 
 function pool(free: number[], size = 8, health: ClusterNodeState["health"][] = []) {
@@ -61,6 +62,23 @@ describe("canEverPlace", () => {
     ];
     expect(canEverPlace(nodes, 16)).toBe(true);
     expect(canEverPlace(nodes, 17)).toBe(false);
+  });
+
+  it("the fit check answers as placeJob does on the same nodes, healthy and empty", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(2, 4, 6, 8), { minLength: 0, maxLength: 6 }),
+        fc.integer({ min: 1, max: 60 }),
+        (sizes, gpus) => {
+          const nodes = sizes.map((size, index) => ({
+            index,
+            gpus: size,
+            health: "healthy" as const,
+          }));
+          expect(createFitCheck(nodes)(gpus)).toBe(placeJob(createGpuPool(nodes), gpus) !== null);
+        },
+      ),
+    );
   });
 
   it("throws on duplicate node indices (a broken invariant)", () => {

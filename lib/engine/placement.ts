@@ -31,7 +31,11 @@ export type PlacementShape = {
  * @example createGpuPool([{ index: 0, gpus: 8, health: "healthy" }]).free // Int32Array [8]
  */
 export function createGpuPool(nodes: readonly ClusterNodeState[]): GpuPool {
-  const sorted = [...nodes].sort((a, b) => a.index - b.index);
+  let isSorted = true;
+  for (let i = 1; i < nodes.length && isSorted; i += 1) {
+    isSorted = nodes[i - 1]!.index <= nodes[i]!.index;
+  }
+  const sorted = isSorted ? nodes : [...nodes].sort((a, b) => a.index - b.index);
   const count = sorted.length;
   const pool: GpuPool = {
     indexOf: new Int32Array(count),
@@ -119,12 +123,40 @@ export function placeJob(
 }
 
 /**
+ * Whether a job could ever be placed on these nodes if all were healthy and empty, for any size:
+ * O(nodes) once, then O(1) per question. False means it can never start on this cluster (a
+ * clear error, not a wait). Same answer as {@link placeJob} on such a pool: a job of at most G
+ * GPUs fits the largest node; a larger one needs floor(gpus / G) nodes of G GPUs plus, for a
+ * remainder r, one more node of at least r GPUs.
+ *
+ * @example createFitCheck([{ index: 0, gpus: 8, health: "down" }])(9) // false
+ */
+export function createFitCheck(nodes: readonly ClusterNodeState[]): (gpus: number) => boolean {
+  let nodeSizeGpus = 0;
+  for (const node of nodes) nodeSizeGpus = Math.max(nodeSizeGpus, node.gpus);
+  let fullSizeNodes = 0;
+  // The largest node smaller than G: where a remainder goes when no G node is left over.
+  let largestSmallerGpus = 0;
+  for (const node of nodes) {
+    if (node.gpus === nodeSizeGpus) fullSizeNodes += 1;
+    else largestSmallerGpus = Math.max(largestSmallerGpus, node.gpus);
+  }
+  return (gpus) => {
+    if (!(gpus > 0) || nodeSizeGpus === 0) return false;
+    const shape = placementShape(gpus, nodeSizeGpus);
+    if (shape.wholeNodes === 0) return true;
+    if (fullSizeNodes < shape.wholeNodes) return false;
+    if (shape.remainderGpus === 0) return true;
+    return fullSizeNodes > shape.wholeNodes || largestSmallerGpus >= shape.remainderGpus;
+  };
+}
+
+/**
  * Whether the job could ever be placed on these nodes if all were healthy and empty; false
  * means it can never start on this cluster (a clear error, not a wait).
  *
  * @example canEverPlace([{ index: 0, gpus: 8, health: "down" }], 9) // false
  */
 export function canEverPlace(nodes: readonly ClusterNodeState[], gpus: number): boolean {
-  const pool = createGpuPool(nodes.map((node) => ({ ...node, health: "healthy" as const })));
-  return placeJob(pool, gpus) !== null;
+  return createFitCheck(nodes)(gpus);
 }

@@ -33,6 +33,11 @@ export type SchedulePassInput = {
   ranking?: FairTreeRanking;
   /** How `leafUsage` was counted, for usage ratios; default a window of `cluster.lookbackSec`. */
   usageMode?: UsageMode;
+  /**
+   * Whether to write every waiting job's reason (default true). The simulator, which never shows
+   * them, passes false: `waiting` then holds only the jobs that can never start.
+   */
+  describeWaits?: boolean;
 };
 
 /** The decisions of one pass. Every pending job is in exactly one of `starts` or `waiting`. */
@@ -43,8 +48,10 @@ export type SchedulePassResult = {
   starts: StartDecision[];
   /** Node-down and drain preemptions first, then those made for starts, in order. */
   preemptions: PreemptDecision[];
-  /** In queue order (error jobs first). */
+  /** In queue order (error jobs first); only the error jobs when `describeWaits` is false. */
   waiting: WaitDecision[];
+  /** Jobs left waiting that may start later (errors excluded), by kind. */
+  waitingCounts: { allocated: number; unallocated: number };
   /** Draining nodes left without runs: ready for maintenance. */
   drainsCompleted: DrainCompleteDecision[];
 };
@@ -314,27 +321,34 @@ export function runSchedulePass(input: SchedulePassInput): SchedulePassResult {
     else smallestFailedUnallocated = job.gpus;
   }
 
-  const context: WaitContext = {
-    nowSec,
-    pool,
-    live,
-    reservation: reservation
-      ? {
-          holderId: reservation.holder.id,
-          holderBudgetId: reservation.holder.budgetId,
-          holderGpus: reservation.holder.gpus,
-          ...reservation.value,
-        }
-      : null,
-    rankOf,
-    budgetRef,
-    shapeOf: (gpus) => placementShape(gpus, pool.nodeSizeGpus),
-    holdings,
-  };
-  const describe = describeWaiting(context);
+  const context: WaitContext | null =
+    input.describeWaits === false
+      ? null
+      : {
+          nowSec,
+          pool,
+          live,
+          reservation: reservation
+            ? {
+                holderId: reservation.holder.id,
+                holderBudgetId: reservation.holder.budgetId,
+                holderGpus: reservation.holder.gpus,
+                ...reservation.value,
+              }
+            : null,
+          rankOf,
+          budgetRef,
+          shapeOf: (gpus) => placementShape(gpus, pool.nodeSizeGpus),
+          holdings,
+        };
+  const waitingCounts = { allocated: 0, unallocated: 0 };
+  const describe = context ? describeWaiting(context) : null;
   for (const jobIndex of queue) {
-    if (!isStarted[jobIndex])
-      waiting.push(describe(valid[jobIndex]!, isAllocatedJob[jobIndex] === 1));
+    if (isStarted[jobIndex]) continue;
+    const isAllocated = isAllocatedJob[jobIndex] === 1;
+    if (isAllocated) waitingCounts.allocated += 1;
+    else waitingCounts.unallocated += 1;
+    if (describe) waiting.push(describe(valid[jobIndex]!, isAllocated));
   }
   return {
     atSec: nowSec,
@@ -342,6 +356,7 @@ export function runSchedulePass(input: SchedulePassInput): SchedulePassResult {
     starts,
     preemptions,
     waiting,
+    waitingCounts,
     drainsCompleted: state.drainsCompleted,
   };
 }

@@ -71,10 +71,9 @@ export function createAllocationScheduler(scenario: Scenario, cluster: SimCluste
       leafUsage: view.usageByLeaf,
       runs: view.running,
       pending: view.pending,
+      describeWaits: false,
     });
-    const isWaitingForGpus = result.waiting.some(
-      (wait) => wait.reason.rule === "wait-resources" || wait.reason.rule === "wait-reservation",
-    );
+    const isWaitingForGpus = result.waitingCounts.allocated > 0;
     return {
       starts: result.starts.map((start) => ({
         jobId: start.jobId,
