@@ -24,8 +24,11 @@ export type ClusterState = {
   heldByPosition: number[][];
   preemptions: PreemptDecision[];
   drainsCompleted: DrainCompleteDecision[];
-  /** Unprotected runs on healthy positions, in `compareVictims` order, with their GPUs there. */
-  victimsByPosition: VictimSlot[][];
+  /**
+   * Unprotected runs on healthy positions, in `compareVictims` order, with their GPUs there:
+   * built on first call (most passes never preempt), as the runs stood when loaded.
+   */
+  victimsByPosition: () => VictimSlot[][];
   /** Ends a live run now: frees its GPUs and records the preemption. */
   endRun: (entry: LiveRun, reason: PreemptReason) => void;
 };
@@ -140,18 +143,20 @@ export function loadClusterState(
     }
   }
   // Victim lists: runs on healthy nodes in preference order (unallocated, worst rank, latest).
-  const victimsByPosition: VictimSlot[][] = heldByPosition.map((indices, position) =>
-    pool.isUsable[position]
-      ? indices
-          // Protection is fixed for the pass: protected runs are never victims.
-          .filter((index) => !live[index]!.isGone && !live[index]!.isProtectedNow)
-          .sort((a, b) => compareVictims(live[a]!, live[b]!))
-          .map((index) => ({
-            candidate: index,
-            gpus: live[index]!.slices.find((slice) => slice.position === position)!.gpus,
-          }))
-      : [],
-  );
+  let victims: VictimSlot[][] | null = null;
+  const victimsByPosition = (): VictimSlot[][] =>
+    (victims ??= heldByPosition.map((indices, position) =>
+      pool.isUsable[position]
+        ? indices
+            // Protection is fixed for the pass: protected runs are never victims.
+            .filter((index) => !live[index]!.isGone && !live[index]!.isProtectedNow)
+            .sort((a, b) => compareVictims(live[a]!, live[b]!))
+            .map((index) => ({
+              candidate: index,
+              gpus: live[index]!.slices.find((slice) => slice.position === position)!.gpus,
+            }))
+        : [],
+    ));
 
   return {
     pool,

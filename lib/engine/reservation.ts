@@ -63,21 +63,51 @@ export function reserveNodes(
 ): Reservation | null {
   const shape = placementShape(gpus, pool.nodeSizeGpus);
   const nodeCount = pool.free.length;
+  // Each run's release time, computed once; scratch arrays so that no node allocates.
+  const releaseCache = new Float64Array(runs.length).fill(Number.NaN);
+  const releaseOf = (index: number): number => {
+    let atSec = releaseCache[index]!;
+    if (Number.isNaN(atSec)) {
+      atSec = releaseAtSec(runs[index]!, jobRank, nowSec, isShielded(index));
+      releaseCache[index] = atSec;
+    }
+    return atSec;
+  };
+  let scratchAt = new Float64Array(16);
+  let scratchGpus = new Int32Array(16);
   const readyAt = (position: number, need: number): number => {
     let have = pool.free[position]!;
     if (have >= need) return nowSec;
-    const releases: { atSec: number; gpus: number }[] = [];
-    for (const index of heldByPosition[position] ?? []) {
+    const held = heldByPosition[position] ?? [];
+    if (held.length > scratchAt.length) {
+      scratchAt = new Float64Array(held.length);
+      scratchGpus = new Int32Array(held.length);
+    }
+    let count = 0;
+    for (const index of held) {
       const run = runs[index]!;
       if (run.isGone) continue;
-      const onNode = run.slices.find((slice) => slice.position === position)?.gpus ?? 0;
-      const atSec = releaseAtSec(run, jobRank, nowSec, isShielded(index));
-      releases.push({ atSec, gpus: onNode });
+      let onNode = 0;
+      for (const slice of run.slices) if (slice.position === position) onNode = slice.gpus;
+      const atSec = releaseOf(index);
+      // Insertion sort by release time, then fewer GPUs first.
+      let at = count;
+      while (
+        at > 0 &&
+        (scratchAt[at - 1]! > atSec ||
+          (scratchAt[at - 1] === atSec && scratchGpus[at - 1]! > onNode))
+      ) {
+        scratchAt[at] = scratchAt[at - 1]!;
+        scratchGpus[at] = scratchGpus[at - 1]!;
+        at -= 1;
+      }
+      scratchAt[at] = atSec;
+      scratchGpus[at] = onNode;
+      count += 1;
     }
-    releases.sort((a, b) => a.atSec - b.atSec || a.gpus - b.gpus);
-    for (const release of releases) {
-      have += release.gpus;
-      if (have >= need) return release.atSec;
+    for (let i = 0; i < count; i += 1) {
+      have += scratchGpus[i]!;
+      if (have >= need) return scratchAt[i]!;
     }
     return Number.POSITIVE_INFINITY;
   };

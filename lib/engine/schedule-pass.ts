@@ -209,7 +209,7 @@ export function runSchedulePass(input: SchedulePassInput): SchedulePassResult {
       pool,
       job.gpus,
       live,
-      victimsByPosition,
+      victimsByPosition(),
       (index) => {
         const entry = live[index]!;
         return (
