@@ -48,6 +48,8 @@ export function loadClusterState(
   const { cluster, nowSec } = input;
   const pool = createGpuPool(cluster.nodes);
   const healthByIndex = new Map(cluster.nodes.map((node) => [node.index, node.health]));
+  const hasDown = cluster.nodes.some((node) => node.health === "down");
+  const hasDraining = cluster.nodes.some((node) => node.health === "draining");
   const preemptions: PreemptDecision[] = [];
   const live: LiveRun[] = [];
   const heldByPosition: number[][] = Array.from({ length: pool.free.length }, () => []);
@@ -88,7 +90,9 @@ export function loadClusterState(
       isProtectedNow: isProtected(run, nowSec),
       run,
     };
-    const downNode = run.placement.find((slice) => healthByIndex.get(slice.node) === "down");
+    const downNode = hasDown
+      ? run.placement.find((slice) => healthByIndex.get(slice.node) === "down")
+      : undefined;
     if (downNode) {
       entry.isGone = true;
       preemptions.push({
@@ -118,7 +122,7 @@ export function loadClusterState(
     live.push(entry);
     for (const slice of slices) heldByPosition[slice.position]!.push(index);
   }
-  for (const entry of live) {
+  for (const entry of hasDraining ? live : []) {
     if (entry.isGone || entry.isProtectedNow) continue;
     const draining = entry.run!.placement.find(
       (slice) => healthByIndex.get(slice.node) === "draining",
@@ -135,7 +139,7 @@ export function loadClusterState(
     });
   }
   const drainsCompleted: DrainCompleteDecision[] = [];
-  for (let position = 0; position < pool.free.length; position += 1) {
+  for (let position = 0; hasDraining && position < pool.free.length; position += 1) {
     const node = pool.indexOf[position]!;
     if (healthByIndex.get(node) !== "draining") continue;
     if (heldByPosition[position]!.every((index) => live[index]!.isGone)) {
