@@ -48,7 +48,6 @@ export type * from "./sim-types";
 export type * from "./report-types";
 export { buildReport } from "./metrics";
 export { buildTimeline, type Timeline, type TimelineSegment } from "./timeline";
-export { computeEffectiveShares, listLeafIds } from "./tree-shares";
 export { generateLabScenario, LAB_CLUSTERS, type LabWorkloadOptions } from "./workload";
 export { buildLabOrg, type LabProject } from "./lab-org";
 export {

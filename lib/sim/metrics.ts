@@ -1,5 +1,6 @@
 import {
   computeHourEntitlement,
+  getBudgetNode,
   validateBudgetTree,
   type BudgetTree,
   type HourFlows,
@@ -8,7 +9,6 @@ import { addToHours, HOUR_SEC, percentile, roundTo } from "./hourly";
 import type { BudgetSummary, ClassSummary, ReportJob, SimulationReport } from "./report-types";
 import type { Scenario } from "./scenario";
 import type { ClusterRecord, JobRecord, SimulationResult } from "./sim-types";
-import { computeEffectiveShares, listLeafIds } from "./tree-shares";
 
 type LeafHours = { demand: Float64Array; allocated: Float64Array; unallocated: Float64Array };
 type LeafTotals = { allocatedSec: number; unallocatedSec: number; preemptions: number };
@@ -155,8 +155,10 @@ function toReportJob(record: JobRecord): ReportJob {
  */
 export function buildReport(scenario: Scenario, result: SimulationResult): SimulationReport {
   const { horizonSec, jobs } = result;
-  const shares = computeEffectiveShares(scenario.tree);
-  const leafIds = listLeafIds(scenario.tree);
+  const checked = validateBudgetTree(scenario.tree);
+  if (!checked.ok) throw new Error("buildReport: the scenario's budget tree is invalid");
+  const tree = checked.value;
+  const leafIds = tree.nodes.filter((node) => node.isLeaf).map((node) => node.id);
   const totals = new Map<string, LeafTotals>(
     leafIds.map((id) => [id, { allocatedSec: 0, unallocatedSec: 0, preemptions: 0 }]),
   );
@@ -175,12 +177,10 @@ export function buildReport(scenario: Scenario, result: SimulationResult): Simul
       else if (total) total.unallocatedSec += gpuSec;
     }
   }
-  const checked = validateBudgetTree(scenario.tree);
-  if (!checked.ok) throw new Error("buildReport: the scenario's budget tree is invalid");
   const owed = new Map<string, Owed>();
   let availableSec = 0;
   for (const cluster of result.clusters) {
-    addEntitlement(checked.value, cluster, jobs, horizonSec, owed);
+    addEntitlement(tree, cluster, jobs, horizonSec, owed);
     for (const change of cluster.healthChanges.entries()) {
       const [i, { atSec, upGpus }] = change;
       const next = Math.min(cluster.healthChanges[i + 1]?.atSec ?? horizonSec, horizonSec);
@@ -193,7 +193,7 @@ export function buildReport(scenario: Scenario, result: SimulationResult): Simul
     const leaf = owed.get(id) ?? none;
     return {
       path: id,
-      effectiveShare: roundTo(shares.get(id) ?? 0, 6),
+      effectiveShare: roundTo(getBudgetNode(tree, id)?.effectiveShare ?? 0, 6),
       entitledGpuHours: roundTo(leaf.entitled, 1),
       receivedGpuHours: roundTo((total.allocatedSec + total.unallocatedSec) / HOUR_SEC, 1),
       allocatedGpuHours: roundTo(total.allocatedSec / HOUR_SEC, 1),
