@@ -158,14 +158,28 @@ export function describeWaiting(
     const deficit = needGpus - freeGpus - (view.preemptableGpus - shieldedGpus);
     return deficit <= 0 ? nowSec : view.endCovering(deficit);
   };
+  // Unprotected allocated runs grouped by budget and size: the share guard answers per group.
+  type RunGroup = { budgetId: string; rank: number; gpus: number; usableGpus: number };
+  const groups = new Map<string, RunGroup>();
+  for (const entry of live) {
+    if (entry.isGone || !entry.isAllocated || entry.isProtectedNow) continue;
+    const key = `${entry.budgetId}/${entry.gpus}`;
+    let group = groups.get(key);
+    if (!group) {
+      group = { budgetId: entry.budgetId, rank: entry.rank, gpus: entry.gpus, usableGpus: 0 };
+      groups.set(key, group);
+    }
+    for (const slice of entry.slices) {
+      if (pool.isUsable[slice.position]) group.usableGpus += slice.gpus;
+    }
+  }
   // GPUs of unprotected lower-ranked runs this job may not take: the share guard keeps them.
   const shieldedGpusFor = (job: PendingJob, rank: number): number => {
     let gpus = 0;
-    for (const entry of live) {
-      if (entry.isGone || !entry.isAllocated || entry.isProtectedNow || entry.rank <= rank)
-        continue;
-      if (context.holdings.mayPreempt(job.budgetId, entry.budgetId, job.gpus, entry.gpus)) continue;
-      for (const slice of entry.slices) if (pool.isUsable[slice.position]) gpus += slice.gpus;
+    for (const group of groups.values()) {
+      if (group.rank <= rank) continue;
+      if (context.holdings.mayPreempt(job.budgetId, group.budgetId, job.gpus, group.gpus)) continue;
+      gpus += group.usableGpus;
     }
     return gpus;
   };
