@@ -1,0 +1,168 @@
+import { describe, expect, it } from "vitest";
+import type { BudgetSummary, Scenario, SimJob, SimulationReport } from "../../lib/sim";
+import { describeDemand } from "./demand-table";
+import { formatMarkdownTable } from "./markdown";
+import {
+  computePeriodFulfilment,
+  computeUtilisationUntil,
+  formatBudgetTable,
+  formatWaitTable,
+  groupBudgets,
+  groupFulfilment,
+} from "./report-tables";
+
+function budget(path: string, fields: Partial<BudgetSummary>): BudgetSummary {
+  return {
+    path,
+    effectiveShare: 0,
+    entitledGpuHours: 0,
+    receivedGpuHours: 0,
+    allocatedGpuHours: 0,
+    unallocatedGpuHours: 0,
+    fulfilment: null,
+    preemptions: 0,
+    workConservingGpuHours: 0,
+    workConservingFulfilment: null,
+    ...fields,
+  };
+}
+
+function report(scheduler: string, budgets: BudgetSummary[]): SimulationReport {
+  return {
+    scheduler,
+    horizonSec: 7200,
+    utilisation: 0.5,
+    unallocatedShare: 0,
+    fulfilment: 0.5,
+    workConservingFulfilment: 0.5,
+    preemptions: 0,
+    automatedDrains: 0,
+    classes: { debug: { jobs: 2, waitP50Sec: 30, waitP90Sec: 5400 } },
+    budgets,
+    jobs: [
+      {
+        id: "j1",
+        state: "completed",
+        waitSec: 0,
+        queuedSec: 0,
+        preemptions: 0,
+        runs: [
+          {
+            startSec: 0,
+            endSec: 7200,
+            nodes: [0],
+            gpus: 4,
+            allocated: true,
+            protectedUntilSec: 3600,
+            endReason: "completed",
+          },
+        ],
+      },
+    ],
+  };
+}
+
+const LEAVES = [
+  budget("lm/pretrain/alice", {
+    effectiveShare: 0.25,
+    entitledGpuHours: 10,
+    receivedGpuHours: 4,
+    fulfilment: 0.4,
+    preemptions: 1,
+  }),
+  budget("lm/pretrain/bob", {
+    effectiveShare: 0.25,
+    entitledGpuHours: 30,
+    receivedGpuHours: 40,
+    unallocatedGpuHours: 5,
+    fulfilment: 0.8,
+    preemptions: 2,
+  }),
+  budget("vision", { effectiveShare: 0.5 }),
+];
+
+describe("sim-tables", () => {
+  it("caps received by entitled per leaf over the period; null when nothing is entitled", () => {
+    expect(computePeriodFulfilment(LEAVES)).toBe((4 + 30) / 40);
+    expect(computePeriodFulfilment([budget("idle", {})])).toBeNull();
+  });
+
+  it("sums leaves to a path depth, in decreasing share then path, fulfilment weighted by entitled hours", () => {
+    const [pretrain, vision] = groupBudgets(LEAVES, 2); // equal shares: by path
+    expect(vision?.path).toBe("vision");
+    expect(pretrain).toEqual({
+      path: "lm/pretrain",
+      effectiveShare: 0.5,
+      entitledGpuHours: 40,
+      receivedGpuHours: 44,
+      unallocatedGpuHours: 5,
+      fulfilledGpuHours: 4 + 24,
+      preemptions: 3,
+    });
+    expect(groupFulfilment(pretrain!)).toBe(0.7);
+    expect(groupFulfilment(vision!)).toBeNull();
+  });
+
+  it("counts only the part of a run before the cut-off for utilisation", () => {
+    // 4 GPUs busy for the first hour of 8 GPUs x 1 h.
+    expect(computeUtilisationUntil(report("a", []), 8, 3600)).toBe(0.5);
+    expect(computeUtilisationUntil(report("a", []), 8, 0)).toBe(0);
+  });
+
+  it("pads markdown tables the way Prettier does, numbers right-aligned", () => {
+    expect(formatMarkdownTable(["a", "bb"], [["xyzw", "1"]], ["left", "right"])).toBe(
+      "| a    |  bb |\n| ---- | --: |\n| xyzw |   1 |\n",
+    );
+  });
+
+  it("prints both schedulers' waits and per-project rows side by side", () => {
+    const both = { baseline: report("baseline", LEAVES), allocation: report("allocation", LEAVES) };
+    expect(formatWaitTable(both).split("\n")[2]).toBe(
+      "| debug |    2 |          30s |       1h 30m |            30s |         1h 30m |",
+    );
+    const pretrainRow = formatBudgetTable(both, 2)
+      .split("\n")
+      .find((line) => line.startsWith("| lm/pretrain"));
+    expect(pretrainRow?.replace(/ +/g, " ")).toBe(
+      "| lm/pretrain | 50.00% | 40 | 44 | 70.0% | 3 | 40 | 44 (5) | 70.0% | 3 |",
+    );
+  });
+
+  it("measures demand in jobs larger than the leaf's share of their cluster and with min runtime 0", () => {
+    const job = (id: string, fields: Partial<SimJob>): SimJob => ({
+      id,
+      budgetId: "lm/pretrain/alice",
+      cluster: "h100",
+      userId: "alice",
+      submitSec: 0,
+      gpus: 1,
+      workSec: 3600,
+      minRuntimeSec: 600,
+      isResumable: true,
+      priority: "normal",
+      jobClass: "training",
+      baselinePriority: "normal",
+      isBaselinePreemptible: true,
+      ...fields,
+    });
+    const scenario: Pick<Scenario, "clusters" | "jobs"> = {
+      clusters: [{ name: "h100", gpuType: "H100", nodes: 2, gpusPerNode: 8 }],
+      // alice's share of 16 GPUs is 4: a 8-GPU job is above it, a 4-GPU job is not.
+      jobs: [
+        job("big", { gpus: 8, workSec: 7200 }),
+        job("fits", { gpus: 4 }),
+        job("scavenger", { gpus: 2, minRuntimeSec: 0 }),
+      ],
+    };
+    const [pretrain, vision] = describeDemand(scenario, LEAVES, 2);
+    expect(vision).toMatchObject({ path: "vision", askedGpuHours: 0 });
+    expect(pretrain).toEqual({
+      path: "lm/pretrain",
+      effectiveShare: 0.5,
+      askedGpuHours: 16 + 4 + 2,
+      aboveShareGpuHours: 16,
+      minRuntimeZeroGpuHours: 2,
+      largestJobGpus: 8,
+    });
+  });
+});
