@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import { parseScenario, type Scenario } from "../lib/sim";
 import { describeDemand, formatDemandTable } from "./sim-tables/demand-table";
+import { formatUnmetTable } from "./sim-tables/unmet-hours";
 import {
   formatBudgetTable,
   formatHeadlineTable,
@@ -71,3 +72,5 @@ console.log(
 console.log(formatBudgetTable(reports, depth));
 console.log("What each budget asked for (from the scenario, the same under both schedulers):\n");
 console.log(formatDemandTable(describeDemand(scenario, reports.allocation.budgets, depth)));
+console.log("Where hourly entitlement went unmet (recomputed from the runs):\n");
+console.log(formatUnmetTable(scenario, reports));

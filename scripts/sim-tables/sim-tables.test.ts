@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { BudgetSummary, Scenario, SimJob, SimulationReport } from "../../lib/sim";
 import { describeDemand } from "./demand-table";
 import { formatMarkdownTable } from "./markdown";
+import { breakDownUnmet } from "./unmet-hours";
 import {
   computePeriodFulfilment,
   computeUtilisationUntil,
@@ -59,6 +60,25 @@ function report(scheduler: string, budgets: BudgetSummary[]): SimulationReport {
         ],
       },
     ],
+  };
+}
+
+function job(id: string, fields: Partial<SimJob>): SimJob {
+  return {
+    id,
+    budgetId: "lm/pretrain/alice",
+    cluster: "h100",
+    userId: "alice",
+    submitSec: 0,
+    gpus: 1,
+    workSec: 3600,
+    minRuntimeSec: 600,
+    isResumable: true,
+    priority: "normal",
+    jobClass: "training",
+    baselinePriority: "normal",
+    isBaselinePreemptible: true,
+    ...fields,
   };
 }
 
@@ -129,22 +149,6 @@ describe("sim-tables", () => {
   });
 
   it("measures demand in jobs larger than the leaf's share of their cluster and with min runtime 0", () => {
-    const job = (id: string, fields: Partial<SimJob>): SimJob => ({
-      id,
-      budgetId: "lm/pretrain/alice",
-      cluster: "h100",
-      userId: "alice",
-      submitSec: 0,
-      gpus: 1,
-      workSec: 3600,
-      minRuntimeSec: 600,
-      isResumable: true,
-      priority: "normal",
-      jobClass: "training",
-      baselinePriority: "normal",
-      isBaselinePreemptible: true,
-      ...fields,
-    });
     const scenario: Pick<Scenario, "clusters" | "jobs"> = {
       clusters: [{ name: "h100", gpuType: "H100", nodes: 2, gpusPerNode: 8 }],
       // alice's share of 16 GPUs is 4: a 8-GPU job is above it, a 4-GPU job is not.
@@ -163,6 +167,48 @@ describe("sim-tables", () => {
       aboveShareGpuHours: 16,
       minRuntimeZeroGpuHours: 2,
       largestJobGpus: 8,
+    });
+  });
+
+  it("splits unmet hourly entitlement by busy hours, lookback share and who held the GPUs", () => {
+    // One 8-GPU node, a and b half each, a 1-hour lookback. a runs 8 GPUs for 2 h (protected in
+    // the first); b waits for 4 GPUs throughout, so it is short 4 GPU-h in each hour.
+    const scenario = {
+      clusters: [{ name: "c", gpuType: "H100", nodes: 1, gpusPerNode: 8 }],
+      nodeEvents: [],
+      lookbackSec: 3600,
+      jobs: [
+        job("a1", { budgetId: "a", cluster: "c", gpus: 8, workSec: 7200 }),
+        job("b1", { budgetId: "b", cluster: "c", gpus: 4, workSec: 3600 }),
+      ],
+    };
+    const run = { nodes: [0], gpus: 8, allocated: true, endReason: "completed" };
+    const result = breakDownUnmet(scenario, {
+      horizonSec: 7200,
+      budgets: [budget("a", { effectiveShare: 0.5 }), budget("b", { effectiveShare: 0.5 })],
+      jobs: [
+        {
+          id: "a1",
+          state: "completed",
+          waitSec: 0,
+          queuedSec: 0,
+          preemptions: 0,
+          runs: [{ ...run, startSec: 0, endSec: 7200, protectedUntilSec: 3600 }],
+        },
+        { id: "b1", state: "pending", waitSec: null, queuedSec: 7200, preemptions: 0, runs: [] },
+      ],
+    });
+    expect(result).toEqual({
+      entitledGpuHours: 16,
+      unmetGpuHours: 8,
+      unmetWhenBusyGpuHours: 8,
+      // In the second hour a has used all 8 GPUs of the last hour, above its 4.
+      entitledAboveWindowShareGpuHours: 4,
+      unmetAboveWindowShareGpuHours: 0,
+      overShareUnallocatedGpuHours: 0,
+      overShareCatchingUpGpuHours: 4,
+      overShareAheadGpuHours: 4,
+      overShareProtectedGpuHours: 4,
     });
   });
 });
