@@ -1,4 +1,5 @@
 import { formatNumber, formatPercent } from "../../lib/cli/table";
+import { computeFulfilment } from "../../lib/engine";
 import { formatHumanDuration, type BudgetSummary, type SimulationReport } from "../../lib/sim";
 import { formatMarkdownTable } from "./markdown";
 
@@ -29,13 +30,12 @@ const SCHEDULERS = ["baseline", "allocation"] as const;
 export function computePeriodFulfilment(
   budgets: readonly Pick<BudgetSummary, "entitledGpuHours" | "receivedGpuHours">[],
 ): number | null {
-  let entitled = 0;
-  let met = 0;
-  for (const budget of budgets) {
-    entitled += budget.entitledGpuHours;
-    met += Math.min(budget.receivedGpuHours, budget.entitledGpuHours);
-  }
-  return entitled > 0 ? met / entitled : null;
+  return computeFulfilment(
+    budgets.map((budget) => ({
+      entitledGpuHours: budget.entitledGpuHours,
+      fulfilledGpuHours: Math.min(budget.receivedGpuHours, budget.entitledGpuHours),
+    })),
+  );
 }
 
 /**
