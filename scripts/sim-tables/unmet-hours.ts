@@ -1,6 +1,6 @@
 import { formatNumber, formatPercent } from "../../lib/cli/table";
 import type { Scenario, SimulationReport } from "../../lib/sim";
-import { addToHours, HOUR_SEC } from "../../lib/sim/hourly";
+import { addToHours, HOUR_SEC, roundTo } from "../../lib/sim/hourly";
 import { formatMarkdownTable } from "./markdown";
 import type { BothReports } from "./report-tables";
 
@@ -212,8 +212,13 @@ export function formatUnmetTable(
     value(allocation),
   ];
   const rows = [
+    // Rounded to 4 decimals first, as the report rounds its fulfilment, so the two print alike.
     row("hourly fulfilment, recomputed (check)", (b) =>
-      ratio(b.entitledGpuHours - b.unmetGpuHours, b.entitledGpuHours),
+      formatPercent(
+        b.entitledGpuHours > 0
+          ? roundTo((b.entitledGpuHours - b.unmetGpuHours) / b.entitledGpuHours, 4)
+          : null,
+      ),
     ),
     row("entitled GPU-h", (b) => formatNumber(b.entitledGpuHours)),
     row("unmet GPU-h (entitled - min(received, entitled))", (b) => formatNumber(b.unmetGpuHours)),
