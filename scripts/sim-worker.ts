@@ -17,6 +17,7 @@ import { joinGzipJson } from "../lib/simulations/gzip";
 import { loadSimulationScenario } from "../lib/simulations/load-scenario";
 import { COMPARED_SCHEDULERS, describeScenario } from "../lib/simulations/run-scenario";
 import type { ThreadInput, ThreadMessage } from "./sim-thread";
+import { runWhatIf } from "./what-if-job";
 
 const THREAD_URL = new URL("./sim-thread.ts", import.meta.url).href;
 const WRITE_EVERY_MS = 500;
@@ -94,7 +95,9 @@ async function runSimulation(db: Db, inputs: SimulationInputs): Promise<void> {
   await completeSimulation(db, inputs.id, {
     summary: JSON.parse(JSON.stringify(summary)) as never,
     reportGz: joinGzipJson(COMPARED_SCHEDULERS.map((name, i) => [name, outcomes[i]!.reportGz])),
-    timelineGz: joinGzipJson(COMPARED_SCHEDULERS.map((name, i) => [name, outcomes[i]!.timelineGz])),
+    timelineGz: joinGzipJson(
+      COMPARED_SCHEDULERS.map((name, i) => [name, outcomes[i]!.timelineGz!]),
+    ),
   });
   const seconds = ((performance.now() - startedMs) / 1000).toFixed(1);
   console.log(`simulation ${inputs.id} (${inputs.source}) done in ${seconds} s`);
@@ -110,7 +113,8 @@ async function main(): Promise<void> {
     inputs ??= await claimNextSimulation(db);
     while (inputs) {
       try {
-        await runSimulation(db, inputs);
+        if (inputs.source === "what-if") await runWhatIf(db, inputs, runThread);
+        else await runSimulation(db, inputs);
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         console.error(`simulation ${inputs.id} failed: ${message}`);

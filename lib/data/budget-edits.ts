@@ -19,7 +19,7 @@ import type { SessionUser } from "./users";
 
 export type SetChildrenResult = ChildrenState & { changeId: string; warnings: string[] };
 
-const TRANSACTION = { timeout: 20_000, maxWait: 10_000 } as const;
+export const TRANSACTION = { timeout: 20_000, maxWait: 10_000 } as const;
 
 /** Sets `nodeId`'s children as `input` says; 403, 404, 409 (stale version, busy child) or 422. */
 export async function setChildren(
@@ -27,122 +27,131 @@ export async function setChildren(
   nodeId: string,
   input: SetChildrenInput,
 ): Promise<SetChildrenResult> {
-  return getDb().$transaction(async (tx) => {
-    const node = await findLiveNode(tx, nodeId);
-    const access = await loadTreeAccess(tx, user);
-    assertAllowed(
-      canEditChildren(user, nodeId, access),
-      `Only leads of "${node.name}" or of a budget above it can change its split.`,
-    );
-    // Bumping the version first takes the parent's row lock: a concurrent save of the same
-    // split waits here, then finds the version moved and gets the 409.
-    const locked = await tx.budgetNode.updateMany({
-      where: { id: nodeId, version: input.version, removedAt: null },
-      data: { version: { increment: 1 } },
-    });
-    if (locked.count === 0) await throwStale(tx, node, input.version);
-
-    const nodes = await tx.budgetNode.findMany({
-      where: { removedAt: null },
-      select: { id: true, parentId: true, name: true, weight: true },
-    });
-    const edit = applyChildrenEdit(nodes, nodeId, input.children);
-    if (!edit.ok) {
-      throw new AppError(
-        "validation_failed",
-        "The new split is not valid.",
-        edit.issues.map((issue) => ({
-          path: pathOfIssue(input, issue.id),
-          message: issue.message,
-        })),
-      );
-    }
-    const before = nodes
-      .filter((child) => child.parentId === nodeId)
-      .map(({ id, name, weight }) => ({ id, name, weight }));
-    const removedIds = edit.value.removedIds;
-    await refuseBusyBudgets(tx, removedIds, "remove a budget");
-    if (before.length === 0 && input.children.length > 0) {
-      // Only leaves are charged: queued work must not end up on a budget that was split.
-      await refuseBusyBudgets(tx, [nodeId], "split a budget");
-    }
-
-    const at = new Date();
-    if (removedIds.length > 0) {
-      await tx.budgetNode.updateMany({
-        where: { id: { in: removedIds } },
-        data: { removedAt: at },
-      });
-      await tx.budgetLead.deleteMany({ where: { nodeId: { in: removedIds } } });
-      await tx.budgetMember.deleteMany({ where: { nodeId: { in: removedIds } } });
-    }
-    const beforeById = new Map(before.map((child) => [child.id, child]));
-    const kept = input.children.filter((child) => child.id !== undefined);
-    // Renames go through a temporary name so that swapping two names never collides.
-    const renamed = kept.filter((child) => beforeById.get(child.id!)?.name !== child.name);
-    for (const child of renamed) {
-      await tx.budgetNode.update({ where: { id: child.id }, data: { name: `~${child.id}` } });
-    }
-    const weightRows: Prisma.WeightChangeCreateManyInput[] = [];
-    for (const child of kept) {
-      const old = beforeById.get(child.id!)!;
-      if (old.name === child.name && old.weight === child.weight) continue;
-      await tx.budgetNode.update({
-        where: { id: child.id },
-        data: { name: child.name, weight: child.weight },
-      });
-      if (old.weight !== child.weight) {
-        weightRows.push({
-          nodeId: old.id,
-          at,
-          weightBefore: old.weight,
-          weightAfter: child.weight,
-        });
-      }
-    }
-    const after: ChildState[] = [];
-    for (const child of input.children) {
-      if (child.id !== undefined) {
-        after.push({ id: child.id, name: child.name, weight: child.weight });
-        continue;
-      }
-      const created = await tx.budgetNode.create({
-        data: { parentId: nodeId, name: child.name, weight: child.weight },
-        select: { id: true },
-      });
-      after.push({ id: created.id, name: child.name, weight: child.weight });
-      weightRows.push({ nodeId: created.id, at, weightBefore: null, weightAfter: child.weight });
-    }
-    const weightOf = new Map(nodes.map((row) => [row.id, row.weight]));
-    for (const id of removedIds) {
-      weightRows.push({
-        nodeId: id,
-        at,
-        weightBefore: weightOf.get(id) ?? null,
-        weightAfter: null,
-      });
-    }
-    const change = await tx.allocationChange.create({
-      data: {
-        kind: "children",
-        nodeId,
-        userId: user.id,
-        reason: input.reason,
-        at,
-        before,
-        after,
-      },
-      select: { id: true },
-    });
-    await tx.weightChange.createMany({
-      data: weightRows.map((row) => ({ ...row, changeId: change.id })),
-    });
-    const state = await getChildrenState(tx, nodeId);
-    return { ...state, changeId: change.id, warnings: getSplitWarnings(input.children) };
-  }, TRANSACTION);
+  return getDb().$transaction((tx) => setChildrenIn(tx, user, nodeId, input), TRANSACTION);
 }
 
-async function throwStale(
+/** {@link setChildren} inside the caller's transaction (adopting a draft marks it in the same one). */
+export async function setChildrenIn(
+  tx: Prisma.TransactionClient,
+  user: SessionUser,
+  nodeId: string,
+  input: SetChildrenInput,
+): Promise<SetChildrenResult> {
+  const node = await findLiveNode(tx, nodeId);
+  const access = await loadTreeAccess(tx, user);
+  assertAllowed(
+    canEditChildren(user, nodeId, access),
+    `Only leads of "${node.name}" or of a budget above it can change its split.`,
+  );
+  // Bumping the version first takes the parent's row lock: a concurrent save of the same
+  // split waits here, then finds the version moved and gets the 409.
+  const locked = await tx.budgetNode.updateMany({
+    where: { id: nodeId, version: input.version, removedAt: null },
+    data: { version: { increment: 1 } },
+  });
+  if (locked.count === 0) await throwStale(tx, node, input.version);
+
+  const nodes = await tx.budgetNode.findMany({
+    where: { removedAt: null },
+    select: { id: true, parentId: true, name: true, weight: true },
+  });
+  const edit = applyChildrenEdit(nodes, nodeId, input.children);
+  if (!edit.ok) {
+    throw new AppError(
+      "validation_failed",
+      "The new split is not valid.",
+      edit.issues.map((issue) => ({
+        path: pathOfIssue(input, issue.id),
+        message: issue.message,
+      })),
+    );
+  }
+  const before = nodes
+    .filter((child) => child.parentId === nodeId)
+    .map(({ id, name, weight }) => ({ id, name, weight }));
+  const removedIds = edit.value.removedIds;
+  await refuseBusyBudgets(tx, removedIds, "remove a budget");
+  if (before.length === 0 && input.children.length > 0) {
+    // Only leaves are charged: queued work must not end up on a budget that was split.
+    await refuseBusyBudgets(tx, [nodeId], "split a budget");
+  }
+
+  const at = new Date();
+  if (removedIds.length > 0) {
+    await tx.budgetNode.updateMany({
+      where: { id: { in: removedIds } },
+      data: { removedAt: at },
+    });
+    await tx.budgetLead.deleteMany({ where: { nodeId: { in: removedIds } } });
+    await tx.budgetMember.deleteMany({ where: { nodeId: { in: removedIds } } });
+  }
+  const beforeById = new Map(before.map((child) => [child.id, child]));
+  const kept = input.children.filter((child) => child.id !== undefined);
+  // Renames go through a temporary name so that swapping two names never collides.
+  const renamed = kept.filter((child) => beforeById.get(child.id!)?.name !== child.name);
+  for (const child of renamed) {
+    await tx.budgetNode.update({ where: { id: child.id }, data: { name: `~${child.id}` } });
+  }
+  const weightRows: Prisma.WeightChangeCreateManyInput[] = [];
+  for (const child of kept) {
+    const old = beforeById.get(child.id!)!;
+    if (old.name === child.name && old.weight === child.weight) continue;
+    await tx.budgetNode.update({
+      where: { id: child.id },
+      data: { name: child.name, weight: child.weight },
+    });
+    if (old.weight !== child.weight) {
+      weightRows.push({
+        nodeId: old.id,
+        at,
+        weightBefore: old.weight,
+        weightAfter: child.weight,
+      });
+    }
+  }
+  const after: ChildState[] = [];
+  for (const child of input.children) {
+    if (child.id !== undefined) {
+      after.push({ id: child.id, name: child.name, weight: child.weight });
+      continue;
+    }
+    const created = await tx.budgetNode.create({
+      data: { parentId: nodeId, name: child.name, weight: child.weight },
+      select: { id: true },
+    });
+    after.push({ id: created.id, name: child.name, weight: child.weight });
+    weightRows.push({ nodeId: created.id, at, weightBefore: null, weightAfter: child.weight });
+  }
+  const weightOf = new Map(nodes.map((row) => [row.id, row.weight]));
+  for (const id of removedIds) {
+    weightRows.push({
+      nodeId: id,
+      at,
+      weightBefore: weightOf.get(id) ?? null,
+      weightAfter: null,
+    });
+  }
+  const change = await tx.allocationChange.create({
+    data: {
+      kind: "children",
+      nodeId,
+      userId: user.id,
+      reason: input.reason,
+      at,
+      before,
+      after,
+    },
+    select: { id: true },
+  });
+  await tx.weightChange.createMany({
+    data: weightRows.map((row) => ({ ...row, changeId: change.id })),
+  });
+  const state = await getChildrenState(tx, nodeId);
+  return { ...state, changeId: change.id, warnings: getSplitWarnings(input.children) };
+}
+
+/** The 409 of a stale version, with the split as saved now (also used for drafts). */
+export async function throwStale(
   tx: Prisma.TransactionClient,
   node: LiveNode,
   sentVersion: number,
@@ -189,7 +198,8 @@ async function refuseBusyBudgets(
   );
 }
 
-function pathOfIssue(input: SetChildrenInput, id: string | undefined): string {
+/** The field path of an engine issue about a child of the edit. */
+export function pathOfIssue(input: SetChildrenInput, id: string | undefined): string {
   const index = id === undefined ? -1 : input.children.findIndex((child) => child.id === id);
   return index >= 0 ? `children.${index}.id` : "children";
 }

@@ -11,9 +11,11 @@ export type SimulationInputs = {
   source: string;
   options: Prisma.JsonValue;
   scenarioGz: Uint8Array<ArrayBuffer> | null;
+  /** The draft a what-if replays (source "what-if"); null otherwise. */
+  draftId: string | null;
 };
 
-const INPUTS = { id: true, source: true, options: true, scenarioGz: true } as const;
+const INPUTS = { id: true, source: true, options: true, scenarioGz: true, draftId: true } as const;
 
 export type NewSimulation = {
   userId: string;
@@ -82,7 +84,8 @@ export async function recordProgress(
 export type SimulationResults = {
   summary: Prisma.InputJsonValue;
   reportGz: Uint8Array<ArrayBuffer>;
-  timelineGz: Uint8Array<ArrayBuffer>;
+  /** Left out by what-ifs, which show no timeline. */
+  timelineGz?: Uint8Array<ArrayBuffer> | undefined;
 };
 
 export async function completeSimulation(
@@ -98,7 +101,7 @@ export async function completeSimulation(
       phase: null,
       summaryJson: results.summary,
       reportGz: results.reportGz,
-      timelineGz: results.timelineGz,
+      timelineGz: results.timelineGz ?? null,
       finishedAt: new Date(),
     },
   });

@@ -40,7 +40,8 @@ export type SimulationListItem = Omit<SimulationView, "summary"> & {
   headline: Record<string, SchedulerHeadline> | null;
 };
 
-const VIEW = {
+/** The columns of a {@link SimulationView}. */
+export const SIMULATION_VIEW = {
   id: true,
   name: true,
   source: true,
@@ -57,7 +58,7 @@ const VIEW = {
   user: { select: { name: true } },
 } as const;
 
-type ViewRow = {
+export type SimulationViewRow = {
   id: string;
   name: string;
   source: string;
@@ -74,7 +75,8 @@ type ViewRow = {
   user: { name: string };
 };
 
-function toView(row: ViewRow, nowMs: number): SimulationView {
+/** A row as pages show it; a running one silent for too long shows as failed. */
+export function toSimulationView(row: SimulationViewRow, nowMs: number): SimulationView {
   const isStale = row.status === "running" && nowMs - row.updatedAt.getTime() > STALE_AFTER_MS;
   return {
     id: row.id,
@@ -119,20 +121,25 @@ export async function createSimulation(input: NewSimulation): Promise<string> {
 /** The latest simulations, newest first, with headline numbers. */
 export async function listSimulations(limit = 100): Promise<SimulationListItem[]> {
   const rows = await getDb().simulation.findMany({
-    select: VIEW,
+    where: { kind: "simulation" },
+    select: SIMULATION_VIEW,
     orderBy: { createdAt: "desc" },
     take: limit,
   });
   const nowMs = Date.now();
   return rows.map((row) => {
-    const { summary, ...view } = toView(row, nowMs);
+    const { summary, ...view } = toSimulationView(row, nowMs);
     return { ...view, jobCount: summary?.jobCount ?? null, headline: toHeadline(summary) };
   });
 }
 
+/** A simulation of the /simulations pages (what-ifs are read through their draft). */
 export async function getSimulation(id: string): Promise<SimulationView | null> {
-  const row = await getDb().simulation.findUnique({ where: { id }, select: VIEW });
-  return row ? toView(row, Date.now()) : null;
+  const row = await getDb().simulation.findFirst({
+    where: { id, kind: "simulation" },
+    select: SIMULATION_VIEW,
+  });
+  return row ? toSimulationView(row, Date.now()) : null;
 }
 
 /** A stored result as JSON text: the report ({ baseline, allocation }) or the timelines. */
@@ -140,8 +147,8 @@ export async function getSimulationResultText(
   id: string,
   which: "report" | "timeline",
 ): Promise<{ name: string; text: string | null } | null> {
-  const row = await getDb().simulation.findUnique({
-    where: { id },
+  const row = await getDb().simulation.findFirst({
+    where: { id, kind: "simulation" },
     select: { name: true, reportGz: which === "report", timelineGz: which === "timeline" },
   });
   if (!row) return null;

@@ -16,7 +16,8 @@ export const COMPARED_SCHEDULERS: SchedulerName[] = ["baseline", "allocation"];
 export type SchedulerOutcome = {
   report: SimulationReport;
   summary: SchedulerSummary;
-  timeline: TimelineData;
+  /** null when not wanted. */
+  timeline: TimelineData | null;
 };
 
 function summarise(scenario: Scenario, report: SimulationReport): SchedulerSummary {
@@ -62,6 +63,7 @@ export function describeScenario(scenario: Scenario): Omit<SimulationSummary, "s
 export function runScheduler(
   scenario: Scenario,
   name: SchedulerName,
+  options: { isTimelineWanted: boolean },
   onProgress: (fraction: number, clock: { cluster: string; nowSec: number }) => void = () => {},
 ): SchedulerOutcome {
   const clusterCount = scenario.clusters.length;
@@ -80,6 +82,6 @@ export function runScheduler(
   return {
     report,
     summary: summarise(scenario, report),
-    timeline: encodeTimeline(scenario, result),
+    timeline: options.isTimelineWanted ? encodeTimeline(scenario, result) : null,
   };
 }

@@ -1,0 +1,16 @@
+// GET /api/v1/drafts/[id] - a draft, the split in force now, and its what-ifs
+import { NextResponse } from "next/server";
+import { apiRoute } from "@/lib/api/respond";
+import { requireApiCaller } from "@/lib/auth";
+import { getDraft } from "@/lib/data/budget-drafts";
+import { draftIdSchema } from "@/lib/validation/what-if";
+
+export const dynamic = "force-dynamic";
+
+type Context = { params: Promise<{ id: string }> };
+
+export const GET = apiRoute(async (request, { params }: Context) => {
+  const user = await requireApiCaller(request);
+  const { id } = draftIdSchema.parse(await params);
+  return NextResponse.json({ draft: await getDraft(user, id) });
+});

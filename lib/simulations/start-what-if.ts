@@ -1,0 +1,73 @@
+// The one use case behind POST /api/v1/drafts/{id}/what-ifs: check the draft and the period,
+// store a what-if (a simulation of kind "what-if" linked to the draft), hand it to a worker.
+import "server-only";
+import { applyChildrenEdit } from "../engine/budget-edit";
+import { getDraftForEditor } from "../data/budget-drafts";
+import { getNow } from "../data/clock";
+import { listClusters } from "../data/clusters";
+import { countRunning } from "../data/simulations";
+import { insertWhatIf } from "../data/what-ifs";
+import { getDb } from "../db";
+import { AppError } from "../errors";
+import type { SessionUser } from "../data/users";
+import { lastFullMonth, type StartWhatIfInput } from "../validation/what-if";
+import type { WhatIfOptions } from "../what-if/summary";
+import { MAX_RUNNING_WORKERS, startSimulationWorker } from "./start-worker";
+
+/** "2026-10-01 – 2026-10-31 on h100, b200": the run's name, also quoted by an adoption. */
+export function describePeriod(options: WhatIfOptions, clusterCount: number): string {
+  const lastDay = new Date(new Date(options.to).getTime() - 1).toISOString().slice(0, 10);
+  const clusters =
+    options.clusters.length === clusterCount ? "all clusters" : options.clusters.join(", ");
+  return `${options.from.slice(0, 10)} – ${lastDay} on ${clusters}`;
+}
+
+/**
+ * Queues a what-if of `draftId` for `user` (who must be allowed to edit the draft's node):
+ * 404 unknown draft, 403, 422 unknown cluster or a period in the future, 409 when the draft
+ * no longer applies to the tree (a budget it names was removed).
+ */
+export async function startWhatIf(user: SessionUser, draftId: string, input: StartWhatIfInput) {
+  const db = getDb();
+  const draft = await getDraftForEditor(db, user, draftId);
+  const now = await getNow();
+  const period = input.from && input.to ? { from: input.from, to: input.to } : lastFullMonth(now);
+  if (period.to.getTime() > now.getTime()) {
+    throw new AppError("validation_failed", "The period has not ended yet.", [
+      { path: "to", message: `Choose an end at or before now (${now.toISOString()}).` },
+    ]);
+  }
+  const clusters = await listClusters();
+  const known = new Set(clusters.map((cluster) => cluster.name));
+  const chosen = input.clusters ?? clusters.map((cluster) => cluster.name);
+  const unknown = chosen.flatMap((name, index) =>
+    known.has(name) ? [] : [{ path: `clusters.${index}`, message: `No cluster "${name}".` }],
+  );
+  if (unknown.length > 0) throw new AppError("validation_failed", "Unknown cluster.", unknown);
+  const nodes = await db.budgetNode.findMany({
+    where: { removedAt: null },
+    select: { id: true, parentId: true, name: true, weight: true },
+  });
+  const applied = applyChildrenEdit(nodes, draft.nodeId, draft.children);
+  if (!applied.ok) {
+    throw new AppError(
+      "conflict",
+      `The draft no longer applies to the tree: ${applied.issues[0]?.message ?? "it changed"}`,
+      undefined,
+      { kind: "draft-outdated" },
+    );
+  }
+  const options: WhatIfOptions = {
+    from: period.from.toISOString(),
+    to: period.to.toISOString(),
+    clusters: [...new Set(chosen)].sort(),
+  };
+  const id = await insertWhatIf({
+    userId: user.id,
+    draftId,
+    name: describePeriod(options, clusters.length),
+    options,
+  });
+  if ((await countRunning()) < MAX_RUNNING_WORKERS) startSimulationWorker(id);
+  return id;
+}

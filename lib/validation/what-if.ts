@@ -1,0 +1,76 @@
+// Inputs of drafts and what-if runs. A draft's body is exactly a children edit's
+// (setChildrenSchema): the same checks, the same field paths, its reason kept for adoption.
+import { z } from "zod";
+import { nodeIdSchema, setChildrenSchema } from "./budgets";
+
+/** POST /api/v1/budgets/{nodeId}/drafts: `{ version, reason, children }`, as a children edit. */
+export const createDraftSchema = setChildrenSchema;
+export type CreateDraftInput = z.infer<typeof createDraftSchema>;
+
+/** The longest period a what-if replays (a quarter). */
+export const MAX_WHAT_IF_DAYS = 92;
+
+const instant = z
+  .string()
+  .trim()
+  .refine(
+    (text) => /^\d{4}-\d{2}-\d{2}/.test(text) && !Number.isNaN(Date.parse(text)),
+    'Give a date such as "2026-11-01" or an ISO time.',
+  )
+  .transform((text) => new Date(text));
+
+/**
+ * POST /api/v1/drafts/{id}/what-ifs: the period (default: the last full calendar month, UTC)
+ * and the clusters (default: all). `to` is exclusive.
+ */
+export const startWhatIfSchema = z
+  .strictObject({
+    from: instant.optional(),
+    to: instant.optional(),
+    clusters: z
+      .array(z.string().trim().min(1).max(64))
+      .min(1, "Choose at least one cluster.")
+      .optional(),
+  })
+  .superRefine((body, context) => {
+    if ((body.from === undefined) !== (body.to === undefined)) {
+      context.addIssue({
+        code: "custom",
+        path: [body.from === undefined ? "from" : "to"],
+        message: "Give both ends of the period, or neither for last month.",
+      });
+      return;
+    }
+    if (!body.from || !body.to) return;
+    const days = (body.to.getTime() - body.from.getTime()) / 86_400_000;
+    if (days <= 0) {
+      context.addIssue({
+        code: "custom",
+        path: ["to"],
+        message: "The period must end after it starts.",
+      });
+    } else if (days > MAX_WHAT_IF_DAYS) {
+      context.addIssue({
+        code: "custom",
+        path: ["to"],
+        message: `Replay at most ${MAX_WHAT_IF_DAYS} days at a time.`,
+      });
+    }
+  });
+export type StartWhatIfInput = z.infer<typeof startWhatIfSchema>;
+
+/** Body of POST /api/v1/drafts/{id}/adopt: an optional reason (else the draft's own). */
+export const adoptDraftSchema = z.strictObject({
+  reason: z.string().trim().min(1).max(500, "Keep the reason under 500 characters.").optional(),
+});
+
+/** Route params `{ id }` of drafts and what-ifs. */
+export const draftIdSchema = z.object({ id: nodeIdSchema });
+export const whatIfParamsSchema = z.object({ id: nodeIdSchema, runId: nodeIdSchema });
+
+/** The last full calendar month (UTC) before `now`: [first of last month, first of this month). */
+export function lastFullMonth(now: Date): { from: Date; to: Date } {
+  const to = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+  const from = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
+  return { from, to };
+}

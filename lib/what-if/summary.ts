@@ -1,0 +1,37 @@
+// What a what-if stores and its pages read (types only: client components import them).
+import type { WhatIfRow } from "./compare";
+import type { DemandStats } from "./demand-scenario";
+
+/** The period and clusters of a what-if, as stored in its simulation's options. */
+export type WhatIfOptions = { from: string; to: string; clusters: string[] };
+
+/** Headline figures of one replay, all clusters of the run. */
+export type ReplayHeadline = {
+  utilisation: number;
+  fulfilment: number;
+  unallocatedShare: number;
+  preemptions: number;
+};
+
+/** The result of a what-if: per budget of the branch, what happened and both replays. */
+export type WhatIfSummary = {
+  kind: "what-if";
+  nodeId: string;
+  nodeName: string;
+  from: string;
+  to: string;
+  clusters: string[];
+  /**
+   * Where "what happened" comes from: the hourly roll-ups, or (none for the period) nothing,
+   * and the page says the replay under the current split stands in for it.
+   */
+  happenedSource: "roll-ups" | "none";
+  stats: DemandStats;
+  /** Job classes seen, in column order. */
+  classes: string[];
+  rows: WhatIfRow[];
+  current: ReplayHeadline;
+  draft: ReplayHeadline;
+  /** Seconds spent reading the demand, and simulating both replays. */
+  timings: { loadSec: number; simulateSec: number };
+};
