@@ -1,0 +1,288 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedDemoLab } from "../../prisma/seed";
+import { AppError } from "../errors";
+import { createTestBranch, type TestBranch } from "../testing/budget-branch";
+import { runScheduler } from "../simulations/run-scenario";
+import { prepareWhatIf, summariseWhatIf } from "../simulations/what-if-run";
+import { adoptDraft, createDraft, getDraft, getWhatIfForEditor, listDrafts } from "./budget-drafts";
+import { setChildren } from "./budget-edits";
+import { getChildrenState } from "./budget-state";
+import { createPrismaClient } from "./client";
+import { insertWhatIf } from "./what-ifs";
+import { loadDemandJobs } from "./what-if-store";
+
+const databaseUrl = process.env.DATABASE_URL!;
+const db = createPrismaClient(databaseUrl, 2);
+let branch: TestBranch;
+const LABEL = "zz-drafts";
+
+beforeAll(async () => {
+  await seedDemoLab(databaseUrl);
+  branch = await createTestBranch(db, LABEL);
+});
+afterAll(async () => {
+  await db.budgetDraft.deleteMany({ where: { nodeId: { in: Object.values(branch.ids) } } });
+  const root = await getChildrenState(db, branch.rootId);
+  await setChildren(branch.users.admin, branch.rootId, {
+    version: root.version,
+    reason: "test clean-up",
+    children: root.children.filter((child) => !child.name.startsWith(LABEL)),
+  });
+  await db.$disconnect();
+});
+
+async function expectAppError(promise: Promise<unknown>, code: string): Promise<AppError> {
+  const error = await promise.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(AppError);
+  expect((error as AppError).code).toBe(code);
+  return error as AppError;
+}
+
+async function programSplit() {
+  return getChildrenState(db, branch.ids[LABEL]!);
+}
+
+describe("drafts", () => {
+  it("keeps a proposed split without touching the live tree, for leads and admins only", async () => {
+    const before = await programSplit();
+    const [proj, solo] = before.children;
+    const draft = await createDraft(branch.users.programLead, branch.ids[LABEL]!, {
+      version: before.version,
+      reason: "more for solo",
+      children: [
+        { id: proj!.id, name: "proj", weight: 1 },
+        { id: solo!.id, name: "solo", weight: 3 },
+      ],
+    });
+    expect(draft).toMatchObject({
+      basedOnVersion: before.version,
+      adoptedAt: null,
+      whatIfCount: 0,
+    });
+    expect(await programSplit()).toEqual(before);
+
+    // The PI leads proj, not the program: no drafts of the program's split, not even to read.
+    await expectAppError(
+      createDraft(branch.users.pi, branch.ids[LABEL]!, { ...before, reason: "x" }),
+      "forbidden",
+    );
+    await expectAppError(listDrafts(branch.users.researcher, branch.ids[LABEL]!), "forbidden");
+    await expectAppError(getDraft(branch.users.outsider, draft.id), "forbidden");
+    expect((await listDrafts(branch.users.admin, branch.ids[LABEL]!)).map((d) => d.id)).toContain(
+      draft.id,
+    );
+    const view = await getDraft(branch.users.programLead, draft.id);
+    expect(view).toMatchObject({ isStale: false, currentVersion: before.version, whatIfs: [] });
+    expect(view.currentChildren.map((child) => child.weight)).toEqual([2, 1]);
+  });
+
+  it("validates like a real edit: 422 with the field path, 409 on a stale version, 404", async () => {
+    const before = await programSplit();
+    const error = await expectAppError(
+      createDraft(branch.users.programLead, branch.ids[LABEL]!, {
+        version: before.version,
+        reason: "x",
+        children: [{ id: branch.ids[`${LABEL}-other/other-proj`]!, name: "p", weight: 1 }],
+      }),
+      "validation_failed",
+    );
+    expect(error.issues).toEqual([{ path: "children.0.id", message: expect.any(String) }]);
+    const stale = await expectAppError(
+      createDraft(branch.users.programLead, branch.ids[LABEL]!, {
+        version: before.version - 1,
+        reason: "x",
+        children: before.children,
+      }),
+      "conflict",
+    );
+    expect(stale.details).toMatchObject({ kind: "stale-version", version: before.version });
+    await expectAppError(getDraft(branch.users.admin, "no-such-draft"), "not_found");
+  });
+
+  it("adopts through the normal edit with a history entry, once; a moved split gives 409", async () => {
+    const before = await programSplit();
+    const [proj, solo] = before.children;
+    const make = (weight: number) =>
+      createDraft(branch.users.programLead, branch.ids[LABEL]!, {
+        version: before.version,
+        reason: `solo to ${weight}`,
+        children: [
+          { id: proj!.id, name: "proj", weight: 2 },
+          { id: solo!.id, name: "solo", weight },
+        ],
+      });
+    const first = await make(5);
+    const second = await make(7);
+    const adopted = await adoptDraft(branch.users.programLead, first.id);
+    expect(adopted.version).toBe(before.version + 1);
+    expect(adopted.children.map((child) => child.weight)).toEqual([2, 5]);
+    const change = await db.allocationChange.findUniqueOrThrow({
+      where: { id: adopted.changeId },
+      include: { weights: true },
+    });
+    expect(change.reason).toMatch(/^Adopted the draft of \d{4}-\d{2}-\d{2}: solo to 5$/);
+    expect(change.userId).toBe(branch.users.programLead.id);
+    expect(change.weights).toEqual([
+      expect.objectContaining({ nodeId: solo!.id, weightBefore: 1, weightAfter: 5 }),
+    ]);
+    const row = await db.budgetDraft.findUniqueOrThrow({ where: { id: first.id } });
+    expect(row.adoptedChangeId).toBe(adopted.changeId);
+    expect(row.adoptedAt).not.toBeNull();
+
+    const again = await expectAppError(adoptDraft(branch.users.programLead, first.id), "conflict");
+    expect(again.details).toEqual({ kind: "already-adopted" });
+    const stale = await expectAppError(adoptDraft(branch.users.programLead, second.id), "conflict");
+    expect(stale.details).toMatchObject({ kind: "stale-version", version: before.version + 1 });
+    // Nothing of the refused adoption was written: the draft is still open, the split unchanged.
+    expect(
+      (await db.budgetDraft.findUniqueOrThrow({ where: { id: second.id } })).adoptedAt,
+    ).toBeNull();
+    expect((await programSplit()).children.map((child) => child.weight)).toEqual([2, 5]);
+    expect((await getDraft(branch.users.programLead, second.id)).isStale).toBe(true);
+    await expectAppError(adoptDraft(branch.users.pi, second.id), "forbidden");
+  });
+});
+
+describe("what-if demand and replay", () => {
+  const FROM = new Date("2020-03-01T00:00:00Z");
+  const TO = new Date("2020-03-02T00:00:00Z");
+  const at = (hours: number) => new Date(FROM.getTime() + hours * 3_600_000);
+
+  it("reads the period's demand (carried over included, ended before left out) and replays a draft", async () => {
+    const cluster = await db.cluster.findUniqueOrThrow({ where: { name: "b300" } });
+    const userId = branch.users.researcher.id;
+    const base = { clusterId: cluster.id, userId, isResumable: true, minRuntimeSec: 3600 };
+    const alice = branch.ids[`${LABEL}/proj/alice`]!;
+    const soloId = branch.ids[`${LABEL}/solo`]!;
+    const jobs = [
+      {
+        id: "zzd-in",
+        budgetId: alice,
+        submittedAt: at(1),
+        firstStartedAt: at(2),
+        endedAt: at(6),
+        workSec: 4 * 3600,
+        gpus: 8,
+        state: "completed",
+        name: "in",
+      },
+      {
+        id: "zzd-solo",
+        budgetId: soloId,
+        submittedAt: at(3),
+        workSec: 2 * 3600,
+        gpus: 16,
+        state: "pending",
+        name: "solo",
+      },
+      {
+        id: "zzd-carried",
+        budgetId: alice,
+        submittedAt: at(-2),
+        firstStartedAt: at(-1),
+        endedAt: at(3),
+        workSec: 4 * 3600,
+        gpus: 8,
+        state: "completed",
+        name: "carried",
+      },
+      {
+        id: "zzd-gone",
+        budgetId: alice,
+        submittedAt: at(-5),
+        firstStartedAt: at(-4),
+        endedAt: at(-1),
+        workSec: 3600,
+        gpus: 8,
+        state: "completed",
+        name: "gone",
+      },
+      {
+        id: "zzd-late",
+        budgetId: alice,
+        submittedAt: at(30),
+        workSec: 3600,
+        gpus: 8,
+        state: "pending",
+        name: "late",
+      },
+    ] as const;
+    for (const job of jobs) await db.job.create({ data: { ...base, ...job } });
+    await db.run.create({
+      data: {
+        jobId: "zzd-carried",
+        clusterId: cluster.id,
+        budgetId: alice,
+        gpus: 8,
+        placement: [{ node: 0, gpus: 8 }],
+        isAllocated: false,
+        startedAt: at(-1),
+        protectedUntil: at(-1),
+        endedAt: at(3),
+        endReason: "completed",
+      },
+    });
+    const demand = await loadDemandJobs(db, { from: FROM, to: TO, clusters: ["b300"] });
+    expect(demand.map((job) => job.id)).toEqual(["zzd-carried", "zzd-in", "zzd-solo"]);
+    expect(demand[0]!.runs).toEqual([
+      { startedAtSec: at(-1).getTime() / 1000, endedAtSec: at(3).getTime() / 1000 },
+    ]);
+
+    const before = await programSplit();
+    const draft = await createDraft(branch.users.programLead, branch.ids[LABEL]!, {
+      version: before.version,
+      reason: "all to proj",
+      children: before.children.map((child) => ({
+        ...child,
+        weight: child.name === "proj" ? 1 : 0,
+      })),
+    });
+    const runId = await insertWhatIf({
+      userId: branch.users.programLead.id,
+      draftId: draft.id,
+      name: "test period",
+      options: { from: FROM.toISOString(), to: TO.toISOString(), clusters: ["b300"] },
+    });
+    const prepared = await prepareWhatIf(
+      db,
+      draft.id,
+      (await db.simulation.findUniqueOrThrow({ where: { id: runId } })).options,
+      TO.getTime() / 1000,
+    );
+    expect(prepared.ok).toBe(true);
+    if (!prepared.ok) return;
+    expect(prepared.control.jobs.map((job) => [job.id, job.submitSec, job.workSec])).toEqual([
+      ["zzd-carried", 0, 3 * 3600],
+      ["zzd-in", 3600, 4 * 3600],
+      ["zzd-solo", 3 * 3600, 2 * 3600],
+    ]);
+    const replay = (scenario: typeof prepared.control) => {
+      const outcome = runScheduler(scenario, "allocation", { isTimelineWanted: false });
+      return {
+        summary: outcome.summary as never,
+        waits: outcome.report.jobs.map((job) => job.waitSec),
+      };
+    };
+    const summary = summariseWhatIf(prepared, replay(prepared.control), replay(prepared.draft), 0);
+    expect(summary.happenedSource).toBe("none");
+    expect(summary.stats).toMatchObject({ jobs: 3, carriedOver: 1 });
+    const byLabel = new Map(summary.rows.map((row) => [row.label, row]));
+    expect([...byLabel.keys()]).toEqual([LABEL, "proj/alice", "proj/bob", "solo"]);
+    // 88 GPUs on b300: everything runs at once; alice received 3 h x 8 + 4 h x 8 GPU-hours.
+    expect(byLabel.get("proj/alice")!.current.receivedGpuHours).toBe(56);
+    expect(byLabel.get("solo")!.draft.receivedGpuHours).toBe(32);
+    expect(byLabel.get(LABEL)!.draft.receivedGpuHours).toBe(88);
+    // Waits count jobs submitted in the period only (2 of 3), both started at once.
+    expect(byLabel.get(LABEL)!.current.waits).toEqual({
+      training: { jobs: 2, p50Sec: 0, p90Sec: 0 },
+    });
+    await expectAppError(getWhatIfForEditor(branch.users.pi, draft.id, runId), "forbidden");
+    expect(
+      (await getWhatIfForEditor(branch.users.programLead, draft.id, runId)).options.clusters,
+    ).toEqual(["b300"]);
+    await db.job.deleteMany({ where: { id: { in: jobs.map((job) => job.id) } } });
+  });
+});
