@@ -19,7 +19,12 @@ export type ApiFailure = {
 
 export type ApiResult<T> = { ok: true; value: T } | { ok: false; error: ApiFailure };
 
-async function call<T>(method: string, url: string, body: unknown): Promise<ApiResult<T>> {
+/** Sends JSON to one of the API's routes and reads its answer or its error shape. */
+export async function callApi<T>(
+  method: string,
+  url: string,
+  body: unknown,
+): Promise<ApiResult<T>> {
   try {
     const response = await fetch(url, {
       method,
@@ -61,7 +66,7 @@ export function saveChildren(
     children: { id?: string; name: string; weight: number }[];
   },
 ) {
-  return call<ChildrenState & { warnings: string[] }>(
+  return callApi<ChildrenState & { warnings: string[] }>(
     "PUT",
     `/api/v1/budgets/${encodeURIComponent(nodeId)}/children`,
     body,
@@ -74,7 +79,7 @@ export function changePerson(
   email: string,
   isAdding: boolean,
 ) {
-  return call<{ changed: boolean; people: { id: string; name: string; email: string }[] }>(
+  return callApi<{ changed: boolean; people: { id: string; name: string; email: string }[] }>(
     isAdding ? "POST" : "DELETE",
     `/api/v1/budgets/${encodeURIComponent(nodeId)}/${role}`,
     { email },

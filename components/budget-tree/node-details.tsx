@@ -55,6 +55,11 @@ export function NodeDetails({
         <Link className="button" href={`/budgets/${encodeURIComponent(node.id)}/history`}>
           History
         </Link>
+        {node.canEdit ? (
+          <Link className="button" href={`/budgets/${encodeURIComponent(node.id)}/drafts`}>
+            Drafts and what-ifs
+          </Link>
+        ) : null}
       </div>
       {children.length > 0 ? (
         <>

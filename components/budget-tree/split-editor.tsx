@@ -4,7 +4,8 @@ import { useRouter } from "next/navigation";
 import { useMemo, useState, useTransition, type FormEvent } from "react";
 import { getSplitWarnings, MAX_WEIGHT, setChildrenSchema } from "@/lib/validation/budgets";
 import type { FieldIssue } from "@/lib/errors";
-import { saveChildren, staleState, type ChildrenState } from "./budget-api";
+import { saveDraft, startWhatIf, whatIfHref } from "@/components/what-if/what-if-api";
+import { saveChildren, staleState, type ApiFailure, type ChildrenState } from "./budget-api";
 import { ConflictNotice } from "./conflict-notice";
 import { SplitPreview } from "./split-preview";
 import { SplitRows } from "./split-rows";
@@ -98,6 +99,34 @@ export function SplitEditor({
     setServerIssues([]);
   }
 
+  function showFailure(failure: ApiFailure) {
+    const current = staleState(failure);
+    if (current) {
+      setConflict(current);
+      router.refresh();
+      return;
+    }
+    setServerIssues(failure.issues);
+    setError(failure.message);
+  }
+
+  /** Keeps the split as a draft (nothing changes in the tree); optionally tries it on last month. */
+  function keepDraft(isTrying: boolean) {
+    setHasTried(true);
+    setError(null);
+    if (clientIssues.length > 0) return;
+    startTransition(async () => {
+      const saved = await saveDraft(node.id, body);
+      if (!saved.ok) return showFailure(saved.error);
+      const draftId = saved.value.draft.id;
+      const draftHref = `/budgets/${encodeURIComponent(node.id)}/drafts/${encodeURIComponent(draftId)}`;
+      if (!isTrying) return router.push(draftHref);
+      const run = await startWhatIf(draftId, {});
+      if (!run.ok) return router.push(draftHref);
+      router.push(whatIfHref(node.id, draftId, run.value.whatIf.id));
+    });
+  }
+
   function submit(event: FormEvent) {
     event.preventDefault();
     setHasTried(true);
@@ -111,14 +140,7 @@ export function SplitEditor({
         onSaved(`Saved the split of ${node.name} (version ${result.value.version}).${extra}`);
         return;
       }
-      const current = staleState(result.error);
-      if (current) {
-        setConflict(current);
-        router.refresh();
-        return;
-      }
-      setServerIssues(result.error.issues);
-      setError(result.error.message);
+      showFailure(result.error);
     });
   }
 
@@ -223,6 +245,23 @@ export function SplitEditor({
             disabled={isPending || conflict !== null}
           >
             {isPending ? "Saving…" : "Save split"}
+          </button>
+          <button
+            type="button"
+            className="button"
+            disabled={isPending || conflict !== null}
+            onClick={() => keepDraft(false)}
+          >
+            Save as draft
+          </button>
+          <button
+            type="button"
+            className="button"
+            disabled={isPending || conflict !== null}
+            onClick={() => keepDraft(true)}
+            title="Keep this split as a draft and replay last month's demand under it"
+          >
+            Try on last month
           </button>
           <span className="muted small">Editing version {base.version}.</span>
         </div>

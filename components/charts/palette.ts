@@ -59,3 +59,10 @@ export function budgetColours(paths: readonly string[]): string[] {
       : mix(tinted, 0, Math.min(0.6, step));
   });
 }
+
+/** The three columns of a what-if (Okabe & Ito): what happened, replay now, replay with the draft. */
+export const WHAT_IF_COLOURS = {
+  happened: "#E69F00",
+  current: "#0072B2",
+  draft: "#CC79A7",
+} as const;

@@ -71,9 +71,9 @@ describe("drafts", () => {
     );
     await expectAppError(listDrafts(branch.users.researcher, branch.ids[LABEL]!), "forbidden");
     await expectAppError(getDraft(branch.users.outsider, draft.id), "forbidden");
-    expect((await listDrafts(branch.users.admin, branch.ids[LABEL]!)).map((d) => d.id)).toContain(
-      draft.id,
-    );
+    expect(
+      (await listDrafts(branch.users.admin, branch.ids[LABEL]!)).drafts.map((d) => d.id),
+    ).toContain(draft.id);
     const view = await getDraft(branch.users.programLead, draft.id);
     expect(view).toMatchObject({ isStale: false, currentVersion: before.version, whatIfs: [] });
     expect(view.currentChildren.map((child) => child.weight)).toEqual([2, 1]);

@@ -146,16 +146,22 @@ export async function createDraft(
   }, TRANSACTION);
 }
 
-/** The node's drafts, newest first (404, 403). */
-export async function listDrafts(user: SessionUser, nodeId: string): Promise<DraftListItem[]> {
+/** The node (its name and version) and its drafts, newest first (404, 403). */
+export async function listDrafts(
+  user: SessionUser,
+  nodeId: string,
+): Promise<{ node: { id: string; name: string; version: number }; drafts: DraftListItem[] }> {
   const db = getDb();
-  await requireEditor(db, user, nodeId);
+  const node = await requireEditor(db, user, nodeId);
   const rows = await db.budgetDraft.findMany({
     where: { nodeId },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     select: DRAFT,
   });
-  return rows.map(toListItem);
+  return {
+    node: { id: node.id, name: node.name, version: node.version },
+    drafts: rows.map(toListItem),
+  };
 }
 
 /** A draft with the split in force now and its what-ifs; 404 unknown, 403 for non-editors. */

@@ -25,5 +25,5 @@ export const POST = apiRoute(async (request, { params }: Context) => {
 export const GET = apiRoute(async (request, { params }: Context) => {
   const user = await requireApiCaller(request);
   const nodeId = nodeIdSchema.parse((await params).nodeId);
-  return NextResponse.json({ drafts: await listDrafts(user, nodeId) });
+  return NextResponse.json(await listDrafts(user, nodeId));
 });

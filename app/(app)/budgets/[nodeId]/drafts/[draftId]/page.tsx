@@ -1,0 +1,85 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { AdoptDraft } from "@/components/what-if/adopt-draft";
+import { DraftSplit } from "@/components/what-if/draft-split";
+import { WhatIfForm } from "@/components/what-if/what-if-form";
+import { WhatIfList } from "@/components/what-if/what-if-list";
+import { getSessionUser } from "@/lib/auth";
+import { getDraft } from "@/lib/data/budget-drafts";
+import { getNow } from "@/lib/data/clock";
+import { listClusters } from "@/lib/data/clusters";
+import { AppError } from "@/lib/errors";
+import { lastFullMonth } from "@/lib/validation/what-if";
+
+export const metadata: Metadata = { title: "Draft split" };
+export const dynamic = "force-dynamic";
+
+export default async function DraftPage({
+  params,
+}: {
+  params: Promise<{ nodeId: string; draftId: string }>;
+}) {
+  const user = await getSessionUser();
+  if (!user) return null;
+  const { draftId } = await params;
+  const draft = await getDraft(user, draftId).catch((error: unknown) => {
+    if (error instanceof AppError && error.code === "not_found") notFound();
+    if (error instanceof AppError && error.code === "forbidden") return error;
+    throw error;
+  });
+  if (draft instanceof AppError) {
+    return (
+      <p className="alert" role="alert">
+        {draft.message}
+      </p>
+    );
+  }
+  const [clusters, now] = await Promise.all([listClusters(), getNow()]);
+  const month = lastFullMonth(now);
+  const nodeHref = `/budgets/${encodeURIComponent(draft.nodeId)}`;
+  return (
+    <>
+      <div className="page-head">
+        <p className="muted small">
+          <Link href={`/budgets?node=${encodeURIComponent(draft.nodeId)}`}>Budgets</Link> /{" "}
+          <Link href={`${nodeHref}/drafts`}>Drafts of {draft.nodeName}</Link> /
+        </p>
+        <h1>Draft split of {draft.nodeName}</h1>
+        <p className="muted">
+          By {draft.authorName}, {draft.createdAt.slice(0, 16).replace("T", " ")} UTC, from version{" "}
+          {draft.basedOnVersion}: “{draft.reason}”
+        </p>
+      </div>
+      <section className="card" aria-labelledby="split-heading">
+        <h2 id="split-heading">Proposed split</h2>
+        <DraftSplit proposed={draft.children} current={draft.currentChildren} />
+        <AdoptDraft
+          draftId={draft.id}
+          nodeId={draft.nodeId}
+          adoptedAt={draft.adoptedAt}
+          isStale={draft.isStale}
+          basedOnVersion={draft.basedOnVersion}
+          currentVersion={draft.currentVersion}
+          currentChildren={draft.currentChildren}
+        />
+      </section>
+      <section className="card" aria-labelledby="what-if-heading">
+        <h2 id="what-if-heading">What if this split had been in force?</h2>
+        <p className="muted">
+          Replays the period&apos;s actual demand (every job submitted in it, and work still waiting
+          or running at its start) on the simulator twice: under the split in force now and under
+          this draft, side by side with what happened.
+        </p>
+        <WhatIfForm
+          draftId={draft.id}
+          nodeId={draft.nodeId}
+          clusters={clusters.map((cluster) => cluster.name)}
+          defaultFrom={month.from.toISOString().slice(0, 10)}
+          defaultTo={month.to.toISOString().slice(0, 10)}
+        />
+        <WhatIfList nodeId={draft.nodeId} draftId={draft.id} initial={draft.whatIfs} />
+      </section>
+    </>
+  );
+}

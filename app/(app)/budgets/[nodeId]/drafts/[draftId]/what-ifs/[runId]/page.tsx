@@ -1,0 +1,49 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { WhatIfResult } from "@/components/what-if/what-if-result";
+import { getSessionUser } from "@/lib/auth";
+import { getWhatIfForEditor } from "@/lib/data/budget-drafts";
+import { AppError } from "@/lib/errors";
+
+export const metadata: Metadata = { title: "What-if" };
+export const dynamic = "force-dynamic";
+
+export default async function WhatIfPage({
+  params,
+}: {
+  params: Promise<{ nodeId: string; draftId: string; runId: string }>;
+}) {
+  const user = await getSessionUser();
+  if (!user) return null;
+  const { nodeId, draftId, runId } = await params;
+  const run = await getWhatIfForEditor(user, draftId, runId).catch((error: unknown) => {
+    if (error instanceof AppError && error.code === "not_found") notFound();
+    if (error instanceof AppError && error.code === "forbidden") return error;
+    throw error;
+  });
+  if (run instanceof AppError) {
+    return (
+      <p className="alert" role="alert">
+        {run.message}
+      </p>
+    );
+  }
+  const draftHref = `/budgets/${encodeURIComponent(nodeId)}/drafts/${encodeURIComponent(draftId)}`;
+  return (
+    <>
+      <div className="page-head">
+        <p className="muted small">
+          <Link href={`/budgets/${encodeURIComponent(nodeId)}/drafts`}>Drafts</Link> /{" "}
+          <Link href={draftHref}>The draft</Link> /
+        </p>
+        <h1>What-if: {run.name}</h1>
+        <p className="muted">
+          Started by {run.userName}. The result is kept with the draft.{" "}
+          <Link href={draftHref}>Back to the draft to adopt it</Link>
+        </p>
+      </div>
+      <WhatIfResult initial={run} />
+    </>
+  );
+}

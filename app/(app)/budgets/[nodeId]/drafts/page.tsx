@@ -1,0 +1,91 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { getSessionUser } from "@/lib/auth";
+import { listDrafts } from "@/lib/data/budget-drafts";
+import { AppError } from "@/lib/errors";
+import { formatWeight } from "@/lib/format";
+
+export const metadata: Metadata = { title: "Drafts" };
+export const dynamic = "force-dynamic";
+
+export default async function DraftsPage({ params }: { params: Promise<{ nodeId: string }> }) {
+  const user = await getSessionUser();
+  if (!user) return null;
+  const { nodeId } = await params;
+  const listed = await listDrafts(user, nodeId).catch((error: unknown) => {
+    if (error instanceof AppError && error.code === "not_found") notFound();
+    if (error instanceof AppError && error.code === "forbidden") return error;
+    throw error;
+  });
+  if (listed instanceof AppError) {
+    return (
+      <p className="alert" role="alert">
+        {listed.message}
+      </p>
+    );
+  }
+  const { node, drafts } = listed;
+  return (
+    <>
+      <div className="page-head">
+        <p>
+          <Link href={`/budgets?node=${encodeURIComponent(nodeId)}`}>
+            ← Back to the budget tree
+          </Link>
+        </p>
+        <h1>Drafts of the split of {node.name}</h1>
+        <p className="muted">
+          A draft is a split that is not in force. Replay a past period&apos;s demand under it (a
+          what-if), compare with what happened, then adopt it: it is saved like any edit, with its
+          history entry. Start one from the budget tree: Edit split, then Save as draft.
+        </p>
+      </div>
+      {drafts.length === 0 ? (
+        <p className="card">No drafts yet.</p>
+      ) : (
+        <section className="card" aria-labelledby="drafts-heading">
+          <h2 id="drafts-heading">Drafts</h2>
+          <table>
+            <thead>
+              <tr>
+                <th>Created</th>
+                <th>By</th>
+                <th>Split</th>
+                <th>Why</th>
+                <th className="num">What-ifs</th>
+                <th>State</th>
+              </tr>
+            </thead>
+            <tbody>
+              {drafts.map((draft) => (
+                <tr key={draft.id}>
+                  <td>
+                    <Link href={`/budgets/${encodeURIComponent(nodeId)}/drafts/${draft.id}`}>
+                      {draft.createdAt.slice(0, 16).replace("T", " ")}
+                    </Link>
+                  </td>
+                  <td>{draft.authorName}</td>
+                  <td>
+                    {draft.children
+                      .map((child) => `${child.name} ${formatWeight(child.weight)}`)
+                      .join(" · ")}
+                  </td>
+                  <td>{draft.reason}</td>
+                  <td className="num">{draft.whatIfCount}</td>
+                  <td>
+                    {draft.adoptedAt
+                      ? `adopted ${draft.adoptedAt.slice(0, 10)}`
+                      : draft.basedOnVersion === node.version
+                        ? "open"
+                        : "outdated: the split changed since"}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,84 @@
+"use client";
+
+import {
+  Bar,
+  CartesianGrid,
+  ComposedChart,
+  Legend,
+  ResponsiveContainer,
+  Scatter,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from "recharts";
+import { ENTITLED_COLOUR, WHAT_IF_COLOURS } from "@/components/charts/palette";
+import type { WhatIfSummary } from "@/lib/what-if/summary";
+
+/** Received GPU-hours per budget in each column, with the entitlement now (◆) and with the draft (▲). */
+export function WhatIfChart({ summary }: { summary: WhatIfSummary }) {
+  const hasHappened = summary.happenedSource === "roll-ups";
+  const rows = summary.rows
+    .filter((row) => !row.isTotal)
+    .map((row) => ({
+      name: row.label,
+      happened: Math.round(row.happened?.receivedGpuHours ?? 0),
+      current: Math.round(row.current.receivedGpuHours),
+      draft: Math.round(row.draft.receivedGpuHours),
+      entitledNow: Math.round(row.current.entitledGpuHours),
+      entitledDraft: Math.round(row.draft.entitledGpuHours),
+    }));
+  return (
+    <div className="chart-card">
+      <div className="chart-head">
+        <h3>Received vs entitled GPU-hours per budget</h3>
+        <span className="muted">Entitled: share of capacity each hour, capped by demand</span>
+      </div>
+      <div
+        className="chart-box"
+        role="img"
+        aria-label="Received GPU-hours per budget as it happened, replayed now and with the draft, with both entitlements"
+      >
+        <ResponsiveContainer width="100%" height={320}>
+          <ComposedChart data={rows} margin={{ top: 8, right: 8, bottom: 48, left: 8 }}>
+            <CartesianGrid strokeDasharray="3 3" vertical={false} />
+            <XAxis
+              dataKey="name"
+              tick={{ fontSize: 11 }}
+              interval={0}
+              angle={-30}
+              textAnchor="end"
+            />
+            <YAxis
+              tick={{ fontSize: 12 }}
+              width={64}
+              tickFormatter={(v: number) => v.toLocaleString("en-US")}
+            />
+            <Tooltip formatter={(value) => `${Number(value).toLocaleString("en-US")} GPU-h`} />
+            <Legend verticalAlign="top" height={28} />
+            {hasHappened ? (
+              <Bar
+                dataKey="happened"
+                name="received, as it happened"
+                fill={WHAT_IF_COLOURS.happened}
+              />
+            ) : null}
+            <Bar dataKey="current" name="received, current split" fill={WHAT_IF_COLOURS.current} />
+            <Bar dataKey="draft" name="received, draft" fill={WHAT_IF_COLOURS.draft} />
+            <Scatter
+              dataKey="entitledNow"
+              name="entitled, current split"
+              fill={ENTITLED_COLOUR}
+              shape="diamond"
+            />
+            <Scatter
+              dataKey="entitledDraft"
+              name="entitled, draft"
+              fill="#000000"
+              shape="triangle"
+            />
+          </ComposedChart>
+        </ResponsiveContainer>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,109 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState, useTransition, type FormEvent } from "react";
+import type { FieldIssue } from "@/lib/errors";
+import { startWhatIf, whatIfHref } from "./what-if-api";
+
+const DAY_MS = 86_400_000;
+
+/** Period (first and last day, UTC) and clusters of a new what-if; opens its page when queued. */
+export function WhatIfForm({
+  draftId,
+  nodeId,
+  clusters,
+  defaultFrom,
+  defaultTo,
+}: {
+  draftId: string;
+  nodeId: string;
+  clusters: string[];
+  /** First day, and the day after the last one, "YYYY-MM-DD". */
+  defaultFrom: string;
+  defaultTo: string;
+}) {
+  const router = useRouter();
+  const [from, setFrom] = useState(defaultFrom);
+  const [lastDay, setLastDay] = useState(
+    new Date(Date.parse(defaultTo) - DAY_MS).toISOString().slice(0, 10),
+  );
+  const [chosen, setChosen] = useState<Set<string>>(() => new Set(clusters));
+  const [issues, setIssues] = useState<FieldIssue[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const [isPending, startTransition] = useTransition();
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    setError(null);
+    setIssues([]);
+    const end = Date.parse(lastDay);
+    const to = Number.isNaN(end) ? lastDay : new Date(end + DAY_MS).toISOString().slice(0, 10);
+    startTransition(async () => {
+      const result = await startWhatIf(draftId, { from, to, clusters: [...chosen].sort() });
+      if (result.ok) {
+        router.push(whatIfHref(nodeId, draftId, result.value.whatIf.id));
+        return;
+      }
+      setIssues(result.error.issues);
+      setError(result.error.message);
+    });
+  }
+  const issueAt = (path: string) => issues.find((issue) => issue.path.startsWith(path))?.message;
+  return (
+    <form className="draft-form" onSubmit={submit} noValidate>
+      <div className="field">
+        <label htmlFor="what-if-from">First day</label>
+        <input
+          id="what-if-from"
+          type="date"
+          value={from}
+          onChange={(event) => setFrom(event.target.value)}
+          aria-invalid={issueAt("from") !== undefined}
+        />
+        <p className="field-error">{issueAt("from")}</p>
+      </div>
+      <div className="field">
+        <label htmlFor="what-if-to">Last day</label>
+        <input
+          id="what-if-to"
+          type="date"
+          value={lastDay}
+          onChange={(event) => setLastDay(event.target.value)}
+          aria-invalid={issueAt("to") !== undefined}
+        />
+        <p className="field-error">{issueAt("to")}</p>
+      </div>
+      <fieldset>
+        <legend className="sr-only">Clusters</legend>
+        {clusters.map((name) => (
+          <label key={name}>
+            <input
+              type="checkbox"
+              checked={chosen.has(name)}
+              onChange={(event) => {
+                const next = new Set(chosen);
+                if (event.target.checked) next.add(name);
+                else next.delete(name);
+                setChosen(next);
+              }}
+            />{" "}
+            {name}
+          </label>
+        ))}
+      </fieldset>
+      <button
+        type="submit"
+        className="button button-primary"
+        disabled={isPending || chosen.size === 0}
+      >
+        {isPending ? "Starting…" : "Run what-if"}
+      </button>
+      {error ? (
+        <p className="alert" role="alert">
+          {error}
+          {issues.length > 0 ? ` ${issues.map((issue) => issue.message).join(" ")}` : null}
+        </p>
+      ) : null}
+    </form>
+  );
+}

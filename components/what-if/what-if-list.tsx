@@ -1,0 +1,58 @@
+"use client";
+
+import Link from "next/link";
+import { useQuery } from "@tanstack/react-query";
+import type { WhatIfView } from "@/lib/data/what-ifs";
+import { formatShare } from "@/components/simulations/sim-format";
+import { whatIfHref } from "./what-if-api";
+import { whatIfListQuery } from "./what-if-queries";
+
+/** A draft's what-ifs, newest first, each linking to its result (kept for later). */
+export function WhatIfList({
+  nodeId,
+  draftId,
+  initial,
+}: {
+  nodeId: string;
+  draftId: string;
+  initial: WhatIfView[];
+}) {
+  const { data: runs } = useQuery(whatIfListQuery(draftId, initial));
+  if (runs.length === 0) return <p className="muted">No what-ifs of this draft yet.</p>;
+  return (
+    <table aria-label="What-ifs of this draft">
+      <thead>
+        <tr>
+          <th>Period</th>
+          <th>Started</th>
+          <th>State</th>
+          <th className="num">Branch fulfilment now → draft</th>
+        </tr>
+      </thead>
+      <tbody>
+        {runs.map((run) => {
+          const total = run.summary?.rows[0];
+          return (
+            <tr key={run.id}>
+              <td>
+                <Link href={whatIfHref(nodeId, draftId, run.id)}>{run.name}</Link>
+              </td>
+              <td>
+                {run.createdAt.slice(0, 16).replace("T", " ")} by {run.userName}
+              </td>
+              <td>
+                <span className={`status status-${run.status}`}>{run.status}</span>
+                {run.status === "running" ? ` ${Math.round(run.progress * 100)}%` : null}
+              </td>
+              <td className="num">
+                {total
+                  ? `${formatShare(total.current.fulfilment)} → ${formatShare(total.draft.fulfilment)}`
+                  : "–"}
+              </td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}

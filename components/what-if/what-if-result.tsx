@@ -1,0 +1,190 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { Fragment } from "react";
+import { formatCount, formatShare, formatWait } from "@/components/simulations/sim-format";
+import type { WhatIfView } from "@/lib/data/what-ifs";
+import type { Figures, WhatIfRow } from "@/lib/what-if/compare";
+import type { WhatIfSummary } from "@/lib/what-if/summary";
+import { WhatIfChart } from "./what-if-chart";
+import { whatIfQuery } from "./what-if-queries";
+
+const COLUMNS = [
+  { key: "happened", label: "What happened" },
+  { key: "current", label: "Replay, current split" },
+  { key: "draft", label: "Replay, draft" },
+] as const;
+
+/** A what-if's page body: a progress bar while it runs, then the side-by-side result. */
+export function WhatIfResult({ initial }: { initial: WhatIfView }) {
+  const { data: run } = useQuery(whatIfQuery(initial.draftId, initial));
+  if (run.status === "failed") {
+    return (
+      <div className="alert" role="alert">
+        <strong>The what-if failed.</strong>
+        <pre className="error-text">{run.error}</pre>
+      </div>
+    );
+  }
+  if (run.status !== "done" || !run.summary) {
+    const percent = Math.round(run.progress * 100);
+    return (
+      <section className="card" aria-labelledby="progress-heading">
+        <h2 id="progress-heading">
+          {run.status === "queued" ? "Queued: waiting for a worker" : "Replaying the period"}
+        </h2>
+        <div
+          className="progress"
+          role="progressbar"
+          aria-label="What-if progress"
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={percent}
+        >
+          <div className="progress-fill" style={{ width: `${percent}%` }} />
+        </div>
+        <p className="muted">
+          {percent}% · {run.phase ?? "queued"}
+        </p>
+      </section>
+    );
+  }
+  return <WhatIfTables summary={run.summary} />;
+}
+
+function WhatIfTables({ summary }: { summary: WhatIfSummary }) {
+  const hasHappened = summary.happenedSource === "roll-ups";
+  const columns = COLUMNS.filter((column) => hasHappened || column.key !== "happened");
+  const total = summary.rows[0]!;
+  return (
+    <>
+      <section className="card" aria-labelledby="results-heading">
+        <h2 id="results-heading">Results for {summary.nodeName}</h2>
+        <p className="muted">
+          {formatCount(summary.stats.jobs)} jobs replayed ({formatCount(summary.stats.carriedOver)}{" "}
+          carried over from before the period, {formatCount(summary.stats.workFromObserved)} with
+          their observed run time as work), {formatCount(summary.stats.gpuHoursRequested)} GPU-hours
+          asked for. Read in {summary.timings.loadSec} s, both replays took{" "}
+          {summary.timings.simulateSec} s.
+        </p>
+        {hasHappened ? null : (
+          <p className="warn-text" role="note">
+            No hourly roll-ups cover this period, so what happened cannot be shown: the replay under
+            the current split stands in for it.
+          </p>
+        )}
+        <p>
+          Branch fulfilment: <strong>{formatShare(total.current.fulfilment)}</strong> under the
+          current split, <strong>{formatShare(total.draft.fulfilment)}</strong> with the draft
+          {total.happened ? <> ({formatShare(total.happened.fulfilment)} as it happened)</> : null}.
+          All budgets replayed: fulfilment {formatShare(summary.current.fulfilment)} →{" "}
+          {formatShare(summary.draft.fulfilment)}, preemptions{" "}
+          {formatCount(summary.current.preemptions)} → {formatCount(summary.draft.preemptions)}.
+        </p>
+        <div className="table-scroll">
+          <table className="what-if-table" aria-label="Per budget: what happened and both replays">
+            <thead>
+              <tr>
+                <th scope="col">Budget</th>
+                <th scope="col">Column</th>
+                <th scope="col" className="num">
+                  Share
+                </th>
+                <th scope="col" className="num">
+                  Entitled GPU-h
+                </th>
+                <th scope="col" className="num">
+                  Received GPU-h
+                </th>
+                <th scope="col" className="num">
+                  of which unallocated
+                </th>
+                <th scope="col" className="num">
+                  Fulfilment
+                </th>
+                {summary.classes.map((jobClass) => (
+                  <th scope="col" className="num" key={jobClass}>
+                    {jobClass} wait p50 / p90
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {summary.rows.map((row) => (
+                <Fragment key={row.id}>
+                  {columns.map((column, index) => (
+                    <FigureRow
+                      key={column.key}
+                      row={row}
+                      label={column.label}
+                      colour={column.key}
+                      figures={row[column.key]}
+                      classes={summary.classes}
+                      isFirst={index === 0}
+                      span={columns.length}
+                    />
+                  ))}
+                </Fragment>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+      <section className="chart-grid" aria-label="Chart">
+        <WhatIfChart summary={summary} />
+      </section>
+    </>
+  );
+}
+
+function FigureRow({
+  row,
+  label,
+  colour,
+  figures,
+  classes,
+  isFirst,
+  span,
+}: {
+  row: WhatIfRow;
+  label: string;
+  colour: string;
+  figures: Figures | null;
+  classes: string[];
+  isFirst: boolean;
+  span: number;
+}) {
+  const className = [row.isTotal ? "is-total" : "", isFirst ? "group-start" : ""].join(" ").trim();
+  const notes = [
+    row.isNew ? "new in the draft" : "",
+    row.isLeftOut ? "left out of the draft" : "",
+    row.draftLabel ? `draft: ${row.draftLabel}` : "",
+  ].filter(Boolean);
+  return (
+    <tr className={className || undefined}>
+      {isFirst ? (
+        <th scope="rowgroup" rowSpan={span}>
+          {row.isTotal ? `${row.label} (all)` : row.label}
+          {notes.length > 0 ? <span className="hint"> ({notes.join(", ")})</span> : null}
+        </th>
+      ) : null}
+      <td className="column-label">
+        <span className={`swatch swatch-${colour}`} aria-hidden="true" />
+        {label}
+      </td>
+      <td className="num">{figures ? formatShare(figures.effectiveShare) : "–"}</td>
+      <td className="num">{figures ? formatCount(figures.entitledGpuHours) : "–"}</td>
+      <td className="num">{figures ? formatCount(figures.receivedGpuHours) : "–"}</td>
+      <td className="num">{figures ? formatCount(figures.unallocatedGpuHours) : "–"}</td>
+      <td className="num">{figures ? formatShare(figures.fulfilment) : "–"}</td>
+      {classes.map((jobClass) => {
+        const wait = figures?.waits[jobClass];
+        return (
+          <td className="num" key={jobClass}>
+            {wait ? `${formatWait(wait.p50Sec)} / ${formatWait(wait.p90Sec)}` : "–"}
+          </td>
+        );
+      })}
+    </tr>
+  );
+}
