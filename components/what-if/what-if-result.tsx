@@ -169,6 +169,7 @@ function FigureRow({
         </th>
       ) : null}
       <td className="column-label">
+        <span className="sr-only">{row.isTotal ? `${row.label} (all)` : row.label}, </span>
         <span className={`swatch swatch-${colour}`} aria-hidden="true" />
         {label}
       </td>

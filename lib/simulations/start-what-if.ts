@@ -16,7 +16,11 @@ import { MAX_RUNNING_WORKERS, startSimulationWorker } from "./start-worker";
 
 /** "2026-10-01 – 2026-10-31 on h100, b200": the run's name, also quoted by an adoption. */
 export function describePeriod(options: WhatIfOptions, clusterCount: number): string {
-  const lastDay = new Date(new Date(options.to).getTime() - 1).toISOString().slice(0, 10);
+  const to = new Date(options.to);
+  const isWholeDays = to.getTime() % 86_400_000 === 0;
+  const lastDay = isWholeDays
+    ? new Date(to.getTime() - 1).toISOString().slice(0, 10)
+    : `${options.to.slice(0, 16).replace("T", " ")} UTC`;
   const clusters =
     options.clusters.length === clusterCount ? "all clusters" : options.clusters.join(", ");
   return `${options.from.slice(0, 10)} – ${lastDay} on ${clusters}`;
@@ -24,19 +28,22 @@ export function describePeriod(options: WhatIfOptions, clusterCount: number): st
 
 /**
  * Queues a what-if of `draftId` for `user` (who must be allowed to edit the draft's node):
- * 404 unknown draft, 403, 422 unknown cluster or a period in the future, 409 when the draft
+ * 404 unknown draft, 403, 422 unknown cluster or a period starting in the future (one that
+ * has not ended is replayed up to now), 409 when the draft
  * no longer applies to the tree (a budget it names was removed).
  */
 export async function startWhatIf(user: SessionUser, draftId: string, input: StartWhatIfInput) {
   const db = getDb();
   const draft = await getDraftForEditor(db, user, draftId);
   const now = await getNow();
-  const period = input.from && input.to ? { from: input.from, to: input.to } : lastFullMonth(now);
-  if (period.to.getTime() > now.getTime()) {
-    throw new AppError("validation_failed", "The period has not ended yet.", [
-      { path: "to", message: `Choose an end at or before now (${now.toISOString()}).` },
+  const asked = input.from && input.to ? { from: input.from, to: input.to } : lastFullMonth(now);
+  if (asked.from.getTime() >= now.getTime()) {
+    throw new AppError("validation_failed", "The period has not started yet.", [
+      { path: "from", message: `Choose a start before now (${now.toISOString()}).` },
     ]);
   }
+  // A period that has not ended yet is replayed so far: demand after now is not known.
+  const period = { from: asked.from, to: new Date(Math.min(asked.to.getTime(), now.getTime())) };
   const clusters = await listClusters();
   const known = new Set(clusters.map((cluster) => cluster.name));
   const chosen = input.clusters ?? clusters.map((cluster) => cluster.name);

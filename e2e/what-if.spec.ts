@@ -1,0 +1,105 @@
+import { expect, test, type Page } from "@playwright/test";
+import { signInAs } from "./fixtures";
+
+type ApiNode = { id: string; parentId: string | null; path: string; name: string; weight: number };
+
+async function nodes(page: Page): Promise<ApiNode[]> {
+  const response = await page.request.get("/api/v1/budgets");
+  expect(response.status()).toBe(200);
+  return ((await response.json()) as { nodes: ApiNode[] }).nodes;
+}
+
+test("a program lead drafts a split, replays today's demand under it, and adopts it", async ({
+  page,
+  browser,
+}) => {
+  // Demand in the period: the researcher submits work to two language budgets on b300 (the
+  // e2e server has no history yet, and no live driver).
+  const researcher = await (await browser.newContext()).newPage();
+  await signInAs(researcher, "researcher");
+  const tree = await nodes(researcher);
+  const idOf = (path: string) => tree.find((node) => node.path === path)!.id;
+  for (const [path, gpus] of [
+    ["language/lm-pretrain", 32],
+    ["language/lm-posttrain/riley", 16],
+    ["language/lm-pretrain", 64],
+  ] as const) {
+    const response = await researcher.request.post("/api/v1/jobs", {
+      data: {
+        cluster: "b300",
+        budgetId: idOf(path),
+        name: `what-if ${path}`,
+        gpus,
+        minRuntimeSec: 3600,
+        isResumable: true,
+        priority: "normal",
+        workSec: 4 * 3600,
+      },
+    });
+    expect(response.status(), await response.text()).toBe(201);
+  }
+
+  await signInAs(page, "programLead");
+  const language = tree.find((node) => node.path === "language")!;
+  const before = tree.filter((node) => node.parentId === language.id);
+  await page.goto(`/budgets?node=${language.id}`);
+  await page.getByRole("button", { name: "Edit split of language" }).click();
+  const editor = page.getByRole("region", { name: /Edit split of language$/ });
+  await editor.getByRole("spinbutton", { name: "Weight of lm-eval" }).fill("4");
+  await editor
+    .getByRole("textbox", { name: /Reason for the change/ })
+    .fill("Evaluation needs more for the release");
+  await editor.getByRole("button", { name: "Save as draft" }).click();
+
+  // The draft page: nothing changed in the tree yet.
+  await expect(page.getByRole("heading", { name: "Draft split of language" })).toBeVisible();
+  const split = page.getByRole("table").first();
+  await expect(split.getByRole("row", { name: /^lm-eval / })).toContainText("9.09%"); // 1 / 11
+  await expect(split.getByRole("row", { name: /^lm-eval / })).toContainText("28.6%"); // 4 / 14
+  expect((await nodes(page)).find((node) => node.name === "lm-eval")!.weight).toBe(1);
+
+  // Today so far, on b300 only: the period is replayed up to now.
+  const today = new Date().toISOString().slice(0, 10);
+  await page.getByLabel("First day").fill(today);
+  await page.getByLabel("Last day").fill(today);
+  await page.getByRole("checkbox", { name: "h100" }).uncheck();
+  await page.getByRole("checkbox", { name: "b200" }).uncheck();
+  await page.getByRole("button", { name: "Run what-if" }).click();
+
+  await expect(page.getByRole("progressbar", { name: "What-if progress" })).toBeVisible();
+  const results = page.getByRole("table", { name: "Per budget: what happened and both replays" });
+  await expect(results).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByText(/^3 jobs replayed/)).toBeVisible();
+  await expect(page.getByText(/No hourly roll-ups cover this period/)).toBeVisible();
+  // lm-eval's share of every cluster: 40% x 1/11 now, 40% x 4/14 with the draft.
+  await expect(results.getByRole("row", { name: /lm-eval, Replay, draft/ })).toContainText("11.4%");
+  await expect(results.getByRole("row", { name: /lm-eval, Replay, current split/ })).toContainText(
+    "3.6%",
+  );
+  await expect(page.getByRole("img", { name: /Received GPU-hours per budget/ })).toBeVisible();
+
+  // The result is kept and listed on the draft; adopting saves it with history.
+  await page.getByRole("link", { name: "Back to the draft to adopt it" }).click();
+  await expect(page.getByRole("table", { name: "What-ifs of this draft" })).toContainText("done");
+  await page.getByRole("button", { name: "Adopt this split" }).click();
+  await expect(page.getByRole("heading", { name: "History of language" })).toBeVisible();
+  await expect(
+    page.getByText(/Adopted the draft of .* after a what-if on .*: Evaluation needs more/),
+  ).toBeVisible();
+  expect((await nodes(page)).find((node) => node.name === "lm-eval")!.weight).toBe(4);
+
+  // Put the seeded split back for the specs that follow.
+  const version = (
+    (await (await page.request.get("/api/v1/budgets")).json()) as {
+      nodes: { id: string; version: number }[];
+    }
+  ).nodes.find((node) => node.id === language.id)!.version;
+  const restored = await page.request.put(`/api/v1/budgets/${language.id}/children`, {
+    data: {
+      version,
+      reason: "e2e: put the seeded split back",
+      children: before.map(({ id, name, weight }) => ({ id, name, weight })),
+    },
+  });
+  expect(restored.status()).toBe(200);
+});
