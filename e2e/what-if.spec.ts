@@ -33,7 +33,6 @@ test("a program lead drafts a split, replays today's demand under it, and adopts
         minRuntimeSec: 3600,
         isResumable: true,
         priority: "normal",
-        workSec: 4 * 3600,
       },
     });
     expect(response.status(), await response.text()).toBe(201);
