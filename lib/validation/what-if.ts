@@ -41,7 +41,8 @@ export const startWhatIfSchema = z
       });
       return;
     }
-    if (!body.from || !body.to) return;
+    // zod still runs this check when a field failed its own (then it is not a Date).
+    if (!(body.from instanceof Date) || !(body.to instanceof Date)) return;
     const days = (body.to.getTime() - body.from.getTime()) / 86_400_000;
     if (days <= 0) {
       context.addIssue({

@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { zodIssues } from "../api/respond";
+import { lastFullMonth, startWhatIfSchema } from "./what-if";
+
+function issuesOf(body: unknown) {
+  const result = startWhatIfSchema.safeParse(body);
+  return result.success ? [] : zodIssues(result.error);
+}
+
+describe("startWhatIfSchema", () => {
+  it("accepts nothing (last month, all clusters) or both ends and some clusters", () => {
+    expect(issuesOf({})).toEqual([]);
+    expect(issuesOf({ from: "2026-10-01", to: "2026-11-01", clusters: ["h100"] })).toEqual([]);
+  });
+
+  it("names the field of each problem", () => {
+    expect(issuesOf({ from: "2026-10-01" }).map((issue) => issue.path)).toEqual(["to"]);
+    expect(issuesOf({ from: "yesterday", to: "2026-11-01" }).map((issue) => issue.path)).toEqual([
+      "from",
+    ]);
+    expect(issuesOf({ from: "2026-11-01", to: "2026-10-01" })).toEqual([
+      { path: "to", message: "The period must end after it starts." },
+    ]);
+    expect(issuesOf({ from: "2026-01-01", to: "2026-06-01" })[0]?.message).toBe(
+      "Replay at most 92 days at a time.",
+    );
+    expect(issuesOf({ clusters: [] }).map((issue) => issue.path)).toEqual(["clusters"]);
+    expect(issuesOf({ period: "last" }).map((issue) => issue.path)).toEqual(["(body)"]);
+  });
+});
+
+describe("lastFullMonth", () => {
+  it("is the calendar month before now in UTC (edge: January gives December)", () => {
+    expect(lastFullMonth(new Date("2026-11-30T13:00:00Z"))).toEqual({
+      from: new Date("2026-10-01T00:00:00Z"),
+      to: new Date("2026-11-01T00:00:00Z"),
+    });
+    expect(lastFullMonth(new Date("2027-01-05T00:00:00Z")).from).toEqual(
+      new Date("2026-12-01T00:00:00Z"),
+    );
+  });
+});

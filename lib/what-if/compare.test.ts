@@ -1,0 +1,112 @@
+import { describe, expect, it } from "vitest";
+import type { BudgetNode } from "../engine/types";
+import type { BudgetSummary } from "../sim/report-types";
+import { compareOutcomes, outcomeFromReport, type LeafOutcome, type Outcome } from "./compare";
+import { applyDraftForReplay } from "./demand-scenario";
+
+const TREE: BudgetNode[] = [
+  { id: "root", parentId: null, name: "lab", weight: 1 },
+  { id: "lang", parentId: "root", name: "language", weight: 1 },
+  { id: "pre", parentId: "lang", name: "lm-pretrain", weight: 3 },
+  { id: "post", parentId: "lang", name: "lm-posttrain", weight: 1 },
+  { id: "riley", parentId: "post", name: "riley", weight: 1 },
+  { id: "kira", parentId: "post", name: "kira", weight: 1 },
+  { id: "eval", parentId: "lang", name: "lm-eval", weight: 1 },
+];
+
+function leaf(entitled: number, received: number, fulfilment: number | null): LeafOutcome {
+  return {
+    effectiveShare: 0.1,
+    entitledGpuHours: entitled,
+    receivedGpuHours: received,
+    allocatedGpuHours: received,
+    unallocatedGpuHours: 0,
+    fulfilment,
+  };
+}
+
+function outcome(leaves: Record<string, LeafOutcome>, waits: Outcome["waits"] = []): Outcome {
+  return { leaves: new Map(Object.entries(leaves)), waits };
+}
+
+describe("compareOutcomes", () => {
+  const draftTree = applyDraftForReplay(TREE, "lang", [
+    { id: "pre", name: "pretrain", weight: 1 },
+    { id: "post", name: "lm-posttrain", weight: 1 },
+    { name: "agents", weight: 2 },
+  ]);
+  const rows = compareOutcomes({
+    tree: TREE,
+    draftTree,
+    nodeId: "lang",
+    happened: null,
+    current: outcome({ pre: leaf(100, 90, 0.9), riley: leaf(50, 50, 1), eval: leaf(0, 5, null) }, [
+      { budgetId: "pre", jobClass: "training", waitSec: 100 },
+      { budgetId: "pre", jobClass: "training", waitSec: 300 },
+      { budgetId: "riley", jobClass: "debug", waitSec: 10 },
+      { budgetId: "vis", jobClass: "debug", waitSec: 9999 },
+    ]),
+    draft: outcome({ pre: leaf(40, 40, 1), riley: leaf(60, 30, 0.5) }),
+  });
+
+  it("puts the branch total first, then every leaf as the draft shapes the branch", () => {
+    expect(rows.map((row) => [row.label, row.isNew, row.isLeftOut, row.draftLabel])).toEqual([
+      ["language", false, false, null],
+      ["lm-pretrain", false, false, "pretrain"],
+      ["lm-posttrain/riley", false, false, null],
+      ["lm-posttrain/kira", false, false, null],
+      ["lm-eval", false, true, null],
+      ["agents", true, false, null],
+    ]);
+  });
+
+  it("sums hours and weighs fulfilment by entitlement; waits pool the branch's jobs only", () => {
+    const total = rows[0]!;
+    expect(total.current).toMatchObject({
+      entitledGpuHours: 150,
+      receivedGpuHours: 145,
+      fulfilment: 0.9333,
+    });
+    expect(total.draft).toMatchObject({ entitledGpuHours: 100, fulfilment: 0.7 });
+    expect(total.current.waits).toEqual({
+      debug: { jobs: 1, p50Sec: 10, p90Sec: 10 },
+      training: { jobs: 2, p50Sec: 100, p90Sec: 300 },
+    });
+    expect(total.happened).toBeNull();
+  });
+
+  it("shows a budget without entitlement as fulfilment null (edge: received but never owed)", () => {
+    expect(rows[4]!.current).toMatchObject({ receivedGpuHours: 5, fulfilment: null });
+    expect(rows[5]!.current).toMatchObject({ effectiveShare: 0, receivedGpuHours: 0 });
+  });
+});
+
+describe("outcomeFromReport", () => {
+  it("keys a report's budgets by leaf id, the last part of the path of ids", () => {
+    const budget: BudgetSummary = {
+      path: "lang/post/riley",
+      effectiveShare: 0.05,
+      entitledGpuHours: 10,
+      receivedGpuHours: 12,
+      allocatedGpuHours: 9,
+      unallocatedGpuHours: 3,
+      fulfilment: 0.9,
+      preemptions: 2,
+      workConservingGpuHours: 11,
+      workConservingFulfilment: 0.95,
+    };
+    expect([...outcomeFromReport([budget], []).leaves.entries()]).toEqual([
+      [
+        "riley",
+        {
+          effectiveShare: 0.05,
+          entitledGpuHours: 10,
+          receivedGpuHours: 12,
+          allocatedGpuHours: 9,
+          unallocatedGpuHours: 3,
+          fulfilment: 0.9,
+        },
+      ],
+    ]);
+  });
+});
