@@ -7,6 +7,7 @@ import { formatDurationSec } from "@/lib/sim/duration";
 import { BudgetChart } from "./budget-chart";
 import { BudgetTable } from "./budget-table";
 import { ResultsTable } from "./results-table";
+import { ProgressCard } from "./progress-card";
 import { PHILLY_CITATION } from "./sim-format";
 import { simulationQuery, timelineQuery } from "./simulation-queries";
 import { WaitChart } from "./wait-chart";
@@ -31,27 +32,16 @@ export function SimulationDetail({ initial }: { initial: SimulationView }) {
     );
   }
   if (!isDone || !simulation.summary) {
-    const percent = Math.round(simulation.progress * 100);
     return (
-      <section className="card" aria-labelledby="progress-heading">
-        <h2 id="progress-heading">
-          {simulation.status === "queued" ? "Queued: waiting for a worker" : "Simulating"}
-        </h2>
-        <div
-          className="progress"
-          role="progressbar"
-          aria-label="Simulation progress"
-          aria-valuemin={0}
-          aria-valuemax={100}
-          aria-valuenow={percent}
-        >
-          <div className="progress-fill" style={{ width: `${percent}%` }} />
-        </div>
-        <p className="muted">
-          {percent}% · {simulation.phase ?? "queued"}
-        </p>
+      <ProgressCard
+        status={simulation.status}
+        progress={simulation.progress}
+        phase={simulation.phase}
+        title="Simulating"
+        label="Simulation progress"
+      >
         {citation}
-      </section>
+      </ProgressCard>
     );
   }
   const summary = simulation.summary;

@@ -2,6 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { Fragment } from "react";
+import { ProgressCard } from "@/components/simulations/progress-card";
 import { formatCount, formatShare, formatWait } from "@/components/simulations/sim-format";
 import type { WhatIfView } from "@/lib/data/what-ifs";
 import type { Figures, WhatIfRow } from "@/lib/what-if/compare";
@@ -27,26 +28,14 @@ export function WhatIfResult({ initial }: { initial: WhatIfView }) {
     );
   }
   if (run.status !== "done" || !run.summary) {
-    const percent = Math.round(run.progress * 100);
     return (
-      <section className="card" aria-labelledby="progress-heading">
-        <h2 id="progress-heading">
-          {run.status === "queued" ? "Queued: waiting for a worker" : "Replaying the period"}
-        </h2>
-        <div
-          className="progress"
-          role="progressbar"
-          aria-label="What-if progress"
-          aria-valuemin={0}
-          aria-valuemax={100}
-          aria-valuenow={percent}
-        >
-          <div className="progress-fill" style={{ width: `${percent}%` }} />
-        </div>
-        <p className="muted">
-          {percent}% · {run.phase ?? "queued"}
-        </p>
-      </section>
+      <ProgressCard
+        status={run.status}
+        progress={run.progress}
+        phase={run.phase}
+        title="Replaying the period"
+        label="What-if progress"
+      />
     );
   }
   return <WhatIfTables summary={run.summary} />;

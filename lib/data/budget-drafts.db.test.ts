@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemoLab } from "../../prisma/seed";
-import { AppError } from "../errors";
+import { expectAppError } from "../testing/expect-app-error";
 import { createTestBranch, type TestBranch } from "../testing/budget-branch";
 import { runScheduler } from "../simulations/run-scenario";
 import { prepareWhatIf, summariseWhatIf } from "../simulations/what-if-run";
@@ -30,16 +30,6 @@ afterAll(async () => {
   });
   await db.$disconnect();
 });
-
-async function expectAppError(promise: Promise<unknown>, code: string): Promise<AppError> {
-  const error = await promise.then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  expect((error as AppError).code).toBe(code);
-  return error as AppError;
-}
 
 async function programSplit() {
   return getChildrenState(db, branch.ids[LABEL]!);

@@ -2,14 +2,13 @@
 // same checks as a real edit, visible to the people who may edit the node, adopted through
 // setChildrenIn (the normal edit, with history) in the transaction that marks them adopted.
 import "server-only";
-import { applyChildrenEdit } from "../engine/budget-edit";
 import { AppError } from "../errors";
 import { getDb } from "../db";
 import type { Prisma } from "../generated/prisma/client";
 import type { CreateDraftInput } from "../validation/what-if";
 import { assertAllowed, canEditChildren, findLiveNode, loadTreeAccess } from "./budget-access";
 import {
-  pathOfIssue,
+  checkChildrenEdit,
   setChildrenIn,
   throwStale,
   TRANSACTION,
@@ -112,21 +111,7 @@ export async function createDraft(
   return getDb().$transaction(async (tx) => {
     const node = await requireEditor(tx, user, nodeId);
     if (node.version !== input.version) await throwStale(tx, node, input.version);
-    const nodes = await tx.budgetNode.findMany({
-      where: { removedAt: null },
-      select: { id: true, parentId: true, name: true, weight: true },
-    });
-    const edit = applyChildrenEdit(nodes, nodeId, input.children);
-    if (!edit.ok) {
-      throw new AppError(
-        "validation_failed",
-        "The new split is not valid.",
-        edit.issues.map((issue) => ({
-          path: pathOfIssue(input, issue.id),
-          message: issue.message,
-        })),
-      );
-    }
+    await checkChildrenEdit(tx, nodeId, input);
     const children = input.children.map((child) => ({
       ...(child.id === undefined ? {} : { id: child.id }),
       name: child.name,

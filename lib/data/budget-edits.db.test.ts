@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { seedDemoLab } from "../../prisma/seed";
-import { AppError } from "../errors";
+import { expectAppError } from "../testing/expect-app-error";
 import { createTestBranch, type TestBranch } from "../testing/budget-branch";
 import { setChildren } from "./budget-edits";
 import { getNodeHistory } from "./budget-history";
@@ -26,16 +26,6 @@ afterAll(async () => {
   });
   await db.$disconnect();
 });
-
-async function expectAppError(promise: Promise<unknown>, code: string): Promise<AppError> {
-  const error = await promise.then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  expect((error as AppError).code).toBe(code);
-  return error as AppError;
-}
 
 describe("setChildren: one transaction", () => {
   it("reweights, renames, adds and removes children together, with history rows", async () => {

@@ -51,25 +51,11 @@ export async function setChildrenIn(
   });
   if (locked.count === 0) await throwStale(tx, node, input.version);
 
-  const nodes = await tx.budgetNode.findMany({
-    where: { removedAt: null },
-    select: { id: true, parentId: true, name: true, weight: true },
-  });
-  const edit = applyChildrenEdit(nodes, nodeId, input.children);
-  if (!edit.ok) {
-    throw new AppError(
-      "validation_failed",
-      "The new split is not valid.",
-      edit.issues.map((issue) => ({
-        path: pathOfIssue(input, issue.id),
-        message: issue.message,
-      })),
-    );
-  }
+  const { nodes, edit } = await checkChildrenEdit(tx, nodeId, input);
   const before = nodes
     .filter((child) => child.parentId === nodeId)
     .map(({ id, name, weight }) => ({ id, name, weight }));
-  const removedIds = edit.value.removedIds;
+  const removedIds = edit.removedIds;
   await refuseBusyBudgets(tx, removedIds, "remove a budget");
   if (before.length === 0 && input.children.length > 0) {
     // Only leaves are charged: queued work must not end up on a budget that was split.
@@ -150,6 +136,30 @@ export async function setChildrenIn(
   return { ...state, changeId: change.id, warnings: getSplitWarnings(input.children) };
 }
 
+/**
+ * The live tree and the engine's check of an edit of `nodeId`'s children on it (the editor's
+ * preview runs the same function): 422 with the field of each problem when it is not valid.
+ */
+export async function checkChildrenEdit(
+  tx: Prisma.TransactionClient,
+  nodeId: string,
+  input: SetChildrenInput,
+) {
+  const nodes = await tx.budgetNode.findMany({
+    where: { removedAt: null },
+    select: { id: true, parentId: true, name: true, weight: true },
+  });
+  const edit = applyChildrenEdit(nodes, nodeId, input.children);
+  if (!edit.ok) {
+    throw new AppError(
+      "validation_failed",
+      "The new split is not valid.",
+      edit.issues.map((issue) => ({ path: pathOfIssue(input, issue.id), message: issue.message })),
+    );
+  }
+  return { nodes, edit: edit.value };
+}
+
 /** The 409 of a stale version, with the split as saved now (also used for drafts). */
 export async function throwStale(
   tx: Prisma.TransactionClient,
@@ -198,8 +208,7 @@ async function refuseBusyBudgets(
   );
 }
 
-/** The field path of an engine issue about a child of the edit. */
-export function pathOfIssue(input: SetChildrenInput, id: string | undefined): string {
+function pathOfIssue(input: SetChildrenInput, id: string | undefined): string {
   const index = id === undefined ? -1 : input.children.findIndex((child) => child.id === id);
   return index >= 0 ? `children.${index}.id` : "children";
 }

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
 import { getSessionUser } from "@/lib/auth";
 import { listDrafts } from "@/lib/data/budget-drafts";
 import { AppError } from "@/lib/errors";
+import { readForEditor } from "./read-for-editor";
 import { formatWeight } from "@/lib/format";
 
 export const metadata: Metadata = { title: "Drafts" };
@@ -13,11 +13,7 @@ export default async function DraftsPage({ params }: { params: Promise<{ nodeId:
   const user = await getSessionUser();
   if (!user) return null;
   const { nodeId } = await params;
-  const listed = await listDrafts(user, nodeId).catch((error: unknown) => {
-    if (error instanceof AppError && error.code === "not_found") notFound();
-    if (error instanceof AppError && error.code === "forbidden") return error;
-    throw error;
-  });
+  const listed = await readForEditor(listDrafts(user, nodeId));
   if (listed instanceof AppError) {
     return (
       <p className="alert" role="alert">

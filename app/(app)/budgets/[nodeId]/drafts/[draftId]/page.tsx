@@ -1,6 +1,5 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
 import { AdoptDraft } from "@/components/what-if/adopt-draft";
 import { DraftSplit } from "@/components/what-if/draft-split";
 import { WhatIfForm } from "@/components/what-if/what-if-form";
@@ -10,6 +9,7 @@ import { getDraft } from "@/lib/data/budget-drafts";
 import { getNow } from "@/lib/data/clock";
 import { listClusters } from "@/lib/data/clusters";
 import { AppError } from "@/lib/errors";
+import { readForEditor } from "../read-for-editor";
 import { lastFullMonth } from "@/lib/validation/what-if";
 
 export const metadata: Metadata = { title: "Draft split" };
@@ -23,11 +23,7 @@ export default async function DraftPage({
   const user = await getSessionUser();
   if (!user) return null;
   const { draftId } = await params;
-  const draft = await getDraft(user, draftId).catch((error: unknown) => {
-    if (error instanceof AppError && error.code === "not_found") notFound();
-    if (error instanceof AppError && error.code === "forbidden") return error;
-    throw error;
-  });
+  const draft = await readForEditor(getDraft(user, draftId));
   if (draft instanceof AppError) {
     return (
       <p className="alert" role="alert">

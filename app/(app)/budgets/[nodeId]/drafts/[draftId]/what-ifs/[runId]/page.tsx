@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
 import { WhatIfResult } from "@/components/what-if/what-if-result";
 import { getSessionUser } from "@/lib/auth";
 import { getWhatIfForEditor } from "@/lib/data/budget-drafts";
 import { AppError } from "@/lib/errors";
+import { readForEditor } from "../../../read-for-editor";
 
 export const metadata: Metadata = { title: "What-if" };
 export const dynamic = "force-dynamic";
@@ -17,11 +17,7 @@ export default async function WhatIfPage({
   const user = await getSessionUser();
   if (!user) return null;
   const { nodeId, draftId, runId } = await params;
-  const run = await getWhatIfForEditor(user, draftId, runId).catch((error: unknown) => {
-    if (error instanceof AppError && error.code === "not_found") notFound();
-    if (error instanceof AppError && error.code === "forbidden") return error;
-    throw error;
-  });
+  const run = await readForEditor(getWhatIfForEditor(user, draftId, runId));
   if (run instanceof AppError) {
     return (
       <p className="alert" role="alert">
