@@ -8,7 +8,7 @@ import { runScheduler } from "../lib/simulations/run-scenario";
 export type ThreadInput = {
   scenario: Scenario;
   scheduler: SchedulerName;
-  /** What-ifs draw no timeline but need each job's wait (seconds, null: never started). */
+  /** What-ifs keep no report or timeline but need each job's wait (seconds, null: never started). */
   isForWhatIf?: boolean;
 };
 export type ThreadMessage =
@@ -16,7 +16,7 @@ export type ThreadMessage =
   | {
       type: "done";
       summary: unknown;
-      reportGz: Uint8Array<ArrayBuffer>;
+      reportGz: Uint8Array<ArrayBuffer> | null;
       timelineGz: Uint8Array<ArrayBuffer> | null;
       /** Per scenario job, in order: first start minus submit (what-ifs only). */
       waits: (number | null)[] | null;
@@ -41,7 +41,9 @@ function main(): void {
       port.postMessage(message);
     },
   );
-  const reportGz = gzipText(JSON.stringify(outcome.report));
+  // A what-if keeps its summary only: the full report (every run with its reason) is tens of
+  // megabytes for a month of the lab, and nothing reads it.
+  const reportGz = isForWhatIf ? null : gzipText(JSON.stringify(outcome.report));
   const timelineGz = outcome.timeline ? gzipText(JSON.stringify(outcome.timeline)) : null;
   const waits = isForWhatIf ? outcome.report.jobs.map((job) => job.waitSec) : null;
   const message: ThreadMessage = {

@@ -94,7 +94,7 @@ async function runSimulation(db: Db, inputs: SimulationInputs): Promise<void> {
   };
   await completeSimulation(db, inputs.id, {
     summary: JSON.parse(JSON.stringify(summary)) as never,
-    reportGz: joinGzipJson(COMPARED_SCHEDULERS.map((name, i) => [name, outcomes[i]!.reportGz])),
+    reportGz: joinGzipJson(COMPARED_SCHEDULERS.map((name, i) => [name, outcomes[i]!.reportGz!])),
     timelineGz: joinGzipJson(
       COMPARED_SCHEDULERS.map((name, i) => [name, outcomes[i]!.timelineGz!]),
     ),

@@ -8,7 +8,6 @@ import {
   type SimulationInputs,
 } from "../lib/data/simulation-store";
 import { readAppNowSec } from "../lib/data/what-if-store";
-import { joinGzipJson } from "../lib/simulations/gzip";
 import type { SchedulerSummary } from "../lib/simulations/summary";
 import { prepareWhatIf, summariseWhatIf } from "../lib/simulations/what-if-run";
 import type { ThreadInput, ThreadMessage } from "./sim-thread";
@@ -20,10 +19,7 @@ export type ThreadRunner = (
 ) => Promise<Finished>;
 
 const WRITE_EVERY_MS = 500;
-const REPLAYS = [
-  { key: "current", label: "current split" },
-  { key: "draft", label: "draft" },
-] as const;
+const REPLAYS = ["current split", "draft"] as const;
 
 /** Runs the what-if of `inputs` (source "what-if") to its stored result; throws on failure. */
 export async function runWhatIf(db: Db, inputs: SimulationInputs, runThread: ThreadRunner) {
@@ -43,7 +39,7 @@ export async function runWhatIf(db: Db, inputs: SimulationInputs, runThread: Thr
     lastWriteMs = nowMs;
     const mean = (fractions[0]! + fractions[1]!) / 2;
     const phase = REPLAYS.map(
-      (replay, i) => `${replay.label} ${Math.round(fractions[i]! * 100)}% (day ${days[i]})`,
+      (replay, i) => `${replay} ${Math.round(fractions[i]! * 100)}% (day ${days[i]})`,
     ).join(" · ");
     writing = writing.then(() => recordProgress(db, inputs.id, 0.05 + 0.9 * mean, phase));
   }
@@ -68,7 +64,6 @@ export async function runWhatIf(db: Db, inputs: SimulationInputs, runThread: Thr
   const summary = summariseWhatIf(prepared, current!, draft!, simulateSec);
   await completeSimulation(db, inputs.id, {
     summary: JSON.parse(JSON.stringify(summary)) as never,
-    reportGz: joinGzipJson(REPLAYS.map((replay, i) => [replay.key, outcomes[i]!.reportGz])),
   });
   return summary;
 }

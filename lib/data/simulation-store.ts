@@ -83,8 +83,8 @@ export async function recordProgress(
 
 export type SimulationResults = {
   summary: Prisma.InputJsonValue;
-  reportGz: Uint8Array<ArrayBuffer>;
-  /** Left out by what-ifs, which show no timeline. */
+  /** Both left out by what-ifs, which keep their summary only. */
+  reportGz?: Uint8Array<ArrayBuffer> | undefined;
   timelineGz?: Uint8Array<ArrayBuffer> | undefined;
 };
 
@@ -100,7 +100,7 @@ export async function completeSimulation(
       progress: 1,
       phase: null,
       summaryJson: results.summary,
-      reportGz: results.reportGz,
+      reportGz: results.reportGz ?? null,
       timelineGz: results.timelineGz ?? null,
       finishedAt: new Date(),
     },

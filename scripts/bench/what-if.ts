@@ -5,6 +5,7 @@
 // five generated weeks laid end to end and cut at 30 days, on a fresh database with the demo
 // seed. Uses DATABASE_URL's server (a throw-away database) when set, else the embedded one.
 import { spawn } from "node:child_process";
+import { availableParallelism, loadavg } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { createPrismaClient } from "../../lib/data/client";
@@ -12,6 +13,8 @@ import { startEmbeddedPostgres } from "../../lib/data/embedded-postgres";
 import { applyMigrations } from "../../lib/data/migrator";
 import { buildArrivals, WORKLOAD_SEC, type DemoLeaf } from "../../lib/live/workload";
 import { classifyJob } from "../../lib/sim";
+import { runScheduler } from "../../lib/simulations/run-scenario";
+import { prepareWhatIf } from "../../lib/simulations/what-if-run";
 import type { WhatIfSummary } from "../../lib/what-if/summary";
 import { seedDemoLab } from "../../prisma/seed";
 
@@ -166,6 +169,7 @@ async function main(): Promise<void> {
         `queued to result ${totalSec.toFixed(1)} s`,
         `of which reading ${summary.timings.loadSec} s, replays ${summary.timings.simulateSec} s`,
         `${samples.length} progress updates, first past 5% at ${firstVisible?.atSec.toFixed(1) ?? "-"} s`,
+        `load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores`,
         `target <= 15 s: ${totalSec <= 15 ? "met" : "MISSED"}`,
       ].join(" · "),
     );
@@ -174,6 +178,16 @@ async function main(): Promise<void> {
         `  ${sample.atSec.toFixed(1)} s  ${Math.round(sample.progress * 100)}%  ${sample.phase ?? ""}`,
       );
     }
+    // The same replay in this process, for its CPU time (wall time on a shared machine varies).
+    const prepared = await prepareWhatIf(db, draft.id, run.options, TO.getTime() / 1000);
+    if (!prepared.ok) throw new Error(prepared.message);
+    const cpuStart = process.cpuUsage();
+    const wallStart = performance.now();
+    runScheduler(prepared.control, "allocation", { isTimelineWanted: false });
+    const cpu = process.cpuUsage(cpuStart);
+    console.log(
+      `one replay in-process (current split): wall ${((performance.now() - wallStart) / 1000).toFixed(1)} s, CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s`,
+    );
     await db.$disconnect();
   } finally {
     await database.drop();
