@@ -275,4 +275,85 @@ describe("what-if demand and replay", () => {
     ).toEqual(["b300"]);
     await db.job.deleteMany({ where: { id: { in: jobs.map((job) => job.id) } } });
   });
+
+  it("shows what happened from the hourly roll-ups, each hour under the weights then in force", async () => {
+    const cluster = await db.cluster.findUniqueOrThrow({ where: { name: "b300" } });
+    const root = await db.budgetNode.findFirstOrThrow({ where: { parentId: null } });
+    const id = (path: string) => branch.ids[path]!;
+    // In 2020 only this branch existed, with the program at weight 1 (its weight now is 0).
+    const history = [
+      [root.id, 1],
+      [id(LABEL), 1],
+      [id(`${LABEL}/proj`), 2],
+      [id(`${LABEL}/proj/alice`), 1],
+      [id(`${LABEL}/proj/bob`), 1],
+      [id(`${LABEL}/solo`), 1],
+    ] as const;
+    const weights = await Promise.all(
+      history.map(([nodeId, weight]) =>
+        db.weightChange.create({
+          data: {
+            nodeId,
+            at: new Date("2020-01-01T00:00:00Z"),
+            weightBefore: null,
+            weightAfter: weight,
+          },
+        }),
+      ),
+    );
+    const hour = (budgetId: string, demandGpuSec: number, allocatedGpuSec: number) => ({
+      clusterId: cluster.id,
+      budgetId,
+      hourStart: at(5),
+      demandGpuSec,
+      allocatedGpuSec,
+      unallocatedGpuSec: 0,
+      healthyCapacityGpuSec: 88 * 3600,
+    });
+    await db.usageHourly.createMany({
+      data: [
+        hour(id(`${LABEL}/proj/alice`), 8 * 3600, 8 * 3600),
+        hour(id(`${LABEL}/solo`), 16 * 3600, 8 * 3600),
+      ],
+    });
+    try {
+      const before = await programSplit();
+      const draft = await createDraft(branch.users.programLead, branch.ids[LABEL]!, {
+        version: before.version,
+        reason: "happened",
+        children: before.children,
+      });
+      const options = { from: FROM.toISOString(), to: TO.toISOString(), clusters: ["b300"] };
+      const prepared = await prepareWhatIf(db, draft.id, options, TO.getTime() / 1000);
+      expect(prepared.ok).toBe(true);
+      if (!prepared.ok) return;
+      const empty = {
+        summary: runScheduler(prepared.control, "allocation", { isTimelineWanted: false }).summary,
+        waits: [],
+      };
+      const summary = summariseWhatIf(prepared, empty, empty, 0);
+      expect(summary.happenedSource).toBe("roll-ups");
+      const happened = new Map(summary.rows.map((row) => [row.label, row.happened]));
+      // Shares then: proj 2/3 of 1, alice 1/2 of it; solo 1/3. Capacity 88 GPU-hours.
+      expect(happened.get("proj/alice")).toMatchObject({
+        effectiveShare: 0.333333,
+        entitledGpuHours: 8,
+        receivedGpuHours: 8,
+        fulfilment: 1,
+      });
+      expect(happened.get("solo")).toMatchObject({
+        entitledGpuHours: 16,
+        receivedGpuHours: 8,
+        fulfilment: 0.5,
+      });
+      expect(happened.get(LABEL)).toMatchObject({
+        entitledGpuHours: 24,
+        receivedGpuHours: 16,
+        fulfilment: 0.6667,
+      });
+    } finally {
+      await db.usageHourly.deleteMany({ where: { clusterId: cluster.id, hourStart: at(5) } });
+      await db.weightChange.deleteMany({ where: { id: { in: weights.map((row) => row.id) } } });
+    }
+  });
 });
