@@ -1,7 +1,9 @@
 "use client";
 
-import { useMemo, useState } from "react";
+import { useMemo } from "react";
 import { formatInteger, formatPercent, formatWeight } from "@/lib/format";
+import { TreeRowName, useOpenBranches } from "./tree-fold";
+import { visibleRows } from "./tree-model";
 
 export type TreeRow = {
   id: string;
@@ -31,28 +33,11 @@ export function BudgetTreeTable({
   clusters: { name: string; gpuType: string }[];
   initialDepth?: number;
 }) {
-  const [open, setOpen] = useState<Set<string>>(
+  const { open, toggle } = useOpenBranches(
     () =>
       new Set(rows.filter((row) => !row.isLeaf && row.depth < initialDepth).map((row) => row.id)),
   );
-  const visible = useMemo(() => {
-    const isVisible = new Map<string, boolean>();
-    return rows.filter((row) => {
-      const shown =
-        row.parentId === null || (isVisible.get(row.parentId) === true && open.has(row.parentId));
-      isVisible.set(row.id, shown);
-      return shown;
-    });
-  }, [rows, open]);
-
-  function toggle(id: string) {
-    setOpen((current) => {
-      const next = new Set(current);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
-    });
-  }
+  const visible = useMemo(() => visibleRows(rows, open), [rows, open]);
 
   return (
     <table>
@@ -87,23 +72,17 @@ export function BudgetTreeTable({
                 fontSize: "inherit",
               }}
             >
-              <span className="tree-name" style={{ paddingLeft: `${row.depth * 1.25}rem` }}>
-                {row.isLeaf ? (
-                  <span aria-hidden="true" style={{ width: "1.4rem", display: "inline-block" }} />
-                ) : (
-                  <button
-                    type="button"
-                    className="tree-toggle"
-                    aria-expanded={open.has(row.id)}
-                    aria-label={`${open.has(row.id) ? "Collapse" : "Expand"} ${row.name}`}
-                    onClick={() => toggle(row.id)}
-                  >
-                    {open.has(row.id) ? "▾" : "▸"}
-                  </button>
-                )}
+              <TreeRowName
+                id={row.id}
+                name={row.name}
+                depth={row.depth}
+                isLeaf={row.isLeaf}
+                isOpen={open.has(row.id)}
+                onToggle={toggle}
+              >
                 {row.name}
                 {row.isLeaf ? <span className="pill">{row.memberCount} members</span> : null}
-              </span>
+              </TreeRowName>
             </th>
             <td className="num">{formatWeight(row.weight)}</td>
             <td className="num">{row.parentId === null ? "—" : formatPercent(row.fraction)}</td>

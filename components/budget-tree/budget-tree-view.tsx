@@ -2,6 +2,7 @@
 
 import { memo } from "react";
 import { formatInteger, formatPercent, formatWeight } from "@/lib/format";
+import { TreeRowName } from "./tree-fold";
 import { gpuHoursByCluster, type ClusterRef, type NodeRow } from "./tree-model";
 
 export type SubtreeTotals = { budgets: number; people: number };
@@ -97,21 +98,15 @@ const TreeRow = memo(function TreeRow({
   return (
     <tr className={isSelected ? "is-selected" : undefined}>
       <th scope="row" className="tree-row-head">
-        <span className="tree-name" style={{ paddingLeft: `${row.depth * 1.25}rem` }}>
-          {row.isLeaf ? (
-            <span aria-hidden="true" className="tree-toggle-space" />
-          ) : (
-            <button
-              type="button"
-              className="tree-toggle"
-              aria-expanded={isOpen}
-              aria-label={`${isOpen ? "Collapse" : "Expand"} ${row.name}`}
-              disabled={isSearching}
-              onClick={() => onToggle(row.id)}
-            >
-              {isOpen ? "▾" : "▸"}
-            </button>
-          )}
+        <TreeRowName
+          id={row.id}
+          name={row.name}
+          depth={row.depth}
+          isLeaf={row.isLeaf}
+          isOpen={isOpen}
+          isDisabled={isSearching}
+          onToggle={onToggle}
+        >
           <button
             type="button"
             className="tree-select"
@@ -130,7 +125,7 @@ const TreeRow = memo(function TreeRow({
               [{total.budgets} {total.budgets === 1 ? "budget" : "budgets"} · {total.people} people]
             </span>
           ) : null}
-        </span>
+        </TreeRowName>
       </th>
       <td className="num">{formatWeight(row.weight)}</td>
       <td className="num">{row.parentId === null ? "—" : formatPercent(row.fraction)}</td>

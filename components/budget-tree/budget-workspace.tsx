@@ -5,6 +5,7 @@ import "./budget-tree.css";
 import { useCallback, useDeferredValue, useMemo, useState, useTransition } from "react";
 import { BudgetTreeView, type SubtreeTotals } from "./budget-tree-view";
 import { NodeDetails } from "./node-details";
+import { useOpenBranches } from "./tree-fold";
 import { SplitEditor } from "./split-editor";
 import {
   expandTree,
@@ -55,7 +56,7 @@ export function BudgetWorkspace({
   const [selectedId, setSelectedId] = useState(initialSelectedId);
   const [editingId, setEditingId] = useState<string | null>(null);
   const [savedMessage, setSavedMessage] = useState<{ text: string; nodeId: string } | null>(null);
-  const [open, setOpen] = useState<Set<string>>(() => {
+  const { open, setOpen, toggle } = useOpenBranches(() => {
     const ids = new Set(rows.filter((row) => row.depth < 2 && !row.isLeaf).map((row) => row.id));
     // Open the way down to the budget the page was opened on.
     const byId = new Map(rows.map((row) => [row.id, row]));
@@ -76,15 +77,6 @@ export function BudgetWorkspace({
   const shown = useMemo(() => visibleRows(rows, open, matches), [rows, open, matches]);
   const selected = rows.find((row) => row.id === selectedId) ?? rows[0]!;
   const editing = editingId ? rows.find((row) => row.id === editingId) : undefined;
-
-  const toggle = useCallback((id: string) => {
-    setOpen((current) => {
-      const next = new Set(current);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
-    });
-  }, []);
 
   const select = useCallback((id: string) => {
     setSelectedId(id);

@@ -93,8 +93,15 @@ export function matchSearch(rows: NodeRow[], query: string): Set<string> | null 
   return shown;
 }
 
-/** Rows to show: every ancestor open (or, when searching, on a match's path). */
-export function visibleRows(rows: NodeRow[], open: Set<string>, matches: Set<string> | null) {
+/**
+ * Rows to show, in order: every ancestor open (or, when searching, on a match's path). Rows
+ * must be depth-first (a parent before its children).
+ */
+export function visibleRows<Row extends { id: string; parentId: string | null }>(
+  rows: readonly Row[],
+  open: ReadonlySet<string>,
+  matches: ReadonlySet<string> | null = null,
+): Row[] {
   const isShown = new Map<string, boolean>();
   return rows.filter((row) => {
     const shown =
