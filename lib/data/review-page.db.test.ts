@@ -1,0 +1,199 @@
+// The review loader on hand-made roll-ups (DESIGN section 5): weights in force per hour with
+// a change in the middle of the period, preemptions and waits rolled up the tree, usage
+// ratios over the lookback window, and the period and cluster limits.
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { seedDemoLab } from "../../prisma/seed";
+import { AppError } from "../errors";
+import { datePeriod } from "../reports/review-period";
+import { createTestBranch, type TestBranch } from "../testing/budget-branch";
+import { insertJobs, insertRollups } from "../testing/review-history";
+import { createPrismaClient } from "./client";
+import { loadReviewData } from "./review-page";
+
+const databaseUrl = inject("databaseUrl");
+const db = createPrismaClient(databaseUrl, 2);
+let branch: TestBranch;
+let clusterId: string;
+
+// Far before the demo lab's own history: here only this file's tree is in force.
+const T0 = Date.UTC(2020, 2, 1) / 1000;
+const H = 3600;
+const PERIOD = datePeriod("2020-03-01", "2020-03-01")!;
+const NOW = T0 + 86_400;
+
+beforeAll(async () => {
+  await seedDemoLab(databaseUrl);
+  branch = await createTestBranch(db, "zz-review");
+  const cluster = await db.cluster.create({
+    data: { name: "zz-review-c1", gpuType: "H100", nodes: { create: [{ index: 0, gpus: 8 }] } },
+    select: { id: true },
+  });
+  clusterId = cluster.id;
+  const { ids, rootId } = branch;
+  const weight = (nodeId: string, sec: number, weightAfter: number) => ({
+    nodeId,
+    at: new Date(sec * 1000),
+    weightBefore: null,
+    weightAfter,
+  });
+  // root -> zz-review (1) -> proj (2) -> alice (1), bob (1); zz-review -> solo (1).
+  // Two hours in, alice goes from 1 to 3: 1/3 of the cluster becomes 1/2, bob's 1/3 becomes 1/6.
+  await db.weightChange.createMany({
+    data: [
+      weight(rootId, T0, 1),
+      weight(ids["zz-review"]!, T0, 1),
+      weight(ids["zz-review/proj"]!, T0, 2),
+      weight(ids["zz-review/proj/alice"]!, T0, 1),
+      weight(ids["zz-review/proj/bob"]!, T0, 1),
+      weight(ids["zz-review/solo"]!, T0, 1),
+      weight(ids["zz-review/proj/alice"]!, T0 + 2 * H, 3),
+    ],
+  });
+  const row = (budget: string, hourSec: number, demand: number, alloc: number, unalloc = 0) => ({
+    clusterId,
+    budgetId: ids[budget]!,
+    hourSec,
+    demandGpuSec: demand * H,
+    allocatedGpuSec: alloc * H,
+    unallocatedGpuSec: unalloc * H,
+    capacityGpuSec: 8 * H,
+  });
+  await insertRollups(db, [
+    // Before the period: counts for usage ratios only.
+    row("zz-review/proj/alice", T0 - H, 8, 8),
+    { ...row("zz-review/proj/alice", T0, 4, 3), preemptions: 2 },
+    row("zz-review/proj/bob", T0, 2, 2),
+    row("zz-review/solo", T0, 4, 2, 1),
+    row("zz-review/proj/alice", T0 + 2 * H, 6, 2),
+    { ...row("zz-review/proj/bob", T0 + 2 * H, 1, 1), preemptions: 1 },
+    // The next day: outside the period.
+    row("zz-review/solo", T0 + 86_400, 8, 8),
+  ]);
+  const job = (
+    jobClass: string,
+    submitted: number,
+    started: number | null,
+    ended: number | null,
+  ) => ({
+    clusterId,
+    budgetId: ids["zz-review/proj/alice"]!,
+    userId: branch.users.researcher.id,
+    jobClass,
+    gpus: 1,
+    submittedSec: T0 + submitted,
+    firstStartedSec: started === null ? null : T0 + started,
+    endedSec: ended === null ? null : T0 + ended,
+  });
+  await insertJobs(db, [
+    job("debug", 0, 60, 600),
+    job("debug", 100, 220, 900),
+    job("debug", 200, 800, 1000),
+    job("training", 1000, 4600, 9000),
+    // Cancelled after waiting 2000 s; still waiting at "now"; submitted the day before.
+    job("training", 2000, null, 4000),
+    job("training", 3000, null, null),
+    job("debug", -86_400, -86_000, -85_000),
+  ]);
+});
+
+afterAll(async () => {
+  await db.$disconnect();
+});
+
+describe("loadReviewData", () => {
+  it("uses the weights in force in each hour, caps entitlement by demand, rolls up the tree", async () => {
+    const data = await loadReviewData(db, { period: PERIOD, cluster: "zz-review-c1", nowSec: NOW });
+    const byPath = new Map(data.rows.map((row) => [row.path, row]));
+    const alice = byPath.get("zz-review/proj/alice")!;
+    // Hour 0: min(1/3 x 8, 4) = 8/3, received 3; hour 2: min(1/2 x 8, 6) = 4, received 2.
+    expect(alice.entitledGpuHours).toBeCloseTo(8 / 3 + 4, 9);
+    expect(alice.receivedAllocatedGpuHours).toBeCloseTo(5, 9);
+    expect(alice.fulfilment).toBeCloseTo((8 / 3 + 2) / (8 / 3 + 4), 9);
+    expect(alice.effectiveShare).toBeCloseTo(0.5, 12);
+    expect(alice.preemptions).toBe(2);
+    const bob = byPath.get("zz-review/proj/bob")!;
+    // Hour 0: min(8/3, 2) = 2; hour 2: min(1/6 x 8, 1) = 1; all received.
+    expect(bob.entitledGpuHours).toBeCloseTo(3, 9);
+    expect(bob.fulfilment).toBeCloseTo(1, 9);
+    const proj = byPath.get("zz-review/proj")!;
+    // 2/3 of 8 each hour against demand 6 and 7; received 5 and 3, both below it.
+    expect(proj.entitledGpuHours).toBeCloseTo(32 / 3, 9);
+    expect(proj.fulfilment).toBeCloseTo((5 + 3) / (32 / 3), 9);
+    expect(proj.preemptions).toBe(3);
+    expect(proj.depth).toBe(2);
+    const solo = byPath.get("zz-review/solo")!;
+    expect(solo.receivedUnallocatedGpuHours).toBeCloseTo(1, 9);
+    expect(data.rows[0]!.parentId).toBeNull();
+    expect(data.rows.map((r) => r.path)).toEqual([
+      "",
+      "zz-review",
+      "zz-review/proj",
+      "zz-review/proj/alice",
+      "zz-review/proj/bob",
+      "zz-review/solo",
+    ]);
+  });
+
+  it("gives the headline: utilisation, unallocated share, funded budgets at 95% and the worst", async () => {
+    const data = await loadReviewData(db, { period: PERIOD, cluster: "zz-review-c1", nowSec: NOW });
+    // Two hours with roll-ups of 8 GPUs; busy 8 + 3 GPU-hours, 1 of them unallocated.
+    expect(data.headline.utilisation).toBeCloseTo(11 / 16, 9);
+    expect(data.headline.unallocatedShare).toBeCloseTo(1 / 11, 9);
+    expect(data.headline.fundedBudgets).toBe(3);
+    expect(data.headline.fundedAtLeast95).toBe(2);
+    expect(data.headline.worst?.path).toBe("zz-review/proj/alice");
+    expect(data.hasData).toBe(true);
+    expect(data.cluster).toBe("zz-review-c1");
+  });
+
+  it("summarises waits by class, counting jobs that never started up to their end or now", async () => {
+    const data = await loadReviewData(db, { period: PERIOD, cluster: "zz-review-c1", nowSec: NOW });
+    const alice = data.rows.find((row) => row.path === "zz-review/proj/alice")!;
+    // Debug waits 60, 120, 600 (the one of the day before is outside the period).
+    expect(alice.waits.debug).toEqual({ jobs: 3, waitP50Sec: 120, waitP90Sec: 600 });
+    // Training: 3600, 2000 (cancelled), 86400 - 3000 (still waiting at now).
+    expect(alice.waits.training).toEqual({ jobs: 3, waitP50Sec: 3600, waitP90Sec: 83_400 });
+    const root = data.rows[0]!;
+    expect(root.waits.debug?.jobs).toBe(3);
+  });
+
+  it("charts the period by day and takes usage ratios over the lookback window", async () => {
+    const data = await loadReviewData(db, { period: PERIOD, cluster: "zz-review-c1", nowSec: NOW });
+    expect(data.series.bucketStartSec).toEqual([T0]);
+    expect(data.series.byNode[branch.ids["zz-review/proj/alice"]!]).toEqual({
+      entitled: [6.67],
+      allocated: [5],
+      unallocated: [0],
+    });
+    const [ratios] = data.usageRatios;
+    expect(ratios?.cluster).toBe("zz-review-c1");
+    expect(ratios?.atSec).toBe(T0 + 86_400);
+    // alice used 8 + 3 + 2 GPU-hours of the window; her share then was 1/2 of 8 GPUs for 7 days.
+    expect(ratios?.ratios[branch.ids["zz-review/proj/alice"]!]).toBeCloseTo(
+      (13 * H) / (0.5 * 8 * 604_800),
+      12,
+    );
+  });
+
+  it("refuses an unknown cluster on the cluster field", async () => {
+    const error = await loadReviewData(db, { period: PERIOD, cluster: "nope", nowSec: NOW }).catch(
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).status).toBe(422);
+    expect((error as AppError).issues).toEqual([
+      { path: "cluster", message: 'No cluster is named "nope".' },
+    ]);
+  });
+
+  it("has no data for a period without roll-ups", async () => {
+    const data = await loadReviewData(db, {
+      period: datePeriod("2019-01-01", "2019-01-31")!,
+      cluster: "zz-review-c1",
+      nowSec: NOW,
+    });
+    expect(data.hasData).toBe(false);
+    expect(data.rows).toEqual([]);
+    expect(data.headline.fulfilment).toBeNull();
+  });
+});

@@ -1,0 +1,50 @@
+import { roundTo as round } from "../sim/hourly";
+import { toCsv, type CsvCell } from "./csv";
+import { jobClassesOf, type ReviewRow } from "./review-table";
+
+
+/**
+ * The review table as CSV, one line per tree node in tree order: path (DESIGN's budget
+ * path: empty for the root), shares as fractions, GPU-hours to 0.01, waits in seconds by job class.
+ *
+ * @example reviewCsv(rows).split("\r\n")[0] // "path,name,depth,is_leaf,effective_share,..."
+ */
+export function reviewCsv(rows: readonly ReviewRow[]): string {
+  const classes = jobClassesOf(rows);
+  const header = [
+    "path",
+    "name",
+    "depth",
+    "is_leaf",
+    "effective_share",
+    "entitled_gpu_hours",
+    "work_conserving_gpu_hours",
+    "received_gpu_hours",
+    "received_allocated_gpu_hours",
+    "received_unallocated_gpu_hours",
+    "fulfilment",
+    "preemptions",
+    ...classes.flatMap((name) => [`${name}_jobs`, `${name}_wait_p50_sec`, `${name}_wait_p90_sec`]),
+  ];
+  const lines = rows.map((row): CsvCell[] => [
+    row.path,
+    row.name,
+    row.depth,
+    row.isLeaf ? "true" : "false",
+    round(row.effectiveShare, 6),
+    round(row.entitledGpuHours, 2),
+    round(row.workConservingGpuHours, 2),
+    round(row.receivedGpuHours, 2),
+    round(row.receivedAllocatedGpuHours, 2),
+    round(row.receivedUnallocatedGpuHours, 2),
+    row.fulfilment === null ? null : round(row.fulfilment, 4),
+    row.preemptions,
+    ...classes.flatMap((name) => {
+      const wait = row.waits[name];
+      return wait
+        ? [wait.jobs, round(wait.waitP50Sec, 0), round(wait.waitP90Sec, 0)]
+        : [0, null, null];
+    }),
+  ]);
+  return toCsv(header, lines);
+}

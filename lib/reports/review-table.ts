@@ -1,0 +1,81 @@
+import type { NodePeriod, PeriodReport } from "./period-report";
+import type { WaitSummary } from "./wait-stats";
+
+/** One row of the review table (DESIGN section 5): a tree node over the period. */
+export type ReviewRow = Omit<NodePeriod, "demandGpuHours"> & {
+  depth: number;
+  /** Still in the tree today (false: removed since, its hours stay in the review). */
+  isLive: boolean;
+  preemptions: number;
+  /** By job class. */
+  waits: Record<string, WaitSummary>;
+};
+
+/**
+ * The table's rows in the report's tree order, with depth, preemptions and waits joined in.
+ *
+ * @example reviewRows(report, { a: 2 }, {}, new Set(["a"]))[1].preemptions // 2
+ */
+export function reviewRows(
+  report: Pick<PeriodReport, "nodes">,
+  preemptions: Readonly<Record<string, number>>,
+  waits: Readonly<Record<string, Record<string, WaitSummary>>>,
+  liveIds: ReadonlySet<string>,
+): ReviewRow[] {
+  return report.nodes.map(({ demandGpuHours: _demand, ...node }) => ({
+    ...node,
+    depth: node.parentId === null ? 0 : node.path.split("/").length,
+    isLive: liveIds.has(node.id),
+    preemptions: preemptions[node.id] ?? 0,
+    waits: waits[node.id] ?? {},
+  }));
+}
+
+/** Job classes that occur in any row, debug, training and interactive first. */
+export function jobClassesOf(rows: readonly Pick<ReviewRow, "waits">[]): string[] {
+  const known = ["debug", "training", "interactive"];
+  const found = new Set(rows.flatMap((row) => Object.keys(row.waits)));
+  const rank = (name: string) => (known.includes(name) ? known.indexOf(name) : known.length);
+  return [...found].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+}
+
+/**
+ * Puts the viewer's branches first: at every level, a sibling whose subtree holds a focus
+ * node comes before the others (their order otherwise kept). Rows must be depth-first.
+ *
+ * @example focusFirst(rows, new Set(["vision"])) // root, vision..., language..., robotics...
+ */
+export function focusFirst<Row extends { id: string; parentId: string | null }>(
+  rows: readonly Row[],
+  focusIds: ReadonlySet<string>,
+): Row[] {
+  const children = new Map<string | null, Row[]>();
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  for (const row of rows) {
+    const parentKey = row.parentId !== null && byId.has(row.parentId) ? row.parentId : null;
+    const list = children.get(parentKey) ?? [];
+    list.push(row);
+    children.set(parentKey, list);
+  }
+  const holdsFocus = new Set<string>();
+  for (const id of focusIds) {
+    const seen = new Set<string>();
+    for (let at = byId.get(id); at && !seen.has(at.id); at = byId.get(at.parentId ?? "")) {
+      seen.add(at.id);
+      holdsFocus.add(at.id);
+    }
+  }
+  const out: Row[] = [];
+  const visit = (list: readonly Row[]) => {
+    const ordered = [
+      ...list.filter((row) => holdsFocus.has(row.id)),
+      ...list.filter((row) => !holdsFocus.has(row.id)),
+    ];
+    for (const row of ordered) {
+      out.push(row);
+      visit(children.get(row.id) ?? []);
+    }
+  };
+  visit(children.get(null) ?? []);
+  return out;
+}
