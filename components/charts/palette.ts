@@ -1,16 +1,28 @@
 // Colour-blind-safe colours: Okabe & Ito for the two schedulers and marks, Paul Tol's "muted"
 // scheme for budget programs (distinguishable with deuteranopia, protanopia and tritanopia).
 
+/** Okabe & Ito's eight colours (Color Universal Design), safe for every colour-vision type. */
+export const OKABE_ITO = {
+  orange: "#E69F00",
+  skyBlue: "#56B4E9",
+  bluishGreen: "#009E73",
+  yellow: "#F0E442",
+  blue: "#0072B2",
+  vermillion: "#D55E00",
+  reddishPurple: "#CC79A7",
+  black: "#000000",
+} as const;
+
 /** One colour per scheduler, used in every chart and legend. */
 export const SCHEDULER_COLOURS: Record<string, string> = {
-  baseline: "#E69F00",
-  allocation: "#0072B2",
+  baseline: OKABE_ITO.orange,
+  allocation: OKABE_ITO.blue,
 };
 
 /** The entitlement mark in charts (neutral, distinct from both schedulers). */
 export const ENTITLED_COLOUR = "#555555";
 /** The edge of a preempted run (Okabe & Ito vermillion). */
-export const PREEMPTED_COLOUR = "#D55E00";
+export const PREEMPTED_COLOUR = OKABE_ITO.vermillion;
 
 /** Programs, in order of first appearance; cycles past nine with alternating shades. */
 export const PROGRAM_COLOURS = [

@@ -8,6 +8,7 @@ const LINKS = [
   { href: "/budgets", label: "Budgets" },
   { href: "/clusters", label: "Clusters" },
   { href: "/jobs", label: "My jobs" },
+  { href: "/review", label: "Review" },
   { href: "/simulations", label: "Simulations" },
 ];
 

@@ -21,6 +21,8 @@ export const API_ROUTES: Record<string, readonly string[]> = {
   "/api/v1/jobs": ["GET", "POST"],
   "/api/v1/jobs/:id": ["GET"],
   "/api/v1/jobs/:id/cancel": ["POST"],
+  "/api/v1/reports/review": ["GET"],
+  "/api/v1/reports/review.csv": ["GET"],
   "/api/v1/simulations": ["GET", "POST"],
   "/api/v1/simulations/:id": ["GET"],
   "/api/v1/simulations/:id/report": ["GET"],

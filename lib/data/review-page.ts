@@ -1,10 +1,12 @@
 // The review page's data (DESIGN section 5): hourly roll-ups, the weights in force and the
 // queue waits of a period, turned into the table, headline, charts and CSV by lib/reports.
 // Reads a fixed handful of queries whatever the size of the tree or the period.
+import "server-only";
+import { getDb } from "../db";
 import { Prisma } from "../generated/prisma/client";
 import { AppError } from "../errors";
 import { buildPeriodReport, type ClusterHour, type PeriodReport } from "../reports/period-report";
-import type { ReviewPeriod } from "../reports/review-period";
+import { lastFullMonth, type ReviewPeriod } from "../reports/review-period";
 import {
   buildPeriodSeries,
   usageRatiosAt,
@@ -14,7 +16,9 @@ import {
 import { reviewRows, type ReviewRow } from "../reports/review-table";
 import { rollUpCounts, summariseWaits } from "../reports/wait-stats";
 import { buildTreeEpochs, type TreeEpoch } from "../reports/weights-in-force";
+import { periodOfQuery, type ReviewQuery } from "../validation/review";
 import type { Db } from "./client";
+import { getNow } from "./clock";
 
 export type ReviewClusterRef = { name: string; gpuType: string };
 
@@ -170,13 +174,37 @@ function toClusterHours(rows: readonly HourRow[]): ClusterHour[] {
 }
 
 /** The nodes `userId` leads and the leaves they are a member of: their part of the review. */
-export async function loadReviewFocus(
-  db: Db,
+export async function getReviewFocus(
   userId: string,
+  db: Db = getDb(),
 ): Promise<{ leadIds: string[]; memberIds: string[] }> {
   const [leads, members] = await Promise.all([
     db.budgetLead.findMany({ where: { userId }, select: { nodeId: true } }),
     db.budgetMember.findMany({ where: { userId }, select: { nodeId: true } }),
   ]);
   return { leadIds: leads.map((row) => row.nodeId), memberIds: members.map((row) => row.nodeId) };
+}
+
+/** The review a validated query asks for, by the app clock (the last full month by default). */
+export async function getReview(query: ReviewQuery): Promise<ReviewData> {
+  const db = getDb();
+  const nowSec = Math.floor((await getNow(db)).getTime() / 1000);
+  const period = periodOfQuery(query, lastFullMonth(nowSec));
+  return loadReviewData(db, { period, cluster: query.cluster, nowSec });
+}
+
+/** The default period by the app clock, for the page's controls. */
+export async function getDefaultReviewPeriod(): Promise<ReviewPeriod> {
+  return lastFullMonth(Math.floor((await getNow()).getTime() / 1000));
+}
+
+/** "allot-review-2026-10-h100.csv": the period (month or days) and the cluster, if one. */
+export function reviewFileName(
+  review: Pick<ReviewData, "period" | "cluster">,
+  ext: string,
+): string {
+  const { period } = review;
+  const when = period.month ?? `${period.fromDate}_${period.toDate}`;
+  const where = review.cluster ? `-${review.cluster.replace(/[^a-z0-9-]+/gi, "-")}` : "";
+  return `allot-review-${when}${where}.${ext}`;
 }

@@ -1,6 +1,7 @@
 // Hand-made review history for tests: hourly roll-ups and finished jobs written straight into
 // the tables the review reads, and the weight history moved back so the tree covers them.
 import type { Db } from "../data/client";
+import { validateBudgetTree } from "../engine/budget-tree";
 import { createRandom } from "../sim/random";
 
 const HOUR_SEC = 3600;
@@ -137,4 +138,59 @@ export function generateReviewHistory(options: {
     }
   }
   return { rollups, jobs };
+}
+
+/**
+ * Writes generated history (see generateReviewHistory) for every funded leaf of the live tree
+ * on the named clusters over [fromSec, toSec), after moving the tree's setup back to
+ * `fromSec` minus the longest lookback window. Returns the number of roll-up rows and jobs.
+ */
+export async function writeReviewHistory(
+  db: Db,
+  options: { clusters: readonly string[]; fromSec: number; toSec: number; seed: number },
+): Promise<{ rollups: number; jobs: number }> {
+  const [nodes, clusters, anyUser] = await Promise.all([
+    db.budgetNode.findMany({
+      where: { removedAt: null },
+      select: { id: true, parentId: true, name: true, weight: true, members: { take: 1 } },
+    }),
+    db.cluster.findMany({
+      where: { name: { in: [...options.clusters] } },
+      select: { id: true, lookbackSec: true, nodes: { select: { gpus: true } } },
+    }),
+    db.user.findFirstOrThrow({ select: { id: true } }),
+  ]);
+  const tree = validateBudgetTree(nodes);
+  if (!tree.ok) throw new Error(`The budget tree is invalid: ${tree.issues[0]?.message}`);
+  const membersOf = new Map(nodes.map((node) => [node.id, node.members[0]?.userId]));
+  const leaves = tree.value.nodes
+    .filter((node) => node.isLeaf && node.effectiveShare > 0)
+    .map((node) => ({
+      budgetId: node.id,
+      share: node.effectiveShare,
+      userId: membersOf.get(node.id) ?? anyUser.id,
+    }));
+  const lookbackSec = Math.max(0, ...clusters.map((cluster) => cluster.lookbackSec));
+  await backdateTreeSetup(db, options.fromSec - lookbackSec);
+  let rollupCount = 0;
+  let jobCount = 0;
+  for (const [index, cluster] of clusters.entries()) {
+    const { rollups, jobs } = generateReviewHistory({
+      clusterId: cluster.id,
+      capacityGpus: cluster.nodes.reduce((sum, node) => sum + node.gpus, 0),
+      leaves,
+      fromSec: options.fromSec,
+      toSec: options.toSec,
+      seed: options.seed + index,
+    });
+    for (let start = 0; start < rollups.length; start += 20_000) {
+      await insertRollups(db, rollups.slice(start, start + 20_000));
+    }
+    for (let start = 0; start < jobs.length; start += 5_000) {
+      await insertJobs(db, jobs.slice(start, start + 5_000));
+    }
+    rollupCount += rollups.length;
+    jobCount += jobs.length;
+  }
+  return { rollups: rollupCount, jobs: jobCount };
 }

@@ -1,0 +1,94 @@
+import { formatInteger, formatPercent } from "@/lib/format";
+import type { ReviewData } from "@/lib/data/review-page";
+import { FULFILMENT_TARGET } from "./review-format";
+
+const percentOrDash = (value: number | null) => (value === null ? "—" : formatPercent(value));
+
+/** The five figures the meeting starts from, then utilisation per cluster. */
+export function ReviewHeadline({
+  headline,
+  clusterFigures,
+}: Pick<ReviewData, "headline" | "clusterFigures">) {
+  const { worst } = headline;
+  return (
+    <section aria-labelledby="headline-heading" className="review-headline">
+      <h2 id="headline-heading" className="sr-only">
+        Headline figures
+      </h2>
+      <dl className="headline-grid">
+        <div className="card">
+          <dt>Utilisation</dt>
+          <dd className="stat">{percentOrDash(headline.utilisation)}</dd>
+          <dd className="muted">busy of healthy GPU-hours</dd>
+        </div>
+        <div className="card">
+          <dt>Unallocated</dt>
+          <dd className="stat">{percentOrDash(headline.unallocatedShare)}</dd>
+          <dd className="muted">of all GPU time granted</dd>
+        </div>
+        <div className="card">
+          <dt>Fulfilment</dt>
+          <dd className="stat">{percentOrDash(headline.fulfilment)}</dd>
+          <dd className="muted">of funded budgets&apos; entitlement, received</dd>
+        </div>
+        <div className="card">
+          <dt>Budgets at {FULFILMENT_TARGET * 100}%</dt>
+          <dd className="stat">
+            {headline.fundedAtLeast95} of {headline.fundedBudgets}
+          </dd>
+          <dd className="muted">funded budgets with demand</dd>
+        </div>
+        <div className="card">
+          <dt>Least served</dt>
+          {worst ? (
+            <>
+              <dd className="stat">{formatPercent(worst.fulfilment)}</dd>
+              <dd className="worst-path" title={worst.path}>
+                {worst.path}
+              </dd>
+            </>
+          ) : (
+            <dd className="stat">—</dd>
+          )}
+        </div>
+      </dl>
+      {clusterFigures.length > 1 ? (
+        <div className="table-scroll">
+          <table className="cluster-figures">
+            <caption>Per cluster</caption>
+            <thead>
+              <tr>
+                <th scope="col">Cluster</th>
+                <th scope="col" className="num">
+                  Healthy GPU-h
+                </th>
+                <th scope="col" className="num">
+                  Busy GPU-h
+                </th>
+                <th scope="col" className="num">
+                  Utilisation
+                </th>
+                <th scope="col" className="num">
+                  Unallocated
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {clusterFigures.map((cluster) => (
+                <tr key={cluster.cluster}>
+                  <th scope="row" className="tree-row-head">
+                    {cluster.cluster}
+                  </th>
+                  <td className="num">{formatInteger(cluster.capacityGpuHours)}</td>
+                  <td className="num">{formatInteger(cluster.busyGpuHours)}</td>
+                  <td className="num">{percentOrDash(cluster.utilisation)}</td>
+                  <td className="num">{percentOrDash(cluster.unallocatedShare)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </section>
+  );
+}
