@@ -18,7 +18,7 @@ import {
   YAxis,
 } from "recharts";
 import { OKABE_ITO } from "@/components/charts/palette";
-import { formatInteger } from "@/lib/format";
+import { formatInteger, formatPercent } from "@/lib/format";
 import type { ClusterUsageRatios, PeriodSeries } from "@/lib/reports/review-series";
 import type { ReviewRow } from "@/lib/reports/review-table";
 import { FULFILMENT_TARGET } from "./review-format";
@@ -209,7 +209,8 @@ function FulfilmentChart({ branch, budgets }: { branch: ReviewRow; budgets: Revi
   const data = budgets
     .filter((row) => row.fulfilment !== null)
     .map((row) => ({
-      name: row.name,
+      // The value beside the name: labels at the bars' ends would collide with the 95% line.
+      name: `${row.name}  ${formatPercent(row.fulfilment!)}`,
       fulfilment: Math.round(row.fulfilment! * 1000) / 10,
       isShort: row.fulfilment! < FULFILMENT_TARGET,
     }));
@@ -241,7 +242,7 @@ function FulfilmentChart({ branch, budgets }: { branch: ReviewRow; budgets: Revi
               <YAxis
                 type="category"
                 dataKey="name"
-                width={130}
+                width={180}
                 tick={{ fontSize: 11 }}
                 interval={0}
               />
@@ -260,12 +261,6 @@ function FulfilmentChart({ branch, budgets }: { branch: ReviewRow; budgets: Revi
                     stroke={entry.isShort ? OKABE_ITO.vermillion : OKABE_ITO.bluishGreen}
                   />
                 ))}
-                <LabelList
-                  dataKey="fulfilment"
-                  position="right"
-                  fontSize={11}
-                  formatter={(value) => `${String(value)}%`}
-                />
               </Bar>
             </BarChart>
           </ResponsiveContainer>
@@ -356,6 +351,7 @@ function UsageRatioChart({
                     dataKey={cluster.cluster}
                     position="right"
                     fontSize={10}
+                    fill="#333"
                     formatter={(value) => `${String(value)}%`}
                   />
                 </Bar>

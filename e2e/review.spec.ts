@@ -1,0 +1,121 @@
+import { expect, test } from "@playwright/test";
+import { createPrismaClient } from "../lib/data/client";
+import { formatPeriod, lastFullMonth } from "../lib/reports/review-period";
+import { writeReviewHistory } from "../lib/testing/review-history";
+import { signInAs } from "./fixtures";
+
+// The server runs at 1x with no live driver: its clock is this machine's clock.
+const MONTH = lastFullMonth(Math.floor(Date.now() / 1000));
+
+test.beforeAll(async () => {
+  // Roll-ups of last month on one cluster, written straight into the server's database.
+  const url = process.env.E2E_DATABASE_URL;
+  if (!url) {
+    throw new Error(
+      "e2e/review.spec.ts writes roll-ups into the server's database: run it through `npm test` " +
+        "with DATABASE_URL set, or set E2E_DATABASE_URL to an empty database.",
+    );
+  }
+  const db = createPrismaClient(url, 2);
+  try {
+    await writeReviewHistory(db, {
+      clusters: ["b300"],
+      fromSec: MONTH.fromSec,
+      toSec: MONTH.toSec,
+      seed: 7,
+    });
+  } finally {
+    await db.$disconnect();
+  }
+});
+
+/** A CSV document (no quoted fields: the demo lab's names have no commas) as records. */
+function parseCsv(text: string): Record<string, string>[] {
+  const [header, ...lines] = text.trimEnd().split("\r\n");
+  const names = header!.split(",");
+  return lines.map((line) => Object.fromEntries(line.split(",").map((v, i) => [names[i]!, v])));
+}
+
+const integer = (text: string) => Number(text.replace(/,/g, ""));
+
+test("a program lead opens last month, sees their branch first and exports the CSV", async ({
+  page,
+}) => {
+  await signInAs(page, "programLead");
+  await page
+    .getByRole("navigation", { name: "Main" })
+    .getByRole("link", { name: "Review" })
+    .click();
+  await expect(
+    page.getByRole("heading", { name: `Budget review: ${formatPeriod(MONTH)}`, level: 1 }),
+  ).toBeVisible();
+  await expect(page).toHaveURL(/\/review$/);
+
+  const headline = page.getByRole("region", { name: "Headline figures" });
+  await expect(headline.getByText(/^\d+\.\d%$/).first()).toBeVisible();
+
+  // The lab's root, then the lead's program, open and marked, then its projects.
+  const table = page.getByRole("table", { name: "Entitled and received GPU-hours per budget" });
+  const bodyRows = table.locator("tbody tr");
+  await expect(bodyRows.nth(0).getByRole("rowheader")).toContainText("lab");
+  const language = bodyRows.nth(1);
+  await expect(language.getByRole("rowheader")).toContainText("language");
+  await expect(language.getByText("your branch")).toBeVisible();
+  await expect(language.getByRole("button", { name: "Collapse language" })).toBeVisible();
+  await expect(table.getByRole("row", { name: /lm-pretrain/ })).toBeVisible();
+  await expect(table.getByRole("button", { name: "Expand vision" })).toBeVisible();
+  const cells = language.getByRole("cell");
+  const shownEntitled = integer(await cells.nth(1).innerText());
+  const shownAllocated = integer(await cells.nth(3).innerText());
+  expect(shownEntitled).toBeGreaterThan(0);
+
+  const downloading = page.waitForEvent("download");
+  await page.getByRole("link", { name: "Download CSV" }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe(`allot-review-${MONTH.month}.csv`);
+  const stream = await download.createReadStream();
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  const records = parseCsv(Buffer.concat(chunks).toString("utf8"));
+  const row = records.find((record) => record.path === "language")!;
+  expect(Math.round(Number(row.entitled_gpu_hours))).toBe(shownEntitled);
+  expect(Math.round(Number(row.received_allocated_gpu_hours))).toBe(shownAllocated);
+  expect(Number(row.fulfilment)).toBeGreaterThan(0);
+  expect(Number(row.debug_jobs)).toBeGreaterThan(0);
+  expect(records[0]!.name).toBe("lab");
+});
+
+test("the period and cluster live in the URL; bad input is a 422 that names the field", async ({
+  page,
+}) => {
+  await signInAs(page, "researcher");
+  await page.goto("/review");
+  await page.getByLabel("Cluster", { exact: true }).selectOption("b300");
+  await page.getByRole("button", { name: "Show" }).click();
+  await expect(page).toHaveURL(new RegExp(`month=${MONTH.month}.*cluster=b300`));
+  await expect(page.getByText(/^b300 ·/)).toBeVisible();
+
+  await page.getByRole("radio", { name: "Days" }).check();
+  await page.getByLabel("From").fill(MONTH.fromDate);
+  await page.getByLabel("To (included)").fill(MONTH.fromDate);
+  await page.getByRole("button", { name: "Show" }).click();
+  await expect(page).toHaveURL(new RegExp(`from=${MONTH.fromDate}&to=${MONTH.fromDate}`));
+  await expect(page.getByRole("heading", { level: 1 })).toContainText(
+    formatPeriod({
+      ...MONTH,
+      month: null,
+      toDate: MONTH.fromDate,
+    }),
+  );
+
+  const bad = await page.request.get("/api/v1/reports/review.csv?from=2026-02-30&to=2026-03-01");
+  expect(bad.status()).toBe(422);
+  expect((await bad.json()).error.issues).toEqual([
+    { path: "from", message: "Use a date as YYYY-MM-DD, e.g. 2026-10-01." },
+  ]);
+  const unknown = await page.request.get("/api/v1/reports/review.csv?cluster=nope");
+  expect(unknown.status()).toBe(422);
+  expect((await unknown.json()).error.issues).toEqual([
+    { path: "cluster", message: 'No cluster is named "nope".' },
+  ]);
+});

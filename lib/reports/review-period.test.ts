@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import {
+  datePeriod,
+  formatPeriod,
+  lastFullMonth,
+  monthPeriod,
+  parseIsoDate,
+  periodDays,
+} from "./review-period";
+
+const sec = (year: number, month: number, day: number, hour = 0) =>
+  Date.UTC(year, month - 1, day, hour) / 1000;
+
+describe("review periods", () => {
+  it("takes the last month that has ended, across a year boundary too", () => {
+    expect(lastFullMonth(sec(2026, 11, 30, 13))).toMatchObject({
+      fromSec: sec(2026, 10, 1),
+      toSec: sec(2026, 11, 1),
+      month: "2026-10",
+      fromDate: "2026-10-01",
+      toDate: "2026-10-31",
+    });
+    expect(lastFullMonth(sec(2027, 1, 1)).month).toBe("2026-12");
+  });
+
+  it("reads months and day ranges (both days included), refusing what is not one", () => {
+    expect(periodDays(monthPeriod("2028-02")!)).toBe(29);
+    expect(monthPeriod("2026-13")).toBeNull();
+    expect(monthPeriod("2026-1")).toBeNull();
+    expect(datePeriod("2026-10-03", "2026-10-03")).toMatchObject({
+      fromSec: sec(2026, 10, 3),
+      toSec: sec(2026, 10, 4),
+      month: null,
+    });
+    expect(datePeriod("2026-10-01", "2026-10-31")!.month).toBe("2026-10");
+    expect(datePeriod("2026-10-05", "2026-10-04")).toBeNull();
+    expect(parseIsoDate("2026-02-30")).toBeNull();
+    expect(parseIsoDate("2026-2-3")).toBeNull();
+  });
+
+  it("says the period as people do", () => {
+    expect(formatPeriod(monthPeriod("2026-10")!)).toBe("October 2026");
+    expect(formatPeriod(datePeriod("2026-10-03", "2026-10-17")!)).toBe("3 Oct 2026 – 17 Oct 2026");
+    expect(formatPeriod(datePeriod("2026-10-03", "2026-10-03")!)).toBe("3 Oct 2026");
+  });
+});
