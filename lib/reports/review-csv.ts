@@ -2,7 +2,6 @@ import { roundTo as round } from "../sim/hourly";
 import { toCsv, type CsvCell } from "./csv";
 import { jobClassesOf, type ReviewRow } from "./review-table";
 
-
 /**
  * The review table as CSV, one line per tree node in tree order: path (DESIGN's budget
  * path: empty for the root), shares as fractions, GPU-hours to 0.01, waits in seconds by job class.

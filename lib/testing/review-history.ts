@@ -63,7 +63,11 @@ export async function insertJobs(db: Db, jobs: readonly JobInput[]): Promise<voi
       isResumable: true,
       jobClass: job.jobClass,
       state:
-        job.endedSec === null ? "pending" : job.firstStartedSec === null ? "cancelled" : "completed",
+        job.endedSec === null
+          ? "pending"
+          : job.firstStartedSec === null
+            ? "cancelled"
+            : "completed",
       submittedAt: at(job.submittedSec),
       firstStartedAt: job.firstStartedSec === null ? null : at(job.firstStartedSec),
       endedAt: job.endedSec === null ? null : at(job.endedSec),
