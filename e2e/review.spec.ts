@@ -8,6 +8,7 @@ import { signInAs } from "./fixtures";
 const MONTH = lastFullMonth(Math.floor(Date.now() / 1000));
 
 test.beforeAll(async () => {
+  test.setTimeout(120_000);
   // Roll-ups of last month on one cluster, written straight into the server's database.
   const url = process.env.E2E_DATABASE_URL;
   if (!url) {

@@ -75,9 +75,9 @@ export function ReviewControls({
           required
         />
       </fieldset>
-      <label className="cluster-choice">
-        Cluster{" "}
-        <select name="cluster" defaultValue={cluster ?? ""}>
+      <span className="cluster-choice">
+        <label htmlFor="review-cluster">Cluster</label>{" "}
+        <select id="review-cluster" name="cluster" defaultValue={cluster ?? ""}>
           <option value="">All clusters</option>
           {clusters.map((item) => (
             <option key={item.name} value={item.name}>
@@ -85,7 +85,7 @@ export function ReviewControls({
             </option>
           ))}
         </select>
-      </label>
+      </span>
       <button type="submit" className="button button-primary">
         Show
       </button>
