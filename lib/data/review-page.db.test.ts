@@ -7,6 +7,8 @@ import { AppError } from "../errors";
 import { datePeriod } from "../reports/review-period";
 import { createTestBranch, type TestBranch } from "../testing/budget-branch";
 import { insertJobs, insertRollups } from "../testing/review-history";
+import { setChildren } from "./budget-edits";
+import { getChildrenState } from "./budget-state";
 import { createPrismaClient } from "./client";
 import { loadReviewData } from "./review-page";
 
@@ -97,6 +99,16 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  // Leave the shared database as the demo lab: no extra cluster, branch or 2020 history.
+  await db.job.deleteMany({ where: { clusterId } });
+  await db.cluster.delete({ where: { id: clusterId } });
+  await db.weightChange.deleteMany({ where: { at: { lt: new Date(NOW * 1000) } } });
+  const root = await getChildrenState(db, branch.rootId);
+  await setChildren(branch.users.admin, branch.rootId, {
+    version: root.version,
+    reason: "test clean-up",
+    children: root.children.filter((child) => !child.name.startsWith("zz-review")),
+  });
   await db.$disconnect();
 });
 
