@@ -85,8 +85,9 @@ export default async function ReviewPage({
   const { period, rows } = review;
   const search = reviewSearch(period, review.cluster);
   const clusterLabel = review.cluster ?? "All clusters";
+  // Charts open on the viewer's branch: what they lead, else the project of their budget.
   const focusBranch =
-    rows.find((row) => focus.leadIds.includes(row.id) && !row.isLeaf) ??
+    rows.find((row) => focus.leadIds.includes(row.id)) ??
     rows.find((row) => focus.memberIds.includes(row.id) && row.parentId !== null);
   const initialBranchId =
     (focusBranch?.isLeaf ? focusBranch.parentId : focusBranch?.id) ?? rows[0]?.id ?? "";
