@@ -81,7 +81,10 @@ export async function loadReviewData(
   const clusterFilter = chosen ? Prisma.sql`AND "clusterId" = ${chosen.id}` : Prisma.empty;
 
   const [nodes, weights, hourRows, waitRows] = await Promise.all([
-    db.budgetNode.findMany({ select: { id: true, parentId: true, name: true, removedAt: true } }),
+    db.budgetNode.findMany({
+      select: { id: true, parentId: true, name: true, removedAt: true },
+      orderBy: [{ createdAt: "asc" }, { name: "asc" }],
+    }),
     db.weightChange.findMany({
       select: { nodeId: true, at: true, weightAfter: true },
       orderBy: [{ at: "asc" }, { id: "asc" }],

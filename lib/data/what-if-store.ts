@@ -164,7 +164,10 @@ export async function loadHappened(
     hours.set(key, hour);
   }
   const [shapes, changes] = await Promise.all([
-    db.budgetNode.findMany({ select: { id: true, parentId: true, name: true } }),
+    db.budgetNode.findMany({
+      select: { id: true, parentId: true, name: true },
+      orderBy: [{ createdAt: "asc" }, { name: "asc" }],
+    }),
     db.weightChange.findMany({
       where: { at: { lt: period.to } },
       select: { nodeId: true, at: true, weightAfter: true },
