@@ -92,7 +92,9 @@ async function applyEvent(
       where: { clusterId, index: node, health: { not: health } },
       data: { health, healthChangedAt: now, ...(health === "draining" ? { drainedAt: null } : {}) },
     });
-    return updated.count === 0 ? `Node ${node} is already ${health}.` : null;
+    if (updated.count === 0) return `Node ${node} is already ${health}.`;
+    await tx.nodeHealthChange.create({ data: { clusterId, nodeIndex: node, at: now, health } });
+    return null;
   }
   const runId = (event as { runId: string }).runId;
   const run = await tx.run.findFirst({

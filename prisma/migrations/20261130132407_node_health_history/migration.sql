@@ -1,0 +1,16 @@
+-- CreateTable
+CREATE TABLE "node_health_changes" (
+    "id" TEXT NOT NULL,
+    "clusterId" TEXT NOT NULL,
+    "nodeIndex" INTEGER NOT NULL,
+    "at" TIMESTAMP(3) NOT NULL,
+    "health" "NodeHealth" NOT NULL,
+
+    CONSTRAINT "node_health_changes_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateIndex
+CREATE INDEX "node_health_changes_clusterId_at_idx" ON "node_health_changes"("clusterId", "at");
+
+-- AddForeignKey
+ALTER TABLE "node_health_changes" ADD CONSTRAINT "node_health_changes_clusterId_fkey" FOREIGN KEY ("clusterId") REFERENCES "clusters"("id") ON DELETE CASCADE ON UPDATE CASCADE;
