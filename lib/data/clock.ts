@@ -1,18 +1,12 @@
 import "server-only";
 import { reanchor, simNowMs, type ClockAnchor } from "../clock";
 import { getDb } from "../db";
+import { readClockAnchor } from "./app-clock";
 import type { Db } from "./client";
 
 // Replicas re-read the anchor now and then; it only changes when a server starts.
 const CACHE_MS = 2000;
 const cache = globalThis as unknown as { allotClock?: { anchor: ClockAnchor; readAtMs: number } };
-
-async function readAnchor(db: Db): Promise<ClockAnchor | null> {
-  const row = await db.appClock.findUnique({ where: { id: 1 } });
-  return row
-    ? { realMs: row.realAt.getTime(), simMs: row.simAt.getTime(), speed: row.speed }
-    : null;
-}
 
 /** The app clock's current time (sim time: accelerated in the demo, real time otherwise). */
 export async function getNow(db: Db = getDb()): Promise<Date> {
@@ -21,7 +15,7 @@ export async function getNow(db: Db = getDb()): Promise<Date> {
   if (cached && realMs - cached.readAtMs < CACHE_MS) {
     return new Date(Math.floor(simNowMs(cached.anchor, realMs)));
   }
-  const anchor = (await readAnchor(db)) ?? { realMs, simMs: realMs, speed: 1 };
+  const anchor = (await readClockAnchor(db)) ?? { realMs, simMs: realMs, speed: 1 };
   cache.allotClock = { anchor, readAtMs: realMs };
   return new Date(Math.floor(simNowMs(anchor, realMs)));
 }
@@ -29,7 +23,7 @@ export async function getNow(db: Db = getDb()): Promise<Date> {
 /** Sets the clock's speed from now on, continuing from the current sim time (server start). */
 export async function setClockSpeed(speed: number, db: Db = getDb()): Promise<ClockAnchor> {
   const realMs = Date.now();
-  const previous = await readAnchor(db);
+  const previous = await readClockAnchor(db);
   let anchor = reanchor(previous, realMs, speed);
   if (previous && previous.speed > 1) {
     // An accelerated demo pauses while its server is down: resume from its last tick rather

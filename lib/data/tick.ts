@@ -1,6 +1,7 @@
 // The tick (DESIGN section 9, docs/decisions/040-live-scheduling.md): per cluster, load the
 // state, run the engine's pass, write its decisions, runs and reasons in one transaction
-// under a Postgres advisory lock, so several replicas never decide twice for one cluster.
+// under a Postgres advisory lock, so several replicas never decide twice for one cluster. The
+// same transaction refreshes the hourly roll-ups of the hours since the previous tick.
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { runSchedulePass, type SchedulePassResult } from "../engine";
@@ -8,6 +9,7 @@ import { getDb } from "../db";
 import { Prisma } from "../generated/prisma/client";
 import type { Db } from "./client";
 import { getNow } from "./clock";
+import { refreshClusterRollups } from "./rollups";
 import { fromSec, loadClusterState, toSec, type ClusterState, type Tx } from "./live-state";
 
 /** First key of every cluster lock (the second is the cluster name's hash). */
@@ -158,6 +160,10 @@ async function writePass(
         queuePosition: null,
       },
     });
+    await tx.job.updateMany({
+      where: { id: { in: result.starts.map((start) => start.jobId) }, firstStartedAt: null },
+      data: { firstStartedAt: now },
+    });
     result.starts.forEach((start, index) =>
       decisions.push({
         clusterId,
@@ -244,6 +250,11 @@ async function writePass(
     usageRatio: row.usageRatio,
     rank: row.rank,
   }));
+  const previous = await tx.cluster.findUnique({
+    where: { id: clusterId },
+    select: { tickedAt: true },
+  });
+  await refreshClusterRollups(tx, clusterId, previous?.tickedAt ?? null, now);
   await tx.cluster.update({ where: { id: clusterId }, data: { tickedAt: now, ranking } });
   return {
     starts: result.starts.length,

@@ -23,6 +23,9 @@ export type LabOrg = { users: OrgUser[]; root: OrgNode; clusters: OrgCluster[] }
 
 export const DEMO_DOMAIN = "allot.example";
 
+/** The seed of the demo lab the database seed writes and the lab workload submits from. */
+export const DEMO_ORG_SEED = 2026;
+
 /** One demo user per role; they sign in without a password in demo mode only. */
 export const DEMO_USERS = {
   admin: { email: `ada@${DEMO_DOMAIN}`, name: "Ada Okafor" },

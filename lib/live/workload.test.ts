@@ -1,19 +1,20 @@
 import { describe, expect, it } from "vitest";
 import { buildArrivals, WORKLOAD_SEC, type DemoLeaf } from "./workload";
 
+// Leaves of the demo lab; climate lost its members, so its jobs are dropped.
 const LEAVES: DemoLeaf[] = [
   { id: "a", path: "language/lm-pretrain", memberIds: ["u1", "u2"] },
   { id: "b", path: "vision/video-gen", memberIds: ["u3"] },
   { id: "c", path: "robotics/sim2real", memberIds: ["u4"] },
-  { id: "d", path: "science/climate", memberIds: ["u5"] },
-  { id: "e", path: "science/empty", memberIds: [] },
+  { id: "d", path: "science/protein-design", memberIds: ["u5"] },
+  { id: "e", path: "science/climate", memberIds: [] },
 ];
 const CLUSTERS = [{ name: "small", gpuType: "H100", nodes: 4, gpusPerNode: 8 }];
 
 describe("demo arrivals from the lab workload", () => {
   const arrivals = buildArrivals(LEAVES, CLUSTERS, 7);
 
-  it("maps every job onto a leaf with members and submits it as one of them", () => {
+  it("maps every job onto the leaf of its path and submits it as one of its members", () => {
     expect(arrivals.length).toBeGreaterThan(50);
     const memberOf = new Map(LEAVES.map((leaf) => [leaf.id, new Set(leaf.memberIds)]));
     for (const arrival of arrivals) {
@@ -24,6 +25,9 @@ describe("demo arrivals from the lab workload", () => {
       expect(arrival.input.workSec).toBeGreaterThanOrEqual(60);
     }
     expect(arrivals.some((arrival) => arrival.input.budgetId === "e")).toBe(false);
+    expect(new Set(arrivals.map((arrival) => arrival.input.budgetId))).toEqual(
+      new Set(["a", "b", "c", "d"]),
+    );
   });
 
   it("is sorted within the week and the same for the same seed", () => {

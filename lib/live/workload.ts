@@ -1,5 +1,5 @@
-// The demo's arrivals: the simulator's lab workload (lib/sim), with its budgets and users
-// mapped onto the seeded demo lab's leaves and members. Pure: the org is an argument.
+// The demo's arrivals: the simulator's lab workload (lib/sim), which submits from the seeded
+// demo lab's leaves, matched to their ids and members. Pure: the leaves are an argument.
 import { parseDurationSec } from "../sim/duration";
 import { generateLabScenario } from "../sim/workload";
 import type { SubmitJobInput } from "../validation/jobs";
@@ -20,9 +20,10 @@ function hash(text: string): number {
 }
 
 /**
- * A week of the lab profile for the clusters named, seeded, mapped onto `leaves`: a simulated
- * program maps to the demo program at the same position, a project to one of its projects by
- * name hash, a researcher to a member of that leaf. Sorted by offset.
+ * A week of the lab profile for the clusters named, seeded: the workload submits from the demo
+ * lab's own leaves (lib/sim/workload.ts), so a job goes to the leaf of its path, submitted by one
+ * of that leaf's members (by hash of its simulated user). Jobs of a leaf that is gone or has no
+ * member are dropped (a lead removed or emptied it). Sorted by offset.
  *
  * @example buildArrivals(leaves, ["h100"], 2026).length // a few thousand
  */
@@ -32,22 +33,14 @@ export function buildArrivals(
   seed: number,
 ): Arrival[] {
   const scenario = generateLabScenario({ days: WORKLOAD_DAYS, seed, clusters: [...clusters] });
-  const programs = [...new Set(leaves.map((leaf) => leaf.path.split("/")[0]!))];
-  const simPrograms = [...new Set(scenario.jobs.map((job) => job.budget.split("/")[0]!))].sort();
-  const leavesOf = new Map<string, DemoLeaf[]>();
-  for (const leaf of leaves) {
-    if (leaf.memberIds.length === 0) continue;
-    const program = leaf.path.split("/")[0]!;
-    leavesOf.set(program, [...(leavesOf.get(program) ?? []), leaf]);
-  }
+  const leafOf = new Map(
+    leaves.filter((leaf) => leaf.memberIds.length > 0).map((leaf) => [leaf.path, leaf]),
+  );
   const arrivals: Arrival[] = [];
   for (const job of scenario.jobs) {
-    const [simProgram = "", simProject = ""] = job.budget.split("/");
-    const program = programs[simPrograms.indexOf(simProgram) % programs.length] ?? programs[0]!;
-    const candidates = leavesOf.get(program) ?? [];
-    if (candidates.length === 0) continue;
-    const leaf = candidates[hash(`${simProject}/${job.user}`) % candidates.length]!;
-    const userId = leaf.memberIds[hash(job.user ?? job.id ?? "") % leaf.memberIds.length]!;
+    const leaf = leafOf.get(job.budget);
+    if (!leaf) continue;
+    const userId = leaf.memberIds[hash(job.user ?? job.id) % leaf.memberIds.length]!;
     const minRuntimeSec = parseDurationSec(job.minRuntime ?? 0) ?? 0;
     arrivals.push({
       offsetSec: Number(job.submit),

@@ -49,7 +49,7 @@ export type * from "./report-types";
 export { buildReport } from "./metrics";
 export { buildTimeline, type Timeline, type TimelineSegment } from "./timeline";
 export { generateLabScenario, LAB_CLUSTERS, type LabWorkloadOptions } from "./workload";
-export { buildLabOrg, type LabProject } from "./lab-org";
+export { listLabProjects, type LabProject } from "./lab-org";
 export {
   convertPhillyTrace,
   parsePhillyCsv,

@@ -1,5 +1,6 @@
-import type { RawTreeNode } from "./scenario-schema";
+import type { LabOrg, OrgNode } from "../demo/lab-org";
 import type { Random } from "./random";
+import type { RawTreeNode } from "./scenario-schema";
 
 /** A funded project of the lab: where its jobs run and who submits them. */
 export type LabProject = {
@@ -14,43 +15,43 @@ export type LabProject = {
   effectiveShare: number;
 };
 
-const PROGRAMS: { name: string; weight: number; projects: string[] }[] = [
-  { name: "llm", weight: 40, projects: ["pretrain", "post-train", "eval", "multilingual"] },
-  { name: "vision", weight: 25, projects: ["video", "diffusion", "perception", "3d"] },
-  { name: "rl", weight: 20, projects: ["agents", "robotics", "games", "alignment"] },
-  { name: "science", weight: 15, projects: ["protein", "climate", "materials"] },
-];
+function toRawTree(node: OrgNode): RawTreeNode {
+  return node.children.length === 0
+    ? { name: node.name, weight: node.weight }
+    : { name: node.name, weight: node.weight, children: node.children.map(toRawTree) };
+}
 
-/** Projects whose budget is split between their researchers (one leaf each). */
-const SPLIT_PROJECTS = new Set(["post-train", "diffusion", "agents", "eval", "protein"]);
+/** Every member of the leaves below `node` (or of `node` itself), with the leaf's path. */
+function researchersOf(node: OrgNode, path: string): LabProject["researchers"] {
+  if (node.children.length === 0) return node.members.map((user) => ({ user, budget: path }));
+  return node.children.flatMap((child) => researchersOf(child, `${path}/${child.name}`));
+}
+
+const sumOf = (nodes: readonly OrgNode[]) => nodes.reduce((sum, node) => sum + node.weight, 0);
 
 /**
- * The lab of DESIGN section 1: 4 programs, 15 funded projects (5 split into researcher leaves),
- * about 150 researchers, seeded weights and cluster affinities.
+ * The workload's view of the demo lab (lib/demo/lab-org.ts, the organisation the database seed
+ * writes): its tree as a scenario tree, and per funded project (a program's child) the people
+ * charging its leaves (users are emails), seeded cluster affinities and appetite.
  *
  * @param clusterNames clusters in decreasing size; every project uses the first, fewer the others
- * @example buildLabOrg(createRandom(1), ["h100", "b200", "b300"]).projects.length // 15
+ * @example listLabProjects(buildLabOrg(DEMO_ORG_SEED), createRandom(1), ["h100", "b200", "b300"]).projects.length // 15
  */
-export function buildLabOrg(
+export function listLabProjects(
+  org: LabOrg,
   random: Random,
   clusterNames: readonly string[],
 ): { tree: RawTreeNode; projects: LabProject[] } {
+  const programs = org.root.children;
+  const programTotal = sumOf(programs);
   const projects: LabProject[] = [];
-  const programNodes: RawTreeNode[] = [];
-  let userNumber = 0;
-  const programTotal = PROGRAMS.reduce((sum, program) => sum + program.weight, 0);
-  for (const program of PROGRAMS) {
-    const weights = program.projects.map(() => random.int(1, 5));
-    const weightTotal = weights.reduce((a, b) => a + b, 0);
-    const projectNodes: RawTreeNode[] = program.projects.map((name, i) => {
-      const weight = weights[i] ?? 1;
-      const headcount = random.int(6, 14);
-      const users = Array.from(
-        { length: headcount },
-        () => `r${String(++userNumber).padStart(3, "0")}`,
-      );
-      const isSplit = SPLIT_PROJECTS.has(name);
-      const projectShare = (program.weight / programTotal) * (weight / weightTotal);
+  for (const program of programs) {
+    const projectTotal = sumOf(program.children);
+    for (const project of program.children) {
+      const projectShare =
+        programTotal > 0 && projectTotal > 0
+          ? (program.weight / programTotal) * (project.weight / projectTotal)
+          : 0;
       const clusters = clusterNames
         .map((cluster, rank) => ({
           name: cluster,
@@ -59,26 +60,18 @@ export function buildLabOrg(
         .filter((entry) => entry.part > 0);
       projects.push({
         program: program.name,
-        name,
-        researchers: users.map((user) => ({
-          user,
-          budget: isSplit ? `${program.name}/${name}/${user}` : `${program.name}/${name}`,
-        })),
+        name: project.name,
+        researchers: researchersOf(project, `${program.name}/${project.name}`),
         clusters,
         appetite: random.logUniform(0.5, 2),
         effectiveShare: projectShare,
       });
-      const children = isSplit
-        ? users.map((user) => ({ name: user, weight: random.int(1, 3) }))
-        : undefined;
-      return { name, weight, ...(children ? { children } : {}) };
-    });
-    programNodes.push({ name: program.name, weight: program.weight, children: projectNodes });
+    }
   }
-  return { tree: { name: "lab", children: programNodes }, projects };
+  return { tree: toRawTree(org.root), projects };
 }
 
 /** Programs (top-level teams) of the lab with their weights, for baseline caps. */
-export function listLabPrograms(): { name: string; weight: number }[] {
-  return PROGRAMS.map(({ name, weight }) => ({ name, weight }));
+export function listLabPrograms(org: LabOrg): { name: string; weight: number }[] {
+  return org.root.children.map(({ name, weight }) => ({ name, weight }));
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { buildLabOrg, DEMO_ORG_SEED, type OrgNode } from "../demo/lab-org";
 import { parseScenario } from "./scenario";
 import { generateLabScenario, LAB_CLUSTERS } from "./workload";
 
@@ -8,12 +9,20 @@ describe("generateLabScenario", () => {
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues.slice(0, 3)));
   const scenario = parsed.value;
 
-  it("is a valid scenario of the lab's clusters and organisation", () => {
+  it("is a valid scenario of the lab's clusters and the seeded demo organisation", () => {
     expect(scenario.clusters).toEqual(LAB_CLUSTERS);
     const programs = scenario.tree.filter((node) => node.parentId === "/").map((node) => node.name);
-    expect(programs).toEqual(["llm", "vision", "rl", "science"]);
+    expect(programs).toEqual(["language", "vision", "robotics", "science"]);
     const projects = scenario.tree.filter((node) => programs.includes(node.parentId ?? ""));
     expect(projects).toHaveLength(15);
+    // Every job charges a leaf of the demo tree and is submitted by one of its members.
+    const membersByPath = new Map<string, string[]>();
+    const walk = (node: OrgNode, path: string) => {
+      if (node.children.length === 0) membersByPath.set(path, node.members);
+      for (const child of node.children) walk(child, path ? `${path}/${child.name}` : child.name);
+    };
+    walk(buildLabOrg(DEMO_ORG_SEED).root, "");
+    for (const job of file.jobs) expect(membersByPath.get(job.budget)).toContain(job.user);
     const users = new Set(scenario.jobs.map((job) => job.userId));
     expect(users.size).toBeGreaterThan(100);
     expect(users.size).toBeLessThan(200);

@@ -1,5 +1,6 @@
 import { formatDurationSec } from "./duration";
-import { buildLabOrg, listLabPrograms, type LabProject } from "./lab-org";
+import { buildLabOrg, DEMO_ORG_SEED, type LabOrg } from "../demo/lab-org";
+import { listLabProjects, listLabPrograms, type LabProject } from "./lab-org";
 import { planLabMaintenance } from "./lab-maintenance";
 import { createRandom, type Random } from "./random";
 import type { SimCluster } from "./scenario";
@@ -20,6 +21,8 @@ export type LabWorkloadOptions = {
   clusters?: SimCluster[];
   /** Training work offered per second as a multiple of capacity; default 1.1. */
   loadFactor?: number;
+  /** The organisation whose leaves and members submit; default the seeded demo lab. */
+  org?: LabOrg;
 };
 
 const DAY_SEC = 86_400;
@@ -124,7 +127,8 @@ function smallJob(
 
 /**
  * A synthetic month (or any number of days) of the lab of DESIGN section 1, seeded: the same
- * options give the same scenario. Demand stays 2-3x supply: a backlog of training work (1.5x
+ * options give the same scenario. Its tree, budgets and users are the demo lab's (the database
+ * seed's organisation; users are emails), so a simulated history fits the seeded tree. Demand stays 2-3x supply: a backlog of training work (1.5x
  * each cluster's GPUs) at the start, then training offered at `loadFactor` x capacity, debug
  * jobs (<= 8 GPUs, min runtime <= 15 min, minutes of work) in working hours, interactive
  * sessions, and some min-runtime-0 opportunistic jobs; planned node drains and rare failures
@@ -138,7 +142,9 @@ export function generateLabScenario(options: LabWorkloadOptions): ScenarioFile {
   const clusters = options.clusters ?? LAB_CLUSTERS;
   const horizonSec = options.days * DAY_SEC;
   const loadFactor = options.loadFactor ?? 1.1;
-  const { tree, projects } = buildLabOrg(
+  const org = options.org ?? buildLabOrg(DEMO_ORG_SEED);
+  const { tree, projects } = listLabProjects(
+    org,
     random,
     clusters.map((cluster) => cluster.name),
   );
@@ -198,9 +204,9 @@ export function generateLabScenario(options: LabWorkloadOptions): ScenarioFile {
   }
   drafts.sort((a, b) => a.submit - b.submit);
   const largest = Math.max(...clusters.map((cluster) => cluster.nodes * cluster.gpusPerNode));
-  const weightTotal = listLabPrograms().reduce((sum, program) => sum + program.weight, 0);
+  const weightTotal = listLabPrograms(org).reduce((sum, program) => sum + program.weight, 0);
   const caps = Object.fromEntries(
-    listLabPrograms().map((program) => [
+    listLabPrograms(org).map((program) => [
       program.name,
       Math.round((program.weight / weightTotal) * largest),
     ]),

@@ -1,0 +1,232 @@
+// Hourly roll-ups (DESIGN section 5, docs/decisions/060-review-rollups.md): computed from runs,
+// jobs, node health history and the weights in force by lib/reports/rollup.ts; rebuilt in one
+// go (npm run db:rollup) or refreshed by every tick for the hours it touched.
+import type { NodeHealth } from "../engine";
+import {
+  computeHourlyRollups,
+  hourStartOf,
+  ROLLUP_HOUR_SEC,
+  type RollupNode,
+  type UsageHour,
+} from "../reports/rollup";
+import { buildTreeEpochs, type TreeEpoch } from "../reports/weights-in-force";
+import type { Db } from "./client";
+import { readAppNow } from "./app-clock";
+import type { Prisma } from "../generated/prisma/client";
+
+const INSERT_CHUNK = 5000;
+
+// Not from ./live-state: this module also serves scripts (npm run db:rollup, the seed).
+type Tx = Prisma.TransactionClient;
+const toSec = (date: Date): number => date.getTime() / 1000;
+const dateAt = (sec: number): Date => new Date(Math.round(sec * 1000));
+
+/** Every weight the tree has had, as epochs of constant weights (removed nodes included). */
+export async function loadTreeEpochs(db: Db | Tx): Promise<TreeEpoch[]> {
+  const [shapes, changes] = await Promise.all([
+    db.budgetNode.findMany({
+      select: { id: true, parentId: true, name: true },
+      orderBy: [{ createdAt: "asc" }, { name: "asc" }],
+    }),
+    db.weightChange.findMany({
+      select: { nodeId: true, at: true, weightAfter: true },
+      orderBy: [{ at: "asc" }, { id: "asc" }],
+    }),
+  ]);
+  return buildTreeEpochs(
+    shapes,
+    changes.map((change) => ({
+      nodeId: change.nodeId,
+      atSec: toSec(change.at),
+      weight: change.weightAfter,
+    })),
+  );
+}
+
+/** The roll-up rows of one cluster for the hours from `fromSec`'s to `untilSec`, from the rows. */
+export async function computeClusterRollups(
+  db: Db | Tx,
+  clusterId: string,
+  fromSec: number,
+  untilSec: number,
+  epochs: readonly TreeEpoch[],
+): Promise<UsageHour[]> {
+  const firstHour = dateAt(hourStartOf(fromSec));
+  const until = dateAt(untilSec);
+  const overlapping = {
+    clusterId,
+    OR: [{ endedAt: null }, { endedAt: { gt: firstHour } }],
+  };
+  const [runs, jobs, nodes, changes] = await Promise.all([
+    db.run.findMany({
+      where: { ...overlapping, startedAt: { lt: until } },
+      select: {
+        id: true,
+        budgetId: true,
+        gpus: true,
+        startedAt: true,
+        endedAt: true,
+        isAllocated: true,
+        endReason: true,
+      },
+    }),
+    db.job.findMany({
+      where: { ...overlapping, submittedAt: { lt: until } },
+      select: { id: true, budgetId: true, gpus: true, submittedAt: true, endedAt: true },
+    }),
+    db.clusterNode.findMany({ where: { clusterId }, select: { index: true, gpus: true } }),
+    db.nodeHealthChange.findMany({
+      where: { clusterId, at: { lt: until } },
+      select: { nodeIndex: true, at: true, health: true },
+      orderBy: [{ at: "asc" }, { id: "asc" }],
+    }),
+  ]);
+  const changesOf = new Map<number, { atSec: number; health: NodeHealth }[]>();
+  for (const change of changes) {
+    const list = changesOf.get(change.nodeIndex) ?? [];
+    list.push({ atSec: toSec(change.at), health: change.health });
+    changesOf.set(change.nodeIndex, list);
+  }
+  const rollupNodes: RollupNode[] = nodes.map((node) => ({
+    index: node.index,
+    gpus: node.gpus,
+    changes: changesOf.get(node.index) ?? [],
+  }));
+  return computeHourlyRollups({
+    clusterId,
+    fromSec: toSec(firstHour),
+    untilSec,
+    runs: runs.map((run) => ({
+      id: run.id,
+      budgetId: run.budgetId,
+      gpus: run.gpus,
+      startSec: toSec(run.startedAt),
+      endSec: run.endedAt ? toSec(run.endedAt) : null,
+      isAllocated: run.isAllocated,
+      isPreempted: run.endReason === "preempted",
+    })),
+    jobs: jobs.map((job) => ({
+      id: job.id,
+      budgetId: job.budgetId,
+      gpus: job.gpus,
+      submitSec: toSec(job.submittedAt),
+      endSec: job.endedAt ? toSec(job.endedAt) : null,
+    })),
+    nodes: rollupNodes,
+    epochs,
+  });
+}
+
+/**
+ * Replaces the roll-ups of one cluster for the hours from `fromSec`'s to `untilSec`'s with
+ * `rows` (computed for exactly those hours). Call inside a transaction.
+ */
+export async function replaceClusterRollups(
+  tx: Tx,
+  clusterId: string,
+  fromSec: number,
+  untilSec: number,
+  rows: readonly UsageHour[],
+): Promise<void> {
+  await tx.usageHourly.deleteMany({
+    where: {
+      clusterId,
+      hourStart: { gte: dateAt(hourStartOf(fromSec)), lt: dateAt(untilSec) },
+    },
+  });
+  for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
+    await tx.usageHourly.createMany({
+      data: rows.slice(start, start + INSERT_CHUNK).map(({ hourStartSec, ...row }) => ({
+        ...row,
+        hourStart: dateAt(hourStartSec),
+      })),
+    });
+  }
+}
+
+/**
+ * The tick's share of the work: recomputes one cluster's hours from the one before the previous
+ * tick's (a margin for writes that raced the previous tick) to `now`. A few hours of one cluster:
+ * cheap. With no previous tick, from the cluster's first submission.
+ */
+export async function refreshClusterRollups(
+  tx: Tx,
+  clusterId: string,
+  previousTickAt: Date | null,
+  now: Date,
+): Promise<number> {
+  let fromSec: number;
+  if (previousTickAt) {
+    fromSec = hourStartOf(toSec(previousTickAt)) - ROLLUP_HOUR_SEC;
+  } else {
+    const first = await tx.job.aggregate({ where: { clusterId }, _min: { submittedAt: true } });
+    fromSec = toSec(first._min.submittedAt ?? now);
+  }
+  const untilSec = toSec(now);
+  const epochs = await loadTreeEpochs(tx);
+  const rows = await computeClusterRollups(tx, clusterId, fromSec, untilSec, epochs);
+  await replaceClusterRollups(tx, clusterId, fromSec, untilSec, rows);
+  return rows.length;
+}
+
+export type RebuildOptions = { fromSec?: number; toSec?: number };
+
+export type RebuildResult = {
+  fromSec: number;
+  toSec: number;
+  clusters: { name: string; rows: number; hours: number }[];
+  rows: number;
+  durationMs: number;
+};
+
+/**
+ * Rebuilds every cluster's roll-ups from runs, jobs and node health in one transaction. The
+ * range defaults to the first submission to the last tick (or the app clock when no cluster
+ * has ticked); `fromSec` is rounded down to its hour, `toSec` up to the next hour but never past
+ * that default end (the last hour stays partial: it is "now").
+ */
+export async function rebuildRollups(db: Db, options: RebuildOptions = {}): Promise<RebuildResult> {
+  const startedMs = performance.now();
+  const [first, lastTick] = await Promise.all([
+    db.job.aggregate({ _min: { submittedAt: true } }),
+    db.cluster.aggregate({ _max: { tickedAt: true } }),
+  ]);
+  const endSec = toSec(lastTick._max.tickedAt ?? (await readAppNow(db)));
+  const defaultFromSec = first._min.submittedAt ? toSec(first._min.submittedAt) : endSec;
+  const fromSec = hourStartOf(options.fromSec ?? defaultFromSec);
+  const toSecValue =
+    options.toSec === undefined
+      ? endSec
+      : Math.min(endSec, Math.ceil(options.toSec / ROLLUP_HOUR_SEC) * ROLLUP_HOUR_SEC);
+  const clusters = await db.cluster.findMany({
+    select: { id: true, name: true },
+    orderBy: { name: "asc" },
+  });
+  const counts = await db.$transaction(
+    async (tx) => {
+      const epochs = await loadTreeEpochs(tx);
+      const out: RebuildResult["clusters"] = [];
+      for (const cluster of clusters) {
+        const rows =
+          toSecValue > fromSec
+            ? await computeClusterRollups(tx, cluster.id, fromSec, toSecValue, epochs)
+            : [];
+        await replaceClusterRollups(tx, cluster.id, fromSec, Math.max(fromSec, toSecValue), rows);
+        out.push({
+          name: cluster.name,
+          rows: rows.length,
+          hours: new Set(rows.map((row) => row.hourStartSec)).size,
+        });
+      }
+      return out;
+    },
+    { timeout: 600_000, maxWait: 60_000 },
+  );
+  return {
+    fromSec,
+    toSec: Math.max(fromSec, toSecValue),
+    clusters: counts,
+    rows: counts.reduce((sum, cluster) => sum + cluster.rows, 0),
+    durationMs: Math.round(performance.now() - startedMs),
+  };
+}
