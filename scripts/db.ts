@@ -31,7 +31,7 @@ async function main(argv: string[]): Promise<number> {
     const applied = await applyMigrations(database.url);
     console.log(applied.length ? `applied ${applied.join(", ")}` : "migrations up to date");
     if (command === "seed" || command === "reset") {
-      const summary = await seedDemoLab(database.url);
+      const summary = await seedDemoLab(database.url, { log: (line) => console.log(line) });
       console.log(`seeded: ${summary}`);
     }
     return 0;

@@ -12,9 +12,21 @@ import {
 import { buildTreeEpochs, type TreeEpoch } from "../reports/weights-in-force";
 import type { Db } from "./client";
 import { readAppNow } from "./app-clock";
+import { insertRows, type BulkColumn } from "./bulk-insert";
 import type { Prisma } from "../generated/prisma/client";
 
-const INSERT_CHUNK = 5000;
+const FLOAT = "double precision";
+const USAGE_COLUMNS: BulkColumn[] = [
+  { name: "clusterId", type: "text" },
+  { name: "budgetId", type: "text" },
+  { name: "hourStart", type: "timestamp(3)" },
+  { name: "demandGpuSec", type: FLOAT },
+  { name: "allocatedGpuSec", type: FLOAT },
+  { name: "unallocatedGpuSec", type: FLOAT },
+  { name: "healthyCapacityGpuSec", type: FLOAT },
+  { name: "preemptions", type: "integer" },
+  { name: "effectiveShare", type: FLOAT },
+];
 
 // Not from ./live-state: this module also serves scripts (npm run db:rollup, the seed).
 type Tx = Prisma.TransactionClient;
@@ -134,20 +146,18 @@ export async function replaceClusterRollups(
       hourStart: { gte: dateAt(hourStartOf(fromSec)), lt: dateAt(untilSec) },
     },
   });
-  for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
-    await tx.usageHourly.createMany({
-      data: rows.slice(start, start + INSERT_CHUNK).map(({ hourStartSec, ...row }) => ({
-        ...row,
-        hourStart: dateAt(hourStartSec),
-      })),
-    });
-  }
+  await insertRows(
+    tx,
+    "usage_hourly",
+    USAGE_COLUMNS,
+    rows.map(({ hourStartSec, ...row }) => ({ ...row, hourStart: dateAt(hourStartSec) })),
+  );
 }
 
 /**
  * The tick's share of the work: recomputes one cluster's hours from the one before the previous
  * tick's (a margin for writes that raced the previous tick) to `now`. A few hours of one cluster:
- * cheap. With no previous tick, from the cluster's first submission.
+ * cheap. With no previous tick, from the last hour rolled up, else the first submission.
  */
 export async function refreshClusterRollups(
   tx: Tx,
@@ -159,8 +169,12 @@ export async function refreshClusterRollups(
   if (previousTickAt) {
     fromSec = hourStartOf(toSec(previousTickAt)) - ROLLUP_HOUR_SEC;
   } else {
-    const first = await tx.job.aggregate({ where: { clusterId }, _min: { submittedAt: true } });
-    fromSec = toSec(first._min.submittedAt ?? now);
+    // Never ticked: from the last hour already rolled up (a seeded history), else from the start.
+    const [last, first] = await Promise.all([
+      tx.usageHourly.aggregate({ where: { clusterId }, _max: { hourStart: true } }),
+      tx.job.aggregate({ where: { clusterId }, _min: { submittedAt: true } }),
+    ]);
+    fromSec = toSec(last._max.hourStart ?? first._min.submittedAt ?? now);
   }
   const untilSec = toSec(now);
   const epochs = await loadTreeEpochs(tx);

@@ -35,13 +35,15 @@ export async function upsertClusters(db: Db, clusters: OrgCluster[]): Promise<vo
 
 /**
  * Inserts the tree below `parentId` (null for the root) where a node of that name is
- * missing; existing nodes keep their weights. Returns the id of `node`.
+ * missing; existing nodes keep their weights. A new node's first weight is in force from
+ * `since` (default now). Returns the id of `node`.
  */
 export async function upsertTree(
   db: Db,
   node: OrgNode,
   parentId: string | null,
   userIds: Map<string, string>,
+  since?: Date,
 ): Promise<string> {
   // A node a lead removed stays removed: the seed finds it (live ones first) and skips it.
   const existing = await db.budgetNode.findFirst({
@@ -60,7 +62,12 @@ export async function upsertTree(
     ).id;
   if (!existing) {
     await db.weightChange.create({
-      data: { nodeId: id, weightBefore: null, weightAfter: node.weight },
+      data: {
+        nodeId: id,
+        weightBefore: null,
+        weightAfter: node.weight,
+        ...(since ? { at: since } : {}),
+      },
     });
   }
   const idsOf = (emails: string[]) =>
@@ -70,17 +77,21 @@ export async function upsertTree(
     });
   await db.budgetLead.createMany({ data: idsOf(node.leads), skipDuplicates: true });
   await db.budgetMember.createMany({ data: idsOf(node.members), skipDuplicates: true });
-  for (const child of node.children) await upsertTree(db, child, id, userIds);
+  for (const child of node.children) await upsertTree(db, child, id, userIds, since);
   return id;
 }
 
-/** Writes a whole org; running it twice changes nothing the second time. */
+/**
+ * Writes a whole org; running it twice changes nothing the second time. New nodes' weights are
+ * in force from `since` (default now; the demo seed backdates them to the start of its history).
+ */
 export async function upsertOrg(
   db: Db,
   org: LabOrg,
+  since?: Date,
 ): Promise<{ rootId: string; userIds: Map<string, string> }> {
   const userIds = await upsertUsers(db, org.users);
   await upsertClusters(db, org.clusters);
-  const rootId = await upsertTree(db, org.root, null, userIds);
+  const rootId = await upsertTree(db, org.root, null, userIds, since);
   return { rootId, userIds };
 }
