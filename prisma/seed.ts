@@ -2,7 +2,7 @@
 // lab also gets 35 days of history up to the app clock's now (lib/demo/lab-history.ts).
 import { readAppNow } from "../lib/data/app-clock";
 import { createPrismaClient } from "../lib/data/client";
-import { historyStartSec, simulateLabHistory } from "../lib/demo/lab-history";
+import { HISTORY_DAYS, historyStartSec, simulateLabHistory } from "../lib/demo/lab-history";
 import { buildLabOrg, DEMO_ORG_SEED } from "../lib/demo/lab-org";
 import { upsertOrg } from "../lib/testing/factories";
 import { insertLabHistory } from "../lib/testing/history";
@@ -13,6 +13,8 @@ export const DEMO_HISTORY_SEED = 2026;
 export type SeedOptions = {
   /** Default true: simulate and store the history when the lab has no job yet. */
   withHistory?: boolean;
+  /** Days of history before today (UTC); default 35 (tests use fewer). */
+  historyDays?: number;
   /** Progress lines (the history takes a while). */
   log?: (line: string) => void;
 };
@@ -23,11 +25,12 @@ export async function seedDemoLab(databaseUrl: string, options: SeedOptions = {}
   try {
     const endSec = Math.floor((await readAppNow(db)).getTime() / 1000);
     const org = buildLabOrg(DEMO_ORG_SEED);
-    await upsertOrg(db, org, new Date(historyStartSec(endSec) * 1000));
+    const days = options.historyDays ?? HISTORY_DAYS;
+    await upsertOrg(db, org, new Date(historyStartSec(endSec, days) * 1000));
     let history = "";
     if (options.withHistory !== false && (await db.job.count()) === 0) {
       const startedMs = performance.now();
-      const simulated = simulateLabHistory({ org, endSec, seed: DEMO_HISTORY_SEED });
+      const simulated = simulateLabHistory({ org, endSec, seed: DEMO_HISTORY_SEED, days });
       const simulatedMs = performance.now() - startedMs;
       options.log?.(`history: simulated in ${(simulatedMs / 1000).toFixed(1)} s`);
       const counts = await insertLabHistory(db, simulated);

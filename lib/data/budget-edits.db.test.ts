@@ -13,7 +13,7 @@ const db = createPrismaClient(databaseUrl, 2);
 let branch: TestBranch;
 
 beforeAll(async () => {
-  await seedDemoLab(databaseUrl);
+  await seedDemoLab(databaseUrl, { withHistory: false });
   branch = await createTestBranch(db, "zz-edits");
 });
 afterAll(async () => {

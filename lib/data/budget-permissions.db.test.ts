@@ -20,7 +20,7 @@ const db = createPrismaClient(databaseUrl, 2);
 let branch: TestBranch;
 
 beforeAll(async () => {
-  await seedDemoLab(databaseUrl);
+  await seedDemoLab(databaseUrl, { withHistory: false });
   branch = await createTestBranch(db, "zz-perm");
 });
 afterAll(async () => {

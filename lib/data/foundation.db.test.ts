@@ -11,7 +11,7 @@ const client = new pg.Client({ connectionString: databaseUrl });
 
 beforeAll(async () => {
   await client.connect();
-  await seedDemoLab(databaseUrl);
+  await seedDemoLab(databaseUrl, { withHistory: false });
 });
 afterAll(async () => {
   await client.end();
@@ -109,7 +109,7 @@ describe("demo lab seed", () => {
 
   it("is idempotent: seeding again adds nothing", async () => {
     const before = await countRows(SEEDED_TABLES);
-    await seedDemoLab(databaseUrl);
+    await seedDemoLab(databaseUrl, { withHistory: false });
     const after = await countRows(SEEDED_TABLES);
     expect(after).toEqual(before);
   });

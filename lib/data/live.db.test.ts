@@ -17,7 +17,7 @@ let languageId = "";
 let visionLeafId = "";
 
 beforeAll(async () => {
-  await seedDemoLab(databaseUrl);
+  await seedDemoLab(databaseUrl, { withHistory: false });
   const db = getDb();
   const user = await db.user.findUniqueOrThrow({ where: { email: DEMO_USERS.researcher.email } });
   riley = { id: user.id, isAdmin: false };

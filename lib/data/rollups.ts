@@ -165,17 +165,20 @@ export async function refreshClusterRollups(
   previousTickAt: Date | null,
   now: Date,
 ): Promise<number> {
-  let fromSec: number;
-  if (previousTickAt) {
-    fromSec = hourStartOf(toSec(previousTickAt)) - ROLLUP_HOUR_SEC;
-  } else {
-    // Never ticked: from the last hour already rolled up (a seeded history), else from the start.
-    const [last, first] = await Promise.all([
-      tx.usageHourly.aggregate({ where: { clusterId }, _max: { hourStart: true } }),
-      tx.job.aggregate({ where: { clusterId }, _min: { submittedAt: true } }),
-    ]);
-    fromSec = toSec(last._max.hourStart ?? first._min.submittedAt ?? now);
-  }
+  // Never before the cluster's first submission: a rebuild would not have those hours either.
+  const [first, last] = await Promise.all([
+    tx.job.aggregate({ where: { clusterId }, _min: { submittedAt: true } }),
+    previousTickAt
+      ? null
+      : tx.usageHourly.aggregate({ where: { clusterId }, _max: { hourStart: true } }),
+  ]);
+  if (!first._min.submittedAt) return 0;
+  const firstSec = toSec(first._min.submittedAt);
+  // Never ticked: from the last hour already rolled up (a seeded history), else the start.
+  const sinceSec = previousTickAt
+    ? hourStartOf(toSec(previousTickAt)) - ROLLUP_HOUR_SEC
+    : toSec(last?._max.hourStart ?? first._min.submittedAt);
+  const fromSec = Math.max(sinceSec, hourStartOf(firstSec));
   const untilSec = toSec(now);
   const epochs = await loadTreeEpochs(tx);
   const rows = await computeClusterRollups(tx, clusterId, fromSec, untilSec, epochs);
@@ -212,18 +215,23 @@ export async function rebuildRollups(db: Db, options: RebuildOptions = {}): Prom
     options.toSec === undefined
       ? endSec
       : Math.min(endSec, Math.ceil(options.toSec / ROLLUP_HOUR_SEC) * ROLLUP_HOUR_SEC);
-  const clusters = await db.cluster.findMany({
-    select: { id: true, name: true },
-    orderBy: { name: "asc" },
-  });
+  const [clusters, firsts] = await Promise.all([
+    db.cluster.findMany({ select: { id: true, name: true }, orderBy: { name: "asc" } }),
+    db.job.groupBy({ by: ["clusterId"], _min: { submittedAt: true } }),
+  ]);
+  // As the tick does: a cluster's roll-ups start with its first submission.
+  const firstSecOf = new Map(
+    firsts.map((row) => [row.clusterId, hourStartOf(toSec(row._min.submittedAt!))]),
+  );
   const counts = await db.$transaction(
     async (tx) => {
       const epochs = await loadTreeEpochs(tx);
       const out: RebuildResult["clusters"] = [];
       for (const cluster of clusters) {
+        const clusterFromSec = Math.max(fromSec, firstSecOf.get(cluster.id) ?? Infinity);
         const rows =
-          toSecValue > fromSec
-            ? await computeClusterRollups(tx, cluster.id, fromSec, toSecValue, epochs)
+          toSecValue > clusterFromSec
+            ? await computeClusterRollups(tx, cluster.id, clusterFromSec, toSecValue, epochs)
             : [];
         await replaceClusterRollups(tx, cluster.id, fromSec, Math.max(fromSec, toSecValue), rows);
         out.push({

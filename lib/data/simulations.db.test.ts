@@ -39,7 +39,7 @@ const TINY_SCENARIO = {
 };
 
 beforeAll(async () => {
-  await seedDemoLab(databaseUrl);
+  await seedDemoLab(databaseUrl, { withHistory: false });
   const user = await db.user.findFirstOrThrow({ where: { isAdmin: true }, select: { id: true } });
   userId = user.id;
 });

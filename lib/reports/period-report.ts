@@ -47,8 +47,13 @@ export type ClusterPeriod = {
   unallocatedShare: number | null;
 };
 
+/** One bucket of time (e.g. a UTC day) of a node: capped entitlement and receipts, GPU-hours. */
+export type BucketFlow = { entitledGpuHours: number; receivedGpuHours: number };
+
 export type PeriodReport = {
   nodes: NodePeriod[];
+  /** Only with `bucketSec`: per bucket [startSec, startSec + bucketSec), by node id. */
+  buckets?: { startSec: number; nodes: Record<string, BucketFlow> }[];
   clusters: ClusterPeriod[];
   headline: {
     utilisation: number | null;
@@ -70,15 +75,19 @@ const ratio = (part: number, whole: number): number | null => (whole > 0 ? part 
  * The review of a period (DESIGN section 5): per tree node, entitled vs received GPU-hours
  * and fulfilment, with each hour using the weights in force in that hour; per cluster,
  * utilisation and the unallocated share; headline figures over all clusters. Hours before
- * the first epoch are skipped (no tree existed). Pure: roll-ups in, numbers out.
+ * the first epoch are skipped (no tree existed). With `bucketSec` (e.g. 86,400), also the
+ * entitled and received hours of every node per bucket of that length (aligned on multiples of
+ * it), from the same hourly computation. Pure: roll-ups in, numbers out.
  *
  * @example buildPeriodReport(epochs, hours).headline.fulfilment // 0.97
  */
 export function buildPeriodReport(
   epochs: readonly TreeEpoch[],
   hours: readonly ClusterHour[],
+  options: { bucketSec?: number } = {},
 ): PeriodReport {
   const sums = new Map<string, Sums>();
+  const buckets = new Map<number, Record<string, BucketFlow>>();
   const clusters = new Map<string, ClusterPeriod>();
   for (const hour of hours) {
     const epoch = epochAt(epochs, hour.hourStartSec);
@@ -94,8 +103,16 @@ export function buildPeriodReport(
       receivedAllocatedGpuHours: perLeaf(hour.leaves, "allocatedGpuSec"),
       receivedUnallocatedGpuHours: perLeaf(hour.leaves, "unallocatedGpuSec"),
     });
+    const bucket = options.bucketSec
+      ? bucketOf(buckets, hour.hourStartSec, options.bucketSec)
+      : null;
     rows.forEach((row, index) => {
       const node = epoch.tree.nodes[index]!;
+      if (bucket) {
+        const flow = (bucket[row.id] ??= { entitledGpuHours: 0, receivedGpuHours: 0 });
+        flow.entitledGpuHours += row.entitledGpuHours;
+        flow.receivedGpuHours += row.receivedGpuHours;
+      }
       const sum = sums.get(row.id) ?? emptySums(node);
       sums.set(row.id, sum);
       sum.effectiveShare = row.effectiveShare;
@@ -115,7 +132,31 @@ export function buildPeriodReport(
   const clusterList = [...clusters.values()]
     .sort((a, b) => a.cluster.localeCompare(b.cluster))
     .map((cluster) => finishCluster(cluster, hours));
-  return { nodes, clusters: clusterList, headline: headlineOf(nodes, clusterList, hours) };
+  const report: PeriodReport = {
+    nodes,
+    clusters: clusterList,
+    headline: headlineOf(nodes, clusterList, hours),
+  };
+  if (options.bucketSec) {
+    report.buckets = [...buckets.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([startSec, flows]) => ({ startSec, nodes: flows }));
+  }
+  return report;
+}
+
+function bucketOf(
+  buckets: Map<number, Record<string, BucketFlow>>,
+  hourStartSec: number,
+  bucketSec: number,
+): Record<string, BucketFlow> {
+  const startSec = Math.floor(hourStartSec / bucketSec) * bucketSec;
+  let bucket = buckets.get(startSec);
+  if (!bucket) {
+    bucket = Object.create(null) as Record<string, BucketFlow>;
+    buckets.set(startSec, bucket);
+  }
+  return bucket;
 }
 
 function perLeaf(leaves: Record<string, LeafHour>, key: keyof LeafHour): Record<string, number> {

@@ -1,0 +1,107 @@
+// npm run bench review - the monthly review's data path on a fresh database seeded with the
+// demo lab and its 35-day history: the seed (simulation + storing), a full roll-up rebuild, and
+// the server time of loadPeriodReview for the last 30 days on 3 clusters (target <= 300 ms).
+// A new database on DATABASE_URL's server when it is set, else the embedded PGlite in memory.
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { createPrismaClient } from "../../lib/data/client";
+import { startEmbeddedPostgres } from "../../lib/data/embedded-postgres";
+import { applyMigrations } from "../../lib/data/migrator";
+import { loadPeriodReview } from "../../lib/data/review";
+import { rebuildRollups } from "../../lib/data/rollups";
+import { seedDemoLab } from "../../prisma/seed";
+
+const RUNS = 10;
+const DAY_SEC = 86_400;
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+async function adminQuery(url: string, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+async function openFreshDatabase(): Promise<{
+  url: string;
+  label: string;
+  drop: () => Promise<void>;
+}> {
+  const serverUrl = process.env.DATABASE_URL?.trim();
+  if (!serverUrl) {
+    const embedded = await startEmbeddedPostgres("memory://");
+    return { url: embedded.url, label: "embedded PGlite (memory)", drop: embedded.stop };
+  }
+  const name = `allot_bench_${Date.now()}_${randomBytes(3).toString("hex")}`;
+  await adminQuery(serverUrl, `CREATE DATABASE "${name}"`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    label: "PostgreSQL",
+    drop: () => adminQuery(serverUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+  };
+}
+
+async function main(): Promise<void> {
+  const database = await openFreshDatabase();
+  try {
+    await applyMigrations(database.url);
+    const seedStartMs = performance.now();
+    const summary = await seedDemoLab(database.url);
+    const seedMs = performance.now() - seedStartMs;
+    console.log(`database: ${database.label}`);
+    console.log(`seed: ${(seedMs / 1000).toFixed(1)} s (${summary})`);
+
+    const db = createPrismaClient(database.url, 4);
+    try {
+      const rebuilt = await rebuildRollups(db);
+      console.log(
+        `rollup rebuild: ${(rebuilt.durationMs / 1000).toFixed(1)} s, ${rebuilt.rows} rows, ` +
+          `${rebuilt.clusters.map((c) => `${c.name} ${c.hours} h`).join(", ")}`,
+      );
+      const last = await db.usageHourly.aggregate({ _max: { hourStart: true } });
+      const toSec = Math.floor((last._max.hourStart?.getTime() ?? Date.now()) / 1000) + 3600;
+      const fromSec = toSec - 30 * DAY_SEC;
+      const times: number[] = [];
+      let nodes = 0;
+      for (let i = 0; i <= RUNS; i += 1) {
+        const startedMs = performance.now();
+        const review = await loadPeriodReview(db, { fromSec, toSec });
+        if (i > 0) times.push(performance.now() - startedMs);
+        nodes = review.report.nodes.length;
+      }
+      const perCluster: string[] = [];
+      for (const cluster of ["h100", "b200", "b300"]) {
+        const clusterTimes: number[] = [];
+        for (let i = 0; i <= 3; i += 1) {
+          const startedMs = performance.now();
+          await loadPeriodReview(db, { fromSec, toSec, cluster });
+          if (i > 0) clusterTimes.push(performance.now() - startedMs);
+        }
+        perCluster.push(`${cluster} ${median(clusterTimes).toFixed(0)} ms`);
+      }
+      console.log(
+        `loadPeriodReview, 30 days, 3 clusters, ${nodes} nodes: median ${median(times).toFixed(0)} ms ` +
+          `(min ${Math.min(...times).toFixed(0)}, max ${Math.max(...times).toFixed(0)}; target <= 300 ms); ` +
+          `one cluster: ${perCluster.join(", ")}`,
+      );
+    } finally {
+      await db.$disconnect();
+    }
+  } finally {
+    await database.drop();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
