@@ -36,7 +36,7 @@ export async function seedDemoLab(databaseUrl: string, options: SeedOptions = {}
       const counts = await insertLabHistory(db, simulated);
       const storedMs = performance.now() - startedMs - simulatedMs;
       history =
-        `; history of ${Math.round((endSec - simulated.startSec) / 86_400)} days: ` +
+        `; history of ${((endSec - simulated.startSec) / 86_400).toFixed(1)} days: ` +
         `${counts.jobs} jobs, ${counts.runs} runs, ${counts.decisions} decisions, ` +
         `${counts.rollupRows} hourly roll-ups (simulated ${(simulatedMs / 1000).toFixed(1)} s, ` +
         `stored ${(storedMs / 1000).toFixed(1)} s)`;

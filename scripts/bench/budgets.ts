@@ -161,7 +161,7 @@ async function benchServerRender(): Promise<void> {
   const database = await startEmbeddedPostgres("memory://");
   const base = `http://localhost:${PORT}`;
   await applyMigrations(database.url);
-  await seedDemoLab(database.url);
+  await seedDemoLab(database.url, { withHistory: false });
   const count = await growTree(database.url, NODES);
   const server = spawn("node", ["--import", "tsx", "scripts/serve.ts"], {
     detached: true,

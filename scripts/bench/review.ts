@@ -2,11 +2,8 @@
 // demo lab and its 35-day history: the seed (simulation + storing), a full roll-up rebuild, and
 // the server time of loadPeriodReview for the last 30 days on 3 clusters (target <= 300 ms).
 // A new database on DATABASE_URL's server when it is set, else the embedded PGlite in memory.
-import { randomBytes } from "node:crypto";
-import pg from "pg";
 import { createPrismaClient } from "../../lib/data/client";
-import { startEmbeddedPostgres } from "../../lib/data/embedded-postgres";
-import { applyMigrations } from "../../lib/data/migrator";
+import { openScratchDatabase } from "../../lib/testing/scratch-database";
 import { loadPeriodReview } from "../../lib/data/review";
 import { rebuildRollups } from "../../lib/data/rollups";
 import { seedDemoLab } from "../../prisma/seed";
@@ -19,41 +16,21 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
 
-async function adminQuery(url: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
 async function openFreshDatabase(): Promise<{
   url: string;
   label: string;
   drop: () => Promise<void>;
 }> {
   const serverUrl = process.env.DATABASE_URL?.trim();
-  if (!serverUrl) {
-    const embedded = await startEmbeddedPostgres("memory://");
-    return { url: embedded.url, label: "embedded PGlite (memory)", drop: embedded.stop };
-  }
-  const name = `allot_bench_${Date.now()}_${randomBytes(3).toString("hex")}`;
-  await adminQuery(serverUrl, `CREATE DATABASE "${name}"`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    label: "PostgreSQL",
-    drop: () => adminQuery(serverUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
-  };
+  const scratch = serverUrl
+    ? await openScratchDatabase(serverUrl, false)
+    : await openScratchDatabase("", true);
+  return { ...scratch, label: serverUrl ? "PostgreSQL" : "embedded PGlite (memory)" };
 }
 
 async function main(): Promise<void> {
   const database = await openFreshDatabase();
   try {
-    await applyMigrations(database.url);
     const seedStartMs = performance.now();
     const summary = await seedDemoLab(database.url);
     const seedMs = performance.now() - seedStartMs;

@@ -27,7 +27,7 @@ async function main(): Promise<void> {
   const embedded = await startEmbeddedPostgres("memory://");
   process.env.DATABASE_URL = embedded.url;
   await applyMigrations(embedded.url);
-  await seedDemoLab(embedded.url);
+  await seedDemoLab(embedded.url, { withHistory: false });
   const { getDb } = await import("../../lib/db");
   const { runTick } = await import("../../lib/data/tick");
   const { ingestEvents } = await import("../../lib/data/executor");
