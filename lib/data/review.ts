@@ -63,52 +63,13 @@ export type PeriodReview = {
   standings: { cluster: string; windowSec: number; nodes: UsageStanding[] }[];
 };
 
-type RollupRow = {
-  clusterId: string;
-  budgetId: string;
-  hourStartSec: number;
-  demandGpuSec: number;
-  allocatedGpuSec: number;
-  unallocatedGpuSec: number;
-  healthyCapacityGpuSec: number;
-  preemptions: number;
-};
-
 const dateAt = (sec: number): Date => new Date(Math.round(sec * 1000));
 /** Timestamps travel to raw SQL as ISO text cast to the columns' type (UTC, no zone). */
 const sqlTime = (sec: number): string => dateAt(sec).toISOString();
 
-/** Groups roll-up rows into cluster-hours (rows with no flow only carry capacity). */
-function toClusterHours(rows: readonly RollupRow[], nameOf: Map<string, string>): ClusterHour[] {
-  const hours = new Map<string, ClusterHour>();
-  for (const row of rows) {
-    const { hourStartSec } = row;
-    const key = `${row.clusterId}|${hourStartSec}`;
-    let hour = hours.get(key);
-    if (!hour) {
-      hour = {
-        cluster: nameOf.get(row.clusterId) ?? row.clusterId,
-        hourStartSec,
-        capacityGpuSec: row.healthyCapacityGpuSec,
-        leaves: {},
-      };
-      hours.set(key, hour);
-    }
-    if (row.demandGpuSec + row.allocatedGpuSec + row.unallocatedGpuSec > 0) {
-      hour.leaves[row.budgetId] = {
-        demandGpuSec: row.demandGpuSec,
-        allocatedGpuSec: row.allocatedGpuSec,
-        unallocatedGpuSec: row.unallocatedGpuSec,
-      };
-    }
-  }
-  return [...hours.values()].sort(
-    (a, b) => a.hourStartSec - b.hourStartSec || a.cluster.localeCompare(b.cluster),
-  );
-}
-
-/** Every ancestor of each node (itself included), from the stored shapes. */
-function ancestorsOf(epochs: readonly TreeEpoch[], parents: Map<string, string | null>) {
+/** Every ancestor of each node (itself included), over all the trees it was part of. */
+function ancestorsOf(epochs: readonly TreeEpoch[]) {
+  const parents = new Map<string, string | null>();
   for (const epoch of epochs) {
     for (const node of epoch.tree.nodes) parents.set(node.id, node.parentId);
   }
@@ -148,39 +109,71 @@ export async function loadPeriodReview(db: Db, options: ReviewOptions): Promise<
   const clusterIds = clusters.map((cluster) => cluster.id);
   if (clusterIds.length === 0) clusterIds.push("");
   const nameOf = new Map(clusters.map((cluster) => [cluster.id, cluster.name]));
-  const longestWindowSec = Math.max(0, ...clusters.map((cluster) => cluster.lookbackSec));
-  const readFromSec = Math.min(fromSec, untilSec - longestWindowSec);
-  const [epochs, rows, shapes] = await Promise.all([
+  const [epochs, hourRows, windowRows, waits] = await Promise.all([
     loadTreeEpochs(db),
-    // Raw: tens of thousands of rows; epoch seconds instead of Dates, only the columns needed.
-    db.$queryRaw<RollupRow[]>`
-      SELECT "clusterId", "budgetId", EXTRACT(EPOCH FROM "hourStart")::float8 AS "hourStartSec",
-             "demandGpuSec", "allocatedGpuSec", "unallocatedGpuSec", "healthyCapacityGpuSec",
-             preemptions
+    // One row per cluster-hour with its leaves as JSON: far fewer objects than one per leaf.
+    db.$queryRaw<
+      { clusterId: string; hourStartSec: number; capacityGpuSec: number; leaves: string }[]
+    >`
+      SELECT "clusterId", EXTRACT(EPOCH FROM "hourStart")::float8 AS "hourStartSec",
+             max("healthyCapacityGpuSec") AS "capacityGpuSec",
+             json_object_agg("budgetId", json_build_array("demandGpuSec", "allocatedGpuSec",
+                                                          "unallocatedGpuSec", preemptions))::text
+               AS leaves
         FROM usage_hourly
        WHERE "clusterId" IN (${Prisma.join(clusterIds)})
-         AND "hourStart" >= ${sqlTime(hourStartOf(readFromSec))}::timestamp(3)
-         AND "hourStart" < ${sqlTime(untilSec)}::timestamp(3)`,
-    db.budgetNode.findMany({ select: { id: true, parentId: true } }),
+         AND "hourStart" >= ${sqlTime(hourStartOf(fromSec))}::timestamp(3)
+         AND "hourStart" < ${sqlTime(untilSec)}::timestamp(3)
+       GROUP BY "clusterId", "hourStart"
+       ORDER BY "hourStart", "clusterId"`,
+    // Allocated GPU-seconds per leaf over each cluster's lookback window ending at `toSec`.
+    db.$queryRaw<{ clusterId: string; budgetId: string; allocatedGpuSec: number }[]>`
+      SELECT u."clusterId", u."budgetId", sum(u."allocatedGpuSec")::float8 AS "allocatedGpuSec"
+        FROM usage_hourly u JOIN clusters c ON c.id = u."clusterId"
+       WHERE u."clusterId" IN (${Prisma.join(clusterIds)})
+         AND u."hourStart" >= ${sqlTime(untilSec)}::timestamp(3) - make_interval(secs => c."lookbackSec")
+         AND u."hourStart" < ${sqlTime(untilSec)}::timestamp(3)
+       GROUP BY u."clusterId", u."budgetId"`,
+    loadWaits(db, options, clusterIds),
   ]);
-  const inPeriod = rows.filter(
-    (row) => row.hourStartSec >= hourStartOf(fromSec) && row.hourStartSec < untilSec,
-  );
-  const hours = toClusterHours(inPeriod, nameOf);
+  const hours: ClusterHour[] = [];
+  const preemptionsByLeaf = new Map<string, number>();
+  for (const row of hourRows) {
+    const hour: ClusterHour = {
+      cluster: nameOf.get(row.clusterId) ?? row.clusterId,
+      hourStartSec: row.hourStartSec,
+      capacityGpuSec: row.capacityGpuSec,
+      leaves: {},
+    };
+    const leaves = JSON.parse(row.leaves) as Record<string, [number, number, number, number]>;
+    for (const [budgetId, [demand, allocated, unallocated, preemptions]] of Object.entries(
+      leaves,
+    )) {
+      // A row with no flow only carries an idle hour's capacity (ADR 060).
+      if (demand + allocated + unallocated > 0) {
+        hour.leaves[budgetId] = {
+          demandGpuSec: demand,
+          allocatedGpuSec: allocated,
+          unallocatedGpuSec: unallocated,
+        };
+      }
+      if (preemptions > 0) {
+        preemptionsByLeaf.set(budgetId, (preemptionsByLeaf.get(budgetId) ?? 0) + preemptions);
+      }
+    }
+    hours.push(hour);
+  }
   const { buckets = [], ...report } = buildPeriodReport(epochs, hours, { bucketSec: DAY_SEC });
-  const ancestors = ancestorsOf(epochs, new Map(shapes.map((s) => [s.id, s.parentId])));
+  const ancestors = ancestorsOf(epochs);
 
   const activity: Record<string, NodeActivity> = {};
   for (const node of report.nodes) activity[node.id] = { waits: [], preemptions: 0 };
-  for (const row of inPeriod) {
-    if (row.preemptions === 0) continue;
-    for (const id of ancestors(row.budgetId)) {
-      if (activity[id]) activity[id].preemptions += row.preemptions;
+  for (const [budgetId, preemptions] of preemptionsByLeaf) {
+    for (const id of ancestors(budgetId)) {
+      if (activity[id]) activity[id].preemptions += preemptions;
     }
   }
-  for (const wait of await loadWaits(db, options, clusterIds, ancestors)) {
-    activity[wait.nodeId]?.waits.push(wait.waits);
-  }
+  for (const wait of waits) activity[wait.nodeId]?.waits.push(wait.waits);
 
   return {
     fromSec,
@@ -190,12 +183,9 @@ export async function loadPeriodReview(db: Db, options: ReviewOptions): Promise<
     activity,
     daily: buckets.map((bucket) => ({ dayStartSec: bucket.startSec, nodes: bucket.nodes })),
     standings: clusters.map((cluster) => {
-      const windowStartSec = untilSec - cluster.lookbackSec;
       const usage: Record<string, number> = {};
-      for (const row of rows) {
-        const sec = row.hourStartSec;
-        if (row.clusterId !== cluster.id || sec < windowStartSec || sec >= untilSec) continue;
-        usage[row.budgetId] = (usage[row.budgetId] ?? 0) + row.allocatedGpuSec;
+      for (const row of windowRows) {
+        if (row.clusterId === cluster.id) usage[row.budgetId] = row.allocatedGpuSec;
       }
       return {
         cluster: cluster.name,
@@ -229,25 +219,27 @@ function standingsOf(
   }));
 }
 
-/** Wait percentiles per node (subtree) and class, computed in the database (percentile_disc). */
+/**
+ * Wait percentiles per node (its subtree's jobs) and class, computed in the database
+ * (percentile_disc: the simulator's nearest rank). The (leaf, ancestor) pairs go in as JSON:
+ * a recursive CTE there misleads the planner into compiling the query (JIT), ten times slower.
+ */
 async function loadWaits(
   db: Db,
   options: ReviewOptions,
   clusterIds: string[],
-  ancestors: (id: string) => string[],
 ): Promise<{ nodeId: string; waits: ClassWaits }[]> {
-  const leaves = await db.job.groupBy({
-    by: ["budgetId"],
-    where: {
-      clusterId: { in: clusterIds },
-      submittedAt: { gte: dateAt(options.fromSec), lt: dateAt(options.toSec) },
-    },
-  });
-  const pairs = leaves.flatMap(({ budgetId }) =>
-    ancestors(budgetId).map((node) => ({ leaf: budgetId, node })),
-  );
-  if (pairs.length === 0) return [];
   const cutoff = sqlTime(Math.min(options.nowSec ?? options.toSec, options.toSec));
+  const nodes = await db.budgetNode.findMany({ select: { id: true, parentId: true } });
+  const parentOf = new Map(nodes.map((node) => [node.id, node.parentId]));
+  const pairs = nodes.flatMap((leaf) => {
+    const chain: { leaf: string; node: string }[] = [];
+    for (let at: string | null | undefined = leaf.id; at; at = parentOf.get(at)) {
+      if (chain.length > nodes.length) break;
+      chain.push({ leaf: leaf.id, node: at });
+    }
+    return chain;
+  });
   const rows = await db.$queryRaw<
     { node: string; jobClass: string; jobs: number; p50: number; p90: number }[]
   >`

@@ -222,7 +222,7 @@ export async function insertLabHistory(db: Db, history: LabHistory): Promise<His
       : [];
   });
 
-  return db.$transaction(
+  const counts = await db.$transaction(
     async (tx) => {
       await insertRows(tx, "jobs", JOB_COLUMNS, jobRows);
       await insertRows(tx, "runs", RUN_COLUMNS, runRows);
@@ -282,4 +282,7 @@ export async function insertLabHistory(db: Db, history: LabHistory): Promise<His
     },
     { timeout: 600_000, maxWait: 60_000 },
   );
+  // Fresh statistics for the planner: the tables just grew from nothing to tens of thousands.
+  await db.$executeRawUnsafe("ANALYZE jobs, runs, decisions, usage_hourly, node_health_changes");
+  return counts;
 }
