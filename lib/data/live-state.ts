@@ -4,17 +4,11 @@ import { computeLeafUsage, validateBudgetTree } from "../engine";
 import type { ActiveRun, BudgetTree, ClusterSpec, NodeSlice, PendingJob } from "../engine";
 import type { Prisma } from "../generated/prisma/client";
 import { AppError } from "../errors";
+import { toSec } from "./epoch";
 
 export type Tx = Prisma.TransactionClient;
 
-/** Epoch seconds of a date (the engine's time unit on the live service). */
-export function toSec(date: Date): number {
-  return date.getTime() / 1000;
-}
-
-export function fromSec(sec: number): Date {
-  return new Date(Math.round(sec * 1000));
-}
+export { fromSec, toSec } from "./epoch";
 
 /** A pending job as loaded, with what the tick compares and updates. */
 export type LoadedPending = PendingJob & {

@@ -12,6 +12,7 @@ import { hourStartOf, ROLLUP_HOUR_SEC } from "../reports/rollup";
 import { epochAt, type TreeEpoch } from "../reports/weights-in-force";
 import { AppError } from "../errors";
 import type { Db } from "./client";
+import { fromSec as dateOfSec } from "./epoch";
 import { loadTreeEpochs } from "./rollups";
 
 const DAY_SEC = 86_400;
@@ -63,9 +64,8 @@ export type PeriodReview = {
   standings: { cluster: string; windowSec: number; nodes: UsageStanding[] }[];
 };
 
-const dateAt = (sec: number): Date => new Date(Math.round(sec * 1000));
 /** Timestamps travel to raw SQL as ISO text cast to the columns' type (UTC, no zone). */
-const sqlTime = (sec: number): string => dateAt(sec).toISOString();
+const sqlTime = (sec: number): string => dateOfSec(sec).toISOString();
 
 /** Every ancestor of each node (itself included), over all the trees it was part of. */
 function ancestorsOf(epochs: readonly TreeEpoch[]) {

@@ -13,6 +13,7 @@ import { buildTreeEpochs, type TreeEpoch } from "../reports/weights-in-force";
 import type { Db } from "./client";
 import { readAppNow } from "./app-clock";
 import { insertRows, type BulkColumn } from "./bulk-insert";
+import { fromSec as dateOfSec, toSec } from "./epoch";
 import type { Prisma } from "../generated/prisma/client";
 
 const FLOAT = "double precision";
@@ -30,8 +31,6 @@ const USAGE_COLUMNS: BulkColumn[] = [
 
 // Not from ./live-state: this module also serves scripts (npm run db:rollup, the seed).
 type Tx = Prisma.TransactionClient;
-const toSec = (date: Date): number => date.getTime() / 1000;
-const dateAt = (sec: number): Date => new Date(Math.round(sec * 1000));
 
 /** Every weight the tree has had, as epochs of constant weights (removed nodes included). */
 export async function loadTreeEpochs(db: Db | Tx): Promise<TreeEpoch[]> {
@@ -63,8 +62,8 @@ export async function computeClusterRollups(
   untilSec: number,
   epochs: readonly TreeEpoch[],
 ): Promise<UsageHour[]> {
-  const firstHour = dateAt(hourStartOf(fromSec));
-  const until = dateAt(untilSec);
+  const firstHour = dateOfSec(hourStartOf(fromSec));
+  const until = dateOfSec(untilSec);
   const overlapping = {
     clusterId,
     OR: [{ endedAt: null }, { endedAt: { gt: firstHour } }],
@@ -143,14 +142,14 @@ export async function replaceClusterRollups(
   await tx.usageHourly.deleteMany({
     where: {
       clusterId,
-      hourStart: { gte: dateAt(hourStartOf(fromSec)), lt: dateAt(untilSec) },
+      hourStart: { gte: dateOfSec(hourStartOf(fromSec)), lt: dateOfSec(untilSec) },
     },
   });
   await insertRows(
     tx,
     "usage_hourly",
     USAGE_COLUMNS,
-    rows.map(({ hourStartSec, ...row }) => ({ ...row, hourStart: dateAt(hourStartSec) })),
+    rows.map(({ hourStartSec, ...row }) => ({ ...row, hourStart: dateOfSec(hourStartSec) })),
   );
 }
 

@@ -2,10 +2,10 @@
 // the project's own runner, dropped afterwards. Real Postgres when DATABASE_URL is set
 // (CI), else the embedded PGlite in memory.
 import { randomBytes } from "node:crypto";
-import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { startEmbeddedPostgres } from "../data/embedded-postgres";
 import { applyMigrations } from "../data/migrator";
+import { adminQuery } from "./scratch-database";
 
 declare module "vitest" {
   // eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- augmentation needs an interface
@@ -20,16 +20,6 @@ function withDatabase(url: string, name: string): string {
   const parsed = new URL(url);
   parsed.pathname = `/${name}`;
   return parsed.toString();
-}
-
-async function adminQuery(url: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
 }
 
 export default async function setup(project: TestProject) {

@@ -8,6 +8,7 @@ import { loadTreeEpochs, replaceClusterRollups } from "../data/rollups";
 import type { LabHistory } from "../demo/lab-history";
 import { computeHourlyRollups, type RollupNode } from "../reports/rollup";
 import { insertRows, type BulkColumn } from "../data/bulk-insert";
+import { fromSec } from "../data/epoch";
 
 const TIME_KEYS = new Set(["atSec", "protectedUntilSec", "victimStartSec", "readyAtSec"]);
 
@@ -107,8 +108,6 @@ const NODE_CHANGE_COLUMNS = [
   col("health", '"NodeHealth"'),
 ];
 
-const dateAt = (sec: number) => new Date(Math.round(sec * 1000));
-
 /**
  * Writes `history` into a database that holds the same org (users by email, leaves by path,
  * clusters by name) and builds the roll-ups of its range. Jobs of budgets or users that do not
@@ -154,12 +153,12 @@ export async function insertLabHistory(db: Db, history: LabHistory): Promise<His
       priority: job.priority,
       jobClass: job.jobClass,
       state: job.state,
-      submittedAt: dateAt(job.submittedSec),
-      firstStartedAt: job.firstStartedSec === null ? null : dateAt(job.firstStartedSec),
-      endedAt: dateAt(job.endedSec),
+      submittedAt: fromSec(job.submittedSec),
+      firstStartedAt: job.firstStartedSec === null ? null : fromSec(job.firstStartedSec),
+      endedAt: fromSec(job.endedSec),
       workSec: job.workSec,
       remainingWorkSec: job.remainingWorkSec,
-      updatedAt: dateAt(job.endedSec),
+      updatedAt: fromSec(job.endedSec),
     });
   }
   const runIdOf = new Map<string, string>();
@@ -177,12 +176,12 @@ export async function insertLabHistory(db: Db, history: LabHistory): Promise<His
       gpus: run.gpus,
       placement: run.placement,
       isAllocated: run.isAllocated,
-      startedAt: dateAt(run.startSec),
-      protectedUntil: dateAt(run.protectedUntilSec),
-      endedAt: dateAt(run.endSec),
+      startedAt: fromSec(run.startSec),
+      protectedUntil: fromSec(run.protectedUntilSec),
+      endedAt: fromSec(run.endSec),
       endReason: run.endReason,
-      startAckedAt: dateAt(run.startSec),
-      stopAckedAt: dateAt(run.endSec),
+      startAckedAt: fromSec(run.startSec),
+      stopAckedAt: fromSec(run.endSec),
     });
   }
   const ids: Ids = { offsetSec: history.startSec, budgetIdOf: leafIdOf, jobIdOf, runIdOf };
@@ -196,7 +195,7 @@ export async function insertLabHistory(db: Db, history: LabHistory): Promise<His
       jobId,
       runId: decision.runKey === null ? null : (runIdOf.get(decision.runKey) ?? null),
       kind: decision.kind,
-      at: dateAt(decision.atSec),
+      at: fromSec(decision.atSec),
       reason: relocateReason(decision.reason, ids),
     });
   }
@@ -215,7 +214,7 @@ export async function insertLabHistory(db: Db, history: LabHistory): Promise<His
             id: randomUUID(),
             clusterId,
             nodeIndex: change.node,
-            at: dateAt(change.atSec),
+            at: fromSec(change.atSec),
             health: change.health,
           },
         ]

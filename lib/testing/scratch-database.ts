@@ -7,7 +7,8 @@ import { applyMigrations } from "../data/migrator";
 
 export type ScratchDatabase = { url: string; drop: () => Promise<void> };
 
-async function adminQuery(url: string, sql: string): Promise<void> {
+/** Runs one statement on `url` with a connection of its own (CREATE / DROP DATABASE). */
+export async function adminQuery(url: string, sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
