@@ -40,13 +40,14 @@ export async function listDemoLeaves(): Promise<DemoLeaf[]> {
     }));
 }
 
-export async function countJobs(cluster: string): Promise<{ pending: number; all: number }> {
+/** Pending jobs, and open ones (pending or running), of a cluster. */
+export async function countJobs(cluster: string): Promise<{ pending: number; open: number }> {
   const db = getDb();
-  const [pending, all] = await Promise.all([
+  const [pending, open] = await Promise.all([
     db.job.count({ where: { cluster: { name: cluster }, state: "pending" } }),
-    db.job.count({ where: { cluster: { name: cluster } } }),
+    db.job.count({ where: { cluster: { name: cluster }, state: { in: ["pending", "running"] } } }),
   ]);
-  return { pending, all };
+  return { pending, open };
 }
 
 /** Acknowledged open runs whose job's known work is done by `now`. */

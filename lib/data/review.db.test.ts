@@ -15,14 +15,17 @@ const isEmbedded = inject("isEmbeddedDatabase");
 const H = 3600;
 
 describe("a simulated history, stored and rolled up", () => {
-  const db = createPrismaClient(databaseUrl, 2);
+  let scratch: ScratchDatabase;
+  let db: Db;
   const cluster = { name: "history-check", gpuType: "B300", nodes: 11, gpusPerNode: 8 };
-  // Three days and a part, ending on an hour two days ago (clear of other files' live jobs).
+  // Three days and a part, ending on an hour two days ago.
   const endSec = Math.floor(Date.now() / 1000 / H) * H - 2 * 86_400 + 5 * H;
   let history: LabHistory;
 
   beforeAll(async () => {
-    await seedDemoLab(databaseUrl, { withHistory: false });
+    scratch = await openScratchDatabase(databaseUrl, isEmbedded);
+    db = createPrismaClient(scratch.url, 2);
+    await seedDemoLab(scratch.url, { withHistory: false });
     await upsertClusters(db, [cluster]);
     history = simulateLabHistory({
       org: buildLabOrg(DEMO_ORG_SEED),
@@ -35,6 +38,7 @@ describe("a simulated history, stored and rolled up", () => {
   }, 120_000);
   afterAll(async () => {
     await db.$disconnect();
+    await scratch.drop();
   });
 
   it("has the roll-ups a rebuild from its runs and jobs gives", async () => {

@@ -1,11 +1,14 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { seedDemoLab } from "../../prisma/seed";
-import { createPrismaClient } from "./client";
+import { openScratchDatabase, type ScratchDatabase } from "../testing/scratch-database";
+import { createPrismaClient, type Db } from "./client";
 import { rebuildRollups } from "./rollups";
 import { runTick } from "./tick";
 
 const databaseUrl = inject("databaseUrl");
-const db = createPrismaClient(databaseUrl, 2);
+const isEmbedded = inject("isEmbeddedDatabase");
+let scratch: ScratchDatabase;
+let db: Db;
 const H = 3600;
 let clusterId = "";
 let pretrainId = "";
@@ -13,8 +16,11 @@ let videoId = "";
 let userId = "";
 
 beforeAll(async () => {
-  await seedDemoLab(databaseUrl, { withHistory: false });
-  // A cluster of its own (4 nodes x 8 GPUs), so that other files' jobs stay out of its ticks.
+  // A database of its own: its cluster and roll-ups stay out of other files' way.
+  scratch = await openScratchDatabase(databaseUrl, isEmbedded);
+  db = createPrismaClient(scratch.url, 2);
+  await seedDemoLab(scratch.url, { withHistory: false });
+  // A small cluster of 4 nodes x 8 GPUs.
   const cluster = await db.cluster.create({ data: { name: "rollup-ticks", gpuType: "H100" } });
   clusterId = cluster.id;
   await db.clusterNode.createMany({
@@ -26,6 +32,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await db.$disconnect();
+  await scratch.drop();
 });
 
 const at = (sec: number) => new Date(sec * 1000);

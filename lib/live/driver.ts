@@ -81,10 +81,11 @@ async function driveRound(driver: ClusterDriver, options: DriverOptions): Promis
     MIN_PENDING_CAP,
     Math.round(cluster.nodes * cluster.gpusPerNode * PENDING_PER_GPU),
   );
-  // First round on an empty cluster: the workload's opening backlog; later, what arrived since.
+  // First round on an idle cluster (a fresh lab, or the seeded history just handed over): the
+  // workload's opening backlog; later, what arrived since.
   const due =
     driver.lastSec === null
-      ? counts.all === 0
+      ? counts.open === 0
         ? driver.arrivals.filter((a) => a.offsetSec < HOUR_SEC)
         : []
       : arrivalsBetween(driver.arrivals, driver.lastSec, nowSec);
