@@ -27,11 +27,13 @@ async function submit(request: APIRequestContext, data: Record<string, unknown>)
 
 test("a researcher submits a job and sees it ranked with a reason", async ({ page }) => {
   await signInAs(page, "researcher");
-  const posttrain = await budgetId(page.request, "language/lm-posttrain/riley");
-  // Fill h100 with a protected run so that the next job has to wait.
+  const pretrain = await budgetId(page.request, "language/lm-pretrain");
+  // Fill h100 with a protected run so that the next job has to wait. After the seeded history,
+  // lm-pretrain ranks below Riley's own leaf on h100 (it used more of its share last week), so
+  // the waiting job's GPUs are held by protected runs of a lower-ranked budget.
   await submit(page.request, {
     cluster: "h100",
-    budgetId: posttrain,
+    budgetId: pretrain,
     name: "fill h100",
     gpus: 1024,
     minRuntimeSec: 8 * 3600,
@@ -41,7 +43,9 @@ test("a researcher submits a job and sees it ranked with a reason", async ({ pag
 
   await page.goto("/jobs/new?cluster=h100");
   await page.getByLabel("Name").fill("llama sweep 7");
-  await page.getByLabel("Budget", { exact: true }).selectOption({ label: "language/lm-pretrain" });
+  await page
+    .getByLabel("Budget", { exact: true })
+    .selectOption({ label: "language/lm-posttrain/riley" });
   await page.getByLabel("GPUs", { exact: true }).fill("2000");
   await page.getByRole("button", { name: "Submit job" }).click();
   await expect(
@@ -60,7 +64,7 @@ test("a researcher submits a job and sees it ranked with a reason", async ({ pag
 
   await page.getByRole("link", { name: "h100" }).first().click();
   const row = page.getByRole("row", { name: /llama sweep 7/ });
-  await expect(row).toContainText("language/lm-pretrain");
+  await expect(row).toContainText("language/lm-posttrain/riley");
   await expect(row).toContainText("Waiting: needs 16 GPUs");
 
   await page.goto("/jobs");

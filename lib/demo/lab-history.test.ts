@@ -3,15 +3,15 @@ import { buildLabOrg, DEMO_ORG_SEED } from "./lab-org";
 import { historyStartSec, simulateLabHistory } from "./lab-history";
 
 const DAY = 86_400;
-// 2026-11-30 13:20:07 UTC: the history runs from midnight two days before.
+// 2026-11-30 13:20:07 UTC: the history runs for the two days before.
 const END_SEC = 1_795_958_407;
 const org = buildLabOrg(DEMO_ORG_SEED);
 const clusters = [{ name: "b300", gpuType: "B300", nodes: 11, gpusPerNode: 8 }];
 const history = simulateLabHistory({ org, endSec: END_SEC + 0.4, seed: 5, days: 2, clusters });
 
 describe("simulateLabHistory", () => {
-  it("starts at midnight UTC the given days before and ends at the whole second of now", () => {
-    expect(historyStartSec(END_SEC, 2)).toBe(Math.floor(END_SEC / DAY) * DAY - 2 * DAY);
+  it("starts exactly the given days before and ends at the whole second of now", () => {
+    expect(historyStartSec(END_SEC + 0.4, 2)).toBe(END_SEC - 2 * DAY);
     expect(history.startSec).toBe(historyStartSec(END_SEC, 2));
     expect(history.endSec).toBe(END_SEC);
     expect(history.jobs.length).toBeGreaterThan(100);

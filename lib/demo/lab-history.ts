@@ -1,6 +1,6 @@
 /**
  * The demo's past (docs/decisions/060-review-rollups.md): the lab workload simulated under the
- * budget scheduler from midnight (UTC) 35 days before "now" up to "now", as records the seed
+ * budget scheduler for the 35 days up to "now", as records the seed
  * stores: jobs, runs, start / preempt / drain decisions, node health changes. Times are epoch
  * seconds. At "now" the history hands over to the live demo: what is still pending or running
  * ends `cancelled` then (the simulated executor is gone), nodes come back healthy, and the
@@ -92,15 +92,19 @@ export type LabHistoryOptions = {
   /** The moment the history ends (the seed's "now"), epoch seconds; whole seconds are kept. */
   endSec: number;
   seed: number;
-  /** Default {@link HISTORY_DAYS}; the history starts at midnight UTC that many days earlier. */
+  /** Default {@link HISTORY_DAYS}; the history starts exactly that many days before its end. */
   days?: number;
   /** Default the org's clusters. */
   clusters?: LabOrg["clusters"];
 };
 
-/** Midnight (UTC) `days` days before the day of `endSec`. */
+/**
+ * `days` days before `endSec` (whole seconds). Not aligned on a day or an hour: the same
+ * workload then reaches "now" whatever the time of day, so the demo's ranks at the handover,
+ * and the tests that rely on them, are the same on every run.
+ */
 export function historyStartSec(endSec: number, days: number = HISTORY_DAYS): number {
-  return Math.floor(endSec / DAY_SEC) * DAY_SEC - days * DAY_SEC;
+  return Math.floor(endSec) - days * DAY_SEC;
 }
 
 /**
