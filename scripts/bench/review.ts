@@ -1,11 +1,12 @@
 // npm run bench review - the monthly review's data path on a fresh database seeded with the
 // demo lab and its 35-day history: the seed (simulation + storing), a full roll-up rebuild, and
-// the server time of loadPeriodReview for the last 30 days on 3 clusters (target <= 300 ms).
+// the tick's roll-up refresh, and the server time of loadPeriodReview for the last 30 days on
+// 3 clusters (target <= 300 ms).
 // A new database on DATABASE_URL's server when it is set, else the embedded PGlite in memory.
 import { createPrismaClient } from "../../lib/data/client";
 import { openScratchDatabase } from "../../lib/testing/scratch-database";
 import { loadPeriodReview } from "../../lib/data/review";
-import { rebuildRollups } from "../../lib/data/rollups";
+import { rebuildRollups, refreshClusterRollups } from "../../lib/data/rollups";
 import { seedDemoLab } from "../../prisma/seed";
 
 const RUNS = 10;
@@ -43,6 +44,23 @@ async function main(): Promise<void> {
       console.log(
         `rollup rebuild: ${(rebuilt.durationMs / 1000).toFixed(1)} s, ${rebuilt.rows} rows, ` +
           `${rebuilt.clusters.map((c) => `${c.name} ${c.hours} h`).join(", ")}`,
+      );
+      // The tick's extra work: refreshing h100's hours since a tick 5 s earlier (rolled back).
+      const h100 = await db.cluster.findUniqueOrThrow({ where: { name: "h100" } });
+      const nowMs = (await db.job.aggregate({ _max: { endedAt: true } }))._max.endedAt!.getTime();
+      const refreshTimes: number[] = [];
+      for (let i = 0; i <= RUNS; i += 1) {
+        const startedMs = performance.now();
+        await db
+          .$transaction(async (tx) => {
+            await refreshClusterRollups(tx, h100.id, new Date(nowMs - 5000), new Date(nowMs));
+            throw new Error("rollback");
+          })
+          .catch(() => undefined);
+        if (i > 0) refreshTimes.push(performance.now() - startedMs);
+      }
+      console.log(
+        `tick roll-up refresh, h100, 5 s after the last tick: median ${median(refreshTimes).toFixed(0)} ms`,
       );
       const last = await db.usageHourly.aggregate({ _max: { hourStart: true } });
       const toSec = Math.floor((last._max.hourStart?.getTime() ?? Date.now()) / 1000) + 3600;
