@@ -44,7 +44,7 @@ export default defineConfig({
     command: "node --import tsx scripts/serve.ts",
     url: `${BASE_URL}/api/v1/health`,
     reuseExistingServer: false,
-    // The demo seed simulates 35 days of history first (~25-50 s, docs/decisions/060).
+    // The demo seed simulates 35 days of history first (~25-50 s, docs/decisions/070).
     timeout: 240_000,
     stdout: "pipe",
     env: {

@@ -17,7 +17,7 @@ let branch: TestBranch;
 const LABEL = "zz-drafts";
 
 beforeAll(async () => {
-  await seedDemoLab(databaseUrl);
+  await seedDemoLab(databaseUrl, { withHistory: false });
   branch = await createTestBranch(db, LABEL);
 });
 afterAll(async () => {

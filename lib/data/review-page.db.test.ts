@@ -24,7 +24,7 @@ const PERIOD = datePeriod("2020-03-01", "2020-03-01")!;
 const NOW = T0 + 86_400;
 
 beforeAll(async () => {
-  await seedDemoLab(databaseUrl);
+  await seedDemoLab(databaseUrl, { withHistory: false });
   branch = await createTestBranch(db, "zz-review");
   const cluster = await db.cluster.create({
     data: { name: "zz-review-c1", gpuType: "H100", nodes: { create: [{ index: 0, gpus: 8 }] } },

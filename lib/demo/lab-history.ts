@@ -1,5 +1,5 @@
 /**
- * The demo's past (docs/decisions/060-review-rollups.md): the lab workload simulated under the
+ * The demo's past (docs/decisions/070-review-rollups.md): the lab workload simulated under the
  * budget scheduler for the 35 days up to "now", as records the seed
  * stores: jobs, runs, start / preempt / drain decisions, node health changes. Times are epoch
  * seconds. At "now" the history hands over to the live demo: what is still pending or running

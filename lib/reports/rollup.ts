@@ -81,7 +81,7 @@ export function hourStartOf(atSec: number): number {
  * - demand: GPU-seconds of the leaf's jobs from submission to their end (pending or running);
  * - allocated / unallocated: GPU-seconds its runs ran, split by `isAllocated`;
  * - healthy capacity: GPU-seconds of nodes that were not down (`draining` counts: its GPUs
- *   still run work until they empty; docs/decisions/060-review-rollups.md);
+ *   still run work until they empty; docs/decisions/070-review-rollups.md);
  * - preemptions: its runs that ended preempted in the hour;
  * - effective share: the leaf's share in the tree in force at the hour's start (0 if none).
  *

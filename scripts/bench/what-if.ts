@@ -49,7 +49,7 @@ async function main(): Promise<void> {
   const database = await freshDatabase();
   try {
     await applyMigrations(database.url);
-    await seedDemoLab(database.url);
+    await seedDemoLab(database.url, { withHistory: false });
     const db = createPrismaClient(database.url, 4);
     const [nodes, members, clusters, lead] = await Promise.all([
       db.budgetNode.findMany({ select: { id: true, parentId: true, name: true, version: true } }),
