@@ -4,8 +4,7 @@ import { useMemo } from "react";
 import { TreeRowName, useOpenBranches } from "@/components/budget-tree/tree-fold";
 import { visibleRows } from "@/components/budget-tree/tree-model";
 import { formatInteger, formatPercent, formatSpan } from "@/lib/format";
-import { focusFirst, type ReviewRow } from "@/lib/reports/review-table";
-import type { WaitSummary } from "@/lib/reports/wait-stats";
+import { focusFirst, type ReviewRow, type WaitSummary } from "@/lib/reports/review-table";
 import { FULFILMENT_TARGET } from "./review-format";
 
 /**

@@ -158,7 +158,7 @@ describe("loadReviewData", () => {
     expect(data.cluster).toBe("zz-review-c1");
   });
 
-  it("summarises waits by class, counting jobs that never started up to their end or now", async () => {
+  it("summarises waits by class, a job that never started counting up to its cancellation or the period end", async () => {
     const data = await loadReviewData(db, { period: PERIOD, cluster: "zz-review-c1", nowSec: NOW });
     const alice = data.rows.find((row) => row.path === "zz-review/proj/alice")!;
     // Debug waits 60, 120, 600 (the one of the day before is outside the period).

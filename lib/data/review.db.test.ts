@@ -174,6 +174,13 @@ describe("loadPeriodReview on hand-made roll-ups", () => {
     await scratch.drop();
   });
 
+  const flow = (entitled: number, allocated: number, unallocated: number) => ({
+    entitledGpuHours: entitled,
+    receivedGpuHours: allocated + unallocated,
+    receivedAllocatedGpuHours: allocated,
+    receivedUnallocatedGpuHours: unallocated,
+  });
+
   it("gives the report, waits and preemptions per node, days and usage ratios", async () => {
     const review = await loadPeriodReview(db, { fromSec: day, toSec: day + 2 * H });
     const node = (name: string) => review.report.nodes.find((entry) => entry.id === ids[name])!;
@@ -202,15 +209,15 @@ describe("loadPeriodReview on hand-made roll-ups", () => {
       {
         dayStartSec: day,
         nodes: {
-          [ids.lab!]: { entitledGpuHours: 8, receivedGpuHours: 8 },
-          [ids.a!]: { entitledGpuHours: 5, receivedGpuHours: 5 },
-          [ids.b!]: { entitledGpuHours: 2, receivedGpuHours: 3 },
+          [ids.lab!]: flow(8, 7, 1),
+          [ids.a!]: flow(5, 4, 1),
+          [ids.b!]: flow(2, 3, 0),
         },
       },
     ]);
     // Over the week to 02:00, a used 4 allocated GPU-hours of its 75% of 4 GPUs x 7 days.
     const standing = review.standings[0]!;
-    expect(standing.cluster).toBe("c");
+    expect(standing).toMatchObject({ cluster: "c", atSec: day + 2 * H, capacityGpus: 4 });
     const a = standing.nodes.find((entry) => entry.id === ids.a)!;
     expect(a.usageGpuHours).toBe(4);
     expect(a.usageRatio).toBeCloseTo(4 / (0.75 * 4 * 168), 12);
@@ -222,9 +229,13 @@ describe("loadPeriodReview on hand-made roll-ups", () => {
     await expect(loadPeriodReview(db, { fromSec: day, toSec: day })).rejects.toThrow(
       /must end after it starts/,
     );
+    // An unknown cluster is a 422 on the field (house rules), not a 404.
     await expect(
       loadPeriodReview(db, { fromSec: day, toSec: day + H, cluster: "nope" }),
-    ).rejects.toThrow(/No cluster is named "nope"/);
+    ).rejects.toMatchObject({
+      status: 422,
+      issues: [{ path: "cluster", message: 'No cluster is named "nope".' }],
+    });
   });
 });
 

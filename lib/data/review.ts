@@ -21,9 +21,14 @@ export type ReviewOptions = {
   /** The period [fromSec, toSec), epoch seconds; hours are counted whole by their start. */
   fromSec: number;
   toSec: number;
-  /** One cluster by name; all clusters when absent. */
+  /** One cluster by name (an unknown name is a 422 on `cluster`); all clusters when absent. */
   cluster?: string;
-  /** Jobs that had not started by then count their wait up to it; default `toSec`. */
+  /** Several clusters by name (the what-if's), names not found left out; ignored with `cluster`. */
+  clusters?: readonly string[];
+  /**
+   * The clock, for a period still running: jobs not started by then count their wait up to it,
+   * and usage ratios are taken at its hour instead of the period's end. Default `toSec`.
+   */
   nowSec?: number;
 };
 
@@ -36,7 +41,7 @@ export type NodeActivity = { waits: ClassWaits[]; preemptions: number };
 /** One UTC day of a node: capped entitlement and what it received, GPU-hours. */
 export type DayFlow = BucketFlow;
 
-/** A node's standing on one cluster at the period's end, as the queue ranks it. */
+/** A node's standing on one cluster at the period's end (or now), as the queue ranks it. */
 export type UsageStanding = {
   id: string;
   path: string;
@@ -44,7 +49,7 @@ export type UsageStanding = {
   effectiveShare: number;
   /** Allocated GPU-hours in the lookback window ending at the period's end. */
   usageGpuHours: number;
-  /** usage / (share x cluster GPUs x window); null when owed nothing. */
+  /** usage / (share x cluster GPUs x window), the engine's capacity (DESIGN 4); null when owed nothing. */
   usageRatio: number | null;
   /** Leaf rank, 1 = most under-served; null for inner nodes. */
   rank: number | null;
@@ -60,8 +65,16 @@ export type PeriodReview = {
   activity: Record<string, NodeActivity>;
   /** Per UTC day of the period, by node id. */
   daily: { dayStartSec: number; nodes: Record<string, DayFlow> }[];
-  /** Per cluster: every node's usage ratio over the lookback window ending at `toSec`. */
-  standings: { cluster: string; windowSec: number; nodes: UsageStanding[] }[];
+  /** Per cluster: every node's usage ratio over the lookback window ending at `atSec`. */
+  standings: {
+    cluster: string;
+    /** min(toSec, nowSec's hour): the window's end. */
+    atSec: number;
+    windowSec: number;
+    /** All the cluster's GPUs, as the queue ranks (DESIGN 4), not the healthy ones. */
+    capacityGpus: number;
+    nodes: UsageStanding[];
+  }[];
 };
 
 /** Timestamps travel to raw SQL as ISO text cast to the columns' type (UTC, no zone). */
@@ -86,8 +99,13 @@ function ancestorsOf(epochs: readonly TreeEpoch[]) {
  * The review of a period (DESIGN section 5) for one cluster or all: buildPeriodReport over the
  * roll-ups with the weights in force each hour, queue waits per job class and preemptions per
  * node (its subtree included), entitled vs received per UTC day and node, and each cluster's
- * usage ratios over the lookback window ending at `toSec` (the numbers the queue ranks by, from
- * whole roll-up hours).
+ * usage ratios over the lookback window ending at `toSec` (or at `nowSec`'s hour, if earlier):
+ * the numbers the queue ranks by, from whole roll-up hours, over all the cluster's GPUs.
+ *
+ * A job's wait is first start minus submit; a job that never started counts up to its
+ * cancellation or the period's end (or `nowSec`), whichever comes first: the simulator's rule
+ * (DESIGN section 6, ADR 075). The page, its CSV/JSON and the what-if's "what happened" all
+ * read through this one loader.
  *
  * @example await loadPeriodReview(db, { fromSec: Date.UTC(2026, 9, 1) / 1000, toSec: Date.UTC(2026, 10, 1) / 1000 })
  */
@@ -98,17 +116,22 @@ export async function loadPeriodReview(db: Db, options: ReviewOptions): Promise<
       { path: "to", message: "must be after from" },
     ]);
   }
+  const names = options.cluster !== undefined ? [options.cluster] : options.clusters;
   const clusters = await db.cluster.findMany({
-    where: options.cluster === undefined ? {} : { name: options.cluster },
+    where: names === undefined ? {} : { name: { in: [...names] } },
     select: { id: true, name: true, lookbackSec: true, nodes: { select: { gpus: true } } },
     orderBy: { name: "asc" },
   });
   if (options.cluster !== undefined && clusters.length === 0) {
-    throw new AppError("not_found", `No cluster is named "${options.cluster}".`);
+    throw new AppError("validation_failed", "The request has invalid fields.", [
+      { path: "cluster", message: `No cluster is named "${options.cluster}".` },
+    ]);
   }
   const clusterIds = clusters.map((cluster) => cluster.id);
   if (clusterIds.length === 0) clusterIds.push("");
   const nameOf = new Map(clusters.map((cluster) => [cluster.id, cluster.name]));
+  const nowHourSec = hourStartOf(options.nowSec ?? untilSec);
+  const atSec = Math.min(untilSec, nowHourSec);
   const [epochs, hourRows, windowRows, waits] = await Promise.all([
     loadTreeEpochs(db),
     // One row per cluster-hour with its leaves as JSON: far fewer objects than one per leaf.
@@ -126,13 +149,13 @@ export async function loadPeriodReview(db: Db, options: ReviewOptions): Promise<
          AND "hourStart" < ${sqlTime(untilSec)}::timestamp(3)
        GROUP BY "clusterId", "hourStart"
        ORDER BY "hourStart", "clusterId"`,
-    // Allocated GPU-seconds per leaf over each cluster's lookback window ending at `toSec`.
+    // Allocated GPU-seconds per leaf over each cluster's lookback window ending at `atSec`.
     db.$queryRaw<{ clusterId: string; budgetId: string; allocatedGpuSec: number }[]>`
       SELECT u."clusterId", u."budgetId", sum(u."allocatedGpuSec")::float8 AS "allocatedGpuSec"
         FROM usage_hourly u JOIN clusters c ON c.id = u."clusterId"
        WHERE u."clusterId" IN (${Prisma.join(clusterIds)})
-         AND u."hourStart" >= ${sqlTime(untilSec)}::timestamp(3) - make_interval(secs => c."lookbackSec")
-         AND u."hourStart" < ${sqlTime(untilSec)}::timestamp(3)
+         AND u."hourStart" >= ${sqlTime(atSec)}::timestamp(3) - make_interval(secs => c."lookbackSec")
+         AND u."hourStart" < ${sqlTime(atSec)}::timestamp(3)
        GROUP BY u."clusterId", u."budgetId"`,
     loadWaits(db, options, clusterIds),
   ]);
@@ -187,10 +210,13 @@ export async function loadPeriodReview(db: Db, options: ReviewOptions): Promise<
       for (const row of windowRows) {
         if (row.clusterId === cluster.id) usage[row.budgetId] = row.allocatedGpuSec;
       }
+      const capacityGpus = cluster.nodes.reduce((sum, node) => sum + node.gpus, 0);
       return {
         cluster: cluster.name,
+        atSec,
         windowSec: cluster.lookbackSec,
-        nodes: standingsOf(epochs, untilSec, usage, cluster),
+        capacityGpus,
+        nodes: standingsOf(epochs, atSec, usage, { capacityGpus, windowSec: cluster.lookbackSec }),
       };
     }),
   };
@@ -200,15 +226,12 @@ function standingsOf(
   epochs: readonly TreeEpoch[],
   atSec: number,
   usage: Record<string, number>,
-  cluster: { lookbackSec: number; nodes: { gpus: number }[] },
+  ranking: { capacityGpus: number; windowSec: number },
 ): UsageStanding[] {
   const tree = (epochAt(epochs, atSec - 1) ?? epochs[epochs.length - 1])?.tree;
   if (!tree) return [];
-  const ranking = rankBudgets(tree, usage, {
-    capacityGpus: cluster.nodes.reduce((sum, node) => sum + node.gpus, 0),
-    windowSec: cluster.lookbackSec,
-  });
-  return ranking.rows.map((row) => ({
+  const ranked = rankBudgets(tree, usage, ranking);
+  return ranked.rows.map((row) => ({
     id: row.id,
     path: row.path,
     isLeaf: row.isLeaf,

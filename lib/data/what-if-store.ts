@@ -3,11 +3,11 @@
 // cover the period, what happened.
 import { simNowMs } from "../clock";
 import type { BudgetNode } from "../engine/types";
-import { buildPeriodReport, type ClusterHour, type PeriodReport } from "../reports/period-report";
-import { buildTreeEpochs, type WeightEvent } from "../reports/weights-in-force";
+import type { PeriodReport } from "../reports/period-report";
 import type { DemandCluster, DemandJob, DraftChild } from "../what-if/demand-scenario";
 import type { WhatIfOptions } from "../what-if/summary";
 import type { Db } from "./client";
+import { loadPeriodReview } from "./review";
 
 const toSec = (date: Date) => date.getTime() / 1000;
 
@@ -122,65 +122,20 @@ export async function loadDemandJobs(
 }
 
 /**
- * What happened in the period from the hourly roll-ups (lib/reports' review maths, each hour
- * under the weights in force then), or null when no roll-up covers it.
+ * What happened in the period: the review loader's report (loadPeriodReview, the review page's
+ * figures) on the what-if's clusters, or null when no roll-up covers it.
  */
 export async function loadHappened(
   db: Db,
   period: { from: Date; to: Date; clusters: readonly string[] },
 ): Promise<PeriodReport | null> {
-  const rows = await db.usageHourly.findMany({
-    where: {
-      cluster: { name: { in: [...period.clusters] } },
-      hourStart: { gte: period.from, lt: period.to },
-    },
-    select: {
-      budgetId: true,
-      hourStart: true,
-      demandGpuSec: true,
-      allocatedGpuSec: true,
-      unallocatedGpuSec: true,
-      healthyCapacityGpuSec: true,
-      cluster: { select: { name: true } },
-    },
+  const { report } = await loadPeriodReview(db, {
+    fromSec: toSec(period.from),
+    toSec: toSec(period.to),
+    clusters: period.clusters,
   });
-  if (rows.length === 0) return null;
-  const hours = new Map<string, ClusterHour>();
-  for (const row of rows) {
-    const hourStartSec = toSec(row.hourStart);
-    const key = `${row.cluster.name}@${hourStartSec}`;
-    const hour = hours.get(key) ?? {
-      cluster: row.cluster.name,
-      hourStartSec,
-      capacityGpuSec: 0,
-      leaves: {},
-    };
-    hour.capacityGpuSec = Math.max(hour.capacityGpuSec, row.healthyCapacityGpuSec);
-    hour.leaves[row.budgetId] = {
-      demandGpuSec: row.demandGpuSec,
-      allocatedGpuSec: row.allocatedGpuSec,
-      unallocatedGpuSec: row.unallocatedGpuSec,
-    };
-    hours.set(key, hour);
-  }
-  const [shapes, changes] = await Promise.all([
-    db.budgetNode.findMany({
-      select: { id: true, parentId: true, name: true },
-      orderBy: [{ createdAt: "asc" }, { name: "asc" }],
-    }),
-    db.weightChange.findMany({
-      where: { at: { lt: period.to } },
-      select: { nodeId: true, at: true, weightAfter: true },
-    }),
-  ]);
-  const events: WeightEvent[] = changes.map((change) => ({
-    nodeId: change.nodeId,
-    atSec: toSec(change.at),
-    weight: change.weightAfter,
-  }));
-  const report = buildPeriodReport(buildTreeEpochs(shapes, events), [...hours.values()]);
-  // Roll-ups from before any recorded weight cannot be charged to a tree: nothing to show.
-  return report.nodes.length > 0 ? report : null;
+  // No roll-up hour, or roll-ups from before any recorded weight (no tree): nothing to show.
+  return report.clusters.length > 0 && report.nodes.length > 0 ? report : null;
 }
 
 /** A what-if's stored options. */

@@ -103,14 +103,19 @@ describe("buildPeriodReport", () => {
     expect(buildPeriodReport(epochs, hours).buckets).toBeUndefined();
     const hourly = buildPeriodReport(epochs, hours, { bucketSec: H }).buckets!;
     expect(hourly.map((bucket) => bucket.startSec)).toEqual([0, H]);
-    expect(hourly[0]!.nodes.a).toEqual({ entitledGpuHours: 2, receivedGpuHours: 3 });
-    expect(hourly[1]!.nodes.a).toEqual({ entitledGpuHours: 3, receivedGpuHours: 2 });
-    expect(hourly[1]!.nodes.b).toEqual({ entitledGpuHours: 1, receivedGpuHours: 2 });
+    expect(hourly[0]!.nodes.a).toMatchObject({ entitledGpuHours: 2, receivedGpuHours: 3 });
+    expect(hourly[1]!.nodes.a).toEqual({
+      entitledGpuHours: 3,
+      receivedGpuHours: 2,
+      receivedAllocatedGpuHours: 1,
+      receivedUnallocatedGpuHours: 1,
+    });
+    expect(hourly[1]!.nodes.b).toMatchObject({ entitledGpuHours: 1, receivedGpuHours: 2 });
     const both = buildPeriodReport(epochs, hours, { bucketSec: 2 * H }).buckets!;
     expect(both).toHaveLength(1);
     // The root is capped by its own demand each hour: min(4, 5) + min(4, 8), not a + b's 7.
-    expect(both[0]!.nodes.r).toEqual({ entitledGpuHours: 8, receivedGpuHours: 8 });
-    expect(both[0]!.nodes.a).toEqual({ entitledGpuHours: 5, receivedGpuHours: 5 });
+    expect(both[0]!.nodes.r).toMatchObject({ entitledGpuHours: 8, receivedGpuHours: 8 });
+    expect(both[0]!.nodes.a).toMatchObject({ entitledGpuHours: 5, receivedGpuHours: 5 });
   });
 
   it("reports no fulfilment when nothing was demanded, and no utilisation without capacity", () => {

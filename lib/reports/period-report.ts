@@ -48,7 +48,12 @@ export type ClusterPeriod = {
 };
 
 /** One bucket of time (e.g. a UTC day) of a node: capped entitlement and receipts, GPU-hours. */
-export type BucketFlow = { entitledGpuHours: number; receivedGpuHours: number };
+export type BucketFlow = {
+  entitledGpuHours: number;
+  receivedGpuHours: number;
+  receivedAllocatedGpuHours: number;
+  receivedUnallocatedGpuHours: number;
+};
 
 export type PeriodReport = {
   nodes: NodePeriod[];
@@ -109,9 +114,16 @@ export function buildPeriodReport(
     rows.forEach((row, index) => {
       const node = epoch.tree.nodes[index]!;
       if (bucket) {
-        const flow = (bucket[row.id] ??= { entitledGpuHours: 0, receivedGpuHours: 0 });
+        const flow = (bucket[row.id] ??= {
+          entitledGpuHours: 0,
+          receivedGpuHours: 0,
+          receivedAllocatedGpuHours: 0,
+          receivedUnallocatedGpuHours: 0,
+        });
         flow.entitledGpuHours += row.entitledGpuHours;
         flow.receivedGpuHours += row.receivedGpuHours;
+        flow.receivedAllocatedGpuHours += row.receivedAllocatedGpuHours;
+        flow.receivedUnallocatedGpuHours += row.receivedUnallocatedGpuHours;
       }
       const sum = sums.get(row.id) ?? emptySums(node);
       sums.set(row.id, sum);

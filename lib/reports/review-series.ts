@@ -1,7 +1,7 @@
-import { rankBudgets } from "../engine";
+// The review page's charts (DESIGN section 5), shaped from the review loader's daily flows and
+// usage standings (lib/data/review.ts). Pure.
 import { roundTo } from "../sim/hourly";
-import { buildPeriodReport, type ClusterHour } from "./period-report";
-import { epochAt, type TreeEpoch } from "./weights-in-force";
+import type { BucketFlow } from "./period-report";
 
 const DAY_SEC = 86_400;
 /** Periods longer than this are charted by week, not by day. */
@@ -16,43 +16,59 @@ export type PeriodSeries = {
   byNode: Record<string, { entitled: number[]; allocated: number[]; unallocated: number[] }>;
 };
 
+/** Usage ratios on one cluster at one moment: usage(n) / (share x capacity x W). */
+export type ClusterUsageRatios = {
+  cluster: string;
+  atSec: number;
+  lookbackSec: number;
+  /** The cluster's GPUs, as the queue ranks (DESIGN section 4). */
+  capacityGpus: number;
+  /** By node id; null where the share is 0. */
+  ratios: Record<string, number | null>;
+};
+
 const round2 = (value: number) => roundTo(value, 2);
 
 /**
- * The period's entitled and received GPU-hours per node and day (per week past 62 days),
- * each bucket computed exactly as the period report (weights in force per hour). Hours
- * outside [fromSec, toSec) are ignored. Values are rounded to 0.01 GPU-hour.
+ * The period's entitled and received GPU-hours per node and day, summed into weeks past 62
+ * days (entitlement is capped per hour, so the days add up exactly). Days outside
+ * [fromSec, toSec) are ignored; days without roll-ups stay at zero. Values are rounded to
+ * 0.01 GPU-hour.
  *
- * @example buildPeriodSeries(epochs, hours, 0, 2 * 86_400).bucketStartSec // [0, 86400]
+ * @example periodSeries([{ dayStartSec: 0, nodes: { a: flow } }], 0, 2 * 86_400).bucketStartSec // [0, 86400]
  */
-export function buildPeriodSeries(
-  epochs: readonly TreeEpoch[],
-  hours: readonly ClusterHour[],
+export function periodSeries(
+  daily: readonly { dayStartSec: number; nodes: Readonly<Record<string, BucketFlow>> }[],
   fromSec: number,
   toSec: number,
 ): PeriodSeries {
   const days = Math.ceil((toSec - fromSec) / DAY_SEC);
   const bucketSec = days > MAX_DAILY_BUCKETS ? 7 * DAY_SEC : DAY_SEC;
   const count = Math.max(0, Math.ceil((toSec - fromSec) / bucketSec));
-  const groups: ClusterHour[][] = Array.from({ length: count }, () => []);
-  for (const hour of hours) {
-    if (hour.hourStartSec < fromSec || hour.hourStartSec >= toSec) continue;
-    groups[Math.floor((hour.hourStartSec - fromSec) / bucketSec)]!.push(hour);
-  }
-  const byNode: PeriodSeries["byNode"] = {};
-  groups.forEach((group, index) => {
-    if (group.length === 0) return;
-    for (const node of buildPeriodReport(epochs, group).nodes) {
-      const series = (byNode[node.id] ??= {
+  const sums: Record<string, { entitled: number[]; allocated: number[]; unallocated: number[] }> =
+    {};
+  for (const day of daily) {
+    if (day.dayStartSec < fromSec || day.dayStartSec >= toSec) continue;
+    const index = Math.floor((day.dayStartSec - fromSec) / bucketSec);
+    for (const [id, flow] of Object.entries(day.nodes)) {
+      const series = (sums[id] ??= {
         entitled: new Array<number>(count).fill(0),
         allocated: new Array<number>(count).fill(0),
         unallocated: new Array<number>(count).fill(0),
       });
-      series.entitled[index] = round2(node.entitledGpuHours);
-      series.allocated[index] = round2(node.receivedAllocatedGpuHours);
-      series.unallocated[index] = round2(node.receivedUnallocatedGpuHours);
+      series.entitled[index]! += flow.entitledGpuHours;
+      series.allocated[index]! += flow.receivedAllocatedGpuHours;
+      series.unallocated[index]! += flow.receivedUnallocatedGpuHours;
     }
-  });
+  }
+  const byNode: PeriodSeries["byNode"] = {};
+  for (const [id, series] of Object.entries(sums)) {
+    byNode[id] = {
+      entitled: series.entitled.map(round2),
+      allocated: series.allocated.map(round2),
+      unallocated: series.unallocated.map(round2),
+    };
+  }
   return {
     bucketStartSec: Array.from({ length: count }, (_, index) => fromSec + index * bucketSec),
     bucketSec,
@@ -60,62 +76,28 @@ export function buildPeriodSeries(
   };
 }
 
-/** Usage ratios on one cluster at one moment: usage(n) / (share x capacity x W). */
-export type ClusterUsageRatios = {
-  cluster: string;
-  atSec: number;
-  lookbackSec: number;
-  /** Mean healthy GPUs over the window's hours that have roll-ups. */
-  capacityGpus: number;
-  /** By node id; null where the share is 0. */
-  ratios: Record<string, number | null>;
-};
-
 /**
- * The usage ratio of every node on each cluster at `atSec` (DESIGN section 4, the metric the
- * queue is sorted by), from hourly roll-ups: allocated GPU-seconds of the hours in
- * [atSec - W, atSec), the weights in force just before `atSec`, through the engine's Fair
- * Tree ranking. `atSec` should be on an hour boundary. Clusters without roll-ups in their
- * window, or with no tree in force, are left out.
+ * The charts' usage ratios from the loader's standings: one map of node id to ratio per
+ * cluster. Clusters with no tree in force are left out.
  *
- * @example usageRatiosAt(epochs, hours, toSec, [{ name: "h100", lookbackSec: 604800 }])[0].ratios
+ * @example usageRatiosOf([{ cluster: "h100", atSec, windowSec, capacityGpus: 64, nodes }])[0].ratios
  */
-export function usageRatiosAt(
-  epochs: readonly TreeEpoch[],
-  hours: readonly ClusterHour[],
-  atSec: number,
-  clusters: readonly { name: string; lookbackSec: number }[],
+export function usageRatiosOf(
+  standings: readonly {
+    cluster: string;
+    atSec: number;
+    windowSec: number;
+    capacityGpus: number;
+    nodes: readonly { id: string; usageRatio: number | null }[];
+  }[],
 ): ClusterUsageRatios[] {
-  const epoch = epochAt(epochs, atSec - 1);
-  if (!epoch) return [];
-  const out: ClusterUsageRatios[] = [];
-  for (const cluster of clusters) {
-    const fromSec = atSec - cluster.lookbackSec;
-    const leafUsage: Record<string, number> = Object.create(null) as Record<string, number>;
-    let capacityGpuSec = 0;
-    let hourCount = 0;
-    for (const hour of hours) {
-      if (hour.cluster !== cluster.name || hour.hourStartSec < fromSec) continue;
-      if (hour.hourStartSec >= atSec) continue;
-      capacityGpuSec += hour.capacityGpuSec;
-      hourCount += 1;
-      for (const [leafId, leaf] of Object.entries(hour.leaves)) {
-        leafUsage[leafId] = (leafUsage[leafId] ?? 0) + leaf.allocatedGpuSec;
-      }
-    }
-    if (hourCount === 0) continue;
-    const capacityGpus = capacityGpuSec / (hourCount * 3600);
-    const ranking = rankBudgets(epoch.tree, leafUsage, {
-      capacityGpus,
-      windowSec: cluster.lookbackSec,
-    });
-    out.push({
-      cluster: cluster.name,
-      atSec,
-      lookbackSec: cluster.lookbackSec,
-      capacityGpus,
-      ratios: Object.fromEntries(ranking.rows.map((row) => [row.id, row.usageRatio])),
-    });
-  }
-  return out;
+  return standings
+    .filter((standing) => standing.nodes.length > 0)
+    .map((standing) => ({
+      cluster: standing.cluster,
+      atSec: standing.atSec,
+      lookbackSec: standing.windowSec,
+      capacityGpus: standing.capacityGpus,
+      ratios: Object.fromEntries(standing.nodes.map((node) => [node.id, node.usageRatio])),
+    }));
 }

@@ -60,8 +60,13 @@ describe("reviewRows and reviewCsv", () => {
         { ...NODE, id: "z", path: "old", name: "old", parentId: "r", fulfilment: null },
       ],
     },
-    { a: 2, r: 2 },
-    { a: { training: { jobs: 2, waitP50Sec: 30.4, waitP90Sec: 600 } }, r: {} },
+    {
+      a: {
+        waits: [{ jobClass: "training", jobs: 2, waitP50Sec: 30.4, waitP90Sec: 600 }],
+        preemptions: 2,
+      },
+      r: { waits: [], preemptions: 2 },
+    },
     new Set(["r", "a"]),
   );
 

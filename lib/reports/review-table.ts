@@ -1,5 +1,13 @@
 import type { NodePeriod, PeriodReport } from "./period-report";
-import type { WaitSummary } from "./wait-stats";
+
+/** Waits of one job class below one node, seconds (nearest-rank percentiles). */
+export type WaitSummary = { jobs: number; waitP50Sec: number; waitP90Sec: number };
+
+/** What the review loader adds per node (lib/data/review.ts NodeActivity). */
+type Activity = {
+  waits: readonly (WaitSummary & { jobClass: string })[];
+  preemptions: number;
+};
 
 /** One row of the review table (DESIGN section 5): a tree node over the period. */
 export type ReviewRow = Omit<NodePeriod, "demandGpuHours"> & {
@@ -14,20 +22,21 @@ export type ReviewRow = Omit<NodePeriod, "demandGpuHours"> & {
 /**
  * The table's rows in the report's tree order, with depth, preemptions and waits joined in.
  *
- * @example reviewRows(report, { a: 2 }, {}, new Set(["a"]))[1].preemptions // 2
+ * @example reviewRows(report, { a: { waits: [], preemptions: 2 } }, new Set(["a"]))[1].preemptions // 2
  */
 export function reviewRows(
   report: Pick<PeriodReport, "nodes">,
-  preemptions: Readonly<Record<string, number>>,
-  waits: Readonly<Record<string, Record<string, WaitSummary>>>,
+  activity: Readonly<Record<string, Activity>>,
   liveIds: ReadonlySet<string>,
 ): ReviewRow[] {
   return report.nodes.map(({ demandGpuHours: _demand, ...node }) => ({
     ...node,
     depth: node.parentId === null ? 0 : node.path.split("/").length,
     isLive: liveIds.has(node.id),
-    preemptions: preemptions[node.id] ?? 0,
-    waits: waits[node.id] ?? {},
+    preemptions: activity[node.id]?.preemptions ?? 0,
+    waits: Object.fromEntries(
+      (activity[node.id]?.waits ?? []).map(({ jobClass, ...summary }) => [jobClass, summary]),
+    ),
   }));
 }
 
