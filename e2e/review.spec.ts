@@ -84,6 +84,12 @@ test("a program lead opens last month, sees their branch first and exports the C
   expect(Number(row.fulfilment)).toBeGreaterThan(0);
   expect(Number(row.debug_jobs)).toBeGreaterThan(0);
   expect(records[0]!.name).toBe("lab");
+
+  // From the review, a lead goes on to a draft of their branch's split.
+  await page.getByRole("link", { name: "Try a new split (what-if)" }).click();
+  await expect(
+    page.getByRole("heading", { name: "Drafts of the split of language", level: 1 }),
+  ).toBeVisible();
 });
 
 test("the period and cluster live in the URL; bad input is a 422 that names the field", async ({
@@ -91,6 +97,9 @@ test("the period and cluster live in the URL; bad input is a 422 that names the 
 }) => {
   await signInAs(page, "researcher");
   await page.goto("/review");
+  // A researcher leads nothing: no what-if to start from here.
+  await expect(page.getByRole("link", { name: "Download CSV" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Try a new split (what-if)" })).toHaveCount(0);
   await page.getByLabel("Cluster", { exact: true }).selectOption("b300");
   await page.getByRole("button", { name: "Show" }).click();
   await expect(page).toHaveURL(new RegExp(`month=${MONTH.month}.*cluster=b300`));

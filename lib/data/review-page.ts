@@ -1,6 +1,7 @@
 // The review page's view model (DESIGN section 5) over the one review loader,
 // lib/data/review.ts loadPeriodReview: the table, headline, charts and CSV of a period.
 import "server-only";
+import { canEditBelow } from "../auth";
 import { getDb } from "../db";
 import type { PeriodReport } from "../reports/period-report";
 import { lastFullMonth, type ReviewPeriod } from "../reports/review-period";
@@ -12,9 +13,11 @@ import {
 } from "../reports/review-series";
 import { reviewRows, type ReviewRow } from "../reports/review-table";
 import { periodOfQuery, type ReviewQuery } from "../validation/review";
+import { loadTreeAccess } from "./budget-access";
 import type { Db } from "./client";
 import { getNow } from "./clock";
 import { loadPeriodReview } from "./review";
+import type { SessionUser } from "./users";
 
 export type ReviewClusterRef = { name: string; gpuType: string };
 
@@ -79,6 +82,27 @@ export async function getReviewFocus(
     db.budgetMember.findMany({ where: { userId }, select: { nodeId: true } }),
   ]);
   return { leadIds: leads.map((row) => row.nodeId), memberIds: members.map((row) => row.nodeId) };
+}
+
+/**
+ * The branch `user` may re-split, for the review's what-if link: the highest live node they
+ * lead (the root for an admin), or null when they lead none. With several separate branches,
+ * the shallowest (then the first by id).
+ */
+export async function getDraftBranchId(user: SessionUser): Promise<string | null> {
+  const access = await loadTreeAccess(getDb(), user);
+  const mayEdit = (id: string | null) =>
+    id !== null && canEditBelow(user, id, access.parentOf, access.leadNodeIds);
+  const depthOf = (id: string) => {
+    let depth = 0;
+    for (let at = access.parentOf.get(id); at; at = access.parentOf.get(at)) depth += 1;
+    return depth;
+  };
+  const tops = [...access.parentOf]
+    .filter(([id, parentId]) => mayEdit(id) && !mayEdit(parentId))
+    .map(([id]) => ({ id, depth: depthOf(id) }))
+    .sort((a, b) => a.depth - b.depth || a.id.localeCompare(b.id));
+  return tops[0]?.id ?? null;
 }
 
 /** The review a validated query asks for, by the app clock (the last full month by default). */

@@ -7,7 +7,12 @@ import { ReviewHeadline } from "@/components/review/review-headline";
 import { ReviewTable } from "@/components/review/review-table";
 import "@/components/review/review.css";
 import { getSessionUser } from "@/lib/auth";
-import { getDefaultReviewPeriod, getReview, getReviewFocus } from "@/lib/data/review-page";
+import {
+  getDefaultReviewPeriod,
+  getDraftBranchId,
+  getReview,
+  getReviewFocus,
+} from "@/lib/data/review-page";
 import { AppError } from "@/lib/errors";
 import { formatPeriod, monthPeriod, type ReviewPeriod } from "@/lib/reports/review-period";
 import { jobClassesOf } from "@/lib/reports/review-table";
@@ -47,9 +52,10 @@ export default async function ReviewPage({
     ]),
   );
   const parsed = reviewQuerySchema.safeParse(raw);
-  const [review, focus] = await Promise.all([
+  const [review, focus, draftBranchId] = await Promise.all([
     parsed.success ? getReview(parsed.data).catch(keepAppError) : null,
     getReviewFocus(user.id),
+    getDraftBranchId(user),
   ]);
   if (!parsed.success || review === null || review instanceof AppError) {
     const issues = parsed.success
@@ -111,7 +117,12 @@ export default async function ReviewPage({
             JSON
           </a>
           <PrintButton />
-          {/* What-if (issue 7, item 6): the action for leads to replay this period under a draft split goes here. */}
+          {draftBranchId ? (
+            // Leads go from the review to a draft of their branch's split, replayed on a period.
+            <Link className="button" href={`/budgets/${encodeURIComponent(draftBranchId)}/drafts`}>
+              Try a new split (what-if)
+            </Link>
+          ) : null}
         </div>
       </div>
       <div className="review-bar no-print">
