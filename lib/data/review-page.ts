@@ -4,7 +4,7 @@ import "server-only";
 import { canEditBelow } from "../auth";
 import { getDb } from "../db";
 import type { PeriodReport } from "../reports/period-report";
-import { lastFullMonth, type ReviewPeriod } from "../reports/review-period";
+import type { ReviewPeriod } from "../reports/review-period";
 import {
   periodSeries,
   usageRatiosOf,
@@ -16,7 +16,7 @@ import { periodOfQuery, type ReviewQuery } from "../validation/review";
 import { loadTreeAccess } from "./budget-access";
 import type { Db } from "./client";
 import { getNow } from "./clock";
-import { loadPeriodReview } from "./review";
+import { loadDefaultPeriod, loadPeriodReview } from "./review";
 import type { SessionUser } from "./users";
 
 export type ReviewClusterRef = { name: string; gpuType: string };
@@ -105,17 +105,18 @@ export async function getDraftBranchId(user: SessionUser): Promise<string | null
   return tops[0]?.id ?? null;
 }
 
-/** The review a validated query asks for, by the app clock (the last full month by default). */
+/** The review a validated query asks for, by the app clock (`loadDefaultPeriod` by default). */
 export async function getReview(query: ReviewQuery): Promise<ReviewData> {
   const db = getDb();
   const nowSec = Math.floor((await getNow(db)).getTime() / 1000);
-  const period = periodOfQuery(query, lastFullMonth(nowSec));
+  const period = periodOfQuery(query, await loadDefaultPeriod(db, nowSec));
   return loadReviewData(db, { period, cluster: query.cluster, nowSec });
 }
 
-/** The default period by the app clock, for the page's controls. */
+/** The default period by the app clock, for the page's controls and the what-if form. */
 export async function getDefaultReviewPeriod(): Promise<ReviewPeriod> {
-  return lastFullMonth(Math.floor((await getNow()).getTime() / 1000));
+  const db = getDb();
+  return loadDefaultPeriod(db, Math.floor((await getNow(db)).getTime() / 1000));
 }
 
 /** "allot-review-2026-10-h100.csv": the period (month or days) and the cluster, if one. */

@@ -8,6 +8,7 @@ import {
   type ClusterHour,
   type PeriodReport,
 } from "../reports/period-report";
+import { defaultReviewPeriod, type ReviewPeriod } from "../reports/review-period";
 import { hourStartOf, ROLLUP_HOUR_SEC } from "../reports/rollup";
 import { epochAt, type TreeEpoch } from "../reports/weights-in-force";
 import { AppError } from "../errors";
@@ -292,4 +293,14 @@ async function loadWaits(
       waitP90Sec: Math.max(0, row.p90),
     },
   }));
+}
+
+/**
+ * The period a review or a what-if shows when none is asked for, at `nowSec` (the app clock):
+ * the last full month once the roll-ups cover it, else the last 30 days (`defaultReviewPeriod`).
+ */
+export async function loadDefaultPeriod(db: Db, nowSec: number): Promise<ReviewPeriod> {
+  const earliest = await db.usageHourly.aggregate({ _min: { hourStart: true } });
+  const earliestMs = earliest._min.hourStart?.getTime();
+  return defaultReviewPeriod(nowSec, earliestMs === undefined ? null : earliestMs / 1000);
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   datePeriod,
+  defaultReviewPeriod,
   formatPeriod,
   lastFullMonth,
   monthPeriod,
@@ -21,6 +22,23 @@ describe("review periods", () => {
       toDate: "2026-10-31",
     });
     expect(lastFullMonth(sec(2027, 1, 1)).month).toBe("2026-12");
+  });
+
+  it("defaults to the last full month once the history covers it, else the last 30 days", () => {
+    const now = sec(2026, 11, 30, 13);
+    expect(defaultReviewPeriod(now, sec(2026, 9, 12)).month).toBe("2026-10");
+    expect(defaultReviewPeriod(now, sec(2026, 10, 1)).month).toBe("2026-10");
+    // The demo's 35 days start on 26 October: the last 30 days, today included (here they
+    // happen to be November); in mid-month they are a plain range of days.
+    const recent = defaultReviewPeriod(now, sec(2026, 10, 26, 13));
+    expect(recent).toMatchObject({ fromDate: "2026-11-01", toDate: "2026-11-30" });
+    expect(periodDays(recent)).toBe(30);
+    expect(defaultReviewPeriod(sec(2026, 11, 15, 9), sec(2026, 10, 11, 9))).toMatchObject({
+      month: null,
+      fromDate: "2026-10-17",
+      toDate: "2026-11-15",
+    });
+    expect(defaultReviewPeriod(now, null).toDate).toBe("2026-11-30");
   });
 
   it("reads months and day ranges (both days included), refusing what is not one", () => {

@@ -10,7 +10,8 @@ import { insertWhatIf } from "../data/what-ifs";
 import { getDb } from "../db";
 import { AppError } from "../errors";
 import type { SessionUser } from "../data/users";
-import { lastFullMonth, type StartWhatIfInput } from "../validation/what-if";
+import type { StartWhatIfInput } from "../validation/what-if";
+import { loadDefaultPeriod } from "../data/review";
 import type { WhatIfOptions } from "../what-if/summary";
 import { MAX_RUNNING_WORKERS, startSimulationWorker } from "./start-worker";
 
@@ -36,7 +37,11 @@ export async function startWhatIf(user: SessionUser, draftId: string, input: Sta
   const db = getDb();
   const draft = await getDraftForEditor(db, user, draftId);
   const now = await getNow();
-  const asked = input.from && input.to ? { from: input.from, to: input.to } : lastFullMonth(now);
+  const fallback = await loadDefaultPeriod(db, Math.floor(now.getTime() / 1000));
+  const asked =
+    input.from && input.to
+      ? { from: input.from, to: input.to }
+      : { from: new Date(fallback.fromSec * 1000), to: new Date(fallback.toSec * 1000) };
   if (asked.from.getTime() >= now.getTime()) {
     throw new AppError("validation_failed", "The period has not started yet.", [
       { path: "from", message: `Choose a start before now (${now.toISOString()}).` },

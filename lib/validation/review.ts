@@ -15,7 +15,7 @@ const isoDate = z
 
 /**
  * The review's query (page search params, GET /api/v1/reports/review[.csv]): a calendar
- * month, or a from-to range of days (both included), or neither (the last full month), and
+ * month, or a from-to range of days (both included), or neither (the default period), and
  * optionally one cluster by name.
  */
 export const reviewQuerySchema = z
@@ -52,7 +52,7 @@ export const reviewQuerySchema = z
   });
 export type ReviewQuery = z.infer<typeof reviewQuerySchema>;
 
-/** The period a valid query asks for, or `fallback` (the last full month) when it names none. */
+/** The period a valid query asks for, or `fallback` (the default period, `loadDefaultPeriod`) when it names none. */
 export function periodOfQuery(query: ReviewQuery, fallback: ReviewPeriod): ReviewPeriod {
   if (query.month !== undefined) return monthPeriod(query.month) ?? fallback;
   if (query.from !== undefined && query.to !== undefined) {

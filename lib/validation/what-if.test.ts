@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { zodIssues } from "../api/respond";
-import { lastFullMonth, startWhatIfSchema } from "./what-if";
+import { startWhatIfSchema } from "./what-if";
 
 function issuesOf(body: unknown) {
   const result = startWhatIfSchema.safeParse(body);
@@ -26,17 +26,5 @@ describe("startWhatIfSchema", () => {
     );
     expect(issuesOf({ clusters: [] }).map((issue) => issue.path)).toEqual(["clusters"]);
     expect(issuesOf({ period: "last" }).map((issue) => issue.path)).toEqual(["(body)"]);
-  });
-});
-
-describe("lastFullMonth", () => {
-  it("is the calendar month before now in UTC (edge: January gives December)", () => {
-    expect(lastFullMonth(new Date("2026-11-30T13:00:00Z"))).toEqual({
-      from: new Date("2026-10-01T00:00:00Z"),
-      to: new Date("2026-11-01T00:00:00Z"),
-    });
-    expect(lastFullMonth(new Date("2027-01-05T00:00:00Z")).from).toEqual(
-      new Date("2026-12-01T00:00:00Z"),
-    );
   });
 });

@@ -68,10 +68,3 @@ export const adoptDraftSchema = z.strictObject({
 /** Route params `{ id }` of drafts and what-ifs. */
 export const draftIdSchema = z.object({ id: nodeIdSchema });
 export const whatIfParamsSchema = z.object({ id: nodeIdSchema, runId: nodeIdSchema });
-
-/** The last full calendar month (UTC) before `now`: [first of last month, first of this month). */
-export function lastFullMonth(now: Date): { from: Date; to: Date } {
-  const to = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
-  const from = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
-  return { from, to };
-}

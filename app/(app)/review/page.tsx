@@ -82,7 +82,7 @@ export default async function ReviewPage({
               </li>
             ))}
           </ul>
-          <Link href="/review">Open the last full month ({formatPeriod(period)})</Link>
+          <Link href="/review">Open the default period ({formatPeriod(period)})</Link>
         </div>
       </>
     );

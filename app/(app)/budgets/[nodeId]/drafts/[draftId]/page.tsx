@@ -6,11 +6,10 @@ import { WhatIfForm } from "@/components/what-if/what-if-form";
 import { WhatIfList } from "@/components/what-if/what-if-list";
 import { getSessionUser } from "@/lib/auth";
 import { getDraft } from "@/lib/data/budget-drafts";
-import { getNow } from "@/lib/data/clock";
 import { listClusters } from "@/lib/data/clusters";
 import { AppError } from "@/lib/errors";
 import { readForEditor } from "../read-for-editor";
-import { lastFullMonth } from "@/lib/validation/what-if";
+import { getDefaultReviewPeriod } from "@/lib/data/review-page";
 
 export const metadata: Metadata = { title: "Draft split" };
 export const dynamic = "force-dynamic";
@@ -31,8 +30,8 @@ export default async function DraftPage({
       </p>
     );
   }
-  const [clusters, now] = await Promise.all([listClusters(), getNow()]);
-  const month = lastFullMonth(now);
+  const [clusters, period] = await Promise.all([listClusters(), getDefaultReviewPeriod()]);
+  const month = { from: new Date(period.fromSec * 1000), to: new Date(period.toSec * 1000) };
   const nodeHref = `/budgets/${encodeURIComponent(draft.nodeId)}`;
   return (
     <>
