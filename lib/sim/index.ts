@@ -43,7 +43,13 @@ export type {
 export { createBaselineScheduler, type BaselinePreemptReason } from "./baseline-scheduler";
 export { createAllocationScheduler, RERANK_INTERVAL_SEC } from "./allocation-scheduler";
 export { simulateCluster, type ClusterSimOptions, type ClusterSimResult } from "./cluster-sim";
-export { runSimulation, type SimulationOptions } from "./simulate";
+export {
+  mergeClusterOutcomes,
+  runSimulation,
+  simulateClusters,
+  type ClusterOutcome,
+  type SimulationOptions,
+} from "./simulate";
 export type * from "./sim-types";
 export type * from "./report-types";
 export { buildReport } from "./metrics";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { buildReport } from "./metrics";
 import { parseScenario, type Scenario } from "./scenario";
 import { SCHEDULERS, type SchedulerName } from "./schedulers";
-import { runSimulation } from "./simulate";
+import { mergeClusterOutcomes, runSimulation, simulateClusters } from "./simulate";
 import debugVsHog from "./testdata/debug-vs-hog.json";
 import golden from "./testdata/debug-vs-hog.report.json";
 import flipFlop from "./testdata/flip-flop-two-budgets.json";
@@ -92,5 +92,58 @@ describe("determinism", () => {
     expect(atTwo.horizonSec).toBe(7200);
     // debug-1 arrives at 2h and preempts the hog in the same pass.
     expect(atTwo.jobs.map((j) => j.state)).toEqual(["pending", "running"]);
+  });
+});
+
+describe("simulateClusters and mergeClusterOutcomes (clusters simulated apart, e.g. in threads)", () => {
+  const clusters = [
+    { name: "big", gpuType: "H100", nodes: 12, gpusPerNode: 8 },
+    { name: "mid", gpuType: "B200", nodes: 8, gpusPerNode: 8 },
+    { name: "small", gpuType: "B300", nodes: 4, gpusPerNode: 8 },
+  ];
+  const scenario = load(generateLabScenario({ days: 2, seed: 11, clusters }));
+  // Each cluster on its own, last first, through a structured clone as a worker thread posts it.
+  const apart = (s: Scenario, name: SchedulerName) =>
+    mergeClusterOutcomes(
+      s,
+      ["small", "mid", "big"].map((cluster) =>
+        structuredClone(simulateClusters(s, [cluster], SCHEDULERS[name])[0]!),
+      ),
+    );
+
+  it("gives the same result and a byte-identical report as runSimulation, for both schedulers", () => {
+    expect(new Set(scenario.jobs.map((job) => job.cluster))).toEqual(
+      new Set(["big", "mid", "small"]),
+    );
+    for (const name of ["baseline", "allocation"] as const) {
+      const whole = runSimulation(scenario, SCHEDULERS[name]);
+      const merged = apart(scenario, name);
+      expect(merged).toStrictEqual(whole);
+      expect(merged.clusters.map((cluster) => cluster.name)).toEqual(["big", "mid", "small"]);
+      expect(JSON.stringify(buildReport(scenario, merged))).toBe(
+        JSON.stringify(buildReport(scenario, whole)),
+      );
+    }
+  });
+
+  it("without a horizon, ends at the last event of any cluster (edge: clusters end apart)", () => {
+    const open = load({
+      ...generateLabScenario({ days: 2, seed: 11, clusters }),
+      horizon: undefined,
+    });
+    const outcomes = simulateClusters(open, ["big", "mid", "small"], SCHEDULERS.allocation);
+    const lastSecs = outcomes.map((outcome) => outcome.cluster.lastEventSec);
+    expect(new Set(lastSecs).size).toBe(3);
+    expect(mergeClusterOutcomes(open, outcomes).horizonSec).toBe(Math.max(...lastSecs));
+    expect(apart(open, "allocation")).toStrictEqual(runSimulation(open, SCHEDULERS.allocation));
+  });
+
+  it("refuses a missing, repeated or unknown cluster", () => {
+    const [big, mid] = simulateClusters(scenario, ["big", "mid"], SCHEDULERS.baseline);
+    expect(() => mergeClusterOutcomes(scenario, [big!, mid!])).toThrow(/big, mid for a scenario/);
+    expect(() => mergeClusterOutcomes(scenario, [big!, mid!, mid!])).toThrow(/Merging/);
+    expect(() => simulateClusters(scenario, ["tiny"], SCHEDULERS.baseline)).toThrow(
+      'The scenario has no cluster "tiny".',
+    );
   });
 });

@@ -1,20 +1,93 @@
 import { simulateCluster } from "./cluster-sim";
 import type { Scenario } from "./scenario";
 import type { SchedulerFactory } from "./scheduler";
-import type { SimulationResult } from "./sim-types";
+import type { ClusterRecord, JobRecord, SimulationResult } from "./sim-types";
 
-/** Options of {@link runSimulation}. */
+/** Options of {@link runSimulation} and {@link simulateClusters}. */
 export type SimulationOptions = {
   /** Called now and then with the cluster name and the clock in seconds (progress display). */
   onProgress?: (cluster: string, nowSec: number) => void;
 };
 
 /**
+ * One cluster's outcome without the scheduler's last view: plain data, so it can cross a thread
+ * boundary (structured clone) and be merged with the other clusters' later.
+ */
+export type ClusterOutcome = {
+  schedulerName: string;
+  /** The cluster's jobs, in the cluster's submit order. */
+  records: JobRecord[];
+  cluster: ClusterRecord;
+};
+
+/**
+ * Simulates the named clusters of a scenario under one scheduler, one after another, in the
+ * order given. Clusters are independent (jobs, usage and ranks are per cluster), so simulating
+ * them here in one call or in separate calls (threads) gives the same outcomes. Throws on a name
+ * the scenario does not have.
+ *
+ * @example simulateClusters(scenario, ["h100"], createAllocationScheduler)[0].records.length
+ */
+export function simulateClusters(
+  scenario: Scenario,
+  clusterNames: readonly string[],
+  factory: SchedulerFactory,
+  options: SimulationOptions = {},
+): ClusterOutcome[] {
+  return clusterNames.map((name) => {
+    const spec = scenario.clusters.find((cluster) => cluster.name === name);
+    if (!spec) throw new Error(`The scenario has no cluster "${name}".`);
+    const { schedulerName, records, cluster } = simulateCluster(scenario, spec, factory, {
+      ...(options.onProgress
+        ? { onProgress: (nowSec: number) => options.onProgress?.(name, nowSec) }
+        : {}),
+    });
+    return { schedulerName, records, cluster };
+  });
+}
+
+/**
+ * Merges per-cluster outcomes (one for each cluster of the scenario, in any order) into the
+ * scenario's result: clusters in scenario order, jobs in scenario order. `horizonSec` is the
+ * scenario's horizon, or else the moment of the last event on any cluster. Throws when a
+ * cluster is missing or given twice.
+ *
+ * @example mergeClusterOutcomes(scenario, [...simulateClusters(scenario, ["b"], f), ...simulateClusters(scenario, ["a"], f)])
+ */
+export function mergeClusterOutcomes(
+  scenario: Scenario,
+  outcomes: readonly ClusterOutcome[],
+): SimulationResult {
+  const byCluster = new Map(outcomes.map((outcome) => [outcome.cluster.name, outcome]));
+  if (
+    byCluster.size !== outcomes.length ||
+    outcomes.length !== scenario.clusters.length ||
+    scenario.clusters.some((cluster) => !byCluster.has(cluster.name))
+  ) {
+    throw new Error(
+      `Merging outcomes of ${outcomes.map((o) => o.cluster.name).join(", ") || "no cluster"} for a scenario of ${scenario.clusters.map((c) => c.name).join(", ")}.`,
+    );
+  }
+  const ordered = scenario.clusters.map((cluster) => byCluster.get(cluster.name)!);
+  const horizonSec =
+    scenario.horizonSec ?? Math.max(0, ...ordered.map((outcome) => outcome.cluster.lastEventSec));
+  const byId = new Map(ordered.flatMap((outcome) => outcome.records.map((r) => [r.job.id, r])));
+  const jobs = scenario.jobs.flatMap((job) => {
+    const record = byId.get(job.id);
+    return record ? [record] : [];
+  });
+  return {
+    scheduler: ordered[0]?.schedulerName ?? "unknown",
+    horizonSec,
+    jobs,
+    clusters: ordered.map((outcome) => outcome.cluster),
+  };
+}
+
+/**
  * Runs a scenario under one scheduler, cluster by cluster, to its horizon (or until every job is
  * done when it has none). Pure and deterministic: the same scenario and policy give the same
- * result.
- *
- * `horizonSec` is the scenario's horizon, or else the moment of the last event on any cluster.
+ * result. The same as merging {@link simulateClusters} of every cluster.
  *
  * @example runSimulation(scenario, createBaselineScheduler).jobs.length
  */
@@ -23,24 +96,6 @@ export function runSimulation(
   factory: SchedulerFactory,
   options: SimulationOptions = {},
 ): SimulationResult {
-  const outcomes = scenario.clusters.map((cluster) =>
-    simulateCluster(scenario, cluster, factory, {
-      ...(options.onProgress
-        ? { onProgress: (nowSec: number) => options.onProgress?.(cluster.name, nowSec) }
-        : {}),
-    }),
-  );
-  const horizonSec =
-    scenario.horizonSec ?? Math.max(0, ...outcomes.map((outcome) => outcome.cluster.lastEventSec));
-  const byId = new Map(outcomes.flatMap((outcome) => outcome.records.map((r) => [r.job.id, r])));
-  const jobs = scenario.jobs.flatMap((job) => {
-    const record = byId.get(job.id);
-    return record ? [record] : [];
-  });
-  return {
-    scheduler: outcomes[0]?.schedulerName ?? "unknown",
-    horizonSec,
-    jobs,
-    clusters: outcomes.map((outcome) => outcome.cluster),
-  };
+  const names = scenario.clusters.map((cluster) => cluster.name);
+  return mergeClusterOutcomes(scenario, simulateClusters(scenario, names, factory, options));
 }
