@@ -20,7 +20,7 @@ export function saveDraft(
 
 export function startWhatIf(
   draftId: string,
-  body: { from?: string; to?: string; clusters?: string[] },
+  body: { from?: string; to?: string; clusters?: string[]; hasControl?: boolean },
 ) {
   return call<{ whatIf: WhatIfView }>(
     "POST",

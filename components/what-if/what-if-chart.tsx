@@ -14,19 +14,26 @@ import {
 import { ENTITLED_COLOUR, WHAT_IF_COLOURS } from "@/components/charts/palette";
 import type { WhatIfSummary } from "@/lib/what-if/summary";
 
-/** Received GPU-hours per budget in each column, with the entitlement now (◆) and with the draft (▲). */
+/**
+ * Received GPU-hours per budget in each column, with the entitlement before (◆: the control's,
+ * else as it happened) and with the draft (▲).
+ */
 export function WhatIfChart({ summary }: { summary: WhatIfSummary }) {
   const hasHappened = summary.happenedSource === "roll-ups";
+  const hasControl = summary.current !== null;
   const rows = summary.rows
     .filter((row) => !row.isTotal)
-    .map((row) => ({
-      name: row.label,
-      happened: Math.round(row.happened?.receivedGpuHours ?? 0),
-      current: Math.round(row.current.receivedGpuHours),
-      draft: Math.round(row.draft.receivedGpuHours),
-      entitledNow: Math.round(row.current.entitledGpuHours),
-      entitledDraft: Math.round(row.draft.entitledGpuHours),
-    }));
+    .map((row) => {
+      const before = row.current ?? row.happened;
+      return {
+        name: row.label,
+        happened: Math.round(row.happened?.receivedGpuHours ?? 0),
+        current: Math.round(row.current?.receivedGpuHours ?? 0),
+        draft: Math.round(row.draft.receivedGpuHours),
+        entitledNow: Math.round(before?.entitledGpuHours ?? 0),
+        entitledDraft: Math.round(row.draft.entitledGpuHours),
+      };
+    });
   return (
     <div className="chart-card">
       <div className="chart-head">
@@ -36,7 +43,7 @@ export function WhatIfChart({ summary }: { summary: WhatIfSummary }) {
       <div
         className="chart-box"
         role="img"
-        aria-label="Received GPU-hours per budget as it happened, replayed now and with the draft, with both entitlements"
+        aria-label="Received GPU-hours per budget in each column of the table, with the entitlements before and with the draft"
       >
         <ResponsiveContainer width="100%" height={320}>
           <ComposedChart data={rows} margin={{ top: 8, right: 8, bottom: 48, left: 8 }}>
@@ -62,14 +69,22 @@ export function WhatIfChart({ summary }: { summary: WhatIfSummary }) {
                 fill={WHAT_IF_COLOURS.happened}
               />
             ) : null}
-            <Bar dataKey="current" name="received, current split" fill={WHAT_IF_COLOURS.current} />
+            {hasControl ? (
+              <Bar
+                dataKey="current"
+                name="received, current split"
+                fill={WHAT_IF_COLOURS.current}
+              />
+            ) : null}
             <Bar dataKey="draft" name="received, draft" fill={WHAT_IF_COLOURS.draft} />
-            <Scatter
-              dataKey="entitledNow"
-              name="entitled, current split"
-              fill={ENTITLED_COLOUR}
-              shape="diamond"
-            />
+            {hasControl || hasHappened ? (
+              <Scatter
+                dataKey="entitledNow"
+                name={hasControl ? "entitled, current split" : "entitled, as it happened"}
+                fill={ENTITLED_COLOUR}
+                shape="diamond"
+              />
+            ) : null}
             <Scatter
               dataKey="entitledDraft"
               name="entitled, draft"

@@ -7,7 +7,10 @@ import { startWhatIf, whatIfHref } from "./what-if-api";
 
 const DAY_MS = 86_400_000;
 
-/** Period (first and last day, UTC) and clusters of a new what-if; opens its page when queued. */
+/**
+ * Period (first and last day, UTC), clusters and the optional control replay of a new what-if;
+ * opens its page when queued.
+ */
 export function WhatIfForm({
   draftId,
   nodeId,
@@ -28,6 +31,7 @@ export function WhatIfForm({
     new Date(Date.parse(defaultTo) - DAY_MS).toISOString().slice(0, 10),
   );
   const [chosen, setChosen] = useState<Set<string>>(() => new Set(clusters));
+  const [hasControl, setHasControl] = useState(false);
   const [issues, setIssues] = useState<FieldIssue[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [isPending, startTransition] = useTransition();
@@ -39,7 +43,12 @@ export function WhatIfForm({
     const end = Date.parse(lastDay);
     const to = Number.isNaN(end) ? lastDay : new Date(end + DAY_MS).toISOString().slice(0, 10);
     startTransition(async () => {
-      const result = await startWhatIf(draftId, { from, to, clusters: [...chosen].sort() });
+      const result = await startWhatIf(draftId, {
+        from,
+        to,
+        clusters: [...chosen].sort(),
+        hasControl,
+      });
       if (result.ok) {
         router.push(whatIfHref(nodeId, draftId, result.value.whatIf.id));
         return;
@@ -91,6 +100,14 @@ export function WhatIfForm({
           </label>
         ))}
       </fieldset>
+      <label>
+        <input
+          type="checkbox"
+          checked={hasControl}
+          onChange={(event) => setHasControl(event.target.checked)}
+        />{" "}
+        Also replay the current split as a control (about twice the time)
+      </label>
       <button
         type="submit"
         className="button button-primary"

@@ -26,12 +26,13 @@ export function WhatIfList({
           <th>Period</th>
           <th>Started</th>
           <th>State</th>
-          <th className="num">Branch fulfilment now → draft</th>
+          <th className="num">Branch fulfilment → with the draft</th>
         </tr>
       </thead>
       <tbody>
         {runs.map((run) => {
           const total = run.summary?.rows[0];
+          const before = total?.current ?? total?.happened ?? null;
           return (
             <tr key={run.id}>
               <td>
@@ -46,7 +47,7 @@ export function WhatIfList({
               </td>
               <td className="num">
                 {total
-                  ? `${formatShare(total.current.fulfilment)} → ${formatShare(total.draft.fulfilment)}`
+                  ? `${before ? formatShare(before.fulfilment) : "–"} → ${formatShare(total.draft.fulfilment)}`
                   : "–"}
               </td>
             </tr>

@@ -43,7 +43,11 @@ export function WhatIfResult({ initial }: { initial: WhatIfView }) {
 
 function WhatIfTables({ summary }: { summary: WhatIfSummary }) {
   const hasHappened = summary.happenedSource === "roll-ups";
-  const columns = COLUMNS.filter((column) => hasHappened || column.key !== "happened");
+  const control = summary.current;
+  const columns = COLUMNS.filter(
+    (column) =>
+      (hasHappened || column.key !== "happened") && (control !== null || column.key !== "current"),
+  );
   const total = summary.rows[0]!;
   return (
     <>
@@ -53,25 +57,37 @@ function WhatIfTables({ summary }: { summary: WhatIfSummary }) {
           {formatCount(summary.stats.jobs)} jobs replayed ({formatCount(summary.stats.carriedOver)}{" "}
           carried over from before the period, {formatCount(summary.stats.workFromObserved)} with
           their observed run time as work), {formatCount(summary.stats.gpuHoursRequested)} GPU-hours
-          asked for. Read in {summary.timings.loadSec} s, both replays took{" "}
-          {summary.timings.simulateSec} s.
+          asked for. Read in {summary.timings.loadSec} s, {control ? "both replays" : "the replay"}{" "}
+          took {summary.timings.simulateSec} s.
         </p>
-        {hasHappened ? null : (
-          <p className="warn-text" role="note">
-            No hourly roll-ups cover this period, so what happened cannot be shown: the replay under
-            the current split stands in for it.
-          </p>
-        )}
+        <ComparisonNote hasHappened={hasHappened} hasControl={control !== null} />
         <p>
-          Branch fulfilment: <strong>{formatShare(total.current.fulfilment)}</strong> under the
-          current split, <strong>{formatShare(total.draft.fulfilment)}</strong> with the draft
-          {total.happened ? <> ({formatShare(total.happened.fulfilment)} as it happened)</> : null}.
-          All budgets replayed: fulfilment {formatShare(summary.current.fulfilment)} →{" "}
-          {formatShare(summary.draft.fulfilment)}, preemptions{" "}
-          {formatCount(summary.current.preemptions)} → {formatCount(summary.draft.preemptions)}.
+          Branch fulfilment: <strong>{formatShare(total.draft.fulfilment)}</strong> with the draft
+          {total.current ? (
+            <>
+              , <strong>{formatShare(total.current.fulfilment)}</strong> under the current split
+            </>
+          ) : null}
+          {total.happened ? <> ({formatShare(total.happened.fulfilment)} as it happened)</> : null}.{" "}
+          {control ? (
+            <>
+              All budgets replayed: fulfilment {formatShare(control.fulfilment)} →{" "}
+              {formatShare(summary.draft.fulfilment)}, preemptions{" "}
+              {formatCount(control.preemptions)} → {formatCount(summary.draft.preemptions)}.
+            </>
+          ) : (
+            <>
+              All budgets replayed with the draft: fulfilment{" "}
+              {formatShare(summary.draft.fulfilment)}, {formatCount(summary.draft.preemptions)}{" "}
+              preemptions.
+            </>
+          )}
         </p>
         <div className="table-scroll">
-          <table className="what-if-table" aria-label="Per budget: what happened and both replays">
+          <table
+            className="what-if-table"
+            aria-label={`Per budget: ${columns.map((column) => column.label.toLowerCase()).join(", ")}`}
+          >
             <thead>
               <tr>
                 <th scope="col">Budget</th>
@@ -123,6 +139,33 @@ function WhatIfTables({ summary }: { summary: WhatIfSummary }) {
         <WhatIfChart summary={summary} />
       </section>
     </>
+  );
+}
+
+/** What the draft's replay is compared with, when that is not the whole picture. */
+function ComparisonNote({
+  hasHappened,
+  hasControl,
+}: {
+  hasHappened: boolean;
+  hasControl: boolean;
+}) {
+  if (hasHappened && hasControl) return null;
+  if (hasHappened) {
+    return (
+      <p className="muted" role="note">
+        The draft&apos;s replay is compared with what happened, so the simulator&apos;s own
+        differences from the live system (a cold start, exact timing) are part of the difference.
+        Replay the current split as a control to separate them.
+      </p>
+    );
+  }
+  return (
+    <p className="warn-text" role="note">
+      {hasControl
+        ? "No hourly roll-ups cover this period, so what happened cannot be shown: the replay under the current split stands in for it."
+        : "No hourly roll-ups cover this period and the current split was not replayed: there is nothing to compare the draft with. Run the what-if again with the control."}
+    </p>
   );
 }
 

@@ -230,6 +230,7 @@ describe("what-if demand and replay", () => {
         weight: child.name === "proj" ? 1 : 0,
       })),
     });
+    // Stored before the control was optional (no hasControl): the current split is replayed.
     const runId = await insertWhatIf({
       userId: branch.users.programLead.id,
       draftId: draft.id,
@@ -243,7 +244,7 @@ describe("what-if demand and replay", () => {
       TO.getTime() / 1000,
     );
     expect(prepared.ok).toBe(true);
-    if (!prepared.ok) return;
+    if (!prepared.ok || !prepared.control) throw new Error("expected both replays");
     expect(prepared.control.jobs.map((job) => [job.id, job.submitSec, job.workSec])).toEqual([
       ["zzd-carried", 0, 3 * 3600],
       ["zzd-in", 3600, 4 * 3600],
@@ -258,17 +259,33 @@ describe("what-if demand and replay", () => {
     };
     const summary = summariseWhatIf(prepared, replay(prepared.control), replay(prepared.draft), 0);
     expect(summary.happenedSource).toBe("none");
+    expect(summary.current).not.toBeNull();
     expect(summary.stats).toMatchObject({ jobs: 3, carriedOver: 1 });
     const byLabel = new Map(summary.rows.map((row) => [row.label, row]));
     expect([...byLabel.keys()]).toEqual([LABEL, "proj/alice", "proj/bob", "solo"]);
     // 88 GPUs on b300: everything runs at once; alice received 3 h x 8 + 4 h x 8 GPU-hours.
-    expect(byLabel.get("proj/alice")!.current.receivedGpuHours).toBe(56);
+    expect(byLabel.get("proj/alice")!.current!.receivedGpuHours).toBe(56);
     expect(byLabel.get("solo")!.draft.receivedGpuHours).toBe(32);
     expect(byLabel.get(LABEL)!.draft.receivedGpuHours).toBe(88);
     // Waits count jobs submitted in the period only (2 of 3), both started at once.
-    expect(byLabel.get(LABEL)!.current.waits).toEqual({
+    expect(byLabel.get(LABEL)!.current!.waits).toEqual({
       training: { jobs: 2, p50Sec: 0, p90Sec: 0 },
     });
+    // Without the control: the draft's replay alone, the same figures for it.
+    const period = { from: FROM.toISOString(), to: TO.toISOString(), clusters: ["b300"] };
+    const alone = await prepareWhatIf(
+      db,
+      draft.id,
+      { ...period, hasControl: false },
+      TO.getTime() / 1000,
+    );
+    if (!alone.ok) throw new Error(alone.message);
+    expect(alone.control).toBeNull();
+    const draftOnly = summariseWhatIf(alone, null, replay(alone.draft), 0);
+    expect(draftOnly.current).toBeNull();
+    expect(draftOnly.rows.map((row) => [row.label, row.current, row.draft])).toEqual(
+      summary.rows.map((row) => [row.label, null, row.draft]),
+    );
     await expectAppError(getWhatIfForEditor(branch.users.pi, draft.id, runId), "forbidden");
     expect(
       (await getWhatIfForEditor(branch.users.programLead, draft.id, runId)).options.clusters,
@@ -323,15 +340,20 @@ describe("what-if demand and replay", () => {
         reason: "happened",
         children: before.children,
       });
-      const options = { from: FROM.toISOString(), to: TO.toISOString(), clusters: ["b300"] };
+      const options = {
+        from: FROM.toISOString(),
+        to: TO.toISOString(),
+        clusters: ["b300"],
+        hasControl: false,
+      };
       const prepared = await prepareWhatIf(db, draft.id, options, TO.getTime() / 1000);
       expect(prepared.ok).toBe(true);
       if (!prepared.ok) return;
       const empty = {
-        summary: runScheduler(prepared.control, "allocation", { isTimelineWanted: false }).summary,
+        summary: runScheduler(prepared.draft, "allocation", { isTimelineWanted: false }).summary,
         waits: [],
       };
-      const summary = summariseWhatIf(prepared, empty, empty, 0);
+      const summary = summariseWhatIf(prepared, null, empty, 0);
       expect(summary.happenedSource).toBe("roll-ups");
       const happened = new Map(summary.rows.map((row) => [row.label, row.happened]));
       // Shares then: proj 2/3 of 1, alice 1/2 of it; solo 1/3. Capacity 88 GPU-hours.

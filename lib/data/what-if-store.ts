@@ -138,10 +138,20 @@ export async function loadHappened(
   return report.clusters.length > 0 && report.nodes.length > 0 ? report : null;
 }
 
-/** A what-if's stored options. */
-export function readWhatIfOptions(options: unknown): { from: Date; to: Date; clusters: string[] } {
+/** A what-if's stored options (without `hasControl`: stored when the control always ran). */
+export function readWhatIfOptions(options: unknown): {
+  from: Date;
+  to: Date;
+  clusters: string[];
+  hasControl: boolean;
+} {
   const value = options as WhatIfOptions;
-  return { from: new Date(value.from), to: new Date(value.to), clusters: value.clusters };
+  return {
+    from: new Date(value.from),
+    to: new Date(value.to),
+    clusters: value.clusters,
+    hasControl: value.hasControl ?? true,
+  };
 }
 
 /** The app clock's now (lib/clock.ts), in seconds: open runs of the demand count up to it. */

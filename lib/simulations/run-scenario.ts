@@ -5,6 +5,7 @@ import {
   type Scenario,
   type SchedulerName,
   type SimulationReport,
+  type SimulationResult,
 } from "../sim";
 import { WAIT_BUCKETS, type SchedulerSummary, type SimulationSummary } from "./summary";
 import { encodeTimeline } from "./timeline-data";
@@ -56,32 +57,27 @@ export function describeScenario(scenario: Scenario): Omit<SimulationSummary, "s
 }
 
 /**
- * Runs one scheduler on a scenario and builds its report, summary and timeline. `onProgress`
- * gets a fraction in [0, 1): clusters in turn, each by its clock against its last arrival (or
- * the horizon).
+ * A finished simulation's report, summary and timeline (null when not wanted): what a browser
+ * simulation stores and a what-if reads, whether the clusters ran here or in threads.
  */
-export function runScheduler(
+export function summariseRun(
   scenario: Scenario,
-  name: SchedulerName,
+  result: SimulationResult,
   options: { isTimelineWanted: boolean },
-  onProgress: (fraction: number, clock: { cluster: string; nowSec: number }) => void = () => {},
 ): SchedulerOutcome {
-  const clusterCount = scenario.clusters.length;
-  const endByCluster = new Map<string, number>();
-  for (const job of scenario.jobs)
-    endByCluster.set(job.cluster, Math.max(endByCluster.get(job.cluster) ?? 1, job.submitSec));
-  const result = runSimulation(scenario, SCHEDULERS[name], {
-    onProgress(cluster, nowSec) {
-      const index = scenario.clusters.findIndex((c) => c.name === cluster);
-      const endSec = scenario.horizonSec ?? endByCluster.get(cluster) ?? 1;
-      const within = Math.min(0.99, nowSec / Math.max(1, endSec));
-      onProgress(Math.min(0.99, (Math.max(0, index) + within) / clusterCount), { cluster, nowSec });
-    },
-  });
   const report = buildReport(scenario, result);
   return {
     report,
     summary: summarise(scenario, report),
     timeline: options.isTimelineWanted ? encodeTimeline(scenario, result) : null,
   };
+}
+
+/** Runs one scheduler on a scenario in this thread and builds its report, summary and timeline. */
+export function runScheduler(
+  scenario: Scenario,
+  name: SchedulerName,
+  options: { isTimelineWanted: boolean },
+): SchedulerOutcome {
+  return summariseRun(scenario, runSimulation(scenario, SCHEDULERS[name]), options);
 }

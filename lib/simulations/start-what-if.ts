@@ -73,6 +73,7 @@ export async function startWhatIf(user: SessionUser, draftId: string, input: Sta
     from: period.from.toISOString(),
     to: period.to.toISOString(),
     clusters: [...new Set(chosen)].sort(),
+    hasControl: input.hasControl ?? false,
   };
   const id = await insertWhatIf({
     userId: user.id,

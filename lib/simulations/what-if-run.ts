@@ -1,5 +1,6 @@
-// The two ends of a what-if run (worker side): read the period's demand and build the control
-// and draft scenarios; then, from both replays, the side-by-side summary the pages show.
+// The two ends of a what-if run (worker side): read the period's demand and build the draft
+// scenario (and the control's, when asked for); then, from the replays, the side-by-side summary
+// the pages show.
 import type { Db } from "../data/client";
 import {
   loadDemandClusters,
@@ -43,13 +44,19 @@ export type WhatIfContext = {
 };
 
 export type PreparedWhatIf =
-  | { ok: true; control: Scenario; draft: Scenario; context: WhatIfContext }
+  | {
+      ok: true;
+      /** The demand under the current split; null when the control was not asked for. */
+      control: Scenario | null;
+      draft: Scenario;
+      context: WhatIfContext;
+    }
   | { ok: false; message: string };
 
 /** One replay's outcome as a worker thread returns it. */
 export type ReplayOutcome = { summary: SchedulerSummary; waits: (number | null)[] };
 
-/** Reads the draft, the tree, the clusters and the period's demand; builds both scenarios. */
+/** Reads the draft, the tree, the clusters and the period's demand; builds the scenarios. */
 export async function prepareWhatIf(
   db: Db,
   draftId: string,
@@ -77,10 +84,11 @@ export async function prepareWhatIf(
     jobs,
   });
   if (!built.ok) return { ok: false, message: built.issues.map((i) => i.message).join(" ") };
-  const control = parseScenario(built.control);
+  const control = period.hasControl ? parseScenario(built.control) : null;
   const drafted = parseScenario(built.draft);
-  const problem = !control.ok ? control.issues[0] : !drafted.ok ? drafted.issues[0] : undefined;
-  if (!control.ok || !drafted.ok) {
+  const problem =
+    control && !control.ok ? control.issues[0] : !drafted.ok ? drafted.issues[0] : undefined;
+  if ((control && !control.ok) || !drafted.ok) {
     return {
       ok: false,
       message: `The replay's scenario is not valid: ${problem?.path}: ${problem?.message}`,
@@ -88,7 +96,7 @@ export async function prepareWhatIf(
   }
   return {
     ok: true,
-    control: control.value,
+    control: control?.value ?? null,
     draft: drafted.value,
     context: {
       draftId,
@@ -140,10 +148,10 @@ function headlineOf(summary: SchedulerSummary): ReplayHeadline {
   };
 }
 
-/** The stored result of a what-if, from both replays. */
+/** The stored result of a what-if, from its replays (`current`: the control, when it ran). */
 export function summariseWhatIf(
   prepared: Extract<PreparedWhatIf, { ok: true }>,
-  current: ReplayOutcome,
+  current: ReplayOutcome | null,
   draft: ReplayOutcome,
   simulateSec: number,
 ): WhatIfSummary {
@@ -158,10 +166,13 @@ export function summariseWhatIf(
     draftTree: context.draftTree,
     nodeId: context.nodeId,
     happened,
-    current: outcomeFromReport(
-      current.summary.budgets,
-      replayWaits(prepared.control, context, current.waits),
-    ),
+    current:
+      current && prepared.control
+        ? outcomeFromReport(
+            current.summary.budgets,
+            replayWaits(prepared.control, context, current.waits),
+          )
+        : null,
     draft: outcomeFromReport(
       draft.summary.budgets,
       replayWaits(prepared.draft, context, draft.waits),
@@ -184,7 +195,7 @@ export function summariseWhatIf(
     stats: context.stats,
     classes: [...classes].sort(),
     rows,
-    current: headlineOf(current.summary),
+    current: current ? headlineOf(current.summary) : null,
     draft: headlineOf(draft.summary),
     timings: {
       loadSec: Math.round(context.loadSec * 10) / 10,

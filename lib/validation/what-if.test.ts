@@ -11,6 +11,7 @@ describe("startWhatIfSchema", () => {
   it("accepts nothing (last month, all clusters) or both ends and some clusters", () => {
     expect(issuesOf({})).toEqual([]);
     expect(issuesOf({ from: "2026-10-01", to: "2026-11-01", clusters: ["h100"] })).toEqual([]);
+    expect(startWhatIfSchema.parse({ hasControl: true })).toEqual({ hasControl: true });
   });
 
   it("names the field of each problem", () => {
@@ -25,6 +26,9 @@ describe("startWhatIfSchema", () => {
       "Replay at most 92 days at a time.",
     );
     expect(issuesOf({ clusters: [] }).map((issue) => issue.path)).toEqual(["clusters"]);
+    expect(issuesOf({ hasControl: "yes" })).toEqual([
+      { path: "hasControl", message: "Give true or false." },
+    ]);
     expect(issuesOf({ period: "last" }).map((issue) => issue.path)).toEqual(["(body)"]);
   });
 });

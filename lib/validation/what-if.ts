@@ -20,8 +20,9 @@ const instant = z
   .transform((text) => new Date(text));
 
 /**
- * POST /api/v1/drafts/{id}/what-ifs: the period (default: the last full calendar month, UTC)
- * and the clusters (default: all). `to` is exclusive.
+ * POST /api/v1/drafts/{id}/what-ifs: the period (default: the last full calendar month, UTC),
+ * the clusters (default: all) and whether to replay the current split too, as a control
+ * (default: no; about twice the time). `to` is exclusive.
  */
 export const startWhatIfSchema = z
   .strictObject({
@@ -31,6 +32,7 @@ export const startWhatIfSchema = z
       .array(z.string().trim().min(1).max(64))
       .min(1, "Choose at least one cluster.")
       .optional(),
+    hasControl: z.boolean("Give true or false.").optional(),
   })
   .superRefine((body, context) => {
     if ((body.from === undefined) !== (body.to === undefined)) {

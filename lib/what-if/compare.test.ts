@@ -68,7 +68,7 @@ describe("compareOutcomes", () => {
       fulfilment: 0.9333,
     });
     expect(total.draft).toMatchObject({ entitledGpuHours: 100, fulfilment: 0.7 });
-    expect(total.current.waits).toEqual({
+    expect(total.current!.waits).toEqual({
       debug: { jobs: 1, p50Sec: 10, p90Sec: 10 },
       training: { jobs: 2, p50Sec: 100, p90Sec: 300 },
     });
@@ -78,6 +78,22 @@ describe("compareOutcomes", () => {
   it("shows a budget without entitlement as fulfilment null (edge: received but never owed)", () => {
     expect(rows[4]!.current).toMatchObject({ receivedGpuHours: 5, fulfilment: null });
     expect(rows[5]!.current).toMatchObject({ effectiveShare: 0, receivedGpuHours: 0 });
+  });
+
+  it("leaves the control column out when the current split was not replayed (edge: no control)", () => {
+    const happened = outcome({ pre: leaf(80, 60, 0.75), riley: leaf(20, 20, 1) });
+    const draft = outcome({ pre: leaf(40, 40, 1), riley: leaf(60, 30, 0.5) });
+    const alone = compareOutcomes({
+      tree: TREE,
+      draftTree,
+      nodeId: "lang",
+      happened,
+      current: null,
+      draft,
+    });
+    expect(alone.map((row) => row.current)).toEqual([null, null, null, null, null, null]);
+    expect(alone[0]!.happened).toMatchObject({ entitledGpuHours: 100, fulfilment: 0.8 });
+    expect(alone[0]!.draft).toEqual(rows[0]!.draft);
   });
 });
 

@@ -40,7 +40,8 @@ export type WhatIfRow = {
   /** The draft's name when it renames the budget or one above it in the branch. */
   draftLabel: string | null;
   happened: Figures | null;
-  current: Figures;
+  /** The replay under the current split (the control); null when it was not asked for. */
+  current: Figures | null;
   draft: Figures;
 };
 
@@ -173,7 +174,7 @@ function figuresOf(outcome: Outcome, ids: readonly string[]): Figures {
 /**
  * One row per leaf of the branch below `nodeId` (as the draft shapes it: added budgets
  * included, left-out ones kept) and a total row first, each with the three columns.
- * `happened` is null when no roll-ups cover the period.
+ * `happened` is null when no roll-ups cover the period, `current` when the control was not run.
  *
  * @example compareOutcomes({ tree, draftTree, nodeId, happened, current, draft })[0].isTotal // true
  */
@@ -182,7 +183,7 @@ export function compareOutcomes(input: {
   draftTree: readonly BudgetNode[];
   nodeId: string;
   happened: Outcome | null;
-  current: Outcome;
+  current: Outcome | null;
   draft: Outcome;
 }): WhatIfRow[] {
   const { nodeId } = input;
@@ -215,7 +216,7 @@ export function compareOutcomes(input: {
     isLeftOut: false,
     draftLabel: null,
     happened: input.happened ? figuresOf(input.happened, allIds) : null,
-    current: figuresOf(input.current, allIds),
+    current: input.current ? figuresOf(input.current, allIds) : null,
     draft: figuresOf(input.draft, allIds),
   };
   const rows = draftLeaves.map((leaf): WhatIfRow => {
@@ -230,7 +231,7 @@ export function compareOutcomes(input: {
       isLeftOut: isBelowLeftOut(leaf.id),
       draftLabel: liveNames && draftLabel !== label ? draftLabel : null,
       happened: input.happened ? figuresOf(input.happened, [leaf.id]) : null,
-      current: figuresOf(input.current, [leaf.id]),
+      current: input.current ? figuresOf(input.current, [leaf.id]) : null,
       draft: figuresOf(input.draft, [leaf.id]),
     };
   });

@@ -2,8 +2,12 @@
 import type { WhatIfRow } from "./compare";
 import type { DemandStats } from "./demand-scenario";
 
-/** The period and clusters of a what-if, as stored in its simulation's options. */
-export type WhatIfOptions = { from: string; to: string; clusters: string[] };
+/**
+ * The period and clusters of a what-if, and whether the current split is replayed too (a
+ * control), as stored in its simulation's options. Runs stored before the control was optional
+ * have no `hasControl`: they replayed it.
+ */
+export type WhatIfOptions = { from: string; to: string; clusters: string[]; hasControl?: boolean };
 
 /** Headline figures of one replay, all clusters of the run. */
 export type ReplayHeadline = {
@@ -30,8 +34,9 @@ export type WhatIfSummary = {
   /** Job classes seen, in column order. */
   classes: string[];
   rows: WhatIfRow[];
-  current: ReplayHeadline;
+  /** The control replay (current split); null when it was not asked for. */
+  current: ReplayHeadline | null;
   draft: ReplayHeadline;
-  /** Seconds spent reading the demand, and simulating both replays. */
+  /** Seconds spent reading the demand, and simulating the replays. */
   timings: { loadSec: number; simulateSec: number };
 };

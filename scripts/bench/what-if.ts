@@ -183,7 +183,7 @@ async function main(): Promise<void> {
     if (!prepared.ok) throw new Error(prepared.message);
     const cpuStart = process.cpuUsage();
     const wallStart = performance.now();
-    runScheduler(prepared.control, "allocation", { isTimelineWanted: false });
+    runScheduler(prepared.draft, "allocation", { isTimelineWanted: false });
     const cpu = process.cpuUsage(cpuStart);
     console.log(
       `one replay in-process (current split): wall ${((performance.now() - wallStart) / 1000).toFixed(1)} s, CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s`,

@@ -63,8 +63,9 @@ export default async function DraftPage({
         <h2 id="what-if-heading">What if this split had been in force?</h2>
         <p className="muted">
           Replays the period&apos;s actual demand (every job submitted in it, and work still waiting
-          or running at its start) on the simulator twice: under the split in force now and under
-          this draft, side by side with what happened.
+          or running at its start) on the simulator under this draft, side by side with what
+          happened; if you ask, also under the split in force now, as a control that separates the
+          split&apos;s effect from the simulator&apos;s own differences from the live system.
         </p>
         <WhatIfForm
           draftId={draft.id}

@@ -1,0 +1,80 @@
+import type { Worker } from "node:worker_threads";
+import { describe, expect, it } from "vitest";
+import {
+  generateLabScenario,
+  parseScenario,
+  runSimulation,
+  SCHEDULERS,
+  type Scenario,
+  type SchedulerName,
+} from "../lib/sim";
+import type { ReplayProgress } from "../lib/simulations/cluster-tasks";
+import { runReplays } from "./cluster-threads";
+
+function load(input: unknown): Scenario {
+  const result = parseScenario(input);
+  if (!result.ok) throw new Error(JSON.stringify(result.issues));
+  return result.value;
+}
+
+const CLUSTERS = [
+  { name: "big", gpuType: "H100", nodes: 12, gpusPerNode: 8 },
+  { name: "mid", gpuType: "B200", nodes: 8, gpusPerNode: 8 },
+  { name: "small", gpuType: "B300", nodes: 4, gpusPerNode: 8 },
+];
+
+describe("runReplays (clusters in worker threads)", () => {
+  it("gives exactly runSimulation's results, at most `concurrency` threads at once", async () => {
+    const scenario = load(generateLabScenario({ days: 2, seed: 5, clusters: CLUSTERS }));
+    let alive = 0;
+    let mostAlive = 0;
+    let spawned = 0;
+    const snapshots: ReplayProgress[] = [];
+    const [baseline, allocation] = await runReplays(
+      [
+        { scenario, scheduler: "baseline" },
+        { scenario, scheduler: "allocation" },
+      ],
+      {
+        concurrency: 2,
+        onProgress: (progress) => snapshots.push(progress),
+        onSpawn(worker) {
+          spawned += 1;
+          mostAlive = Math.max(mostAlive, ++alive);
+          worker.once("exit", () => (alive -= 1));
+        },
+      },
+    );
+    expect(baseline).toStrictEqual(runSimulation(scenario, SCHEDULERS.baseline));
+    expect(allocation).toStrictEqual(runSimulation(scenario, SCHEDULERS.allocation));
+    expect(spawned).toBe(6);
+    expect(mostAlive).toBe(2);
+    const overall = snapshots.map((snapshot) => snapshot.overall);
+    expect(overall).toEqual([...overall].sort((a, b) => a - b));
+    expect(snapshots.at(-1)).toEqual({ fractions: [1, 1], overall: 1, running: [] });
+  }, 30_000);
+
+  it("on a thread's failure stops the others before they finish and leaves none running", async () => {
+    const clusters = [{ name: "h100", gpuType: "H100", nodes: 128, gpusPerNode: 8 }];
+    const scenario = load(generateLabScenario({ days: 14, seed: 3, clusters }));
+    const workers: Worker[] = [];
+    let last: ReplayProgress | null = null;
+    await expect(
+      runReplays(
+        [
+          { scenario, scheduler: "allocation" },
+          { scenario, scheduler: "nope" as SchedulerName },
+        ],
+        {
+          concurrency: 2,
+          onProgress: (progress) => (last = progress),
+          onSpawn: (worker) => workers.push(worker),
+        },
+      ),
+    ).rejects.toThrow('No scheduler "nope".');
+    expect(workers).toHaveLength(2);
+    // threadId is -1 once a thread has stopped; the long replay never posted its outcome.
+    expect(workers.map((worker) => worker.threadId)).toEqual([-1, -1]);
+    expect((last as ReplayProgress | null)?.fractions[0] ?? 0).toBeLessThan(1);
+  }, 30_000);
+});

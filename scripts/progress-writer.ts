@@ -1,0 +1,32 @@
+// Progress of a run in the simulation worker, written to its row as threads report it.
+import type { Db } from "../lib/data/client";
+import { recordProgress } from "../lib/data/simulation-store";
+import { describeProgress, type ReplayProgress } from "../lib/simulations/cluster-tasks";
+
+const WRITE_EVERY_MS = 500;
+
+/**
+ * Writes a run's progress (scripts/cluster-threads.ts reports) at most twice a second, mapped
+ * onto `[from, to]` of the bar, with one label per replay; `flush` waits for the writes under
+ * way (a failed write fails the run).
+ */
+export function createProgressWriter(
+  db: Db,
+  id: string,
+  labels: readonly string[],
+  range: { from: number; to: number },
+) {
+  let lastWriteMs = 0;
+  let writing: Promise<void> = Promise.resolve();
+  return {
+    report(progress: ReplayProgress): void {
+      const nowMs = performance.now();
+      if (nowMs - lastWriteMs < WRITE_EVERY_MS) return;
+      lastWriteMs = nowMs;
+      const fraction = range.from + (range.to - range.from) * progress.overall;
+      const phase = describeProgress(progress, labels);
+      writing = writing.then(() => recordProgress(db, id, fraction, phase));
+    },
+    flush: (): Promise<void> => writing,
+  };
+}
