@@ -57,16 +57,32 @@ test("a program lead drafts a split, replays today's demand under it, and adopts
   await expect(split.getByRole("row", { name: /^lm-eval / })).toContainText("28.6%"); // 4 / 14
   expect((await nodes(page)).find((node) => node.name === "lm-eval")!.weight).toBe(1);
 
-  // Today so far, on b300 only: the period is replayed up to now.
+  // Today so far, on b300 only: the period is replayed up to now. By default the draft alone.
   const today = new Date().toISOString().slice(0, 10);
-  await page.getByLabel("First day").fill(today);
-  await page.getByLabel("Last day").fill(today);
-  await page.getByRole("checkbox", { name: "h100" }).uncheck();
-  await page.getByRole("checkbox", { name: "b200" }).uncheck();
-  await page.getByRole("button", { name: "Run what-if" }).click();
+  const draftUrl = page.url();
+  async function runWhatIf(hasControl: boolean) {
+    await page.getByLabel("First day").fill(today);
+    await page.getByLabel("Last day").fill(today);
+    await page.getByRole("checkbox", { name: "h100" }).uncheck();
+    await page.getByRole("checkbox", { name: "b200" }).uncheck();
+    const control = page.getByRole("checkbox", { name: /Also replay the current split/ });
+    await expect(control).not.toBeChecked();
+    if (hasControl) await control.check();
+    await page.getByRole("button", { name: "Run what-if" }).click();
+    await expect(page.getByRole("progressbar", { name: "What-if progress" })).toBeVisible();
+  }
+  await runWhatIf(false);
+  const results = page.getByRole("table", { name: "What-if results per budget" });
+  await expect(results).toBeVisible({ timeout: 60_000 });
+  await expect(results.getByRole("row", { name: /lm-eval, Replay, draft/ })).toContainText("11.4%");
+  await expect(results.getByRole("row", { name: /Replay, current split/ })).toHaveCount(0);
+  await expect(
+    page.getByText(/the current split was not replayed: there is nothing/),
+  ).toBeVisible();
 
-  await expect(page.getByRole("progressbar", { name: "What-if progress" })).toBeVisible();
-  const results = page.getByRole("table", { name: "Per budget: what happened and both replays" });
+  // Again with the control: the current split replayed beside the draft.
+  await page.goto(draftUrl);
+  await runWhatIf(true);
   await expect(results).toBeVisible({ timeout: 60_000 });
   // Ours and whatever earlier specs left on b300 today.
   const replayed = await page.getByText(/^\d+ jobs replayed/).textContent();

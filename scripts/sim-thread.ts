@@ -1,6 +1,7 @@
-// One cluster of one simulation, in a worker thread started by scripts/cluster-threads.ts:
-// simulates it, reports its clock now and then, and posts back the cluster's outcome.
-import { parentPort, workerData } from "node:worker_threads";
+// A worker thread of scripts/cluster-threads.ts: simulates one cluster of one scenario per
+// task it is sent, reports the cluster's clock now and then, and posts back the cluster's
+// outcome. It keeps the scenarios it was sent (by replay) for its next tasks.
+import { parentPort } from "node:worker_threads";
 import {
   SCHEDULERS,
   simulateClusters,
@@ -9,7 +10,13 @@ import {
   type SchedulerName,
 } from "../lib/sim";
 
-export type ThreadInput = { scenario: Scenario; scheduler: SchedulerName; cluster: string };
+/** One task: a cluster of a replay; the replay's scenario comes with its first task here. */
+export type ThreadTask = {
+  replay: number;
+  scenario?: Scenario;
+  scheduler: SchedulerName;
+  cluster: string;
+};
 export type ThreadMessage =
   { type: "progress"; nowSec: number } | { type: "done"; outcome: ClusterOutcome };
 
@@ -18,19 +25,23 @@ const PROGRESS_EVERY_MS = 250;
 function main(): void {
   const port = parentPort;
   if (!port) throw new Error("sim-thread runs inside a worker thread");
-  const { scenario, scheduler, cluster } = workerData as ThreadInput;
-  if (!Object.hasOwn(SCHEDULERS, scheduler)) throw new Error(`No scheduler "${scheduler}".`);
-  const factory = SCHEDULERS[scheduler];
-  let lastSentMs = 0;
-  const [outcome] = simulateClusters(scenario, [cluster], factory, {
-    onProgress(_cluster, nowSec) {
-      const nowMs = performance.now();
-      if (nowMs - lastSentMs < PROGRESS_EVERY_MS) return;
-      lastSentMs = nowMs;
-      port.postMessage({ type: "progress", nowSec } satisfies ThreadMessage);
-    },
+  const scenarios = new Map<number, Scenario>();
+  port.on("message", ({ replay, scenario, scheduler, cluster }: ThreadTask) => {
+    if (scenario) scenarios.set(replay, scenario);
+    const known = scenarios.get(replay);
+    if (!known) throw new Error(`No scenario for replay ${replay} in this thread.`);
+    if (!Object.hasOwn(SCHEDULERS, scheduler)) throw new Error(`No scheduler "${scheduler}".`);
+    let lastSentMs = performance.now();
+    const [outcome] = simulateClusters(known, [cluster], SCHEDULERS[scheduler], {
+      onProgress(_cluster, nowSec) {
+        const nowMs = performance.now();
+        if (nowMs - lastSentMs < PROGRESS_EVERY_MS) return;
+        lastSentMs = nowMs;
+        port.postMessage({ type: "progress", nowSec } satisfies ThreadMessage);
+      },
+    });
+    port.postMessage({ type: "done", outcome: outcome! } satisfies ThreadMessage);
   });
-  port.postMessage({ type: "done", outcome: outcome! } satisfies ThreadMessage);
 }
 
 main();

@@ -84,10 +84,7 @@ function WhatIfTables({ summary }: { summary: WhatIfSummary }) {
           )}
         </p>
         <div className="table-scroll">
-          <table
-            className="what-if-table"
-            aria-label={`Per budget: ${columns.map((column) => column.label.toLowerCase()).join(", ")}`}
-          >
+          <table className="what-if-table" aria-label="What-if results per budget">
             <thead>
               <tr>
                 <th scope="col">Budget</th>
