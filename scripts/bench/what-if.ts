@@ -202,8 +202,9 @@ async function main(): Promise<void> {
       const wallStart = performance.now();
       simulateClusters(prepared.draft, [cluster.name], SCHEDULERS.allocation);
       const cpu = process.cpuUsage(cpuStart);
+      const jobs = prepared.draft.jobs.filter((job) => job.cluster === cluster.name).length;
       figures.push(
-        `${cluster.name} wall ${((performance.now() - wallStart) / 1000).toFixed(1)} s, CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s`,
+        `${cluster.name} (${jobs.toLocaleString("en-US")} jobs) wall ${((performance.now() - wallStart) / 1000).toFixed(1)} s, CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s`,
       );
     }
     const wallStart = performance.now();
