@@ -37,6 +37,10 @@ export function WhatIfList({
             <tr key={run.id}>
               <td>
                 <Link href={whatIfHref(nodeId, draftId, run.id)}>{run.name}</Link>
+                {/* Runs stored before the control was optional have no hasControl: it ran. */}
+                {run.options.hasControl !== false ? (
+                  <span className="hint"> (with the control)</span>
+                ) : null}
               </td>
               <td>
                 {run.createdAt.slice(0, 16).replace("T", " ")} by {run.userName}
