@@ -53,7 +53,7 @@ export type PreparedWhatIf =
     }
   | { ok: false; message: string };
 
-/** One replay's outcome as a worker thread returns it. */
+/** One replay's summary and its jobs' waits (seconds, in scenario order; null: never started). */
 export type ReplayOutcome = { summary: SchedulerSummary; waits: (number | null)[] };
 
 /** Reads the draft, the tree, the clusters and the period's demand; builds the scenarios. */

@@ -17,7 +17,7 @@ export type ReplayHeadline = {
   preemptions: number;
 };
 
-/** The result of a what-if: per budget of the branch, what happened and both replays. */
+/** The result of a what-if: per budget of the branch, what happened and the replays. */
 export type WhatIfSummary = {
   kind: "what-if";
   nodeId: string;
