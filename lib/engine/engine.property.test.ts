@@ -58,7 +58,10 @@ const scenario = fc.record({
 type Scenario = typeof scenario extends fc.Arbitrary<infer T> ? T : never;
 
 /** Builds a valid pass input: runs packed first-fit onto the nodes, never over capacity. */
-function toInput(s: Scenario): SchedulePassInput {
+/** A pass input whose queue is a list, as these properties read it. */
+type ListInput = SchedulePassInput & { pending: readonly PendingJob[] };
+
+function toInput(s: Scenario): ListInput {
   const spec: TreeSpec = {
     name: "lab",
     children: s.programs.map((program, p) => ({
@@ -123,7 +126,7 @@ function toInput(s: Scenario): SchedulePassInput {
   };
 }
 
-function check(property: (input: SchedulePassInput, result: SchedulePassResult) => void): void {
+function check(property: (input: ListInput, result: SchedulePassResult) => void): void {
   fc.assert(
     fc.property(scenario, (s) => {
       const input = toInput(s);

@@ -51,6 +51,12 @@ export {
   type PlacementShape,
 } from "./placement";
 export { compareVictims } from "./preemption";
+export {
+  createStandingQueue,
+  queueFromPending,
+  type PendingQueue,
+  type StandingQueue,
+} from "./pending-queue";
 export { runSchedulePass, type SchedulePassInput, type SchedulePassResult } from "./schedule-pass";
 export { explainReason, formatNodes, type ExplainOptions } from "./explain";
 export { formatDuration, formatOffset, formatUtcClock, type TimeFormatter } from "./format-time";

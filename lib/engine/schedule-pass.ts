@@ -1,12 +1,10 @@
-import { getBudgetNode } from "./budget-tree";
 import { loadClusterState } from "./cluster-state";
-import { isAllocatedRun, protectedUntilSec } from "./contract";
+import { protectedUntilSec } from "./contract";
 import { createBudgetRefs, rankBudgets, type FairTreeRanking } from "./fair-tree";
 import { createHoldings } from "./holdings";
-import { screenPendingJobs } from "./pending-checks";
+import { isPendingQueue, queueFromPending, type PendingQueue } from "./pending-queue";
 import { placeJob, placementShape } from "./placement";
 import { planPreemption, rankPreemptionReason } from "./preemption";
-import { orderQueueIndices } from "./queue-order";
 import type {
   KeptFor,
   DrainCompleteDecision,
@@ -28,7 +26,11 @@ export type SchedulePassInput = {
   /** Allocated GPU-seconds per leaf in the window at `nowSec` (see `computeLeafUsage`). */
   leafUsage: Record<string, number>;
   runs: readonly ActiveRun[];
-  pending: readonly PendingJob[];
+  /**
+   * The waiting jobs: a list, or a queue the caller keeps between passes (`createStandingQueue`),
+   * which spares the pass screening and sorting the whole queue.
+   */
+  pending: readonly PendingJob[] | PendingQueue;
   /** A ranking already computed from the same usage; computed here when absent. */
   ranking?: FairTreeRanking;
   /** How `leafUsage` was counted, for usage ratios; default a window of `cluster.lookbackSec`. */
@@ -98,36 +100,34 @@ export function runSchedulePass(input: SchedulePassInput): SchedulePassResult {
     if (entry.isAllocated) holdings.add(entry.budgetId, -entry.gpus);
   };
 
-  // Jobs that can never start as submitted, then the queue.
-  const { valid, errors: waiting } = screenPendingJobs(input.pending, tree, cluster);
-  // Per-job facts looked up once: the queue below touches every waiting job more than once.
-  const isAllocatedJob = new Uint8Array(valid.length);
-  const jobRanks = new Float64Array(valid.length);
-  const budgetFacts = new Map<string, { share: number; rank: number }>();
-  valid.forEach((job, i) => {
-    let facts = budgetFacts.get(job.budgetId);
-    if (!facts) {
-      facts = {
-        share: getBudgetNode(tree, job.budgetId)?.effectiveShare ?? 0,
-        rank: rankOf(job.budgetId),
-      };
-      budgetFacts.set(job.budgetId, facts);
+  // Jobs that can never start as submitted, then the queue, read only as far as needed.
+  const queue = isPendingQueue(input.pending)
+    ? input.pending
+    : queueFromPending(input.pending, tree, cluster);
+  const waiting: WaitDecision[] = [...queue.errors];
+  const isStarted = new Set<PendingJob>();
+  const { minGpus } = queue;
+  // Free GPUs on healthy nodes bound every placement without preemption: below minGpus, none
+  // fits. Kept current across starts and preemptions.
+  const freeUsable = (): number => {
+    let total = 0;
+    for (let position = 0; position < pool.free.length; position += 1) {
+      if (pool.isUsable[position]) total += pool.free[position]!;
     }
-    isAllocatedJob[i] = isAllocatedRun(job.minRuntimeSec, facts.share) ? 1 : 0;
-    jobRanks[i] = facts.rank;
-  });
-  const queue = orderQueueIndices(valid, rankOf, (_, i) => isAllocatedJob[i] === 1);
+    return total;
+  };
+  let usableFreeGpus = freeUsable();
 
   const starts: StartDecision[] = [];
-  const isStarted = new Uint8Array(valid.length);
+  let startedAllocated = 0;
+  let startedUnallocated = 0;
   const start = (
-    jobIndex: number,
+    job: PendingJob,
+    isAllocated: boolean,
     placement: NodeSlice[],
     preemptedRunIds: string[],
     keptFor: KeptFor | null = null,
   ): void => {
-    const job = valid[jobIndex]!;
-    const isAllocated = isAllocatedJob[jobIndex] === 1;
     const slices = placement.map((slice) => ({
       position: pool.positionOf.get(slice.node)!,
       gpus: slice.gpus,
@@ -138,7 +138,10 @@ export function runSchedulePass(input: SchedulePassInput): SchedulePassResult {
     }
     const until = protectedUntilSec(nowSec, job.minRuntimeSec, isAllocated);
     const index = live.length;
-    if (isAllocated) holdings.add(job.budgetId, job.gpus);
+    if (isAllocated) {
+      holdings.add(job.budgetId, job.gpus);
+      startedAllocated += 1;
+    } else startedUnallocated += 1;
     live.push({
       id: `start:${job.id}`,
       budgetId: job.budgetId,
@@ -153,7 +156,6 @@ export function runSchedulePass(input: SchedulePassInput): SchedulePassResult {
       run: null,
     });
     for (const slice of slices) heldByPosition[slice.position]!.push(index);
-    isStarted[jobIndex] = 1;
     const nodes = placement.map((slice) => slice.node);
     starts.push({
       jobId: job.id,
@@ -186,23 +188,17 @@ export function runSchedulePass(input: SchedulePassInput): SchedulePassResult {
     });
   };
 
-  const allocatedQueue: number[] = [];
-  const unallocatedQueue: number[] = [];
-  for (const jobIndex of queue) {
-    (isAllocatedJob[jobIndex] ? allocatedQueue : unallocatedQueue).push(jobIndex);
-  }
   let reservation: { holder: PendingJob; holderRank: number; value: Reservation } | null = null;
 
   // Starts a job on free GPUs outside `excluded`, else after preempting what it may preempt.
   const tryStart = (
-    jobIndex: number,
+    job: PendingJob,
     jobRank: number,
     excluded: Uint8Array | undefined,
   ): "started" | "started-with-surplus" | "failed" => {
-    const job = valid[jobIndex]!;
     const placement = placeJob(pool, job.gpus, excluded);
     if (placement) {
-      start(jobIndex, placement, []);
+      start(job, true, placement, []);
       return "started";
     }
     const plan = planPreemption(
@@ -237,10 +233,12 @@ export function runSchedulePass(input: SchedulePassInput): SchedulePassResult {
       endRun(entry, rankPreemptionReason(run, preemptor, budgetRef(run.budgetId), nowSec));
     }
     start(
-      jobIndex,
+      job,
+      true,
       plan.placement,
       plan.victims.map((index) => live[index]!.run!.id),
     );
+    usableFreeGpus = freeUsable();
     const hasSurplus = [...surplus].some(
       ([node, gpus]) => gpus > 0 && pool.isUsable[pool.positionOf.get(node)!] === 1,
     );
@@ -254,58 +252,79 @@ export function runSchedulePass(input: SchedulePassInput): SchedulePassResult {
     // later job of size >= g until a preemption changes the picture.
     let smallestFailedGpus = Number.POSITIVE_INFINITY;
     let smallestFailedBackfillGpus = Number.POSITIVE_INFINITY;
-    for (const jobIndex of allocatedQueue) {
-      if (isStarted[jobIndex]) continue;
-      const job = valid[jobIndex]!;
-      const jobRank = jobRanks[jobIndex]!;
-      if (job.gpus < smallestFailedGpus) {
-        const outcome = tryStart(jobIndex, jobRank, reservation?.value.isExcluded);
-        if (outcome === "started") continue;
-        if (outcome === "started-with-surplus") {
-          hasFreedExtra = true;
-          smallestFailedGpus = Number.POSITIVE_INFINITY;
-          smallestFailedBackfillGpus = Number.POSITIVE_INFINITY;
-          continue;
-        }
-        smallestFailedGpus = job.gpus;
-        if (!reservation) {
-          const value = reserveNodes(
-            pool,
-            job.gpus,
-            jobRank,
-            live,
-            heldByPosition,
-            nowSec,
-            (index) =>
-              !holdings.mayPreempt(
-                job.budgetId,
-                live[index]!.budgetId,
-                job.gpus,
-                live[index]!.gpus,
-              ),
-          );
-          if (value) reservation = { holder: job, holderRank: jobRank, value };
-          continue;
-        }
-      }
-      // Backfill: a job whose protection ends before the reserved nodes are needed may use their
-      // free GPUs; the holder, ranked above, can preempt it by then.
-      if (
-        reservation &&
+    // Whether a job of this rank, size and minimum runtime could still start: not blocked by
+    // size, or a backfill candidate (below). Checked on group bounds, a group that cannot is
+    // passed over unread, and once no job of the queue could, the sweep ends.
+    const mayStart = (rank: number, gpus: number, minRuntimeSec: number): boolean =>
+      gpus < smallestFailedGpus ||
+      (reservation !== null &&
         reservation.value.readyAtSec !== null &&
-        jobRank > reservation.holderRank &&
-        nowSec + job.minRuntimeSec <= reservation.value.readyAtSec &&
-        job.gpus < smallestFailedBackfillGpus
-      ) {
-        const placement = placeJob(pool, job.gpus);
-        if (placement) {
-          start(jobIndex, placement, [], {
-            jobId: reservation.holder.id,
-            budget: budgetRef(reservation.holder.budgetId),
-            readyAtSec: reservation.value.readyAtSec,
-          });
-        } else {
-          smallestFailedBackfillGpus = job.gpus;
+        rank > reservation.holderRank &&
+        nowSec + minRuntimeSec <= reservation.value.readyAtSec &&
+        gpus < smallestFailedBackfillGpus &&
+        gpus <= usableFreeGpus);
+    const nextGroup = queue.walk(true, rankOf);
+    groups: for (let group = nextGroup(); group; group = nextGroup()) {
+      for (let job = group.next(); job; job = group.next()) {
+        if (!mayStart(Number.POSITIVE_INFINITY, minGpus, 0)) break groups;
+        if (!mayStart(group.rank, group.minGpus, group.minMinRuntimeSec)) continue groups;
+        if (isStarted.has(job)) continue;
+        const jobRank = group.rank;
+        if (job.gpus < smallestFailedGpus) {
+          const outcome = tryStart(job, jobRank, reservation?.value.isExcluded);
+          if (outcome !== "failed") isStarted.add(job);
+          if (outcome === "started") {
+            usableFreeGpus = freeUsable();
+            continue;
+          }
+          if (outcome === "started-with-surplus") {
+            hasFreedExtra = true;
+            smallestFailedGpus = Number.POSITIVE_INFINITY;
+            smallestFailedBackfillGpus = Number.POSITIVE_INFINITY;
+            continue;
+          }
+          smallestFailedGpus = job.gpus;
+          if (!reservation) {
+            const value = reserveNodes(
+              pool,
+              job.gpus,
+              jobRank,
+              live,
+              heldByPosition,
+              nowSec,
+              (index) =>
+                !holdings.mayPreempt(
+                  job.budgetId,
+                  live[index]!.budgetId,
+                  job.gpus,
+                  live[index]!.gpus,
+                ),
+            );
+            if (value) reservation = { holder: job, holderRank: jobRank, value };
+            continue;
+          }
+        }
+        // Backfill: a job whose protection ends before the reserved nodes are needed may use
+        // their free GPUs; the holder, ranked above, can preempt it by then.
+        if (
+          reservation &&
+          reservation.value.readyAtSec !== null &&
+          jobRank > reservation.holderRank &&
+          nowSec + job.minRuntimeSec <= reservation.value.readyAtSec &&
+          job.gpus < smallestFailedBackfillGpus
+        ) {
+          const placement = placeJob(pool, job.gpus);
+          if (placement) {
+            start(job, true, placement, [], {
+              jobId: reservation.holder.id,
+              budget: budgetRef(reservation.holder.budgetId),
+              readyAtSec: reservation.value.readyAtSec,
+            });
+            isStarted.add(job);
+            usableFreeGpus = freeUsable();
+          } else {
+            smallestFailedBackfillGpus = job.gpus;
+          }
         }
       }
     }
@@ -313,12 +332,21 @@ export function runSchedulePass(input: SchedulePassInput): SchedulePassResult {
   }
   // Unallocated work takes only GPUs no allocated job could start on in this pass.
   let smallestFailedUnallocated = Number.POSITIVE_INFINITY;
-  for (const jobIndex of unallocatedQueue) {
-    const job = valid[jobIndex]!;
-    if (job.gpus >= smallestFailedUnallocated) continue;
-    const placement = placeJob(pool, job.gpus);
-    if (placement) start(jobIndex, placement, []);
-    else smallestFailedUnallocated = job.gpus;
+  const mayStartUnallocated = (gpus: number): boolean =>
+    gpus < smallestFailedUnallocated && gpus <= usableFreeGpus;
+  const nextUnallocatedGroup = queue.walk(false, rankOf);
+  unallocated: for (let group = nextUnallocatedGroup(); group; group = nextUnallocatedGroup()) {
+    for (let job = group.next(); job; job = group.next()) {
+      if (!mayStartUnallocated(minGpus)) break unallocated;
+      if (!mayStartUnallocated(group.minGpus)) continue unallocated;
+      if (job.gpus >= smallestFailedUnallocated) continue;
+      const placement = placeJob(pool, job.gpus);
+      if (placement) {
+        start(job, false, placement, []);
+        isStarted.add(job);
+        usableFreeGpus = freeUsable();
+      } else smallestFailedUnallocated = job.gpus;
+    }
   }
 
   const context: WaitContext | null =
@@ -341,14 +369,20 @@ export function runSchedulePass(input: SchedulePassInput): SchedulePassResult {
           shapeOf: (gpus) => placementShape(gpus, pool.nodeSizeGpus),
           holdings,
         };
-  const waitingCounts = { allocated: 0, unallocated: 0 };
-  const describe = context ? describeWaiting(context) : null;
-  for (const jobIndex of queue) {
-    if (isStarted[jobIndex]) continue;
-    const isAllocated = isAllocatedJob[jobIndex] === 1;
-    if (isAllocated) waitingCounts.allocated += 1;
-    else waitingCounts.unallocated += 1;
-    if (describe) waiting.push(describe(valid[jobIndex]!, isAllocated));
+  const waitingCounts = {
+    allocated: queue.allocatedCount - startedAllocated,
+    unallocated: queue.unallocatedCount - startedUnallocated,
+  };
+  if (context) {
+    const describe = describeWaiting(context);
+    for (const isAllocated of [true, false]) {
+      const nextGroup = queue.walk(isAllocated, rankOf);
+      for (let group = nextGroup(); group; group = nextGroup()) {
+        for (let job = group.next(); job; job = group.next()) {
+          if (!isStarted.has(job)) waiting.push(describe(job, isAllocated));
+        }
+      }
+    }
   }
   return {
     atSec: nowSec,

@@ -1,11 +1,5 @@
-import {
-  getBudgetNode,
-  isAllocatedRun,
-  rankBudgets,
-  runSchedulePass,
-  validateBudgetTree,
-} from "../engine";
-import type { PendingJob } from "../engine/types";
+import { createStandingQueue, rankBudgets, runSchedulePass, validateBudgetTree } from "../engine";
+import type { StandingQueue } from "../engine";
 import type { Scenario, SimCluster } from "./scenario";
 import type { Scheduler, SchedulerPlan, SchedulerView } from "./scheduler";
 
@@ -48,15 +42,17 @@ export function createAllocationScheduler(scenario: Scenario, cluster: SimCluste
   }
   const tree = checked.value;
   const capacityGpus = cluster.nodes * cluster.gpusPerNode;
-  const isAllocatedJob = (job: PendingJob): boolean =>
-    isAllocatedRun(job.minRuntimeSec, getBudgetNode(tree, job.budgetId)?.effectiveShare ?? 0);
+  // The queue is kept from pass to pass: jobs join as the view reports them, leave as they start.
+  let queue: StandingQueue | null = null;
 
   function plan(view: SchedulerView): SchedulerPlan {
+    queue ??= createStandingQueue(tree, view.cluster);
+    for (const job of view.newlyPending) queue.add(job);
     const isDraining = view.cluster.nodes.some((node) => node.health === "draining");
-    if (view.pending.length === 0 && !isDraining) return NO_PLAN;
+    if (queue.size === 0 && !isDraining) return NO_PLAN;
     if (isIdle(view)) {
       // Every pending job would wait; allocated ones would ask for a re-rank.
-      const isWaiting = view.pending.some(isAllocatedJob);
+      const isWaiting = queue.allocatedCount > 0;
       return { ...NO_PLAN, wakeAtSec: isWaiting ? view.nowSec + RERANK_INTERVAL_SEC : null };
     }
     const ranking = rankBudgets(tree, view.usageByLeaf, {
@@ -70,9 +66,10 @@ export function createAllocationScheduler(scenario: Scenario, cluster: SimCluste
       ranking,
       leafUsage: view.usageByLeaf,
       runs: view.running,
-      pending: view.pending,
+      pending: queue,
       describeWaits: false,
     });
+    for (const start of result.starts) queue.remove(start.jobId);
     const isWaitingForGpus = result.waitingCounts.allocated > 0;
     return {
       starts: result.starts.map((start) => ({

@@ -1,0 +1,357 @@
+import { getBudgetNode } from "./budget-tree";
+import { isAllocatedRun } from "./contract";
+import { createJobScreen, screenPendingJobs } from "./pending-checks";
+import { orderQueueIndices } from "./queue-order";
+import type { WaitDecision } from "./reasons";
+import type { BudgetTree, ClusterSpec, PendingJob, Priority } from "./types";
+
+/** A budget's leaf rank for the pass (1 = first). */
+export type RankOf = (budgetId: string) => number;
+
+/**
+ * The jobs of one rank (one budget, or budgets tied on rank) in queue order, with bounds that
+ * let a pass pass over the whole group without reading it.
+ */
+export type QueueGroup = {
+  rank: number;
+  /** No job of the group asks for fewer GPUs. */
+  minGpus: number;
+  /** No job of the group declares a shorter minimum runtime. */
+  minMinRuntimeSec: number;
+  /** The group's next job, then undefined. */
+  next: () => PendingJob | undefined;
+};
+
+/**
+ * The waiting jobs of one pass, screened, in queue order (ADR 010, `orderQueue`), walked group
+ * by group so a pass reads only the jobs that could start: a long queue costs what it reads.
+ */
+export type PendingQueue = {
+  /** Jobs that can never start as submitted, in the order they were given. */
+  readonly errors: readonly WaitDecision[];
+  readonly allocatedCount: number;
+  readonly unallocatedCount: number;
+  /** No queued job asks for fewer GPUs (Infinity when none is queued). */
+  readonly minGpus: number;
+  /**
+   * The groups of the allocated (or the unallocated) jobs in queue order under `rankOf`, ranks
+   * ascending: each call returns the next group, then undefined. Each walk starts at the head.
+   */
+  walk(isAllocated: boolean, rankOf: RankOf): () => QueueGroup | undefined;
+};
+
+/** Splits jobs already in queue order into groups of equal rank. */
+function groupsOf(jobs: readonly PendingJob[], rankOf: RankOf): () => QueueGroup | undefined {
+  let start = 0;
+  return () => {
+    if (start >= jobs.length) return undefined;
+    const rank = rankOf(jobs[start]!.budgetId);
+    let end = start;
+    let minGpus = Number.POSITIVE_INFINITY;
+    let minMinRuntimeSec = Number.POSITIVE_INFINITY;
+    while (end < jobs.length && rankOf(jobs[end]!.budgetId) === rank) {
+      minGpus = Math.min(minGpus, jobs[end]!.gpus);
+      minMinRuntimeSec = Math.min(minMinRuntimeSec, jobs[end]!.minRuntimeSec);
+      end += 1;
+    }
+    let next = start;
+    const stop = end;
+    start = end;
+    return {
+      rank,
+      minGpus,
+      minMinRuntimeSec,
+      next: () => (next < stop ? jobs[next++] : undefined),
+    };
+  };
+}
+
+/**
+ * The queue of a list of pending jobs, screened, and ordered by `orderQueueIndices` on the first
+ * walk. What `runSchedulePass` builds when given an array.
+ *
+ * @example queueFromPending(pending, tree, cluster).walk(true, rankOf)()?.next()?.id
+ */
+export function queueFromPending(
+  pending: readonly PendingJob[],
+  tree: BudgetTree,
+  cluster: ClusterSpec,
+): PendingQueue {
+  const { valid, errors } = screenPendingJobs(pending, tree, cluster);
+  const isAllocated = new Uint8Array(valid.length);
+  const shareByBudget = new Map<string, number>();
+  let allocatedCount = 0;
+  let minGpus = Number.POSITIVE_INFINITY;
+  valid.forEach((job, i) => {
+    let share = shareByBudget.get(job.budgetId);
+    if (share === undefined) {
+      share = getBudgetNode(tree, job.budgetId)?.effectiveShare ?? 0;
+      shareByBudget.set(job.budgetId, share);
+    }
+    isAllocated[i] = isAllocatedRun(job.minRuntimeSec, share) ? 1 : 0;
+    allocatedCount += isAllocated[i]!;
+    minGpus = Math.min(minGpus, job.gpus);
+  });
+  let ordered: { rankOf: RankOf; jobs: PendingJob[] } | null = null;
+  return {
+    errors,
+    allocatedCount,
+    unallocatedCount: valid.length - allocatedCount,
+    minGpus,
+    walk(kind, rankOf) {
+      if (ordered?.rankOf !== rankOf) {
+        const order = orderQueueIndices(valid, rankOf, (_, i) => isAllocated[i] === 1);
+        ordered = { rankOf, jobs: Array.from(order, (i) => valid[i]!) };
+      }
+      // Allocated jobs come first in the order.
+      const { jobs } = ordered;
+      return groupsOf(kind ? jobs.slice(0, allocatedCount) : jobs.slice(allocatedCount), rankOf);
+    },
+  };
+}
+
+const PRIORITY_ORDER: Record<Priority, number> = { high: 0, normal: 1, low: 2 };
+
+function compareSubmit(a: PendingJob, b: PendingJob): number {
+  return a.submitSec - b.submitSec || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+function comparePriority(a: PendingJob, b: PendingJob): number {
+  return PRIORITY_ORDER[a.priority] - PRIORITY_ORDER[b.priority] || compareSubmit(a, b);
+}
+
+/** Index at which `job` sits (or would sit) in `list`, sorted by `compare`. */
+function searchSorted(
+  list: readonly PendingJob[],
+  job: PendingJob,
+  compare: (a: PendingJob, b: PendingJob) => number,
+): number {
+  let low = 0;
+  let high = list.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (compare(list[middle]!, job) < 0) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+function insertSorted(
+  list: PendingJob[],
+  job: PendingJob,
+  compare: (a: PendingJob, b: PendingJob) => number,
+): void {
+  const last = list[list.length - 1];
+  if (last === undefined || compare(last, job) < 0) list.push(job);
+  else list.splice(searchSorted(list, job, compare), 0, job);
+}
+
+function removeSorted(
+  list: PendingJob[],
+  job: PendingJob,
+  compare: (a: PendingJob, b: PendingJob) => number,
+): void {
+  const at = searchSorted(list, job, compare);
+  if (list[at] === job) list.splice(at, 1);
+}
+
+/** One budget's waiting jobs of one kind, in its own order and in submit order. */
+type BudgetLine = {
+  budgetId: string;
+  byPriority: PendingJob[];
+  bySubmit: PendingJob[];
+  /** Bounds over the line; null when a removal may have raised them. */
+  bounds: { minGpus: number; minMinRuntimeSec: number } | null;
+};
+
+function boundsOf(line: BudgetLine): { minGpus: number; minMinRuntimeSec: number } {
+  if (line.bounds) return line.bounds;
+  let minGpus = Number.POSITIVE_INFINITY;
+  let minMinRuntimeSec = Number.POSITIVE_INFINITY;
+  for (const job of line.byPriority) {
+    if (job.gpus < minGpus) minGpus = job.gpus;
+    if (job.minRuntimeSec < minMinRuntimeSec) minMinRuntimeSec = job.minRuntimeSec;
+  }
+  return (line.bounds = { minGpus, minMinRuntimeSec });
+}
+
+/** The next job of tied lines: places in submit order, each taken by its line's next job. */
+function mergeTied(lines: readonly BudgetLine[]): () => PendingJob | undefined {
+  if (lines.length === 1) {
+    const jobs = lines[0]!.byPriority;
+    let next = 0;
+    return () => jobs[next++];
+  }
+  const taken = lines.map(() => 0);
+  return () => {
+    let owner = -1;
+    for (let i = 0; i < lines.length; i += 1) {
+      const place = lines[i]!.bySubmit[taken[i]!];
+      if (
+        place &&
+        (owner < 0 || compareSubmit(place, lines[owner]!.bySubmit[taken[owner]!]!) < 0)
+      ) {
+        owner = i;
+      }
+    }
+    if (owner < 0) return undefined;
+    const job = lines[owner]!.byPriority[taken[owner]!];
+    taken[owner] = taken[owner]! + 1;
+    return job;
+  };
+}
+
+/** A queue kept from pass to pass: jobs are added as they arrive and removed as they start. */
+export type StandingQueue = PendingQueue & {
+  /** Queues a job (screened once, here). Throws if a job of the same id is queued. */
+  add(job: PendingJob): void;
+  /** Takes a job out of the queue; no-op for an unknown id. */
+  remove(jobId: string): void;
+  /** Jobs queued, errors included. */
+  readonly size: number;
+};
+
+/**
+ * A pending queue that lives across passes, for callers that see the queue change by small
+ * deltas (the simulator, ADR 012). Jobs are kept per budget and kind, sorted by priority, submit
+ * time and id, so a walk merges budgets by rank instead of sorting the whole queue, and a pass
+ * passes over a budget none of whose jobs could start without reading it. Walks give exactly the
+ * order of `orderQueueIndices` over the same jobs, ties between budgets included
+ * (property-tested). The jobs given are kept as they are: do not mutate them while queued.
+ *
+ * @example
+ * const queue = createStandingQueue(tree, cluster);
+ * queue.add(job);
+ * runSchedulePass({ cluster, nowSec, tree, leafUsage, runs, pending: queue });
+ */
+export function createStandingQueue(tree: BudgetTree, cluster: ClusterSpec): StandingQueue {
+  const screen = createJobScreen(tree, cluster);
+  const errors = new Map<string, WaitDecision>();
+  let errorList: WaitDecision[] | null = [];
+  // Per kind (0 unallocated, 1 allocated): budget id -> line.
+  const lines = [new Map<string, BudgetLine>(), new Map<string, BudgetLine>()];
+  const queued = new Map<string, { job: PendingJob; line: BudgetLine; kind: number }>();
+  const countByKind = [0, 0];
+  const countByGpus = new Map<number, number>();
+  let minGpus: number | null = Number.POSITIVE_INFINITY;
+  const shareByBudget = new Map<string, number>();
+
+  const add = (job: PendingJob): void => {
+    if (queued.has(job.id) || errors.has(job.id)) {
+      throw new Error(`Job "${job.id}" is already queued.`);
+    }
+    const error = screen(job);
+    if (error) {
+      errors.set(job.id, error);
+      errorList = null;
+      return;
+    }
+    let share = shareByBudget.get(job.budgetId);
+    if (share === undefined) {
+      share = getBudgetNode(tree, job.budgetId)?.effectiveShare ?? 0;
+      shareByBudget.set(job.budgetId, share);
+    }
+    const kind = isAllocatedRun(job.minRuntimeSec, share) ? 1 : 0;
+    let line = lines[kind]!.get(job.budgetId);
+    if (!line) {
+      line = { budgetId: job.budgetId, byPriority: [], bySubmit: [], bounds: null };
+      lines[kind]!.set(job.budgetId, line);
+    }
+    insertSorted(line.byPriority, job, comparePriority);
+    insertSorted(line.bySubmit, job, compareSubmit);
+    if (line.bounds) {
+      line.bounds = {
+        minGpus: Math.min(line.bounds.minGpus, job.gpus),
+        minMinRuntimeSec: Math.min(line.bounds.minMinRuntimeSec, job.minRuntimeSec),
+      };
+    }
+    queued.set(job.id, { job, line, kind });
+    countByKind[kind] = countByKind[kind]! + 1;
+    countByGpus.set(job.gpus, (countByGpus.get(job.gpus) ?? 0) + 1);
+    if (minGpus !== null && job.gpus < minGpus) minGpus = job.gpus;
+  };
+
+  const remove = (jobId: string): void => {
+    if (errors.delete(jobId)) {
+      errorList = null;
+      return;
+    }
+    const entry = queued.get(jobId);
+    if (!entry) return;
+    const { job, line } = entry;
+    queued.delete(jobId);
+    removeSorted(line.byPriority, job, comparePriority);
+    removeSorted(line.bySubmit, job, compareSubmit);
+    if (
+      line.bounds &&
+      (job.gpus === line.bounds.minGpus || job.minRuntimeSec === line.bounds.minMinRuntimeSec)
+    ) {
+      line.bounds = null;
+    }
+    countByKind[entry.kind] = countByKind[entry.kind]! - 1;
+    const left = countByGpus.get(job.gpus)! - 1;
+    if (left > 0) countByGpus.set(job.gpus, left);
+    else {
+      countByGpus.delete(job.gpus);
+      if (job.gpus === minGpus) minGpus = null;
+    }
+  };
+
+  const walk = (isAllocated: boolean, rankOf: RankOf): (() => QueueGroup | undefined) => {
+    const ranked = [...lines[isAllocated ? 1 : 0]!.values()]
+      .filter((line) => line.byPriority.length > 0)
+      .map((line) => ({ line, rank: rankOf(line.budgetId) }))
+      .sort((a, b) => a.rank - b.rank);
+    let start = 0;
+    return () => {
+      if (start >= ranked.length) return undefined;
+      const rank = ranked[start]!.rank;
+      let end = start + 1;
+      while (end < ranked.length && ranked[end]!.rank === rank) end += 1;
+      const tied = ranked.slice(start, end).map(({ line }) => line);
+      start = end;
+      let groupMinGpus = Number.POSITIVE_INFINITY;
+      let groupMinRuntimeSec = Number.POSITIVE_INFINITY;
+      for (const line of tied) {
+        const bounds = boundsOf(line);
+        groupMinGpus = Math.min(groupMinGpus, bounds.minGpus);
+        groupMinRuntimeSec = Math.min(groupMinRuntimeSec, bounds.minMinRuntimeSec);
+      }
+      return {
+        rank,
+        minGpus: groupMinGpus,
+        minMinRuntimeSec: groupMinRuntimeSec,
+        next: mergeTied(tied),
+      };
+    };
+  };
+
+  return {
+    get errors() {
+      return (errorList ??= [...errors.values()]);
+    },
+    get allocatedCount() {
+      return countByKind[1]!;
+    },
+    get unallocatedCount() {
+      return countByKind[0]!;
+    },
+    get minGpus() {
+      minGpus ??= countByGpus.size === 0 ? Infinity : Math.min(...countByGpus.keys());
+      return minGpus;
+    },
+    get size() {
+      return queued.size + errors.size;
+    },
+    walk,
+    add,
+    remove,
+  };
+}
+
+/** Whether the pass input is a queue rather than a list of jobs. */
+export function isPendingQueue(
+  pending: readonly PendingJob[] | PendingQueue,
+): pending is PendingQueue {
+  return !Array.isArray(pending);
+}
