@@ -5,6 +5,7 @@ import { explainReason } from "./explain";
 import { formatUtcClock } from "./format-time";
 import { rankBudgets } from "./fair-tree";
 import { createHoldings } from "./holdings";
+import { createStandingQueue } from "./pending-queue";
 import { createGpuPool, placeJob } from "./placement";
 import { runSchedulePass, type SchedulePassInput, type SchedulePassResult } from "./schedule-pass";
 import { buildTree, type TreeSpec } from "./test-helpers";
@@ -327,6 +328,22 @@ describe("scheduling pass properties", () => {
         allocated: waits.filter((wait) => wait.reason.rule !== "wait-unallocated").length,
         unallocated: waits.filter((wait) => wait.reason.rule === "wait-unallocated").length,
       });
+    });
+  });
+
+  it("a standing queue decides exactly what the same jobs as a list decide", () => {
+    check((input, result) => {
+      const queue = createStandingQueue(input.tree, input.cluster);
+      // Errors keep the order jobs joined in; the last one is taken out and queued again.
+      for (const job of input.pending) queue.add(job);
+      const last = input.pending.at(-1);
+      if (last) {
+        queue.remove(last.id);
+        queue.add(last);
+      }
+      expect(runSchedulePass({ ...input, pending: queue })).toEqual(result);
+      const quiet = runSchedulePass({ ...input, pending: queue, describeWaits: false });
+      expect(quiet).toEqual(runSchedulePass({ ...input, describeWaits: false }));
     });
   });
 

@@ -1,0 +1,129 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { createStandingQueue, queueFromPending, type PendingQueue } from "./pending-queue";
+import { orderQueue } from "./queue-order";
+import { buildTree, makeCluster } from "./test-helpers";
+import type { PendingJob, Priority } from "./types";
+
+const tree = buildTree({
+  name: "lab",
+  children: [
+    { name: "a", children: [{ name: "x" }, { name: "y" }] },
+    { name: "b", children: [{ name: "z" }, { name: "w", weight: 0 }] },
+  ],
+});
+const cluster = makeCluster(2, 8);
+const LEAVES = ["a/x", "a/y", "b/z", "b/w"];
+
+function job(id: string, budgetId: string, extra: Partial<PendingJob> = {}): PendingJob {
+  return {
+    id,
+    budgetId,
+    userId: "u",
+    gpus: 1,
+    minRuntimeSec: 600,
+    isResumable: true,
+    priority: "normal",
+    submitSec: 0,
+    ...extra,
+  };
+}
+
+/** Every job of the queue in walk order: allocated groups, then unallocated ones. */
+function walkAll(queue: PendingQueue, rankOf: (budgetId: string) => number): string[] {
+  const ids: string[] = [];
+  for (const isAllocated of [true, false]) {
+    const nextGroup = queue.walk(isAllocated, rankOf);
+    for (let group = nextGroup(); group; group = nextGroup()) {
+      let previous = -Infinity;
+      for (let next = group.next(); next; next = group.next()) {
+        expect(rankOf(next.budgetId)).toBe(group.rank);
+        expect(next.gpus).toBeGreaterThanOrEqual(group.minGpus);
+        expect(next.minRuntimeSec).toBeGreaterThanOrEqual(group.minMinRuntimeSec);
+        ids.push(next.id);
+      }
+      expect(group.rank).toBeGreaterThan(previous);
+      previous = group.rank;
+    }
+  }
+  return ids;
+}
+
+const jobsArbitrary = fc.array(
+  fc.record({
+    leaf: fc.nat(3),
+    gpus: fc.constantFrom(1, 2, 4, 8, 16),
+    minRuntimeSec: fc.constantFrom(0, 600, 3600),
+    priority: fc.constantFrom<Priority>("low", "normal", "high"),
+    submitSec: fc.integer({ min: 0, max: 6 }),
+  }),
+  { maxLength: 40 },
+);
+
+describe("standing queue", () => {
+  it("walks exactly the order of orderQueue, ties between budgets included, after removals", () => {
+    fc.assert(
+      fc.property(
+        jobsArbitrary,
+        fc.array(fc.integer({ min: 1, max: 3 }), { minLength: 4, maxLength: 4 }),
+        fc.array(fc.nat(39), { maxLength: 10 }),
+        (specs, ranks, removals) => {
+          const jobs = specs.map((spec, i) =>
+            job(`j${String(i).padStart(2, "0")}`, LEAVES[spec.leaf]!, spec),
+          );
+          const rankOf = (budgetId: string): number => ranks[LEAVES.indexOf(budgetId)]!;
+          const queue = createStandingQueue(tree, cluster);
+          for (const queued of jobs) queue.add(queued);
+          const removed = new Set(removals.map((i) => `j${String(i).padStart(2, "0")}`));
+          for (const id of removed) queue.remove(id);
+          const left = jobs.filter((queued) => !removed.has(queued.id));
+          // Zero share (b/w) or zero minimum runtime: unallocated.
+          const isAllocated = (queued: PendingJob): boolean =>
+            queued.minRuntimeSec > 0 && queued.budgetId !== "b/w";
+          const expected = orderQueue(left, rankOf, isAllocated).map((queued) => queued.id);
+          expect(walkAll(queue, rankOf)).toEqual(expected);
+          expect(walkAll(queueFromPending(left, tree, cluster), rankOf)).toEqual(expected);
+          expect(queue.allocatedCount).toBe(left.filter(isAllocated).length);
+          expect(queue.unallocatedCount).toBe(left.length - queue.allocatedCount);
+          expect(queue.minGpus).toBe(Math.min(...left.map((queued) => queued.gpus)));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("keeps jobs that can never start apart, as errors", () => {
+    const queue = createStandingQueue(tree, cluster);
+    queue.add(job("inner", "a"));
+    queue.add(job("huge", "a/x", { gpus: 17 }));
+    queue.add(job("fine", "a/x"));
+    expect(queue.errors.map((error) => [error.jobId, error.reason.rule])).toEqual([
+      ["inner", "error-invalid-job"],
+      ["huge", "error-larger-than-cluster"],
+    ]);
+    expect(queue.size).toBe(3);
+    expect(queue.allocatedCount).toBe(1);
+    queue.remove("huge");
+    expect(queue.errors.map((error) => error.jobId)).toEqual(["inner"]);
+  });
+
+  it("refuses a job queued twice and ignores the removal of an unknown one", () => {
+    const queue = createStandingQueue(tree, cluster);
+    queue.add(job("j1", "a/x"));
+    expect(() => queue.add(job("j1", "a/y"))).toThrow(/already queued/);
+    queue.remove("nobody");
+    expect(queue.size).toBe(1);
+  });
+
+  it("raises its bounds when the smallest job leaves", () => {
+    const queue = createStandingQueue(tree, cluster);
+    queue.add(job("small", "a/x", { gpus: 1, minRuntimeSec: 60 }));
+    queue.add(job("large", "a/x", { gpus: 8, minRuntimeSec: 3600 }));
+    queue.remove("small");
+    expect(queue.minGpus).toBe(8);
+    const group = queue.walk(true, () => 1)();
+    expect(group).toMatchObject({ rank: 1, minGpus: 8, minMinRuntimeSec: 3600 });
+    expect(group?.next()?.id).toBe("large");
+    expect(group?.next()).toBeUndefined();
+  });
+});
