@@ -3,7 +3,7 @@ import { createGpuPool, type GpuPool } from "./placement";
 import { compareVictims, type VictimCandidate, type VictimSlot } from "./preemption";
 import type { BudgetRef, DrainCompleteDecision, PreemptDecision, PreemptReason } from "./reasons";
 import type { SchedulePassInput } from "./schedule-pass";
-import type { ActiveRun } from "./types";
+import type { ActiveRun, NodeHealth } from "./types";
 
 /** A run holding GPUs during the pass: an input run or a start of this pass. */
 export type LiveRun = VictimCandidate & {
@@ -47,12 +47,18 @@ export function loadClusterState(
 ): ClusterState {
   const { cluster, nowSec } = input;
   const pool = createGpuPool(cluster.nodes);
-  const healthByIndex = new Map(cluster.nodes.map((node) => [node.index, node.health]));
-  const hasDown = cluster.nodes.some((node) => node.health === "down");
-  const hasDraining = cluster.nodes.some((node) => node.health === "draining");
+  // Health and position per node index, in flat arrays: the loop below runs for every run of
+  // every pass.
+  const positionOf = createPositionLookup(pool);
+  const healthAt: NodeHealth[] = [];
+  for (const node of cluster.nodes) healthAt[pool.positionOf.get(node.index)!] = node.health;
+  const healthOf = (node: number): NodeHealth | undefined => healthAt[positionOf(node)];
+  const hasDown = healthAt.includes("down");
+  const hasDraining = healthAt.includes("draining");
   const preemptions: PreemptDecision[] = [];
   const live: LiveRun[] = [];
-  const heldByPosition: number[][] = Array.from({ length: pool.free.length }, () => []);
+  const heldByPosition: number[][] = [];
+  for (let position = 0; position < pool.free.length; position += 1) heldByPosition.push([]);
 
   const endRun = (entry: LiveRun, reason: PreemptReason): void => {
     entry.isGone = true;
@@ -70,13 +76,14 @@ export function loadClusterState(
   };
 
   for (const run of input.runs) {
-    const slices = run.placement.map((slice) => {
-      const position = pool.positionOf.get(slice.node);
-      if (position === undefined) {
+    const slices: LiveRun["slices"] = [];
+    for (const slice of run.placement) {
+      const position = positionOf(slice.node);
+      if (position < 0) {
         throw new RangeError(`Run "${run.id}" is placed on unknown node ${slice.node}.`);
       }
-      return { position, gpus: slice.gpus };
-    });
+      slices.push({ position, gpus: slice.gpus });
+    }
     const entry: LiveRun = {
       id: run.id,
       budgetId: run.budgetId,
@@ -91,7 +98,7 @@ export function loadClusterState(
       run,
     };
     const downNode = hasDown
-      ? run.placement.find((slice) => healthByIndex.get(slice.node) === "down")
+      ? run.placement.find((slice) => healthOf(slice.node) === "down")
       : undefined;
     if (downNode) {
       entry.isGone = true;
@@ -125,7 +132,7 @@ export function loadClusterState(
   for (const entry of hasDraining ? live : []) {
     if (entry.isGone || entry.isProtectedNow) continue;
     const draining = entry.run!.placement.find(
-      (slice) => healthByIndex.get(slice.node) === "draining",
+      (slice) => healthOf(slice.node) === "draining",
     );
     if (!draining) continue;
     endRun(entry, {
@@ -141,7 +148,7 @@ export function loadClusterState(
   const drainsCompleted: DrainCompleteDecision[] = [];
   for (let position = 0; hasDraining && position < pool.free.length; position += 1) {
     const node = pool.indexOf[position]!;
-    if (healthByIndex.get(node) !== "draining") continue;
+    if (healthAt[position] !== "draining") continue;
     if (heldByPosition[position]!.every((index) => live[index]!.isGone)) {
       drainsCompleted.push({ node, reason: { rule: "drain-complete", atSec: nowSec, node } });
     }
@@ -171,4 +178,22 @@ export function loadClusterState(
     victimsByPosition,
     endRun,
   };
+}
+
+/**
+ * Node index -> pool position (-1 for an unknown node): an array lookup when indices are small
+ * non-negative integers (the usual 0..n-1), else the pool's map.
+ */
+function createPositionLookup(pool: GpuPool): (node: number) => number {
+  const count = pool.indexOf.length;
+  let maxIndex = -1;
+  for (let position = 0; position < count; position += 1) {
+    const index = pool.indexOf[position]!;
+    if (index < 0) return (node) => pool.positionOf.get(node) ?? -1;
+    maxIndex = Math.max(maxIndex, index);
+  }
+  if (maxIndex > 4 * count + 64) return (node) => pool.positionOf.get(node) ?? -1;
+  const byIndex = new Int32Array(maxIndex + 1).fill(-1);
+  for (let position = 0; position < count; position += 1) byIndex[pool.indexOf[position]!] = position;
+  return (node) => (Number.isInteger(node) && node >= 0 && node <= maxIndex ? byIndex[node]! : -1);
 }
