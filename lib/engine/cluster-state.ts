@@ -3,6 +3,7 @@ import { createGpuPool, type GpuPool } from "./placement";
 import { compareVictims, type VictimCandidate, type VictimSlot } from "./preemption";
 import type { BudgetRef, DrainCompleteDecision, PreemptDecision, PreemptReason } from "./reasons";
 import type { SchedulePassInput } from "./schedule-pass";
+import { standingRunsState } from "./standing-runs";
 import type { ActiveRun, NodeHealth } from "./types";
 
 /** A run holding GPUs during the pass: an input run or a start of this pass. */
@@ -18,7 +19,11 @@ export type LiveRun = VictimCandidate & {
 /** The cluster as a pass works on it: GPUs, runs still holding them, decisions so far. */
 export type ClusterState = {
   pool: GpuPool;
-  /** Input runs first (index = position in `input.runs` order of survivors), then new starts. */
+  /**
+   * Input runs first, then new starts. From a list: the runs not on a down node, in input order.
+   * From standing runs: every entry in the order runs were added, gaps and runs ended on a
+   * down node marked gone.
+   */
   live: LiveRun[];
   /** Indices into `live` of the runs holding GPUs on each pool position. */
   heldByPosition: number[][];
@@ -31,6 +36,8 @@ export type ClusterState = {
   victimsByPosition: () => VictimSlot[][];
   /** Ends a live run now: frees its GPUs and records the preemption. */
   endRun: (entry: LiveRun, reason: PreemptReason) => void;
+  /** Called once the pass is done: gives standing runs back their state before the pass. */
+  finish: () => void;
 };
 
 /**
@@ -56,9 +63,15 @@ export function loadClusterState(
   const hasDown = healthAt.includes("down");
   const hasDraining = healthAt.includes("draining");
   const preemptions: PreemptDecision[] = [];
-  const live: LiveRun[] = [];
-  const heldByPosition: number[][] = [];
-  for (let position = 0; position < pool.free.length; position += 1) heldByPosition.push([]);
+  const standing = standingRunsState(input.runs);
+  if (standing && !sameIndices(standing.indexOf, pool.indexOf)) {
+    throw new RangeError("The cluster's nodes are not those its standing runs were made for.");
+  }
+  const live: LiveRun[] = standing?.entries ?? [];
+  const heldByPosition: number[][] = standing?.heldByPosition ?? [];
+  for (let position = heldByPosition.length; position < pool.free.length; position += 1) {
+    heldByPosition.push([]);
+  }
 
   const endRun = (entry: LiveRun, reason: PreemptReason): void => {
     entry.isGone = true;
@@ -74,29 +87,8 @@ export function loadClusterState(
       reason,
     });
   };
-
-  for (const run of input.runs) {
-    const slices: LiveRun["slices"] = [];
-    for (const slice of run.placement) {
-      const position = positionOf(slice.node);
-      if (position < 0) {
-        throw new RangeError(`Run "${run.id}" is placed on unknown node ${slice.node}.`);
-      }
-      slices.push({ position, gpus: slice.gpus });
-    }
-    const entry: LiveRun = {
-      id: run.id,
-      budgetId: run.budgetId,
-      isAllocated: run.isAllocated,
-      rank: rankOf(run.budgetId),
-      startSec: run.startSec,
-      gpus: run.gpus,
-      slices,
-      protectedUntilSec: run.protectedUntilSec,
-      isGone: false,
-      isProtectedNow: isProtected(run, nowSec),
-      run,
-    };
+  // A run on a down node ends at once; any other takes its GPUs. False when it ended.
+  const load = (entry: LiveRun, run: ActiveRun): boolean => {
     const downNode = hasDown
       ? run.placement.find((slice) => healthOf(slice.node) === "down")
       : undefined;
@@ -117,23 +109,59 @@ export function loadClusterState(
           outcome: preemptionOutcome(run.isResumable),
         },
       });
-      continue;
+      return false;
     }
-    for (const slice of slices) {
+    for (const slice of entry.slices) {
       pool.free[slice.position] = pool.free[slice.position]! - slice.gpus;
       if (pool.free[slice.position]! < 0) {
         throw new RangeError(`Node ${pool.indexOf[slice.position]} holds more GPUs than it has.`);
       }
     }
-    const index = live.length;
-    live.push(entry);
-    for (const slice of slices) heldByPosition[slice.position]!.push(index);
+    return true;
+  };
+
+  if (standing) {
+    // Entries stay; their per-pass fields are set anew. Gaps of removed runs count as gone.
+    for (const entry of live) {
+      const run = entry.run;
+      entry.isGone = run === null;
+      if (run === null) continue;
+      entry.rank = rankOf(run.budgetId);
+      entry.isProtectedNow = isProtected(run, nowSec);
+      load(entry, run);
+    }
+  } else {
+    for (const run of input.runs as readonly ActiveRun[]) {
+      const slices: LiveRun["slices"] = [];
+      for (const slice of run.placement) {
+        const position = positionOf(slice.node);
+        if (position < 0) {
+          throw new RangeError(`Run "${run.id}" is placed on unknown node ${slice.node}.`);
+        }
+        slices.push({ position, gpus: slice.gpus });
+      }
+      const entry: LiveRun = {
+        id: run.id,
+        budgetId: run.budgetId,
+        isAllocated: run.isAllocated,
+        rank: rankOf(run.budgetId),
+        startSec: run.startSec,
+        gpus: run.gpus,
+        slices,
+        protectedUntilSec: run.protectedUntilSec,
+        isGone: false,
+        isProtectedNow: isProtected(run, nowSec),
+        run,
+      };
+      if (!load(entry, run)) continue;
+      const index = live.length;
+      live.push(entry);
+      for (const slice of slices) heldByPosition[slice.position]!.push(index);
+    }
   }
   for (const entry of hasDraining ? live : []) {
     if (entry.isGone || entry.isProtectedNow) continue;
-    const draining = entry.run!.placement.find(
-      (slice) => healthOf(slice.node) === "draining",
-    );
+    const draining = entry.run!.placement.find((slice) => healthOf(slice.node) === "draining");
     if (!draining) continue;
     endRun(entry, {
       rule: "preempt-drain",
@@ -169,6 +197,16 @@ export function loadClusterState(
         : [],
     ));
 
+  // Standing runs get back to what they were: the pass's starts come off their lists.
+  const loadedCount = live.length;
+  const finish = (): void => {
+    if (!standing) return;
+    for (let index = live.length - 1; index >= loadedCount; index -= 1) {
+      for (const slice of live[index]!.slices) heldByPosition[slice.position]!.pop();
+    }
+    live.length = loadedCount;
+  };
+
   return {
     pool,
     live,
@@ -177,6 +215,7 @@ export function loadClusterState(
     drainsCompleted,
     victimsByPosition,
     endRun,
+    finish,
   };
 }
 
@@ -194,6 +233,13 @@ function createPositionLookup(pool: GpuPool): (node: number) => number {
   }
   if (maxIndex > 4 * count + 64) return (node) => pool.positionOf.get(node) ?? -1;
   const byIndex = new Int32Array(maxIndex + 1).fill(-1);
-  for (let position = 0; position < count; position += 1) byIndex[pool.indexOf[position]!] = position;
+  for (let position = 0; position < count; position += 1)
+    byIndex[pool.indexOf[position]!] = position;
   return (node) => (Number.isInteger(node) && node >= 0 && node <= maxIndex ? byIndex[node]! : -1);
+}
+
+function sameIndices(a: Int32Array, b: Int32Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false;
+  return true;
 }

@@ -6,6 +6,7 @@ import { formatUtcClock } from "./format-time";
 import { rankBudgets } from "./fair-tree";
 import { createHoldings } from "./holdings";
 import { createStandingQueue } from "./pending-queue";
+import { createStandingRuns } from "./standing-runs";
 import { createGpuPool, placeJob } from "./placement";
 import { runSchedulePass, type SchedulePassInput, type SchedulePassResult } from "./schedule-pass";
 import { buildTree, type TreeSpec } from "./test-helpers";
@@ -60,7 +61,10 @@ type Scenario = typeof scenario extends fc.Arbitrary<infer T> ? T : never;
 
 /** Builds a valid pass input: runs packed first-fit onto the nodes, never over capacity. */
 /** A pass input whose queue is a list, as these properties read it. */
-type ListInput = SchedulePassInput & { pending: readonly PendingJob[] };
+type ListInput = SchedulePassInput & {
+  pending: readonly PendingJob[];
+  runs: readonly ActiveRun[];
+};
 
 function toInput(s: Scenario): ListInput {
   const spec: TreeSpec = {
@@ -331,7 +335,7 @@ describe("scheduling pass properties", () => {
     });
   });
 
-  it("a standing queue decides exactly what the same jobs as a list decide", () => {
+  it("standing queue and runs decide exactly what the same jobs and runs as lists decide", () => {
     check((input, result) => {
       const queue = createStandingQueue(input.tree, input.cluster);
       // Errors keep the order jobs joined in; the last one is taken out and queued again.
@@ -341,8 +345,20 @@ describe("scheduling pass properties", () => {
         queue.remove(last.id);
         queue.add(last);
       }
-      expect(runSchedulePass({ ...input, pending: queue })).toEqual(result);
-      const quiet = runSchedulePass({ ...input, pending: queue, describeWaits: false });
+      // Runs in input order, with a gap where a run came and went.
+      const runs = createStandingRuns(input.cluster.nodes);
+      input.runs.forEach((run, i) => {
+        if (i === 1) {
+          runs.add({ ...run, id: "gone" });
+          runs.remove("gone");
+        }
+        runs.add(run);
+      });
+      const standing = { ...input, pending: queue, runs };
+      expect(runSchedulePass(standing)).toEqual(result);
+      // A pass leaves them as it found them.
+      expect(runSchedulePass(standing)).toEqual(result);
+      const quiet = runSchedulePass({ ...standing, describeWaits: false });
       expect(quiet).toEqual(runSchedulePass({ ...input, describeWaits: false }));
     });
   });

@@ -57,6 +57,7 @@ export {
   type PendingQueue,
   type StandingQueue,
 } from "./pending-queue";
+export { createStandingRuns, type StandingRuns } from "./standing-runs";
 export { runSchedulePass, type SchedulePassInput, type SchedulePassResult } from "./schedule-pass";
 export { explainReason, formatNodes, type ExplainOptions } from "./explain";
 export { formatDuration, formatOffset, formatUtcClock, type TimeFormatter } from "./format-time";

@@ -1,4 +1,4 @@
-import { loadClusterState } from "./cluster-state";
+import { loadClusterState, type ClusterState } from "./cluster-state";
 import { protectedUntilSec } from "./contract";
 import { createBudgetRefs, rankBudgets, type FairTreeRanking } from "./fair-tree";
 import { createHoldings } from "./holdings";
@@ -6,6 +6,7 @@ import { isPendingQueue, queueFromPending, type PendingQueue } from "./pending-q
 import { placeJob, placementShape } from "./placement";
 import { planPreemption, rankPreemptionReason } from "./preemption";
 import type {
+  BudgetRef,
   KeptFor,
   DrainCompleteDecision,
   PreemptDecision,
@@ -13,6 +14,7 @@ import type {
   WaitDecision,
 } from "./reasons";
 import { reserveNodes, type Reservation } from "./reservation";
+import type { StandingRuns } from "./standing-runs";
 import type { ActiveRun, BudgetTree, ClusterSpec, NodeSlice, PendingJob, UsageMode } from "./types";
 import { usageWindowSec } from "./usage-window";
 import { describeWaiting, type WaitContext } from "./wait-reasons";
@@ -25,7 +27,8 @@ export type SchedulePassInput = {
   tree: BudgetTree;
   /** Allocated GPU-seconds per leaf in the window at `nowSec` (see `computeLeafUsage`). */
   leafUsage: Record<string, number>;
-  runs: readonly ActiveRun[];
+  /** Runs holding GPUs: a list, or runs the caller keeps between passes (`createStandingRuns`). */
+  runs: readonly ActiveRun[] | StandingRuns;
   /**
    * The waiting jobs: a list, or a queue the caller keeps between passes (`createStandingQueue`),
    * which spares the pass screening and sorting the whole queue.
@@ -68,7 +71,8 @@ export type SchedulePassResult = {
  * with a protection that ends before those nodes are ready. Unallocated jobs then take any GPUs
  * still free. Every pending job gets a start or a reason to wait.
  *
- * Pure and deterministic: the same input gives the same output; inputs are not mutated.
+ * Pure and deterministic: the same input gives the same output; inputs are not mutated (a
+ * standing queue or standing runs is left as the pass found it).
  * Throws only on broken invariants (runs overfilling a node, unknown node indices).
  *
  * @example
@@ -76,7 +80,7 @@ export type SchedulePassResult = {
  * result.starts.map((start) => start.jobId);
  */
 export function runSchedulePass(input: SchedulePassInput): SchedulePassResult {
-  const { cluster, nowSec, tree } = input;
+  const { cluster, tree } = input;
   const clusterGpus = cluster.nodes.reduce((sum, node) => sum + node.gpus, 0);
   const ranking =
     input.ranking ??
@@ -89,6 +93,22 @@ export function runSchedulePass(input: SchedulePassInput): SchedulePassResult {
   const budgetRef = createBudgetRefs(tree, ranking);
 
   const state = loadClusterState(input, rankOf, budgetRef);
+  try {
+    return decide(input, ranking, rankOf, budgetRef, state);
+  } finally {
+    state.finish();
+  }
+}
+
+/** The decisions of a pass on the loaded cluster state (see `runSchedulePass`). */
+function decide(
+  input: SchedulePassInput,
+  ranking: FairTreeRanking,
+  rankOf: (budgetId: string) => number,
+  budgetRef: (budgetId: string) => BudgetRef,
+  state: ClusterState,
+): SchedulePassResult {
+  const { cluster, nowSec, tree } = input;
   const { pool, live, heldByPosition, preemptions, victimsByPosition } = state;
   // Allocated GPUs held per tree node, kept current through the pass (the share guard, ADR 011).
   const holdings = createHoldings(

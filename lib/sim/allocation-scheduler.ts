@@ -1,5 +1,12 @@
-import { createStandingQueue, rankBudgets, runSchedulePass, validateBudgetTree } from "../engine";
-import type { StandingQueue } from "../engine";
+import {
+  createStandingQueue,
+  createStandingRuns,
+  rankBudgets,
+  runSchedulePass,
+  validateBudgetTree,
+  type StandingQueue,
+  type StandingRuns,
+} from "../engine";
 import type { Scenario, SimCluster } from "./scenario";
 import type { Scheduler, SchedulerPlan, SchedulerView } from "./scheduler";
 
@@ -14,14 +21,11 @@ export const RERANK_INTERVAL_SEC = 300;
 const NO_PLAN: SchedulerPlan = { starts: [], preemptions: [], wakeAtSec: null };
 
 /** True when no GPU is free on a healthy node and every run is allocated and protected. */
-function isIdle(view: SchedulerView): boolean {
+function isIdle(view: SchedulerView, runs: StandingRuns): boolean {
   for (let i = 0; i < view.cluster.nodes.length; i++) {
     if (view.cluster.nodes[i]?.health === "healthy" && (view.freeGpus[i] ?? 0) > 0) return false;
   }
-  for (const run of view.running) {
-    if (!run.isAllocated || view.nowSec >= run.protectedUntilSec) return false;
-  }
-  return true;
+  return !runs.some((run) => !run.isAllocated || view.nowSec >= run.protectedUntilSec);
 }
 
 /**
@@ -42,15 +46,20 @@ export function createAllocationScheduler(scenario: Scenario, cluster: SimCluste
   }
   const tree = checked.value;
   const capacityGpus = cluster.nodes * cluster.gpusPerNode;
-  // The queue is kept from pass to pass: jobs join as the view reports them, leave as they start.
+  // Queue and runs are kept from pass to pass (ADR 012): jobs join as the view reports them and
+  // leave as they start; runs come and go with the view's deltas.
   let queue: StandingQueue | null = null;
+  let runs: StandingRuns | null = null;
 
   function plan(view: SchedulerView): SchedulerPlan {
     queue ??= createStandingQueue(tree, view.cluster);
+    runs ??= createStandingRuns(view.cluster.nodes);
     for (const job of view.newlyPending) queue.add(job);
+    for (const run of view.runsStarted) runs.add(run);
+    for (const run of view.runsEnded) runs.remove(run.id);
     const isDraining = view.cluster.nodes.some((node) => node.health === "draining");
     if (queue.size === 0 && !isDraining) return NO_PLAN;
-    if (isIdle(view)) {
+    if (isIdle(view, runs)) {
       // Every pending job would wait; allocated ones would ask for a re-rank.
       const isWaiting = queue.allocatedCount > 0;
       return { ...NO_PLAN, wakeAtSec: isWaiting ? view.nowSec + RERANK_INTERVAL_SEC : null };
@@ -65,7 +74,7 @@ export function createAllocationScheduler(scenario: Scenario, cluster: SimCluste
       tree,
       ranking,
       leafUsage: view.usageByLeaf,
-      runs: view.running,
+      runs,
       pending: queue,
       describeWaits: false,
     });

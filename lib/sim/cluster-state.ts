@@ -60,6 +60,7 @@ export function createClusterState(scenario: Scenario, spec: SimCluster, jobs: r
   };
   let arrivals: PendingJob[] = [];
   let endedRuns: ActiveRun[] = [];
+  let startedRuns: ActiveRun[] = [];
 
   function enqueue(index: number, nowSec: number): void {
     const job = jobs[index] as SimJob;
@@ -195,6 +196,7 @@ export function createClusterState(scenario: Scenario, spec: SimCluster, jobs: r
       expectedEndSec: nowSec + (remainingSec[index] ?? 0),
     };
     live.set(runId, run);
+    startedRuns.push(active);
     for (const slice of placement) {
       freeGpus[slice.node] = (freeGpus[slice.node] ?? 0) - slice.gpus;
       runsOnNode[slice.node]?.add(run);
@@ -207,8 +209,10 @@ export function createClusterState(scenario: Scenario, spec: SimCluster, jobs: r
   function view(nowSec: number): SchedulerView {
     const newlyPending = arrivals;
     const runsEnded = endedRuns;
+    const runsStarted = startedRuns;
     arrivals = [];
     endedRuns = [];
+    startedRuns = [];
     let pendingList: PendingJob[] | null = null;
     let runningList: ActiveRun[] | null = null;
     let usageByLeaf: Record<string, number> | null = null;
@@ -224,6 +228,7 @@ export function createClusterState(scenario: Scenario, spec: SimCluster, jobs: r
       get running() {
         return (runningList ??= Array.from(live.values(), (run) => run.active));
       },
+      runsStarted,
       runsEnded,
       freeGpus,
       get usageByLeaf() {

@@ -17,6 +17,8 @@ export type SchedulerView = {
    */
   newlyPending: readonly PendingJob[];
   running: readonly ActiveRun[];
+  /** Runs that started since the previous pass, in start order (those since ended included). */
+  runsStarted: readonly ActiveRun[];
   /** Runs that ended since the previous pass (completed, preempted, node down). */
   runsEnded: readonly ActiveRun[];
   /** Free GPUs per node index (healthy or not). */

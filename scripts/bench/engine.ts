@@ -74,7 +74,7 @@ function makeInput(
   leaves: number,
   mode: "churn" | "steady" = "churn",
   seed = 1,
-): SchedulePassInput & { pending: PendingJob[] } {
+): SchedulePassInput & { pending: PendingJob[]; runs: ActiveRun[] } {
   const random = createRandom(seed);
   const { tree, leafIds } = makeTree(leaves, random);
   const cluster: ClusterSpec = {

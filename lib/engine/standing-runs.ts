@@ -1,0 +1,116 @@
+import type { LiveRun } from "./cluster-state";
+import { createGpuPool } from "./placement";
+import type { ActiveRun, ClusterNodeState } from "./types";
+
+/** The runs of a cluster kept from pass to pass: added as they start, removed as they end. */
+export type StandingRuns = {
+  /** Adds a run (its placement checked against the nodes). Throws on a known id or node. */
+  add(run: ActiveRun): void;
+  /** Removes a run; no-op for an unknown id. */
+  remove(runId: string): void;
+  /** Whether some run, in start order, passes `test`. */
+  some(test: (run: ActiveRun) => boolean): boolean;
+  readonly size: number;
+};
+
+/**
+ * What a pass works on (internal to the engine): one entry per run in the order runs were added,
+ * entries of removed runs kept as gaps (`run` null) until the gaps outnumber the runs, and the
+ * entries holding GPUs on each node position. A pass resets the entries' per-pass fields, appends
+ * its starts and takes them back off when it ends.
+ */
+export type StandingRunsState = {
+  /** Node indices by position, as when the runs were created. */
+  indexOf: Int32Array;
+  entries: LiveRun[];
+  heldByPosition: number[][];
+};
+
+const states = new WeakMap<StandingRuns, StandingRunsState>();
+
+/**
+ * Runs kept between passes, for callers that see them change by small deltas (the simulator,
+ * ADR 012): a pass then spends nothing on loading runs it loaded before. Give it to
+ * `runSchedulePass` as `runs`; the nodes' indices must stay those given here (their health may
+ * change). Passes decide exactly what they decide on the same runs as a list (property-tested).
+ *
+ * @example
+ * const runs = createStandingRuns(cluster.nodes);
+ * runs.add(run);
+ * runSchedulePass({ cluster, nowSec, tree, leafUsage, runs, pending });
+ */
+export function createStandingRuns(nodes: readonly ClusterNodeState[]): StandingRuns {
+  const pool = createGpuPool(nodes);
+  const state: StandingRunsState = {
+    indexOf: pool.indexOf,
+    entries: [],
+    heldByPosition: Array.from({ length: pool.free.length }, () => []),
+  };
+  const entryById = new Map<string, number>();
+  let gaps = 0;
+
+  // Drops the gaps, keeping the order of the runs.
+  const compact = (): void => {
+    const kept = state.entries.filter((entry) => entry.run !== null);
+    state.entries = kept;
+    for (const held of state.heldByPosition) held.length = 0;
+    entryById.clear();
+    kept.forEach((entry, index) => {
+      entryById.set(entry.id, index);
+      for (const slice of entry.slices) state.heldByPosition[slice.position]!.push(index);
+    });
+    gaps = 0;
+  };
+
+  const runs: StandingRuns = {
+    add(run) {
+      if (entryById.has(run.id)) throw new Error(`Run "${run.id}" is already standing.`);
+      const slices = run.placement.map((slice) => {
+        const position = pool.positionOf.get(slice.node);
+        if (position === undefined) {
+          throw new RangeError(`Run "${run.id}" is placed on unknown node ${slice.node}.`);
+        }
+        return { position, gpus: slice.gpus };
+      });
+      const index = state.entries.length;
+      state.entries.push({
+        id: run.id,
+        budgetId: run.budgetId,
+        isAllocated: run.isAllocated,
+        rank: 0,
+        startSec: run.startSec,
+        gpus: run.gpus,
+        slices,
+        protectedUntilSec: run.protectedUntilSec,
+        isGone: false,
+        isProtectedNow: false,
+        run,
+      });
+      entryById.set(run.id, index);
+      for (const slice of slices) state.heldByPosition[slice.position]!.push(index);
+    },
+    remove(runId) {
+      const index = entryById.get(runId);
+      if (index === undefined) return;
+      entryById.delete(runId);
+      state.entries[index]!.run = null;
+      gaps += 1;
+      if (gaps > 64 && gaps > entryById.size) compact();
+    },
+    some(test) {
+      return state.entries.some((entry) => entry.run !== null && test(entry.run));
+    },
+    get size() {
+      return entryById.size;
+    },
+  };
+  states.set(runs, state);
+  return runs;
+}
+
+/** The state behind standing runs, or null for a list of runs (internal to the engine). */
+export function standingRunsState(
+  runs: readonly ActiveRun[] | StandingRuns,
+): StandingRunsState | null {
+  return Array.isArray(runs) ? null : (states.get(runs as StandingRuns) ?? null);
+}
