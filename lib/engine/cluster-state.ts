@@ -4,7 +4,7 @@ import { compareVictims, type VictimCandidate, type VictimSlot } from "./preempt
 import type { BudgetRef, DrainCompleteDecision, PreemptDecision, PreemptReason } from "./reasons";
 import type { SchedulePassInput } from "./schedule-pass";
 import { standingRunsState } from "./standing-runs";
-import type { ActiveRun, NodeHealth } from "./types";
+import type { ActiveRun, ClusterNodeState, NodeHealth } from "./types";
 
 /** A run holding GPUs during the pass: an input run or a start of this pass. */
 export type LiveRun = VictimCandidate & {
@@ -53,7 +53,8 @@ export function loadClusterState(
   budgetRef: (budgetId: string) => BudgetRef,
 ): ClusterState {
   const { cluster, nowSec } = input;
-  const pool = createGpuPool(cluster.nodes);
+  const standing = standingRunsState(input.runs);
+  const pool = standing ? copyPool(standing.pool, cluster.nodes) : createGpuPool(cluster.nodes);
   // Health and position per node index, in flat arrays: the loop below runs for every run of
   // every pass.
   const positionOf = createPositionLookup(pool);
@@ -63,10 +64,6 @@ export function loadClusterState(
   const hasDown = healthAt.includes("down");
   const hasDraining = healthAt.includes("draining");
   const preemptions: PreemptDecision[] = [];
-  const standing = standingRunsState(input.runs);
-  if (standing && !sameIndices(standing.indexOf, pool.indexOf)) {
-    throw new RangeError("The cluster's nodes are not those its standing runs were made for.");
-  }
   const live: LiveRun[] = standing?.entries ?? [];
   const heldByPosition: number[][] = standing?.heldByPosition ?? [];
   for (let position = heldByPosition.length; position < pool.free.length; position += 1) {
@@ -238,8 +235,27 @@ function createPositionLookup(pool: GpuPool): (node: number) => number {
   return (node) => (Number.isInteger(node) && node >= 0 && node <= maxIndex ? byIndex[node]! : -1);
 }
 
-function sameIndices(a: Int32Array, b: Int32Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false;
-  return true;
+/**
+ * A fresh pool for `nodes` from the template standing runs keep: node order, positions and sizes
+ * are shared, free GPUs and health are the pass's own. Throws when the nodes are not the
+ * template's.
+ */
+function copyPool(template: GpuPool, nodes: readonly ClusterNodeState[]): GpuPool {
+  const count = template.indexOf.length;
+  const isUsable = new Uint8Array(count);
+  const isSeen = new Uint8Array(count);
+  let isSame = nodes.length === count;
+  for (let i = 0; i < nodes.length && isSame; i += 1) {
+    const node = nodes[i]!;
+    const position = template.positionOf.get(node.index);
+    isSame =
+      position !== undefined && !isSeen[position] && template.capacity[position] === node.gpus;
+    if (!isSame) break;
+    isSeen[position!] = 1;
+    isUsable[position!] = node.health === "healthy" ? 1 : 0;
+  }
+  if (!isSame) {
+    throw new RangeError("The cluster's nodes are not those its standing runs were made for.");
+  }
+  return { ...template, free: template.capacity.slice(), isUsable };
 }

@@ -120,8 +120,7 @@ export function reserveNodes(
       options.push({ position, atSec: readyAt(position, pool.nodeSizeGpus) });
     }
     if (options.length < shape.wholeNodes) return null;
-    options.sort((a, b) => a.atSec - b.atSec || a.position - b.position);
-    for (const option of options.slice(0, shape.wholeNodes)) {
+    for (const option of earliestOptions(options, shape.wholeNodes)) {
       chosen.push(option);
       isExcluded[option.position] = 1;
     }
@@ -144,4 +143,34 @@ export function reserveNodes(
     nodes: chosen.map((option) => pool.indexOf[option.position]!).sort((a, b) => a - b),
     readyAtSec: Number.isFinite(latest) ? latest : null,
   };
+}
+
+/**
+ * The `count` earliest options (ties: lowest position), earliest first: a few selection rounds
+ * when `count` is small, else a sort. Does not reorder `options`.
+ */
+function earliestOptions(
+  options: readonly { position: number; atSec: number }[],
+  count: number,
+): { position: number; atSec: number }[] {
+  const isBefore = (
+    a: { position: number; atSec: number },
+    b: { position: number; atSec: number },
+  ): boolean => a.atSec < b.atSec || (a.atSec === b.atSec && a.position < b.position);
+  if (count > 8) {
+    return [...options]
+      .sort((a, b) => (isBefore(a, b) ? -1 : isBefore(b, a) ? 1 : 0))
+      .slice(0, count);
+  }
+  const chosen: { position: number; atSec: number }[] = [];
+  const isChosen = new Uint8Array(options.length);
+  for (let round = 0; round < count; round += 1) {
+    let best = -1;
+    for (let i = 0; i < options.length; i += 1) {
+      if (!isChosen[i] && (best < 0 || isBefore(options[i]!, options[best]!))) best = i;
+    }
+    isChosen[best] = 1;
+    chosen.push(options[best]!);
+  }
+  return chosen;
 }

@@ -1,5 +1,5 @@
 import type { LiveRun } from "./cluster-state";
-import { createGpuPool } from "./placement";
+import { createGpuPool, type GpuPool } from "./placement";
 import type { ActiveRun, ClusterNodeState } from "./types";
 
 /** The runs of a cluster kept from pass to pass: added as they start, removed as they end. */
@@ -20,8 +20,8 @@ export type StandingRuns = {
  * its starts and takes them back off when it ends.
  */
 export type StandingRunsState = {
-  /** Node indices by position, as when the runs were created. */
-  indexOf: Int32Array;
+  /** The nodes as when the runs were created, every GPU free: a pass copies what it changes. */
+  pool: GpuPool;
   entries: LiveRun[];
   heldByPosition: number[][];
 };
@@ -42,7 +42,7 @@ const states = new WeakMap<StandingRuns, StandingRunsState>();
 export function createStandingRuns(nodes: readonly ClusterNodeState[]): StandingRuns {
   const pool = createGpuPool(nodes);
   const state: StandingRunsState = {
-    indexOf: pool.indexOf,
+    pool,
     entries: [],
     heldByPosition: Array.from({ length: pool.free.length }, () => []),
   };
