@@ -81,8 +81,10 @@ export function planPreemption(
 ): PreemptionPlan | null {
   const shape = placementShape(gpus, pool.nodeSizeGpus);
   const nodeCount = pool.free.length;
-  const chosen = new Uint8Array(candidates.length);
-  const freeAfter = Int32Array.from(pool.free);
+  // Victims chosen and GPUs free after them; copied on the first choice (most plans fail
+  // before any, and allocate nothing).
+  let chosen: Uint8Array | null = null;
+  let freeAfter: Int32Array = pool.free;
   const slices: NodeSlice[] = [];
   const taken = new Uint8Array(nodeCount);
 
@@ -105,7 +107,7 @@ export function planPreemption(
     let freedGpus = 0;
     for (const slot of runsByPosition[position] ?? []) {
       const index = slot.candidate;
-      if (chosen[index] === 1 || !isAllowed(index)) continue;
+      if (chosen?.[index] === 1 || !isAllowed(index)) continue;
       const run = candidates[index]!;
       have += slot.gpus;
       ids?.push(index);
@@ -125,6 +127,10 @@ export function planPreemption(
     const ids: number[] = [];
     victimsOn(position, need, ids);
     taken[position] = 1;
+    if (!chosen) {
+      chosen = new Uint8Array(candidates.length);
+      freeAfter = Int32Array.from(pool.free);
+    }
     for (const index of ids) {
       chosen[index] = 1;
       for (const slice of candidates[index]!.slices) {
@@ -168,7 +174,7 @@ export function planPreemption(
   }
   slices.sort((a, b) => a.node - b.node);
   const victims: number[] = [];
-  chosen.forEach((isChosen, index) => {
+  (chosen as Uint8Array | null)?.forEach((isChosen, index) => {
     if (isChosen) victims.push(index);
   });
   victims.sort((a, b) => compareVictims(candidates[a]!, candidates[b]!));
