@@ -1,5 +1,5 @@
 import { isProtected, preemptionOutcome } from "./contract";
-import { createGpuPool, type GpuPool } from "./placement";
+import { createGpuPool, createPositionLookup, type GpuPool } from "./placement";
 import { compareVictims, type VictimCandidate, type VictimSlot } from "./preemption";
 import type { BudgetRef, DrainCompleteDecision, PreemptDecision, PreemptReason } from "./reasons";
 import type { SchedulePassInput } from "./schedule-pass";
@@ -57,7 +57,7 @@ export function loadClusterState(
   const pool = standing ? copyPool(standing.pool, cluster.nodes) : createGpuPool(cluster.nodes);
   // Health and position per node index, in flat arrays: the loop below runs for every run of
   // every pass.
-  const positionOf = createPositionLookup(pool);
+  const positionOf = standing?.positionOf ?? createPositionLookup(pool);
   const healthAt: NodeHealth[] = [];
   for (const node of cluster.nodes) healthAt[pool.positionOf.get(node.index)!] = node.health;
   const healthOf = (node: number): NodeHealth | undefined => healthAt[positionOf(node)];
@@ -214,25 +214,6 @@ export function loadClusterState(
     endRun,
     finish,
   };
-}
-
-/**
- * Node index -> pool position (-1 for an unknown node): an array lookup when indices are small
- * non-negative integers (the usual 0..n-1), else the pool's map.
- */
-function createPositionLookup(pool: GpuPool): (node: number) => number {
-  const count = pool.indexOf.length;
-  let maxIndex = -1;
-  for (let position = 0; position < count; position += 1) {
-    const index = pool.indexOf[position]!;
-    if (index < 0) return (node) => pool.positionOf.get(node) ?? -1;
-    maxIndex = Math.max(maxIndex, index);
-  }
-  if (maxIndex > 4 * count + 64) return (node) => pool.positionOf.get(node) ?? -1;
-  const byIndex = new Int32Array(maxIndex + 1).fill(-1);
-  for (let position = 0; position < count; position += 1)
-    byIndex[pool.indexOf[position]!] = position;
-  return (node) => (Number.isInteger(node) && node >= 0 && node <= maxIndex ? byIndex[node]! : -1);
 }
 
 /**

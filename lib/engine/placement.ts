@@ -160,3 +160,22 @@ export function createFitCheck(nodes: readonly ClusterNodeState[]): (gpus: numbe
 export function canEverPlace(nodes: readonly ClusterNodeState[], gpus: number): boolean {
   return createFitCheck(nodes)(gpus);
 }
+
+/**
+ * Node index -> pool position (-1 for an unknown node): an array lookup when indices are small
+ * non-negative integers (the usual 0..n-1), else the pool's map.
+ */
+export function createPositionLookup(pool: GpuPool): (node: number) => number {
+  const count = pool.indexOf.length;
+  let maxIndex = -1;
+  for (let position = 0; position < count; position += 1) {
+    const index = pool.indexOf[position]!;
+    if (index < 0) return (node) => pool.positionOf.get(node) ?? -1;
+    maxIndex = Math.max(maxIndex, index);
+  }
+  if (maxIndex > 4 * count + 64) return (node) => pool.positionOf.get(node) ?? -1;
+  const byIndex = new Int32Array(maxIndex + 1).fill(-1);
+  for (let position = 0; position < count; position += 1)
+    byIndex[pool.indexOf[position]!] = position;
+  return (node) => (Number.isInteger(node) && node >= 0 && node <= maxIndex ? byIndex[node]! : -1);
+}

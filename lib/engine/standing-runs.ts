@@ -1,5 +1,5 @@
 import type { LiveRun } from "./cluster-state";
-import { createGpuPool, type GpuPool } from "./placement";
+import { createGpuPool, createPositionLookup, type GpuPool } from "./placement";
 import type { ActiveRun, ClusterNodeState } from "./types";
 
 /** The runs of a cluster kept from pass to pass: added as they start, removed as they end. */
@@ -22,6 +22,8 @@ export type StandingRuns = {
 export type StandingRunsState = {
   /** The nodes as when the runs were created, every GPU free: a pass copies what it changes. */
   pool: GpuPool;
+  /** Node index -> position in `pool` (-1 for an unknown node). */
+  positionOf: (node: number) => number;
   entries: LiveRun[];
   heldByPosition: number[][];
 };
@@ -43,6 +45,7 @@ export function createStandingRuns(nodes: readonly ClusterNodeState[]): Standing
   const pool = createGpuPool(nodes);
   const state: StandingRunsState = {
     pool,
+    positionOf: createPositionLookup(pool),
     entries: [],
     heldByPosition: Array.from({ length: pool.free.length }, () => []),
   };
@@ -66,8 +69,8 @@ export function createStandingRuns(nodes: readonly ClusterNodeState[]): Standing
     add(run) {
       if (entryById.has(run.id)) throw new Error(`Run "${run.id}" is already standing.`);
       const slices = run.placement.map((slice) => {
-        const position = pool.positionOf.get(slice.node);
-        if (position === undefined) {
+        const position = state.positionOf(slice.node);
+        if (position < 0) {
           throw new RangeError(`Run "${run.id}" is placed on unknown node ${slice.node}.`);
         }
         return { position, gpus: slice.gpus };
