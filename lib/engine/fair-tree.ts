@@ -132,38 +132,32 @@ export function rankBudgets(
 
   const leafCount = tree.leafCount;
   const rankByBudgetId = createRecord<number>();
-  nodes.forEach((node, index) => {
-    if (node.isLeaf) rankByBudgetId[node.id] = ranks[index]!;
+  const rows: FairTreeRow[] = nodes.map((node, index) => {
+    const isRanked = node.isLeaf;
+    const leafRank = isRanked ? ranks[index]! : null;
+    if (leafRank !== null) rankByBudgetId[node.id] = leafRank;
+    return {
+      id: node.id,
+      path: node.path,
+      name: node.name,
+      isLeaf: node.isLeaf,
+      weight: node.weight,
+      fraction: node.fraction,
+      effectiveShare: node.effectiveShare,
+      usageGpuSeconds: usage[index]!,
+      usageRatio: usageRatio(
+        usage[index]!,
+        node.effectiveShare,
+        options.capacityGpus,
+        options.windowSec,
+      ),
+      levelFairShare: index === 0 ? null : lf[index]!,
+      rank: leafRank,
+      fairShareFactor: leafRank === null ? null : fairShareFactor(leafRank, leafCount),
+    };
   });
-  // Rows are built on first read: a scheduling pass that decides nothing never reads them.
-  let rows: FairTreeRow[] | null = null;
-  const buildRows = (): FairTreeRow[] =>
-    nodes.map((node, index) => {
-      const leafRank = node.isLeaf ? ranks[index]! : null;
-      return {
-        id: node.id,
-        path: node.path,
-        name: node.name,
-        isLeaf: node.isLeaf,
-        weight: node.weight,
-        fraction: node.fraction,
-        effectiveShare: node.effectiveShare,
-        usageGpuSeconds: usage[index]!,
-        usageRatio: usageRatio(
-          usage[index]!,
-          node.effectiveShare,
-          options.capacityGpus,
-          options.windowSec,
-        ),
-        levelFairShare: index === 0 ? null : lf[index]!,
-        rank: leafRank,
-        fairShareFactor: leafRank === null ? null : fairShareFactor(leafRank, leafCount),
-      };
-    });
   return {
-    get rows() {
-      return (rows ??= buildRows());
-    },
+    rows,
     rankByBudgetId,
     leafIdsInRankOrder: leafOrder.map((index) => nodes[index]!.id),
     leafCount,
