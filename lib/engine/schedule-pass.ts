@@ -1,7 +1,7 @@
 import { loadClusterState, type ClusterState } from "./cluster-state";
 import { protectedUntilSec } from "./contract";
 import { createBudgetRefs, rankBudgets, type FairTreeRanking } from "./fair-tree";
-import { createHoldings } from "./holdings";
+import { createHoldings, type Holdings } from "./holdings";
 import { isPendingQueue, queueFromPending, type PendingQueue } from "./pending-queue";
 import { placeJob, placementShape } from "./placement";
 import { planPreemption, rankPreemptionReason } from "./preemption";
@@ -115,6 +115,7 @@ function decide(
     tree,
     live.filter((entry) => !entry.isGone && entry.isAllocated),
   );
+  const preemptableGpus = createPreemptableBound(state, holdings);
   const endRun: typeof state.endRun = (entry, reason) => {
     state.endRun(entry, reason);
     if (entry.isAllocated) holdings.add(entry.budgetId, -entry.gpus);
@@ -221,6 +222,8 @@ function decide(
       start(job, true, placement, []);
       return "started";
     }
+    // Most plans fail: skip those that could not free enough GPUs even with every victim.
+    if (usableFreeGpus + preemptableGpus(job, jobRank) < job.gpus) return "failed";
     const plan = planPreemption(
       pool,
       job.gpus,
@@ -412,5 +415,49 @@ function decide(
     waiting,
     waitingCounts,
     drainsCompleted: state.drainsCompleted,
+  };
+}
+
+/**
+ * An upper bound on the GPUs of healthy nodes that preemption could free for a job: those of
+ * unprotected runs that are unallocated, or of a budget ranked below the job's that the share
+ * guard lets it preempt on the holdings of the moment. Runs are taken as loaded: preemptions
+ * and starts since only lower the truth. Grouped by budget and run size, so a query costs
+ * O(budgets x sizes) instead of a walk over every victim.
+ */
+function createPreemptableBound(
+  state: ClusterState,
+  holdings: Holdings,
+): (job: PendingJob, jobRank: number) => number {
+  const { live, pool } = state;
+  let unallocatedGpus = 0;
+  const groups = new Map<
+    string,
+    { budgetId: string; rank: number; gpus: number; usable: number }
+  >();
+  for (const entry of live) {
+    if (entry.isGone || entry.isProtectedNow) continue;
+    let usable = 0;
+    for (const slice of entry.slices) if (pool.isUsable[slice.position]) usable += slice.gpus;
+    if (usable === 0) continue;
+    if (!entry.isAllocated) {
+      unallocatedGpus += usable;
+      continue;
+    }
+    const key = `${entry.budgetId}\u0000${entry.gpus}`;
+    const group = groups.get(key);
+    if (group) group.usable += usable;
+    else groups.set(key, { budgetId: entry.budgetId, rank: entry.rank, gpus: entry.gpus, usable });
+  }
+  const byRank = [...groups.values()].sort((a, b) => b.rank - a.rank);
+  return (job, jobRank) => {
+    let total = unallocatedGpus;
+    for (const group of byRank) {
+      if (group.rank <= jobRank) break;
+      if (holdings.mayPreempt(job.budgetId, group.budgetId, job.gpus, group.gpus)) {
+        total += group.usable;
+      }
+    }
+    return total;
   };
 }
