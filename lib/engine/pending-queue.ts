@@ -160,7 +160,10 @@ type BudgetLine = {
   budgetId: string;
   byPriority: PendingJob[];
   bySubmit: PendingJob[];
-  /** Bounds over the line; null when a removal may have raised them. */
+  /** Jobs per size and per minimum runtime, for the group bounds. */
+  gpusCount: Map<number, number>;
+  minRuntimeCount: Map<number, number>;
+  /** The bounds, or null until read again after the last job of a smallest value left. */
   bounds: { minGpus: number; minMinRuntimeSec: number } | null;
 };
 
@@ -168,11 +171,17 @@ function boundsOf(line: BudgetLine): { minGpus: number; minMinRuntimeSec: number
   if (line.bounds) return line.bounds;
   let minGpus = Number.POSITIVE_INFINITY;
   let minMinRuntimeSec = Number.POSITIVE_INFINITY;
-  for (const job of line.byPriority) {
-    if (job.gpus < minGpus) minGpus = job.gpus;
-    if (job.minRuntimeSec < minMinRuntimeSec) minMinRuntimeSec = job.minRuntimeSec;
-  }
+  for (const gpus of line.gpusCount.keys()) if (gpus < minGpus) minGpus = gpus;
+  for (const sec of line.minRuntimeCount.keys()) if (sec < minMinRuntimeSec) minMinRuntimeSec = sec;
   return (line.bounds = { minGpus, minMinRuntimeSec });
+}
+
+/** Counts one more (or, with -1, one fewer) of `key`; true when none is left. */
+function count(counts: Map<number, number>, key: number, delta: 1 | -1): boolean {
+  const left = (counts.get(key) ?? 0) + delta;
+  if (left > 0) counts.set(key, left);
+  else counts.delete(key);
+  return left <= 0;
 }
 
 /** The next job of tied lines: places in submit order, each taken by its line's next job. */
@@ -254,11 +263,20 @@ export function createStandingQueue(tree: BudgetTree, cluster: ClusterSpec): Sta
     const kind = isAllocatedRun(job.minRuntimeSec, share) ? 1 : 0;
     let line = lines[kind]!.get(job.budgetId);
     if (!line) {
-      line = { budgetId: job.budgetId, byPriority: [], bySubmit: [], bounds: null };
+      line = {
+        budgetId: job.budgetId,
+        byPriority: [],
+        bySubmit: [],
+        gpusCount: new Map(),
+        minRuntimeCount: new Map(),
+        bounds: null,
+      };
       lines[kind]!.set(job.budgetId, line);
     }
     insertSorted(line.byPriority, job, comparePriority);
     insertSorted(line.bySubmit, job, compareSubmit);
+    count(line.gpusCount, job.gpus, 1);
+    count(line.minRuntimeCount, job.minRuntimeSec, 1);
     if (line.bounds) {
       line.bounds = {
         minGpus: Math.min(line.bounds.minGpus, job.gpus),
@@ -282,9 +300,12 @@ export function createStandingQueue(tree: BudgetTree, cluster: ClusterSpec): Sta
     queued.delete(jobId);
     removeSorted(line.byPriority, job, comparePriority);
     removeSorted(line.bySubmit, job, compareSubmit);
+    const isLastOfSize = count(line.gpusCount, job.gpus, -1);
+    const isLastOfRuntime = count(line.minRuntimeCount, job.minRuntimeSec, -1);
     if (
       line.bounds &&
-      (job.gpus === line.bounds.minGpus || job.minRuntimeSec === line.bounds.minMinRuntimeSec)
+      ((isLastOfSize && job.gpus === line.bounds.minGpus) ||
+        (isLastOfRuntime && job.minRuntimeSec === line.bounds.minMinRuntimeSec))
     ) {
       line.bounds = null;
     }

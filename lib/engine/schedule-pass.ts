@@ -429,30 +429,45 @@ function createPreemptableBound(
   state: ClusterState,
   holdings: Holdings,
 ): (job: PendingJob, jobRank: number) => number {
-  const { live, pool } = state;
+  // Built on the first query: most passes place or give up before any plan.
   let unallocatedGpus = 0;
-  const groups = new Map<
-    string,
-    { budgetId: string; rank: number; gpus: number; usable: number }
-  >();
-  for (const entry of live) {
-    if (entry.isGone || entry.isProtectedNow) continue;
-    let usable = 0;
-    for (const slice of entry.slices) if (pool.isUsable[slice.position]) usable += slice.gpus;
-    if (usable === 0) continue;
-    if (!entry.isAllocated) {
-      unallocatedGpus += usable;
-      continue;
+  let byRank: { budgetId: string; rank: number; gpus: number; usable: number }[] | null = null;
+  const build = (): typeof byRank => {
+    const { live, pool } = state;
+    const groups = new Map<string, Map<number, NonNullable<typeof byRank>[number]>>();
+    for (const entry of live) {
+      if (entry.isGone || entry.isProtectedNow) continue;
+      let usable = 0;
+      for (const slice of entry.slices) if (pool.isUsable[slice.position]) usable += slice.gpus;
+      if (usable === 0) continue;
+      if (!entry.isAllocated) {
+        unallocatedGpus += usable;
+        continue;
+      }
+      let bySize = groups.get(entry.budgetId);
+      if (!bySize) {
+        bySize = new Map();
+        groups.set(entry.budgetId, bySize);
+      }
+      const group = bySize.get(entry.gpus);
+      if (group) group.usable += usable;
+      else {
+        bySize.set(entry.gpus, {
+          budgetId: entry.budgetId,
+          rank: entry.rank,
+          gpus: entry.gpus,
+          usable,
+        });
+      }
     }
-    const key = `${entry.budgetId}\u0000${entry.gpus}`;
-    const group = groups.get(key);
-    if (group) group.usable += usable;
-    else groups.set(key, { budgetId: entry.budgetId, rank: entry.rank, gpus: entry.gpus, usable });
-  }
-  const byRank = [...groups.values()].sort((a, b) => b.rank - a.rank);
+    const list: NonNullable<typeof byRank> = [];
+    for (const bySize of groups.values()) for (const group of bySize.values()) list.push(group);
+    return list.sort((a, b) => b.rank - a.rank);
+  };
   return (job, jobRank) => {
+    byRank ??= build();
     let total = unallocatedGpus;
-    for (const group of byRank) {
+    for (const group of byRank!) {
       if (group.rank <= jobRank) break;
       if (holdings.mayPreempt(job.budgetId, group.budgetId, job.gpus, group.gpus)) {
         total += group.usable;
