@@ -87,8 +87,11 @@ export function reserveNodes(
     for (const index of held) {
       const run = runs[index]!;
       if (run.isGone) continue;
-      let onNode = 0;
-      for (const slice of run.slices) if (slice.position === position) onNode = slice.gpus;
+      const { slices } = run;
+      let onNode = slices.length === 1 ? slices[0]!.gpus : 0;
+      for (let i = 0; onNode === 0 && i < slices.length; i += 1) {
+        if (slices[i]!.position === position) onNode = slices[i]!.gpus;
+      }
       const atSec = releaseOf(index);
       // Insertion sort by release time, then fewer GPUs first.
       let at = count;
