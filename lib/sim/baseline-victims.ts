@@ -55,18 +55,27 @@ export function chooseBaselineVictims(
     }
     return best;
   }
+  // Nodes that are wholly free already are candidates that preempt nothing (busy 0), so they
+  // come first; only nodes holding eligible runs (every slice has at least one GPU, so busy > 0)
+  // need a record. Counting the free ones instead of listing every node keeps a pass free of
+  // per-node allocations.
   const needNodes = Math.ceil(gpus / perNode);
-  const candidates: { node: number; runs: ActiveRun[]; busy: number }[] = [];
+  let wholeFreeNodes = 0;
   for (let node = 0; node < nodes.length; node++) {
+    if (free[node] === perNode && !byNode.has(node) && nodes[node]?.health === "healthy")
+      wholeFreeNodes++;
+  }
+  const candidates: { node: number; runs: ActiveRun[]; busy: number }[] = [];
+  for (const [node, runs] of byNode) {
     if (nodes[node]?.health !== "healthy") continue;
-    const runs = byNode.get(node) ?? [];
-    const freed = runs.reduce((sum, run) => sum + gpusOn(run, node), 0);
+    let freed = 0;
+    for (const run of runs) freed += gpusOn(run, node);
     if ((free[node] ?? 0) + freed === perNode) candidates.push({ node, runs, busy: freed });
   }
-  if (candidates.length < needNodes) return null;
+  if (wholeFreeNodes + candidates.length < needNodes) return null;
   candidates.sort((a, b) => a.busy - b.busy || a.node - b.node);
   const picked = new Set<ActiveRun>();
-  for (const candidate of candidates.slice(0, needNodes)) {
+  for (const candidate of candidates.slice(0, Math.max(0, needNodes - wholeFreeNodes))) {
     for (const run of candidate.runs) picked.add(run);
   }
   return [...picked];
