@@ -7,7 +7,7 @@ import {
   isBucketAhead,
   type BaselineBucket,
 } from "./baseline-queue";
-import { chooseBaselineVictims } from "./baseline-victims";
+import { chooseBaselineVictims, createVictimPool } from "./baseline-victims";
 import type { Scenario, SimCluster, SimJob } from "./scenario";
 import type {
   PreemptDecision,
@@ -42,7 +42,8 @@ function teamOf(budgetId: string): string {
  *
  * Speed: the queue is kept in buckets of jobs that succeed or fail together (same level, GPUs,
  * team, preemptibility), merged through a heap of bucket heads; a pass costs
- * O((starts + buckets) log buckets), not O(queue).
+ * O((starts + buckets) log buckets), not O(queue). Preemptible runs are kept from the view's
+ * `runsStarted` and `runsEnded`, so listing victims never scans every run.
  *
  * @example simulateCluster(scenario, scenario.clusters[0], createBaselineScheduler)
  */
@@ -60,6 +61,8 @@ export function createBaselineScheduler(scenario: Scenario, cluster: SimCluster)
   // Running totals kept from starts and `view.runsEnded`, so a pass never scans every run.
   const heldByTeam = new Map<string, number>();
   const preemptibleRunsAtLevel = [0, 0, 0];
+  // Preemptible runs below the top level (only those can be victims), from `view.runsStarted`.
+  const victimPool = createVictimPool(PRIORITY_LEVEL.high);
   function track(job: SimJob, gpus: number): void {
     if (job.isBaselinePreemptible) {
       preemptibleRunsAtLevel[PRIORITY_LEVEL[job.baselinePriority]]! += Math.sign(gpus);
@@ -72,16 +75,6 @@ export function createBaselineScheduler(scenario: Scenario, cluster: SimCluster)
     const job = jobsById.get(id);
     if (!job) throw new Error(`baseline: unknown job ${id}`);
     return job;
-  }
-  // Lowest priority first, then latest start: the cheapest victims come first.
-  function listVictims(running: readonly ActiveRun[]): { run: ActiveRun; level: number }[] {
-    const list: { run: ActiveRun; level: number }[] = [];
-    for (const run of running) {
-      const job = jobOf(run.jobId);
-      if (job.isBaselinePreemptible)
-        list.push({ run, level: PRIORITY_LEVEL[job.baselinePriority] });
-    }
-    return list.sort((a, b) => a.level - b.level || b.run.startSec - a.run.startSec);
   }
   function enqueue(job: SimJob): void {
     const level = PRIORITY_LEVEL[job.baselinePriority];
@@ -127,11 +120,17 @@ export function createBaselineScheduler(scenario: Scenario, cluster: SimCluster)
     for (let i = 0; i < free.length; i++) if (gpuPool.isUsable[i]) freeTotal += free[i] ?? 0;
     const starts: StartDecision[] = [];
     const preemptions: PreemptDecision[] = [];
-    for (const run of view.runsEnded) track(jobOf(run.jobId), -run.gpus);
+    for (const run of view.runsStarted) {
+      const job = jobOf(run.jobId);
+      if (job.isBaselinePreemptible) victimPool.add(run, PRIORITY_LEVEL[job.baselinePriority]);
+    }
+    for (const run of view.runsEnded) {
+      const job = jobOf(run.jobId);
+      track(job, -run.gpus);
+      if (job.isBaselinePreemptible) victimPool.remove(run, PRIORITY_LEVEL[job.baselinePriority]);
+    }
     const held = hasCaps ? new Map(heldByTeam) : heldByTeam;
     const victimsAtLevel = [...preemptibleRunsAtLevel];
-    // Preemptible runs with their levels, cheapest victims first; built once per pass if needed.
-    let victims: { run: ActiveRun; level: number }[] | null = null;
     // Eligible victims per preemptor level, until the next preemption changes them.
     const eligibleByLevel: (ActiveRun[] | undefined)[] = [];
     const isGone = new Set<string>();
@@ -165,13 +164,9 @@ export function createBaselineScheduler(scenario: Scenario, cluster: SimCluster)
         if (!placement) failedFreeGpus = job.gpus;
       }
       if (!placement && victimCount > 0 && job.gpus < failedVictimGpus[level]!) {
-        victims ??= listVictims(view.running);
         let eligible = eligibleByLevel[level];
         if (!eligible) {
-          eligible = [];
-          for (const victim of victims) {
-            if (victim.level < level && !isGone.has(victim.run.id)) eligible.push(victim.run);
-          }
+          eligible = victimPool.listBelow(level).filter((run) => !isGone.has(run.id));
           eligibleByLevel[level] = eligible;
         }
         const chosen = chooseBaselineVictims(job.gpus, eligible, nodes, free);

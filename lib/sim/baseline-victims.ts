@@ -1,5 +1,56 @@
 import type { ActiveRun, ClusterNodeState } from "../engine/types";
 
+/**
+ * The live preemptible runs that a baseline pass may preempt, by priority level, kept up to date
+ * from the runs the simulator reports started and ended, so a pass lists its candidates without
+ * scanning every run.
+ *
+ * @example
+ * const pool = createVictimPool(2);
+ * pool.add(run, 0);
+ * pool.listBelow(1); // [run]
+ */
+export type VictimPool = {
+  /** Adds a run that started at a level below the pool's top (runs must come in start order). */
+  add(run: ActiveRun, level: number): void;
+  remove(run: ActiveRun, level: number): void;
+  /**
+   * Runs of a level below `level`, cheapest first: lowest level, then latest start, then start
+   * order (the order a stable sort of the running runs by level and latest start gives).
+   */
+  listBelow(level: number): ActiveRun[];
+};
+
+/** Creates an empty {@link VictimPool} for the levels 0 .. `levels` - 1. */
+export function createVictimPool(levels: number): VictimPool {
+  // Insertion order is start order, so start times never decrease along a level's set.
+  const byLevel = Array.from({ length: levels }, () => new Set<ActiveRun>());
+  return {
+    add(run, level) {
+      byLevel[level]?.add(run);
+    },
+    remove(run, level) {
+      byLevel[level]?.delete(run);
+    },
+    listBelow(level) {
+      const list: ActiveRun[] = [];
+      for (let below = 0; below < level && below < levels; below++) {
+        const runs = Array.from(byLevel[below] as Set<ActiveRun>);
+        // Latest start first: walk back over the groups of equal start, each kept in start order.
+        let end = runs.length;
+        while (end > 0) {
+          const startSec = (runs[end - 1] as ActiveRun).startSec;
+          let start = end - 1;
+          while (start > 0 && (runs[start - 1] as ActiveRun).startSec === startSec) start--;
+          for (let i = start; i < end; i++) list.push(runs[i] as ActiveRun);
+          end = start;
+        }
+      }
+      return list;
+    },
+  };
+}
+
 function gpusOn(run: ActiveRun, node: number): number {
   let gpus = 0;
   for (const slice of run.placement) if (slice.node === node) gpus += slice.gpus;
