@@ -7,6 +7,7 @@ import type {
 } from "../engine/types";
 import type { Scenario, SimCluster, SimJob } from "./scenario";
 import type { SchedulerView } from "./scheduler";
+import { createLazyView, type ViewFixed, type ViewSources } from "./cluster-view";
 import type { ClusterRecord, JobRecord, RunEndReason, RunRecord } from "./sim-types";
 import { createUsageTracker } from "./usage-tracker";
 
@@ -205,36 +206,28 @@ export function createClusterState(scenario: Scenario, spec: SimCluster, jobs: r
     return run;
   }
 
-  // Lazy: a policy that keeps its own queue never pays for the arrays it does not read.
+  const fixed: ViewFixed = {
+    cluster: {
+      name: spec.name,
+      nodes,
+      lookbackSec: scenario.lookbackSec,
+      maxMinRuntimeSec: scenario.maxMinRuntimeSec,
+    },
+    tree: scenario.tree,
+    freeGpus,
+  };
+  const lists: ViewSources = {
+    listPending: () => Array.from(pending.values()),
+    listRunning: () => Array.from(live.values(), (run) => run.active),
+    snapshotUsage: (atSec) => usage.snapshot(atSec),
+  };
+
   function view(nowSec: number): SchedulerView {
-    const newlyPending = arrivals;
-    const runsEnded = endedRuns;
-    const runsStarted = startedRuns;
+    const deltas = { newlyPending: arrivals, runsStarted: startedRuns, runsEnded: endedRuns };
     arrivals = [];
-    endedRuns = [];
     startedRuns = [];
-    let pendingList: PendingJob[] | null = null;
-    let runningList: ActiveRun[] | null = null;
-    let usageByLeaf: Record<string, number> | null = null;
-    const { lookbackSec, maxMinRuntimeSec, tree } = scenario;
-    return {
-      nowSec,
-      cluster: { name: spec.name, nodes, lookbackSec, maxMinRuntimeSec },
-      tree,
-      get pending() {
-        return (pendingList ??= Array.from(pending.values()));
-      },
-      newlyPending,
-      get running() {
-        return (runningList ??= Array.from(live.values(), (run) => run.active));
-      },
-      runsStarted,
-      runsEnded,
-      freeGpus,
-      get usageByLeaf() {
-        return (usageByLeaf ??= usage.snapshot(nowSec));
-      },
-    };
+    endedRuns = [];
+    return createLazyView(nowSec, fixed, deltas, lists);
   }
 
   function finish(endSec: number): JobRecord[] {

@@ -1,0 +1,72 @@
+import type { ActiveRun, BudgetNode, ClusterSpec, PendingJob } from "../engine/types";
+import type { SchedulerView } from "./scheduler";
+
+/** Where a view gets the lists it builds on first read. */
+export type ViewSources = {
+  listPending(): PendingJob[];
+  listRunning(): ActiveRun[];
+  snapshotUsage(atSec: number): Record<string, number>;
+};
+
+/** What every view of a cluster shares: the simulator's own objects, updated in place. */
+export type ViewFixed = Pick<SchedulerView, "cluster" | "tree" | "freeGpus">;
+
+/** What changed since the previous view. */
+export type ViewDeltas = Pick<SchedulerView, "newlyPending" | "runsStarted" | "runsEnded">;
+
+/**
+ * One pass's view. The lists a policy that keeps its own state never reads (`pending`,
+ * `running`, `usageByLeaf`) are built on first read. A class, so that those getters sit on the
+ * prototype: an object literal with getters takes V8's slow path, and a view is made per pass.
+ */
+class LazyView implements SchedulerView {
+  readonly nowSec: number;
+  readonly cluster: ClusterSpec;
+  readonly tree: readonly BudgetNode[];
+  readonly freeGpus: readonly number[];
+  readonly newlyPending: readonly PendingJob[];
+  readonly runsStarted: readonly ActiveRun[];
+  readonly runsEnded: readonly ActiveRun[];
+  private readonly sources: ViewSources;
+  private pendingList: PendingJob[] | null = null;
+  private runningList: ActiveRun[] | null = null;
+  private usageSnapshot: Record<string, number> | null = null;
+
+  constructor(nowSec: number, fixed: ViewFixed, deltas: ViewDeltas, sources: ViewSources) {
+    this.nowSec = nowSec;
+    this.cluster = fixed.cluster;
+    this.tree = fixed.tree;
+    this.freeGpus = fixed.freeGpus;
+    this.newlyPending = deltas.newlyPending;
+    this.runsStarted = deltas.runsStarted;
+    this.runsEnded = deltas.runsEnded;
+    this.sources = sources;
+  }
+
+  get pending(): readonly PendingJob[] {
+    return (this.pendingList ??= this.sources.listPending());
+  }
+
+  get running(): readonly ActiveRun[] {
+    return (this.runningList ??= this.sources.listRunning());
+  }
+
+  get usageByLeaf(): Readonly<Record<string, number>> {
+    return (this.usageSnapshot ??= this.sources.snapshotUsage(this.nowSec));
+  }
+}
+
+/**
+ * A scheduler's view of one cluster at `nowSec`: the fixed parts and this pass's deltas as
+ * given; `pending`, `running` and `usageByLeaf` built from `sources` on first read, then kept.
+ *
+ * @example createLazyView(60, fixed, { newlyPending: [], runsStarted: [], runsEnded: [] }, sources).pending
+ */
+export function createLazyView(
+  nowSec: number,
+  fixed: ViewFixed,
+  deltas: ViewDeltas,
+  sources: ViewSources,
+): SchedulerView {
+  return new LazyView(nowSec, fixed, deltas, sources);
+}
