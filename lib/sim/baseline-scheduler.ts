@@ -1,5 +1,5 @@
 import { createGpuPool, placeJob, type GpuPool } from "../engine/placement";
-import type { ActiveRun, NodeSlice, Priority } from "../engine/types";
+import type { ActiveRun, ClusterNodeState, NodeSlice, Priority } from "../engine/types";
 import { createBinaryHeap } from "./binary-heap";
 import {
   compactBucket,
@@ -26,6 +26,14 @@ export type BaselinePreemptReason = {
   byPriority: Priority;
   victimPriority: Priority;
 };
+
+/** Whether a node's health changed since the pool was made (usable = healthy). */
+function isPoolStale(pool: GpuPool, nodes: readonly ClusterNodeState[]): boolean {
+  for (let i = 0; i < nodes.length; i++) {
+    if ((nodes[i]?.health === "healthy" ? 1 : 0) !== pool.isUsable[i]) return true;
+  }
+  return false;
+}
 
 function teamOf(budgetId: string): string {
   const slash = budgetId.indexOf("/");
@@ -57,12 +65,15 @@ export function createBaselineScheduler(scenario: Scenario, cluster: SimCluster)
   let pool: GpuPool | null = null;
   // Working copy of the free GPUs, reused from pass to pass.
   let free = new Int32Array(0);
-  const hasCaps = Object.keys(scenario.nonPreemptibleGpuCap).length > 0;
   // Running totals kept from starts and `view.runsEnded`, so a pass never scans every run.
   const heldByTeam = new Map<string, number>();
   const preemptibleRunsAtLevel = [0, 0, 0];
   // Preemptible runs below the top level (only those can be victims), from `view.runsStarted`.
   const victimPool = createVictimPool(PRIORITY_LEVEL.high);
+  // Working state of a pass, reused from pass to pass.
+  const heads = createBinaryHeap<BaselineBucket>(isBucketAhead);
+  const touched: BaselineBucket[] = [];
+  const victimsAtLevel = [0, 0, 0];
   function track(job: SimJob, gpus: number): void {
     if (job.isBaselinePreemptible) {
       preemptibleRunsAtLevel[PRIORITY_LEVEL[job.baselinePriority]]! += Math.sign(gpus);
@@ -107,12 +118,7 @@ export function createBaselineScheduler(scenario: Scenario, cluster: SimCluster)
   function plan(view: SchedulerView): SchedulerPlan {
     for (const pending of view.newlyPending) enqueue(jobOf(pending.id));
     const nodes = view.cluster.nodes;
-    if (
-      !pool ||
-      nodes.some((node, i) => (node.health === "healthy" ? 1 : 0) !== pool?.isUsable[i])
-    ) {
-      pool = createGpuPool(nodes);
-    }
+    if (!pool || isPoolStale(pool, nodes)) pool = createGpuPool(nodes);
     const gpuPool = pool;
     if (free.length !== view.freeGpus.length) free = new Int32Array(view.freeGpus.length);
     free.set(view.freeGpus);
@@ -129,8 +135,10 @@ export function createBaselineScheduler(scenario: Scenario, cluster: SimCluster)
       track(job, -run.gpus);
       if (job.isBaselinePreemptible) victimPool.remove(run, PRIORITY_LEVEL[job.baselinePriority]);
     }
-    const held = hasCaps ? new Map(heldByTeam) : heldByTeam;
-    const victimsAtLevel = [...preemptibleRunsAtLevel];
+    // Victims of this pass: the runs of the view, less those it preempts.
+    for (let level = 0; level < victimsAtLevel.length; level++) {
+      victimsAtLevel[level] = preemptibleRunsAtLevel[level]!;
+    }
     // Eligible victims per preemptor level, until the next preemption changes them.
     const eligibleByLevel: (ActiveRun[] | undefined)[] = [];
     const isGone = new Set<string>();
@@ -140,14 +148,13 @@ export function createBaselineScheduler(scenario: Scenario, cluster: SimCluster)
     // With nothing preemptible, a bucket wider than the free GPUs cannot start in this pass.
     const canPreempt = victimsAtLevel[0]! + victimsAtLevel[1]! > 0;
     if (freeTotal === 0 && !canPreempt) return { starts, preemptions, wakeAtSec: null };
-    const heads = createBinaryHeap<BaselineBucket>(isBucketAhead);
+    heads.clear();
     for (const size of sizes) {
       if (!canPreempt && size > freeTotal) break;
       for (const bucket of bucketsByGpus.get(size) ?? []) {
         if (bucket.head < bucket.jobs.length) heads.push(bucket);
       }
     }
-    const touched = new Set<BaselineBucket>();
 
     for (let bucket = heads.pop(); bucket; bucket = heads.pop()) {
       const { level } = bucket;
@@ -156,7 +163,8 @@ export function createBaselineScheduler(scenario: Scenario, cluster: SimCluster)
         (level > 0 ? victimsAtLevel[0]! : 0) + (level > 1 ? victimsAtLevel[1]! : 0);
       // Heads come by descending level, so no later job can preempt either.
       if (freeTotal === 0 && victimCount === 0) break;
-      const teamHeld = held.get(bucket.team) ?? 0;
+      // `heldByTeam` counts this pass's starts already (track below).
+      const teamHeld = heldByTeam.get(bucket.team) ?? 0;
       if (!bucket.isPreemptible && teamHeld + job.gpus > bucket.cap) continue;
       let placement: NodeSlice[] | null = null;
       if (freeTotal >= job.gpus && job.gpus < failedFreeGpus) {
@@ -196,14 +204,15 @@ export function createBaselineScheduler(scenario: Scenario, cluster: SimCluster)
       if (!placement) continue;
       for (const slice of placement) free[slice.node] = (free[slice.node] ?? 0) - slice.gpus;
       freeTotal -= job.gpus;
-      if (hasCaps && !bucket.isPreemptible) held.set(bucket.team, teamHeld + job.gpus);
       starts.push({ jobId: job.id, placement, isAllocated: true, isProtected: false });
       track(job, job.gpus);
       bucket.head++;
-      touched.add(bucket);
+      touched.push(bucket);
       if (bucket.head < bucket.jobs.length) heads.push(bucket);
     }
+    // A bucket listed twice is compacted once: the second call finds nothing started.
     for (const bucket of touched) compactBucket(bucket);
+    touched.length = 0;
     return { starts, preemptions, wakeAtSec: null };
   }
   return { name: "baseline", plan };

@@ -10,6 +10,8 @@ export type BinaryHeap<T> = {
   /** The first item, removed; undefined when empty. */
   pop(): T | undefined;
   peek(): T | undefined;
+  /** Removes every item, so the heap can be reused. */
+  clear(): void;
   readonly size: number;
 };
 
@@ -54,6 +56,9 @@ export function createBinaryHeap<T>(isBefore: (a: T, b: T) => boolean): BinaryHe
     },
     peek() {
       return items[0];
+    },
+    clear() {
+      items.length = 0;
     },
     get size() {
       return items.length;
