@@ -37,7 +37,6 @@ export function createClusterState(scenario: Scenario, spec: SimCluster, jobs: r
     endSec: null,
     runs: [],
   }));
-  const jobIndexById = new Map(jobs.map((job, i) => [job.id, i]));
   const remainingSec = jobs.map((job) => job.workSec);
   const queuedSinceSec = jobs.map((job) => job.submitSec);
   const nodes: ClusterNodeState[] = Array.from({ length: spec.nodes }, (_, index) => ({
@@ -50,6 +49,8 @@ export function createClusterState(scenario: Scenario, spec: SimCluster, jobs: r
   const isDrainCounted = nodes.map(() => false);
   const live = new Map<string, LiveRun>();
   const pending = new Map<number, PendingJob>();
+  // Job index by id of the pending jobs only: a small map, not one over every job of a year.
+  const pendingIndexById = new Map<string, number>();
   const usage = createUsageTracker(scenario.lookbackSec);
   const cluster: ClusterRecord = {
     name: spec.name,
@@ -78,6 +79,7 @@ export function createClusterState(scenario: Scenario, spec: SimCluster, jobs: r
       submitSec: job.submitSec,
     };
     pending.set(index, entry);
+    pendingIndexById.set(job.id, index);
     arrivals.push(entry);
   }
 
@@ -139,8 +141,8 @@ export function createClusterState(scenario: Scenario, spec: SimCluster, jobs: r
     isProtected: boolean,
     nowSec: number,
   ): LiveRun {
-    const index = jobIndexById.get(jobId);
-    if (index === undefined || !pending.has(index)) {
+    const index = pendingIndexById.get(jobId);
+    if (index === undefined) {
       throw new Error(`job ${jobId} is started at ${nowSec}s but is not pending`);
     }
     const job = jobs[index] as SimJob;
@@ -158,6 +160,7 @@ export function createClusterState(scenario: Scenario, spec: SimCluster, jobs: r
       throw new Error(`job ${job.id} placed on ${placed} GPUs, wants ${job.gpus}`);
     const record = records[index] as JobRecord;
     pending.delete(index);
+    pendingIndexById.delete(jobId);
     record.queuedSec += nowSec - (queuedSinceSec[index] ?? nowSec);
     record.firstStartSec ??= nowSec;
     record.state = "running";
