@@ -70,6 +70,9 @@ export function createBaselineScheduler(scenario: Scenario, cluster: SimCluster)
   const preemptibleRunsAtLevel = [0, 0, 0];
   // Preemptible runs below the top level (only those can be victims), from `view.runsStarted`.
   const victimPool = createVictimPool(PRIORITY_LEVEL.high);
+  // The job of every live run, and the jobs this pass starts (the next view's `runsStarted`).
+  const jobByRun = new Map<ActiveRun, SimJob>();
+  const startedJobs: SimJob[] = [];
   // Working state of a pass, reused from pass to pass.
   const heads = createBinaryHeap<BaselineBucket>(isBucketAhead);
   const touched: BaselineBucket[] = [];
@@ -126,12 +129,18 @@ export function createBaselineScheduler(scenario: Scenario, cluster: SimCluster)
     for (let i = 0; i < free.length; i++) if (gpuPool.isUsable[i]) freeTotal += free[i] ?? 0;
     const starts: StartDecision[] = [];
     const preemptions: PreemptDecision[] = [];
-    for (const run of view.runsStarted) {
-      const job = jobOf(run.jobId);
+    // The runs started are the previous plan's starts, in order: their jobs are known without a
+    // lookup in the map of every job (checked, so a differing simulator stays exact).
+    view.runsStarted.forEach((run, i) => {
+      const known = startedJobs[i];
+      const job = known?.id === run.jobId ? known : jobOf(run.jobId);
+      jobByRun.set(run, job);
       if (job.isBaselinePreemptible) victimPool.add(run, PRIORITY_LEVEL[job.baselinePriority]);
-    }
+    });
+    startedJobs.length = 0;
     for (const run of view.runsEnded) {
-      const job = jobOf(run.jobId);
+      const job = jobByRun.get(run) ?? jobOf(run.jobId);
+      jobByRun.delete(run);
       track(job, -run.gpus);
       if (job.isBaselinePreemptible) victimPool.remove(run, PRIORITY_LEVEL[job.baselinePriority]);
     }
@@ -181,7 +190,7 @@ export function createBaselineScheduler(scenario: Scenario, cluster: SimCluster)
         if (!chosen) failedVictimGpus[level] = job.gpus;
         else eligibleByLevel.length = 0;
         for (const run of chosen ?? []) {
-          const victim = jobOf(run.jobId);
+          const victim = jobByRun.get(run) ?? jobOf(run.jobId);
           isGone.add(run.id);
           victimsAtLevel[PRIORITY_LEVEL[victim.baselinePriority]]! -= 1;
           for (const slice of run.placement) {
@@ -205,6 +214,7 @@ export function createBaselineScheduler(scenario: Scenario, cluster: SimCluster)
       for (const slice of placement) free[slice.node] = (free[slice.node] ?? 0) - slice.gpus;
       freeTotal -= job.gpus;
       starts.push({ jobId: job.id, placement, isAllocated: true, isProtected: false });
+      startedJobs.push(job);
       track(job, job.gpus);
       bucket.head++;
       touched.push(bucket);
