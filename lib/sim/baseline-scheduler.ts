@@ -7,7 +7,7 @@ import {
   isBucketAhead,
   type BaselineBucket,
 } from "./baseline-queue";
-import { chooseBaselineVictims, createVictimPool } from "./baseline-victims";
+import { createVictimChooser, createVictimPool } from "./baseline-victims";
 import type { Scenario, SimCluster, SimJob } from "./scenario";
 import type {
   PreemptDecision,
@@ -70,6 +70,7 @@ export function createBaselineScheduler(scenario: Scenario, cluster: SimCluster)
   const preemptibleRunsAtLevel = [0, 0, 0];
   // Preemptible runs below the top level (only those can be victims), from `view.runsStarted`.
   const victimPool = createVictimPool(PRIORITY_LEVEL.high);
+  const chooseVictims = createVictimChooser(cluster.nodes);
   // The job of every live run, and the jobs this pass starts (the next view's `runsStarted`).
   const jobByRun = new Map<ActiveRun, SimJob>();
   const startedJobs: SimJob[] = [];
@@ -186,7 +187,7 @@ export function createBaselineScheduler(scenario: Scenario, cluster: SimCluster)
           eligible = victimPool.listBelow(level).filter((run) => !isGone.has(run.id));
           eligibleByLevel[level] = eligible;
         }
-        const chosen = chooseBaselineVictims(job.gpus, eligible, nodes, free);
+        const chosen = chooseVictims(job.gpus, eligible, nodes, free);
         if (!chosen) failedVictimGpus[level] = job.gpus;
         else eligibleByLevel.length = 0;
         for (const run of chosen ?? []) {
