@@ -1,12 +1,6 @@
 import { createGpuPool, placeJob, type GpuPool } from "../engine/placement";
 import type { ActiveRun, ClusterNodeState, NodeSlice, Priority } from "../engine/types";
-import { createBinaryHeap } from "./binary-heap";
-import {
-  compactBucket,
-  insertIntoBucket,
-  isBucketAhead,
-  type BaselineBucket,
-} from "./baseline-queue";
+import { createBaselineQueue, PRIORITY_LEVEL } from "./baseline-queue";
 import { createVictimChooser, createVictimPool } from "./baseline-victims";
 import type { Scenario, SimCluster, SimJob } from "./scenario";
 import type {
@@ -16,8 +10,6 @@ import type {
   SchedulerView,
   StartDecision,
 } from "./scheduler";
-
-const PRIORITY_LEVEL: Record<Priority, number> = { low: 0, normal: 1, high: 2 };
 
 /** The reason a baseline preemption carries. */
 export type BaselinePreemptReason = {
@@ -35,11 +27,6 @@ function isPoolStale(pool: GpuPool, nodes: readonly ClusterNodeState[]): boolean
   return false;
 }
 
-function teamOf(budgetId: string): string {
-  const slash = budgetId.indexOf("/");
-  return slash < 0 ? budgetId : budgetId.slice(0, slash);
-}
-
 /**
  * The old way (DESIGN section 6): priority levels order the whole queue (then submit time, then
  * id); a job may opt out of preemption; each top-level team has a cap on GPUs held by its
@@ -49,8 +36,8 @@ function teamOf(budgetId: string): string {
  * (allocated) and none is protected.
  *
  * Speed: the queue is kept in buckets of jobs that succeed or fail together (same level, GPUs,
- * team, preemptibility), merged through a heap of bucket heads; a pass costs
- * O((starts + buckets) log buckets), not O(queue). Preemptible runs are kept from the view's
+ * team, preemptibility), walked in queue order (see createBaselineQueue); a pass costs about
+ * O(buckets + starts x buckets), not O(queue). Preemptible runs are kept from the view's
  * `runsStarted` and `runsEnded`, so listing victims never scans every run.
  *
  * @example simulateCluster(scenario, scenario.clusters[0], createBaselineScheduler)
@@ -58,15 +45,12 @@ function teamOf(budgetId: string): string {
 export function createBaselineScheduler(scenario: Scenario, cluster: SimCluster): Scheduler {
   const jobsById = new Map<string, SimJob>();
   for (const job of scenario.jobs) if (job.cluster === cluster.name) jobsById.set(job.id, job);
-  const buckets = new Map<string, BaselineBucket>();
-  // The same buckets by GPUs, sizes ascending: without victims only sizes <= free GPUs matter.
-  const bucketsByGpus = new Map<number, BaselineBucket[]>();
-  const sizes: number[] = [];
+  const queue = createBaselineQueue(scenario.nonPreemptibleGpuCap);
   let pool: GpuPool | null = null;
   // Working copy of the free GPUs, reused from pass to pass.
   let free = new Int32Array(0);
-  // Running totals kept from starts and `view.runsEnded`, so a pass never scans every run.
-  const heldByTeam = new Map<string, number>();
+  // Running totals kept from starts and `view.runsEnded` (with the teams' held GPUs), so a pass
+  // never scans every run.
   const preemptibleRunsAtLevel = [0, 0, 0];
   // Preemptible runs below the top level (only those can be victims), from `view.runsStarted`.
   const victimPool = createVictimPool(PRIORITY_LEVEL.high);
@@ -74,16 +58,13 @@ export function createBaselineScheduler(scenario: Scenario, cluster: SimCluster)
   // The job of every live run, and the jobs this pass starts (the next view's `runsStarted`).
   const jobByRun = new Map<ActiveRun, SimJob>();
   const startedJobs: SimJob[] = [];
-  // Working state of a pass, reused from pass to pass.
-  const heads = createBinaryHeap<BaselineBucket>(isBucketAhead);
-  const touched: BaselineBucket[] = [];
+  // Victims left in this pass, reused from pass to pass.
   const victimsAtLevel = [0, 0, 0];
   function track(job: SimJob, gpus: number): void {
     if (job.isBaselinePreemptible) {
       preemptibleRunsAtLevel[PRIORITY_LEVEL[job.baselinePriority]]! += Math.sign(gpus);
     } else {
-      const team = teamOf(job.budgetId);
-      heldByTeam.set(team, (heldByTeam.get(team) ?? 0) + gpus);
+      queue.teamOf(job).heldGpus += gpus;
     }
   }
   function jobOf(id: string): SimJob {
@@ -91,36 +72,9 @@ export function createBaselineScheduler(scenario: Scenario, cluster: SimCluster)
     if (!job) throw new Error(`baseline: unknown job ${id}`);
     return job;
   }
-  function enqueue(job: SimJob): void {
-    const level = PRIORITY_LEVEL[job.baselinePriority];
-    const team = teamOf(job.budgetId);
-    const key = `${level}|${job.gpus}|${team}|${job.isBaselinePreemptible}`;
-    let bucket = buckets.get(key);
-    if (!bucket) {
-      const cap = scenario.nonPreemptibleGpuCap[team] ?? Infinity;
-      bucket = {
-        level,
-        gpus: job.gpus,
-        team,
-        isPreemptible: job.isBaselinePreemptible,
-        cap,
-        jobs: [],
-        head: 0,
-      };
-      buckets.set(key, bucket);
-      const sameSize = bucketsByGpus.get(job.gpus);
-      if (sameSize) sameSize.push(bucket);
-      else {
-        bucketsByGpus.set(job.gpus, [bucket]);
-        sizes.push(job.gpus);
-        sizes.sort((a, b) => a - b);
-      }
-    }
-    insertIntoBucket(bucket, job);
-  }
 
   function plan(view: SchedulerView): SchedulerPlan {
-    for (const pending of view.newlyPending) enqueue(jobOf(pending.id));
+    for (const pending of view.newlyPending) queue.add(jobOf(pending.id));
     const nodes = view.cluster.nodes;
     if (!pool || isPoolStale(pool, nodes)) pool = createGpuPool(nodes);
     const gpuPool = pool;
@@ -158,24 +112,21 @@ export function createBaselineScheduler(scenario: Scenario, cluster: SimCluster)
     // With nothing preemptible, a bucket wider than the free GPUs cannot start in this pass.
     const canPreempt = victimsAtLevel[0]! + victimsAtLevel[1]! > 0;
     if (freeTotal === 0 && !canPreempt) return { starts, preemptions, wakeAtSec: null };
-    heads.clear();
-    for (const size of sizes) {
-      if (!canPreempt && size > freeTotal) break;
-      for (const bucket of bucketsByGpus.get(size) ?? []) {
-        if (bucket.head < bucket.jobs.length) heads.push(bucket);
-      }
-    }
+    // With nothing preemptible, free GPUs only shrink in this pass.
+    const maxGpus = canPreempt ? Infinity : freeTotal;
 
-    for (let bucket = heads.pop(); bucket; bucket = heads.pop()) {
+    queue.beginWalk();
+    for (let bucket = queue.next(); bucket; bucket = queue.next()) {
+      if (bucket.gpus > maxGpus) continue;
       const { level } = bucket;
       const job = bucket.jobs[bucket.head] as SimJob;
       const victimCount =
         (level > 0 ? victimsAtLevel[0]! : 0) + (level > 1 ? victimsAtLevel[1]! : 0);
       // Heads come by descending level, so no later job can preempt either.
       if (freeTotal === 0 && victimCount === 0) break;
-      // `heldByTeam` counts this pass's starts already (track below).
-      const teamHeld = heldByTeam.get(bucket.team) ?? 0;
-      if (!bucket.isPreemptible && teamHeld + job.gpus > bucket.cap) continue;
+      // The team's held GPUs count this pass's starts already (track below).
+      const { team } = bucket;
+      if (!bucket.isPreemptible && team.heldGpus + job.gpus > team.capGpus) continue;
       let placement: NodeSlice[] | null = null;
       if (freeTotal >= job.gpus && job.gpus < failedFreeGpus) {
         placement = placeJob(gpuPool, job.gpus, undefined, free);
@@ -217,13 +168,9 @@ export function createBaselineScheduler(scenario: Scenario, cluster: SimCluster)
       starts.push({ jobId: job.id, placement, isAllocated: true, isProtected: false });
       startedJobs.push(job);
       track(job, job.gpus);
-      bucket.head++;
-      touched.push(bucket);
-      if (bucket.head < bucket.jobs.length) heads.push(bucket);
+      queue.takeHead(bucket);
     }
-    // A bucket listed twice is compacted once: the second call finds nothing started.
-    for (const bucket of touched) compactBucket(bucket);
-    touched.length = 0;
+    queue.endWalk();
     return { starts, preemptions, wakeAtSec: null };
   }
   return { name: "baseline", plan };
