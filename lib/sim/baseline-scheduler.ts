@@ -19,12 +19,69 @@ export type BaselinePreemptReason = {
   victimPriority: Priority;
 };
 
-/** Whether a node's health changed since the pool was made (usable = healthy). */
-function isPoolStale(pool: GpuPool, nodes: readonly ClusterNodeState[]): boolean {
-  for (let i = 0; i < nodes.length; i++) {
-    if ((nodes[i]?.health === "healthy" ? 1 : 0) !== pool.isUsable[i]) return true;
+/**
+ * The free GPUs of a pass: a working copy of the view's, their total on usable (healthy) nodes,
+ * and upper bounds that let a pass skip a placement that must fail.
+ */
+type PassCapacity = {
+  free: Int32Array;
+  freeTotal: number;
+  /** At least the most free GPUs on one usable node. */
+  maxFreeOnNode: number;
+  /** At least the number of usable nodes of the largest size that are wholly free. */
+  wholeFreeNodes: number;
+};
+
+/** Fills `capacity` from the view's free GPUs, in one pass over the nodes. */
+function measureCapacity(pool: GpuPool, freeGpus: readonly number[], capacity: PassCapacity): void {
+  const { free } = capacity;
+  let freeTotal = 0;
+  let maxFreeOnNode = 0;
+  let wholeFreeNodes = 0;
+  for (let i = 0; i < free.length; i++) {
+    const gpus = freeGpus[i] ?? 0;
+    free[i] = gpus;
+    if (!pool.isUsable[i]) continue;
+    freeTotal += gpus;
+    if (gpus > maxFreeOnNode) maxFreeOnNode = gpus;
+    if (gpus === pool.nodeSizeGpus && pool.capacity[i] === gpus) wholeFreeNodes++;
   }
-  return false;
+  capacity.freeTotal = freeTotal;
+  capacity.maxFreeOnNode = maxFreeOnNode;
+  capacity.wholeFreeNodes = wholeFreeNodes;
+}
+
+/**
+ * False when `placeJob` must fail (not enough wholly free nodes, or no node with room for the
+ * part on one node); true when it may succeed. See placementShape (ADR 010).
+ */
+function mayPlace(pool: GpuPool, gpus: number, capacity: PassCapacity): boolean {
+  const size = pool.nodeSizeGpus;
+  if (gpus <= size) return capacity.maxFreeOnNode >= gpus;
+  const remainder = gpus % size;
+  return (
+    capacity.wholeFreeNodes >= Math.floor(gpus / size) &&
+    (remainder === 0 || capacity.maxFreeOnNode >= remainder)
+  );
+}
+
+/**
+ * Whether a node's health changed since the pool was made (usable = healthy). The simulator
+ * replaces a node's object when its health changes, so unchanged objects are skipped unread.
+ */
+function isPoolStale(
+  pool: GpuPool,
+  nodes: readonly ClusterNodeState[],
+  checked: ClusterNodeState[],
+): boolean {
+  let isStale = false;
+  for (let i = 0; i < nodes.length; i++) {
+    const node = nodes[i] as ClusterNodeState;
+    if (node === checked[i]) continue;
+    checked[i] = node;
+    if ((node.health === "healthy" ? 1 : 0) !== pool.isUsable[i]) isStale = true;
+  }
+  return isStale;
 }
 
 /**
@@ -47,8 +104,15 @@ export function createBaselineScheduler(scenario: Scenario, cluster: SimCluster)
   for (const job of scenario.jobs) if (job.cluster === cluster.name) jobsById.set(job.id, job);
   const queue = createBaselineQueue(scenario.nonPreemptibleGpuCap);
   let pool: GpuPool | null = null;
-  // Working copy of the free GPUs, reused from pass to pass.
-  let free = new Int32Array(0);
+  // The node objects last compared with the pool's usable flags.
+  const checkedNodes: ClusterNodeState[] = [];
+  // Working copy of the free GPUs and their bounds, reused from pass to pass.
+  const capacity: PassCapacity = {
+    free: new Int32Array(0),
+    freeTotal: 0,
+    maxFreeOnNode: 0,
+    wholeFreeNodes: 0,
+  };
   // Running totals kept from starts and `view.runsEnded` (with the teams' held GPUs), so a pass
   // never scans every run.
   const preemptibleRunsAtLevel = [0, 0, 0];
@@ -76,12 +140,14 @@ export function createBaselineScheduler(scenario: Scenario, cluster: SimCluster)
   function plan(view: SchedulerView): SchedulerPlan {
     for (const pending of view.newlyPending) queue.add(jobOf(pending.id));
     const nodes = view.cluster.nodes;
-    if (!pool || isPoolStale(pool, nodes)) pool = createGpuPool(nodes);
+    if (!pool || isPoolStale(pool, nodes, checkedNodes)) pool = createGpuPool(nodes);
     const gpuPool = pool;
-    if (free.length !== view.freeGpus.length) free = new Int32Array(view.freeGpus.length);
-    free.set(view.freeGpus);
-    let freeTotal = 0;
-    for (let i = 0; i < free.length; i++) if (gpuPool.isUsable[i]) freeTotal += free[i] ?? 0;
+    if (capacity.free.length !== view.freeGpus.length) {
+      capacity.free = new Int32Array(view.freeGpus.length);
+    }
+    measureCapacity(gpuPool, view.freeGpus, capacity);
+    const { free } = capacity;
+    let { freeTotal } = capacity;
     const starts: StartDecision[] = [];
     const preemptions: PreemptDecision[] = [];
     // The runs started are the previous plan's starts, in order: their jobs are known without a
@@ -129,7 +195,9 @@ export function createBaselineScheduler(scenario: Scenario, cluster: SimCluster)
       if (!bucket.isPreemptible && team.heldGpus + job.gpus > team.capGpus) continue;
       let placement: NodeSlice[] | null = null;
       if (freeTotal >= job.gpus && job.gpus < failedFreeGpus) {
-        placement = placeJob(gpuPool, job.gpus, undefined, free);
+        placement = mayPlace(gpuPool, job.gpus, capacity)
+          ? placeJob(gpuPool, job.gpus, undefined, free)
+          : null;
         if (!placement) failedFreeGpus = job.gpus;
       }
       if (!placement && victimCount > 0 && job.gpus < failedVictimGpus[level]!) {
@@ -158,6 +226,9 @@ export function createBaselineScheduler(scenario: Scenario, cluster: SimCluster)
           preemptions.push({ runId: run.id, reason });
         }
         if (chosen) {
+          // Freed GPUs can raise the bounds: stop trusting them for the rest of the pass.
+          capacity.maxFreeOnNode = Infinity;
+          capacity.wholeFreeNodes = Infinity;
           failedFreeGpus = Infinity;
           placement = placeJob(gpuPool, job.gpus, undefined, free);
         }
