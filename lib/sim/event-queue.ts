@@ -17,11 +17,15 @@ export type EventKind = keyof typeof EVENT_ORDER;
 /** One event: a moment in seconds, a kind and the id it refers to (job, run or node event). */
 export type SimEvent = { atSec: number; kind: EventKind; ref: number };
 
-type Entry = SimEvent & { rank: number; seq: number };
+const KIND_BY_RANK = Object.fromEntries(
+  Object.entries(EVENT_ORDER).map(([kind, rank]) => [rank, kind as EventKind]),
+) as Record<number, EventKind>;
 
 /**
  * A min-heap of events ordered by time, then {@link EVENT_ORDER}, then insertion order, so that
- * ties always resolve the same way. push and pop are O(log n).
+ * ties always resolve the same way. push and pop are O(log n). Events are kept in typed arrays,
+ * not one object each, so a year of a fleet's runs (millions of events) costs the garbage
+ * collector nothing; `pop` returns a fresh object.
  *
  * @example
  * const queue = createEventQueue();
@@ -37,47 +41,79 @@ export type EventQueue = {
   readonly size: number;
 };
 
-function isBefore(a: Entry, b: Entry): boolean {
-  if (a.atSec !== b.atSec) return a.atSec < b.atSec;
-  if (a.rank !== b.rank) return a.rank < b.rank;
-  return a.seq < b.seq;
+function swapIn(array: Float64Array | Uint8Array, i: number, j: number): void {
+  const held = array[i] as number;
+  array[i] = array[j] as number;
+  array[j] = held;
 }
 
 /** Creates an empty {@link EventQueue}. */
 export function createEventQueue(): EventQueue {
-  const heap: Entry[] = [];
+  // Heap slot i holds one event: its time, kind order (rank), insertion number and ref.
+  let times = new Float64Array(64);
+  let ranks = new Uint8Array(64);
+  let seqs = new Float64Array(64);
+  let refs = new Float64Array(64);
+  let size = 0;
   let seq = 0;
-  function swap(i: number, j: number): void {
-    const tmp = heap[i] as Entry;
-    heap[i] = heap[j] as Entry;
-    heap[j] = tmp;
+
+  function isBefore(i: number, j: number): boolean {
+    const a = times[i] as number;
+    const b = times[j] as number;
+    if (a !== b) return a < b;
+    if (ranks[i] !== ranks[j]) return (ranks[i] as number) < (ranks[j] as number);
+    return (seqs[i] as number) < (seqs[j] as number);
   }
+  function swap(i: number, j: number): void {
+    swapIn(times, i, j);
+    swapIn(ranks, i, j);
+    swapIn(seqs, i, j);
+    swapIn(refs, i, j);
+  }
+  function grow(): void {
+    const grown = <T extends Float64Array | Uint8Array>(from: T, to: T): T => {
+      to.set(from);
+      return to;
+    };
+    const capacity = times.length * 2;
+    times = grown(times, new Float64Array(capacity));
+    ranks = grown(ranks, new Uint8Array(capacity));
+    seqs = grown(seqs, new Float64Array(capacity));
+    refs = grown(refs, new Float64Array(capacity));
+  }
+
   return {
     push(event) {
-      const { atSec, kind, ref } = event;
-      heap.push({ atSec, kind, ref, rank: EVENT_ORDER[kind], seq: seq++ });
-      let i = heap.length - 1;
+      if (size === times.length) grow();
+      let i = size++;
+      times[i] = event.atSec;
+      ranks[i] = EVENT_ORDER[event.kind];
+      seqs[i] = seq++;
+      refs[i] = event.ref;
       while (i > 0) {
         const parent = (i - 1) >> 1;
-        if (!isBefore(heap[i] as Entry, heap[parent] as Entry)) break;
+        if (!isBefore(i, parent)) break;
         swap(i, parent);
         i = parent;
       }
     },
     pop() {
-      const top = heap[0];
-      if (top === undefined) return undefined;
-      const last = heap.pop() as Entry;
-      if (heap.length > 0) {
-        heap[0] = last;
+      if (size === 0) return undefined;
+      const top: SimEvent = {
+        atSec: times[0] as number,
+        kind: KIND_BY_RANK[ranks[0] as number] as EventKind,
+        ref: refs[0] as number,
+      };
+      size--;
+      if (size > 0) {
+        swap(0, size);
         let i = 0;
         for (;;) {
           const left = 2 * i + 1;
           const right = left + 1;
           let best = i;
-          if (left < heap.length && isBefore(heap[left] as Entry, heap[best] as Entry)) best = left;
-          if (right < heap.length && isBefore(heap[right] as Entry, heap[best] as Entry))
-            best = right;
+          if (left < size && isBefore(left, best)) best = left;
+          if (right < size && isBefore(right, best)) best = right;
           if (best === i) break;
           swap(i, best);
           i = best;
@@ -86,10 +122,10 @@ export function createEventQueue(): EventQueue {
       return top;
     },
     peekSec() {
-      return heap[0]?.atSec ?? Infinity;
+      return size > 0 ? (times[0] as number) : Infinity;
     },
     get size() {
-      return heap.length;
+      return size;
     },
   };
 }
