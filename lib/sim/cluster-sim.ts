@@ -46,14 +46,16 @@ export function simulateCluster(
   const events = createEventQueue();
   const nodeEvents = scenario.nodeEvents.filter((event) => event.cluster === spec.name);
   nodeEvents.forEach((event, i) => events.push({ atSec: event.atSec, kind: "nodeHealth", ref: i }));
-  const liveByRef: LiveRun[] = [];
+  // Runs by the ref of their events; a run's slot is cleared at its completion, its last event,
+  // so ended runs do not stay in memory to the end.
+  const liveByRef: (LiveRun | null)[] = [];
   let nextArrival = 0;
   let nowSec = 0;
   let wakeSec = Infinity;
 
   const isLive = (ref: number): LiveRun | null => {
-    const run = liveByRef[ref] as LiveRun;
-    return state.live.get(run.active.id) === run ? run : null;
+    const run = liveByRef[ref];
+    return run && !run.hasEnded ? run : null;
   };
   const nextSec = (): number =>
     Math.min(events.peekSec(), jobs[nextArrival]?.submitSec ?? Infinity);
@@ -73,6 +75,7 @@ export function simulateCluster(
       if (!event) continue;
       if (event.kind === "completion") {
         const run = isLive(event.ref);
+        liveByRef[event.ref] = null;
         if (run) state.endRun(run, "completed", nowSec);
         hasChanged ||= run !== null;
       } else if (event.kind === "nodeHealth") {

@@ -17,6 +17,8 @@ export type LiveRun = {
   record: RunRecord;
   jobIndex: number;
   expectedEndSec: number;
+  /** Set when the run ends (completed, preempted, node down). */
+  hasEnded: boolean;
 };
 
 /**
@@ -96,6 +98,7 @@ export function createClusterState(scenario: Scenario, spec: SimCluster, jobs: r
 
   function endRun(run: LiveRun, reason: RunEndReason, nowSec: number, why?: unknown): void {
     const { active, record } = run;
+    run.hasEnded = true;
     live.delete(active.id);
     endedRuns.push(active);
     record.endSec = nowSec;
@@ -192,12 +195,15 @@ export function createClusterState(scenario: Scenario, spec: SimCluster, jobs: r
       protectedUntilSec,
       endReason: "running",
     };
-    record.runs.push(runRecord);
+    // A new array of exactly the runs: `push` would reserve room for 16 in each of a year's
+    // million records, most of which keep one run.
+    record.runs = [...record.runs, runRecord];
     const run: LiveRun = {
       active,
       record: runRecord,
       jobIndex: index,
       expectedEndSec: nowSec + (remainingSec[index] ?? 0),
+      hasEnded: false,
     };
     live.set(runId, run);
     startedRuns.push(active);
