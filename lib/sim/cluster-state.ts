@@ -168,6 +168,9 @@ export function createClusterState(scenario: Scenario, spec: SimCluster, jobs: r
     record.firstStartSec ??= nowSec;
     record.state = "running";
     const runId = `${job.id}#${record.runs.length + 1}`;
+    // The run's own exact-size copy: the scheduler's array may reserve room for more slices, and
+    // a year keeps a million of them.
+    const slices = placement.slice();
     const protectedUntilSec = isProtected ? nowSec + job.minRuntimeSec : nowSec;
     const active: ActiveRun = {
       id: runId,
@@ -175,7 +178,7 @@ export function createClusterState(scenario: Scenario, spec: SimCluster, jobs: r
       budgetId: job.budgetId,
       userId: job.userId,
       gpus: job.gpus,
-      placement,
+      placement: slices,
       startSec: nowSec,
       isAllocated,
       protectedUntilSec,
@@ -189,7 +192,7 @@ export function createClusterState(scenario: Scenario, spec: SimCluster, jobs: r
       budgetId: job.budgetId,
       startSec: nowSec,
       endSec: nowSec,
-      placement,
+      placement: slices,
       gpus: job.gpus,
       isAllocated,
       protectedUntilSec,
