@@ -138,6 +138,17 @@ describe("simulateClusters and mergeClusterOutcomes (clusters simulated apart, e
     expect(apart(open, "allocation")).toStrictEqual(runSimulation(open, SCHEDULERS.allocation));
   });
 
+  it("puts records in scenario order even when a cluster lists them in another order (edge)", () => {
+    const outcomes = simulateClusters(scenario, ["big", "mid", "small"], SCHEDULERS.baseline);
+    const reversed = outcomes.map((outcome) => ({
+      ...outcome,
+      records: [...outcome.records].reverse(),
+    }));
+    expect(mergeClusterOutcomes(scenario, reversed)).toStrictEqual(
+      mergeClusterOutcomes(scenario, outcomes),
+    );
+  });
+
   it("refuses a missing, repeated or unknown cluster", () => {
     const [big, mid] = simulateClusters(scenario, ["big", "mid"], SCHEDULERS.baseline);
     expect(() => mergeClusterOutcomes(scenario, [big!, mid!])).toThrow(/big, mid for a scenario/);

@@ -1,5 +1,5 @@
 import { simulateCluster } from "./cluster-sim";
-import type { Scenario } from "./scenario";
+import type { Scenario, SimJob } from "./scenario";
 import type { SchedulerFactory } from "./scheduler";
 import type { ClusterRecord, JobRecord, SimulationResult } from "./sim-types";
 
@@ -46,6 +46,54 @@ export function simulateClusters(
   });
 }
 
+function matchRecordsById(scenario: Scenario, outcomes: readonly ClusterOutcome[]): JobRecord[] {
+  const byId = new Map<string, JobRecord>();
+  for (const outcome of outcomes)
+    for (const record of outcome.records) byId.set(record.job.id, record);
+  const jobs: JobRecord[] = [];
+  for (const job of scenario.jobs) {
+    const record = byId.get(job.id);
+    if (record) jobs.push(record);
+  }
+  return jobs;
+}
+
+/**
+ * The records in scenario order without a map by id (a year has a million): a cluster's records
+ * are its jobs in submit order (stable), cut at the horizon, so sorting the indices of its jobs
+ * the same way gives each record's place. Null when a record is not where expected.
+ */
+function placeRecords(scenario: Scenario, outcomes: readonly ClusterOutcome[]): JobRecord[] | null {
+  const slots: (JobRecord | undefined)[] = new Array(scenario.jobs.length);
+  for (const outcome of outcomes) {
+    const indices: number[] = [];
+    let isSorted = true;
+    scenario.jobs.forEach((job, i) => {
+      if (job.cluster !== outcome.cluster.name) return;
+      const last = indices[indices.length - 1];
+      if (last !== undefined && job.submitSec < (scenario.jobs[last] as SimJob).submitSec) {
+        isSorted = false;
+      }
+      indices.push(i);
+    });
+    if (!isSorted) {
+      indices.sort(
+        (a, b) =>
+          (scenario.jobs[a] as SimJob).submitSec - (scenario.jobs[b] as SimJob).submitSec || a - b,
+      );
+    }
+    const { records } = outcome;
+    if (records.length > indices.length) return null;
+    for (let k = 0; k < records.length; k++) {
+      const at = indices[k] as number;
+      const record = records[k] as JobRecord;
+      if (record.job.id !== scenario.jobs[at]?.id) return null;
+      slots[at] = record;
+    }
+  }
+  return slots.filter((record): record is JobRecord => record !== undefined);
+}
+
 /**
  * Merges per-cluster outcomes (one for each cluster of the scenario, in any order) into the
  * scenario's result: clusters in scenario order, jobs in scenario order. `horizonSec` is the
@@ -71,11 +119,7 @@ export function mergeClusterOutcomes(
   const ordered = scenario.clusters.map((cluster) => byCluster.get(cluster.name)!);
   const horizonSec =
     scenario.horizonSec ?? Math.max(0, ...ordered.map((outcome) => outcome.cluster.lastEventSec));
-  const byId = new Map(ordered.flatMap((outcome) => outcome.records.map((r) => [r.job.id, r])));
-  const jobs = scenario.jobs.flatMap((job) => {
-    const record = byId.get(job.id);
-    return record ? [record] : [];
-  });
+  const jobs = placeRecords(scenario, ordered) ?? matchRecordsById(scenario, ordered);
   return {
     scheduler: ordered[0]?.schedulerName ?? "unknown",
     horizonSec,
