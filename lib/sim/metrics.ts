@@ -5,7 +5,7 @@ import {
   type BudgetTree,
   type HourFlows,
 } from "../engine";
-import { addToHours, HOUR_SEC, percentile, roundTo } from "./hourly";
+import { createHourBins, HOUR_SEC, percentile, roundTo, type HourBins } from "./hourly";
 import type { BudgetSummary, ClassSummary, ReportJob, SimulationReport } from "./report-types";
 import type { Scenario } from "./scenario";
 import type { ClusterRecord, JobRecord, SimulationResult } from "./sim-types";
@@ -26,31 +26,37 @@ function collectHours(
   horizonSec: number,
 ): { capacity: Float64Array; leaves: Map<string, LeafHours> } {
   const hours = Math.max(1, Math.ceil(horizonSec / HOUR_SEC));
-  const capacity = new Float64Array(hours);
+  const capacity = createHourBins(hours);
   cluster.healthChanges.forEach((change, i) => {
     const next = cluster.healthChanges[i + 1]?.atSec ?? horizonSec;
-    addToHours(capacity, change.atSec, Math.min(next, horizonSec), change.upGpus);
+    capacity.add(change.atSec, Math.min(next, horizonSec), change.upGpus);
   });
-  const leaves = new Map<string, LeafHours>();
+  const leaves = new Map<
+    string,
+    { demand: HourBins; allocated: HourBins; unallocated: HourBins }
+  >();
   for (const record of jobs) {
     if (record.job.cluster !== cluster.name) continue;
     let leaf = leaves.get(record.job.budgetId);
     if (!leaf) {
-      const make = () => new Float64Array(hours);
+      const make = () => createHourBins(hours);
       leaf = { demand: make(), allocated: make(), unallocated: make() };
       leaves.set(record.job.budgetId, leaf);
     }
-    addToHours(leaf.demand, record.job.submitSec, record.endSec ?? horizonSec, record.job.gpus);
+    leaf.demand.add(record.job.submitSec, record.endSec ?? horizonSec, record.job.gpus);
     for (const run of record.runs) {
-      addToHours(
-        run.isAllocated ? leaf.allocated : leaf.unallocated,
-        run.startSec,
-        run.endSec,
-        run.gpus,
-      );
+      (run.isAllocated ? leaf.allocated : leaf.unallocated).add(run.startSec, run.endSec, run.gpus);
     }
   }
-  return { capacity, leaves };
+  const finished = new Map<string, LeafHours>();
+  for (const [id, leaf] of leaves) {
+    finished.set(id, {
+      demand: leaf.demand.finish(),
+      allocated: leaf.allocated.finish(),
+      unallocated: leaf.unallocated.finish(),
+    });
+  }
+  return { capacity: capacity.finish(), leaves: finished };
 }
 
 /** Adds one cluster's hours to `owed`, through the engine's hourly entitlement (DESIGN 5). */
