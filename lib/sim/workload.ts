@@ -148,6 +148,24 @@ function smallJob(
   };
 }
 
+/** The job of a draft, with its id first: one literal (a spread would be slow for a year). */
+function withId(id: string, draft: Draft): ScenarioFileJob {
+  return {
+    id,
+    budget: draft.budget,
+    cluster: draft.cluster,
+    user: draft.user,
+    submit: draft.submit,
+    gpus: draft.gpus,
+    work: draft.work,
+    minRuntime: draft.minRuntime,
+    resumable: draft.resumable,
+    priority: draft.priority,
+    class: draft.class,
+    baseline: draft.baseline,
+  };
+}
+
 /**
  * The drafts in submit order, ties in list order: the same as a stable sort by `submit`, but on
  * numeric keys (submit x n + position) instead of a comparator call per pair, which matters for
@@ -259,7 +277,7 @@ export function generateLabScenario(options: LabWorkloadOptions): ScenarioFile {
     clusters: clusters.map((cluster) => ({ ...cluster })),
     tree,
     settings: { lookback: "7d", maxMinRuntime: "8h" },
-    jobs: sorted.map((draft, i) => ({ id: `j${String(i + 1).padStart(6, "0")}`, ...draft })),
+    jobs: sorted.map((draft, i) => withId(`j${String(i + 1).padStart(6, "0")}`, draft)),
     nodeEvents: planLabMaintenance(random, clusters, horizonSec),
     baseline: { nonPreemptibleGpuCap: caps },
     horizon: formatDurationSec(horizonSec),
