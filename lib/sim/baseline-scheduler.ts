@@ -1,5 +1,5 @@
 import { createGpuPool, placeJob, type GpuPool } from "../engine/placement";
-import type { ActiveRun, ClusterNodeState, NodeSlice, Priority } from "../engine/types";
+import type { ActiveRun, ClusterNodeState, NodeSlice, PendingJob, Priority } from "../engine/types";
 import { createBaselineQueue, PRIORITY_LEVEL } from "./baseline-queue";
 import { createVictimChooser, createVictimPool } from "./baseline-victims";
 import type { Scenario, SimCluster, SimJob } from "./scenario";
@@ -84,6 +84,14 @@ function isPoolStale(
   return isStale;
 }
 
+/** Jobs by submit time, ties in list order (a stable sort; no sort when already in order). */
+function listInSubmitOrder(jobs: SimJob[]): SimJob[] {
+  const isSorted = jobs.every(
+    (job, i) => i === 0 || (jobs[i - 1] as SimJob).submitSec <= job.submitSec,
+  );
+  return isSorted ? jobs : jobs.sort((a, b) => a.submitSec - b.submitSec);
+}
+
 /**
  * The old way (DESIGN section 6): priority levels order the whole queue (then submit time, then
  * id); a job may opt out of preemption; each top-level team has a cap on GPUs held by its
@@ -100,8 +108,13 @@ function isPoolStale(
  * @example simulateCluster(scenario, scenario.clusters[0], createBaselineScheduler)
  */
 export function createBaselineScheduler(scenario: Scenario, cluster: SimCluster): Scheduler {
-  const jobsById = new Map<string, SimJob>();
-  for (const job of scenario.jobs) if (job.cluster === cluster.name) jobsById.set(job.id, job);
+  // Jobs are found without a map over all of the cluster's (a year has a million): arrivals come
+  // in submit order, a requeued job has just ended a run, and a run's job is known from the plan
+  // that started it. Each guess is checked by id; a map by id is built only if one misses.
+  const arrivals = listInSubmitOrder(scenario.jobs.filter((job) => job.cluster === cluster.name));
+  let arrived = 0;
+  let jobsById: Map<string, SimJob> | null = null;
+  const endedJobs = new Map<string, SimJob>();
   const queue = createBaselineQueue(scenario.nonPreemptibleGpuCap);
   let pool: GpuPool | null = null;
   // The node objects last compared with the pool's usable flags.
@@ -132,13 +145,21 @@ export function createBaselineScheduler(scenario: Scenario, cluster: SimCluster)
     }
   }
   function jobOf(id: string): SimJob {
+    jobsById ??= new Map(arrivals.map((job) => [job.id, job]));
     const job = jobsById.get(id);
     if (!job) throw new Error(`baseline: unknown job ${id}`);
     return job;
   }
+  function pendingJobOf(pending: PendingJob): SimJob {
+    const next = arrivals[arrived];
+    if (next?.id === pending.id) {
+      arrived++;
+      return next;
+    }
+    return endedJobs.get(pending.id) ?? jobOf(pending.id);
+  }
 
   function plan(view: SchedulerView): SchedulerPlan {
-    for (const pending of view.newlyPending) queue.add(jobOf(pending.id));
     const nodes = view.cluster.nodes;
     if (!pool || isPoolStale(pool, nodes, checkedNodes)) pool = createGpuPool(nodes);
     const gpuPool = pool;
@@ -159,12 +180,15 @@ export function createBaselineScheduler(scenario: Scenario, cluster: SimCluster)
       if (job.isBaselinePreemptible) victimPool.add(run, PRIORITY_LEVEL[job.baselinePriority]);
     });
     startedJobs.length = 0;
+    endedJobs.clear();
     for (const run of view.runsEnded) {
       const job = jobByRun.get(run) ?? jobOf(run.jobId);
       jobByRun.delete(run);
+      endedJobs.set(job.id, job);
       track(job, -run.gpus);
       if (job.isBaselinePreemptible) victimPool.remove(run, PRIORITY_LEVEL[job.baselinePriority]);
     }
+    for (const pending of view.newlyPending) queue.add(pendingJobOf(pending));
     // Victims of this pass: the runs of the view, less those it preempts.
     for (let level = 0; level < victimsAtLevel.length; level++) {
       victimsAtLevel[level] = preemptibleRunsAtLevel[level]!;
