@@ -11,6 +11,11 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
+import {
+  budgetXAxisProps,
+  formatGpuHoursTooltip,
+  GPU_HOURS_Y_AXIS_PROPS,
+} from "@/components/charts/gpu-hours-axes";
 import { ENTITLED_COLOUR, SCHEDULER_COLOURS } from "@/components/charts/palette";
 import type { SimulationSummary } from "@/lib/simulations/summary";
 
@@ -62,19 +67,9 @@ export function BudgetChart({ summary }: { summary: SimulationSummary }) {
         <ResponsiveContainer width="100%" height={300}>
           <ComposedChart data={rows} margin={{ top: 8, right: 8, bottom: 40, left: 8 }}>
             <CartesianGrid strokeDasharray="3 3" vertical={false} />
-            <XAxis
-              dataKey="name"
-              tick={{ fontSize: 11 }}
-              interval={0}
-              angle={-35}
-              textAnchor="end"
-            />
-            <YAxis
-              tick={{ fontSize: 12 }}
-              width={64}
-              tickFormatter={(v: number) => v.toLocaleString("en-US")}
-            />
-            <Tooltip formatter={(value) => `${Number(value).toLocaleString("en-US")} GPU-h`} />
+            <XAxis {...budgetXAxisProps(-35)} />
+            <YAxis {...GPU_HOURS_Y_AXIS_PROPS} />
+            <Tooltip formatter={formatGpuHoursTooltip} />
             <Legend verticalAlign="top" height={28} />
             {names.map((name) => (
               <Bar

@@ -11,6 +11,11 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
+import {
+  budgetXAxisProps,
+  formatGpuHoursTooltip,
+  GPU_HOURS_Y_AXIS_PROPS,
+} from "@/components/charts/gpu-hours-axes";
 import { ENTITLED_COLOUR, WHAT_IF_COLOURS } from "@/components/charts/palette";
 import type { WhatIfSummary } from "@/lib/what-if/summary";
 
@@ -48,19 +53,9 @@ export function WhatIfChart({ summary }: { summary: WhatIfSummary }) {
         <ResponsiveContainer width="100%" height={320}>
           <ComposedChart data={rows} margin={{ top: 8, right: 8, bottom: 48, left: 8 }}>
             <CartesianGrid strokeDasharray="3 3" vertical={false} />
-            <XAxis
-              dataKey="name"
-              tick={{ fontSize: 11 }}
-              interval={0}
-              angle={-30}
-              textAnchor="end"
-            />
-            <YAxis
-              tick={{ fontSize: 12 }}
-              width={64}
-              tickFormatter={(v: number) => v.toLocaleString("en-US")}
-            />
-            <Tooltip formatter={(value) => `${Number(value).toLocaleString("en-US")} GPU-h`} />
+            <XAxis {...budgetXAxisProps(-30)} />
+            <YAxis {...GPU_HOURS_Y_AXIS_PROPS} />
+            <Tooltip formatter={formatGpuHoursTooltip} />
             <Legend verticalAlign="top" height={28} />
             {hasHappened ? (
               <Bar
