@@ -43,6 +43,27 @@ export function releaseAtSec(
 }
 
 /**
+ * Whether the healthy nodes could ever hold a job of `gpus` GPUs, that is whether
+ * {@link reserveNodes} finds nodes for it: enough usable nodes of G GPUs for its whole nodes, and
+ * one more usable node of at least its remainder. O(nodes); does not look at runs.
+ *
+ * @example canReserve(pool, 16) // false when fewer than two healthy 8-GPU nodes are left
+ */
+export function canReserve(pool: GpuPool, gpus: number): boolean {
+  const shape = placementShape(gpus, pool.nodeSizeGpus);
+  let fullSizeNodes = 0;
+  // Nodes that could take the remainder; the whole nodes, of G GPUs, are among them.
+  let remainderNodes = 0;
+  for (let position = 0; position < pool.free.length; position += 1) {
+    if (!pool.isUsable[position]) continue;
+    if (pool.capacity[position] === pool.nodeSizeGpus) fullSizeNodes += 1;
+    if (pool.capacity[position]! >= shape.remainderGpus) remainderNodes += 1;
+  }
+  if (fullSizeNodes < shape.wholeNodes) return false;
+  return shape.remainderGpus === 0 || remainderNodes > shape.wholeNodes;
+}
+
+/**
  * Reserves the nodes on which a job of `gpus` GPUs and rank `jobRank` can start soonest: per node
  * the time at which free GPUs plus released runs reach the need (a whole node for gang jobs),
  * then the earliest nodes (ties: lowest node). Returns null if the healthy nodes can never hold
@@ -61,6 +82,7 @@ export function reserveNodes(
   nowSec: number,
   isShielded: (index: number) => boolean = () => false,
 ): Reservation | null {
+  if (!canReserve(pool, gpus)) return null;
   const shape = placementShape(gpus, pool.nodeSizeGpus);
   const nodeCount = pool.free.length;
   // Each run's release time, computed once; scratch arrays so that no node allocates.
@@ -75,7 +97,9 @@ export function reserveNodes(
   };
   let scratchAt = new Float64Array(16);
   let scratchGpus = new Int32Array(16);
-  const readyAt = (position: number, need: number): number => {
+  // When `position` has `need` GPUs, counting releases; `cutoffSec` when that is not before it
+  // (the caller already has a node as early). Never before nowSec.
+  const readyAt = (position: number, need: number, cutoffSec: number): number => {
     let have = pool.free[position]!;
     if (have >= need) return nowSec;
     const held = heldByPosition[position] ?? [];
@@ -84,15 +108,18 @@ export function reserveNodes(
       scratchGpus = new Int32Array(held.length);
     }
     let count = 0;
+    let releasedBeforeCutoff = 0;
     for (const index of held) {
       const run = runs[index]!;
       if (run.isGone) continue;
+      const atSec = releaseOf(index);
+      if (atSec >= cutoffSec) continue;
       const { slices } = run;
       let onNode = slices.length === 1 ? slices[0]!.gpus : 0;
       for (let i = 0; onNode === 0 && i < slices.length; i += 1) {
         if (slices[i]!.position === position) onNode = slices[i]!.gpus;
       }
-      const atSec = releaseOf(index);
+      releasedBeforeCutoff += onNode;
       // Insertion sort by release time, then fewer GPUs first.
       let at = count;
       while (
@@ -108,19 +135,24 @@ export function reserveNodes(
       scratchGpus[at] = onNode;
       count += 1;
     }
+    if (have + releasedBeforeCutoff < need) return cutoffSec;
     for (let i = 0; i < count; i += 1) {
       have += scratchGpus[i]!;
       if (have >= need) return scratchAt[i]!;
     }
-    return Number.POSITIVE_INFINITY;
+    return cutoffSec;
   };
   const chosen: { position: number; atSec: number }[] = [];
   const isExcluded = new Uint8Array(nodeCount);
   if (shape.wholeNodes > 0) {
     const options: { position: number; atSec: number }[] = [];
-    for (let position = 0; position < nodeCount; position += 1) {
+    // Once enough nodes are ready now, no later node comes before them (ties: lowest first).
+    let readyNow = 0;
+    for (let position = 0; position < nodeCount && readyNow < shape.wholeNodes; position += 1) {
       if (!pool.isUsable[position] || pool.capacity[position] !== pool.nodeSizeGpus) continue;
-      options.push({ position, atSec: readyAt(position, pool.nodeSizeGpus) });
+      const atSec = readyAt(position, pool.nodeSizeGpus, Number.POSITIVE_INFINITY);
+      if (atSec === nowSec) readyNow += 1;
+      options.push({ position, atSec });
     }
     if (options.length < shape.wholeNodes) return null;
     for (const option of earliestOptions(options, shape.wholeNodes)) {
@@ -130,10 +162,12 @@ export function reserveNodes(
   }
   if (shape.remainderGpus > 0) {
     let best: { position: number; atSec: number } | null = null;
-    for (let position = 0; position < nodeCount; position += 1) {
+    // Nothing is ready before now: a node ready now is the earliest.
+    for (let position = 0; position < nodeCount && best?.atSec !== nowSec; position += 1) {
       if (!pool.isUsable[position] || isExcluded[position]) continue;
       if (pool.capacity[position]! < shape.remainderGpus) continue;
-      const atSec = readyAt(position, shape.remainderGpus);
+      const cutoffSec = best?.atSec ?? Number.POSITIVE_INFINITY;
+      const atSec = readyAt(position, shape.remainderGpus, cutoffSec);
       if (!best || atSec < best.atSec) best = { position, atSec };
     }
     if (!best) return null;

@@ -13,7 +13,7 @@ import type {
   StartDecision,
   WaitDecision,
 } from "./reasons";
-import { reserveNodes, type Reservation } from "./reservation";
+import { canReserve, reserveNodes, type Reservation } from "./reservation";
 import type { StandingRuns } from "./standing-runs";
 import type { ActiveRun, BudgetTree, ClusterSpec, NodeSlice, PendingJob, UsageMode } from "./types";
 import { usageWindowSec } from "./usage-window";
@@ -209,21 +209,34 @@ function decide(
     });
   };
 
-  let reservation: { holder: PendingJob; holderRank: number; value: Reservation } | null = null;
+  // The reservation of the first allocated job that could not start. Its nodes are chosen on
+  // the state at that moment, but only once a later decision needs them: nothing starts or ends
+  // in between, since every start of an allocated job needs them first, and most passes never
+  // need them.
+  let reservation: {
+    holder: PendingJob;
+    holderRank: number;
+    compute: () => Reservation;
+    value: Reservation | null;
+  } | null = null;
+  const reserved = (): Reservation | null =>
+    reservation && (reservation.value ??= reservation.compute());
 
-  // Starts a job on free GPUs outside `excluded`, else after preempting what it may preempt.
+  // Starts a job on free GPUs outside the reservation, else after preempting what it may preempt.
   const tryStart = (
     job: PendingJob,
     jobRank: number,
-    excluded: Uint8Array | undefined,
   ): "started" | "started-with-surplus" | "failed" => {
-    const placement = placeJob(pool, job.gpus, excluded);
+    // Fewer free GPUs than the job needs: no placement, whatever the reservation.
+    const placement =
+      job.gpus <= usableFreeGpus ? placeJob(pool, job.gpus, reserved()?.isExcluded) : null;
     if (placement) {
       start(job, true, placement, []);
       return "started";
     }
     // Most plans fail: skip those that could not free enough GPUs even with every victim.
     if (usableFreeGpus + preemptableGpus(job, jobRank) < job.gpus) return "failed";
+    const excluded = reserved()?.isExcluded;
     const plan = planPreemption(
       pool,
       job.gpus,
@@ -279,13 +292,16 @@ function decide(
     // size, or a backfill candidate (below). Checked on group bounds, a group that cannot is
     // passed over unread, and once no job of the queue could, the sweep ends.
     const mayStart = (rank: number, gpus: number, minRuntimeSec: number): boolean =>
-      gpus < smallestFailedGpus ||
-      (reservation !== null &&
-        reservation.value.readyAtSec !== null &&
-        rank > reservation.holderRank &&
-        nowSec + minRuntimeSec <= reservation.value.readyAtSec &&
-        gpus < smallestFailedBackfillGpus &&
-        gpus <= usableFreeGpus);
+      gpus < smallestFailedGpus || mayBackfill(rank, gpus, minRuntimeSec);
+    // Backfill: a job whose protection ends before the reserved nodes are needed may use their
+    // free GPUs; the holder, ranked above, can preempt it by then. Cheap tests first: the
+    // reservation's nodes are chosen only when they decide.
+    const mayBackfill = (rank: number, gpus: number, minRuntimeSec: number): boolean => {
+      if (reservation === null || rank <= reservation.holderRank) return false;
+      if (gpus >= smallestFailedBackfillGpus || gpus > usableFreeGpus) return false;
+      const readyAtSec = reserved()!.readyAtSec;
+      return readyAtSec !== null && nowSec + minRuntimeSec <= readyAtSec;
+    };
     const nextGroup = queue.walk(true, rankOf);
     groups: for (let group = nextGroup(); group; group = nextGroup()) {
       for (let job = group.next(); job; job = group.next()) {
@@ -294,7 +310,7 @@ function decide(
         if (isStarted.has(job)) continue;
         const jobRank = group.rank;
         if (job.gpus < smallestFailedGpus) {
-          const outcome = tryStart(job, jobRank, reservation?.value.isExcluded);
+          const outcome = tryStart(job, jobRank);
           if (outcome !== "failed") isStarted.add(job);
           if (outcome === "started") {
             usableFreeGpus = freeUsable();
@@ -308,40 +324,39 @@ function decide(
           }
           smallestFailedGpus = job.gpus;
           if (!reservation) {
-            const value = reserveNodes(
-              pool,
-              job.gpus,
-              jobRank,
-              live,
-              heldByPosition,
-              nowSec,
-              (index) =>
-                !holdings.mayPreempt(
-                  job.budgetId,
-                  live[index]!.budgetId,
-                  job.gpus,
-                  live[index]!.gpus,
-                ),
-            );
-            if (value) reservation = { holder: job, holderRank: jobRank, value };
+            if (canReserve(pool, job.gpus)) {
+              reservation = {
+                holder: job,
+                holderRank: jobRank,
+                compute: () =>
+                  reserveNodes(
+                    pool,
+                    job.gpus,
+                    jobRank,
+                    live,
+                    heldByPosition,
+                    nowSec,
+                    (index) =>
+                      !holdings.mayPreempt(
+                        job.budgetId,
+                        live[index]!.budgetId,
+                        job.gpus,
+                        live[index]!.gpus,
+                      ),
+                  )!,
+                value: null,
+              };
+            }
             continue;
           }
         }
-        // Backfill: a job whose protection ends before the reserved nodes are needed may use
-        // their free GPUs; the holder, ranked above, can preempt it by then.
-        if (
-          reservation &&
-          reservation.value.readyAtSec !== null &&
-          jobRank > reservation.holderRank &&
-          nowSec + job.minRuntimeSec <= reservation.value.readyAtSec &&
-          job.gpus < smallestFailedBackfillGpus
-        ) {
+        if (reservation && mayBackfill(jobRank, job.gpus, job.minRuntimeSec)) {
           const placement = placeJob(pool, job.gpus);
           if (placement) {
             start(job, true, placement, [], {
               jobId: reservation.holder.id,
               budget: budgetRef(reservation.holder.budgetId),
-              readyAtSec: reservation.value.readyAtSec,
+              readyAtSec: reserved()!.readyAtSec!,
             });
             isStarted.add(job);
             usableFreeGpus = freeUsable();
@@ -353,6 +368,8 @@ function decide(
     }
     if (!hasFreedExtra) break;
   }
+  // Wait reasons name the reservation as the allocated sweep left it.
+  const heldReservation = input.describeWaits === false ? null : reserved();
   // Unallocated work takes only GPUs no allocated job could start on in this pass.
   let smallestFailedUnallocated = Number.POSITIVE_INFINITY;
   const mayStartUnallocated = (gpus: number): boolean =>
@@ -379,14 +396,15 @@ function decide(
           nowSec,
           pool,
           live,
-          reservation: reservation
-            ? {
-                holderId: reservation.holder.id,
-                holderBudgetId: reservation.holder.budgetId,
-                holderGpus: reservation.holder.gpus,
-                ...reservation.value,
-              }
-            : null,
+          reservation:
+            reservation && heldReservation
+              ? {
+                  holderId: reservation.holder.id,
+                  holderBudgetId: reservation.holder.budgetId,
+                  holderGpus: reservation.holder.gpus,
+                  ...heldReservation,
+                }
+              : null,
           rankOf,
           budgetRef,
           shapeOf: (gpus) => placementShape(gpus, pool.nodeSizeGpus),
