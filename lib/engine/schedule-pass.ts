@@ -4,7 +4,7 @@ import { createBudgetRefs, rankBudgets, type FairTreeRanking } from "./fair-tree
 import { createHoldings, type Holdings } from "./holdings";
 import { isPendingQueue, queueFromPending, type PendingQueue } from "./pending-queue";
 import { placeJob, placementShape } from "./placement";
-import { planPreemption, rankPreemptionReason } from "./preemption";
+import { planPreemption, rankPreemptionReason, type PreemptionPlan } from "./preemption";
 import type {
   BudgetRef,
   KeptFor,
@@ -227,34 +227,39 @@ function decide(
     job: PendingJob,
     jobRank: number,
   ): "started" | "started-with-surplus" | "failed" => {
-    // Fewer free GPUs than the job needs: no placement, whatever the reservation.
-    const placement =
-      job.gpus <= usableFreeGpus ? placeJob(pool, job.gpus, reserved()?.isExcluded) : null;
+    // Reserved nodes only take options away: what cannot be placed or planned without them
+    // cannot be with them, and then the reservation's nodes need not be chosen. Fewer free GPUs
+    // than the job needs: no placement at all.
+    const isReservationOpen = reservation !== null && reservation.value === null;
+    let placement = job.gpus <= usableFreeGpus ? placeJob(pool, job.gpus) : null;
+    if (placement && reservation) placement = placeJob(pool, job.gpus, reserved()!.isExcluded);
     if (placement) {
       start(job, true, placement, []);
       return "started";
     }
     // Most plans fail: skip those that could not free enough GPUs even with every victim.
     if (usableFreeGpus + preemptableGpus(job, jobRank) < job.gpus) return "failed";
-    const excluded = reserved()?.isExcluded;
-    const plan = planPreemption(
-      pool,
-      job.gpus,
-      live,
-      victimsByPosition(),
-      (index) => {
-        const entry = live[index]!;
-        return (
-          !entry.isGone &&
-          (!entry.isAllocated ||
-            (!entry.isProtectedNow &&
-              entry.rank > jobRank &&
-              holdings.mayPreempt(job.budgetId, entry.budgetId, job.gpus, entry.gpus)))
-        );
-      },
-      nowSec,
-      excluded,
-    );
+    const planOutside = (excluded: Uint8Array | undefined): PreemptionPlan | null =>
+      planPreemption(
+        pool,
+        job.gpus,
+        live,
+        victimsByPosition(),
+        (index) => {
+          const entry = live[index]!;
+          return (
+            !entry.isGone &&
+            (!entry.isAllocated ||
+              (!entry.isProtectedNow &&
+                entry.rank > jobRank &&
+                holdings.mayPreempt(job.budgetId, entry.budgetId, job.gpus, entry.gpus)))
+          );
+        },
+        nowSec,
+        excluded,
+      );
+    if (isReservationOpen && !planOutside(undefined)) return "failed";
+    const plan = planOutside(reserved()?.isExcluded);
     if (!plan) return "failed";
     // GPUs freed beyond what the job takes on a node may let an earlier-failed size fit.
     const surplus = new Map<number, number>();
