@@ -27,6 +27,8 @@ export type ClusterState = {
   live: LiveRun[];
   /** Indices into `live` of the runs holding GPUs on each pool position. */
   heldByPosition: number[][];
+  /** Allocated GPUs held per leaf budget by the runs loaded and not ended while loading. */
+  allocatedHeld: { budgetId: string; gpus: number }[];
   preemptions: PreemptDecision[];
   drainsCompleted: DrainCompleteDecision[];
   /**
@@ -63,6 +65,10 @@ export function loadClusterState(
   const healthOf = (node: number): NodeHealth | undefined => healthAt[positionOf(node)];
   const hasDown = healthAt.includes("down");
   const hasDraining = healthAt.includes("draining");
+  // Standing runs on healthy nodes that fit: their running totals are the pool's.
+  const isTotalled =
+    standing !== null && !hasDown && !hasDraining && standing.free.every((gpus) => gpus >= 0);
+  if (isTotalled) pool.free.set(standing.free);
   const preemptions: PreemptDecision[] = [];
   const live: LiveRun[] = standing?.entries ?? [];
   const heldByPosition: number[][] = standing?.heldByPosition ?? [];
@@ -125,7 +131,7 @@ export function loadClusterState(
       if (run === null) continue;
       entry.rank = rankOf(run.budgetId);
       entry.isProtectedNow = isProtected(run, nowSec);
-      load(entry, run);
+      if (!isTotalled) load(entry, run);
     }
   } else {
     for (const run of input.runs as readonly ActiveRun[]) {
@@ -178,6 +184,9 @@ export function loadClusterState(
       drainsCompleted.push({ node, reason: { rule: "drain-complete", atSec: nowSec, node } });
     }
   }
+  const allocatedHeld = isTotalled
+    ? Array.from(standing.allocatedGpus, ([budgetId, gpus]) => ({ budgetId, gpus }))
+    : live.filter((entry) => !entry.isGone && entry.isAllocated);
   // Victim lists: runs on healthy nodes in preference order (unallocated, worst rank, latest).
   let victims: VictimSlot[][] | null = null;
   const victimsByPosition = (): VictimSlot[][] =>
@@ -208,6 +217,7 @@ export function loadClusterState(
     pool,
     live,
     heldByPosition,
+    allocatedHeld,
     preemptions,
     drainsCompleted,
     victimsByPosition,

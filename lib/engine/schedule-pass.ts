@@ -111,10 +111,7 @@ function decide(
   const { cluster, nowSec, tree } = input;
   const { pool, live, heldByPosition, preemptions, victimsByPosition } = state;
   // Allocated GPUs held per tree node, kept current through the pass (the share guard, ADR 011).
-  const holdings = createHoldings(
-    tree,
-    live.filter((entry) => !entry.isGone && entry.isAllocated),
-  );
+  const holdings = createHoldings(tree, state.allocatedHeld);
   const preemptableGpus = createPreemptableBound(state, holdings);
   const endRun: typeof state.endRun = (entry, reason) => {
     state.endRun(entry, reason);

@@ -26,6 +26,10 @@ export type StandingRunsState = {
   positionOf: (node: number) => number;
   entries: LiveRun[];
   heldByPosition: number[][];
+  /** Free GPUs per position once every standing run holds its GPUs (below 0 when overfilled). */
+  free: Int32Array;
+  /** Allocated GPUs held by the standing runs of each leaf budget. */
+  allocatedGpus: Map<string, number>;
 };
 
 const states = new WeakMap<StandingRuns, StandingRunsState>();
@@ -48,6 +52,17 @@ export function createStandingRuns(nodes: readonly ClusterNodeState[]): Standing
     positionOf: createPositionLookup(pool),
     entries: [],
     heldByPosition: Array.from({ length: pool.free.length }, () => []),
+    free: pool.capacity.slice(),
+    allocatedGpus: new Map(),
+  };
+  // A run takes (`sign` 1) or gives back (-1) its GPUs in the running totals.
+  const hold = (entry: LiveRun, sign: 1 | -1): void => {
+    for (const slice of entry.slices) state.free[slice.position]! -= sign * slice.gpus;
+    if (entry.isAllocated) {
+      const held = (state.allocatedGpus.get(entry.budgetId) ?? 0) + sign * entry.gpus;
+      if (held === 0) state.allocatedGpus.delete(entry.budgetId);
+      else state.allocatedGpus.set(entry.budgetId, held);
+    }
   };
   const entryById = new Map<string, number>();
   let gaps = 0;
@@ -76,7 +91,7 @@ export function createStandingRuns(nodes: readonly ClusterNodeState[]): Standing
         return { position, gpus: slice.gpus };
       });
       const index = state.entries.length;
-      state.entries.push({
+      const entry: LiveRun = {
         id: run.id,
         budgetId: run.budgetId,
         isAllocated: run.isAllocated,
@@ -88,7 +103,9 @@ export function createStandingRuns(nodes: readonly ClusterNodeState[]): Standing
         isGone: false,
         isProtectedNow: false,
         run,
-      });
+      };
+      state.entries.push(entry);
+      hold(entry, 1);
       entryById.set(run.id, index);
       for (const slice of slices) state.heldByPosition[slice.position]!.push(index);
     },
@@ -96,7 +113,9 @@ export function createStandingRuns(nodes: readonly ClusterNodeState[]): Standing
       const index = entryById.get(runId);
       if (index === undefined) return;
       entryById.delete(runId);
-      state.entries[index]!.run = null;
+      const entry = state.entries[index]!;
+      entry.run = null;
+      hold(entry, -1);
       gaps += 1;
       if (gaps > 64 && gaps > entryById.size) compact();
     },
