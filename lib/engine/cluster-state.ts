@@ -1,3 +1,4 @@
+import { createBudgetSlots, type BudgetSlots } from "./budget-slots";
 import { isProtected, preemptionOutcome } from "./contract";
 import { createGpuPool, createPositionLookup, type GpuPool } from "./placement";
 import { compareVictims, type VictimCandidate, type VictimSlot } from "./preemption";
@@ -10,6 +11,8 @@ import type { ActiveRun, ClusterNodeState, NodeHealth } from "./types";
 export type LiveRun = VictimCandidate & {
   /** Leaf budget charged for the run. */
   budgetId: string;
+  /** The slot of `budgetId` in `ClusterState.budgetSlots`. */
+  budgetSlot: number;
   protectedUntilSec: number;
   isGone: boolean;
   isProtectedNow: boolean;
@@ -27,6 +30,8 @@ export type ClusterState = {
   live: LiveRun[];
   /** Indices into `live` of the runs holding GPUs on each pool position. */
   heldByPosition: number[][];
+  /** Slots of the budgets of `live` (and of jobs started in the pass, given as they start). */
+  budgetSlots: BudgetSlots;
   /** Allocated GPUs held per leaf budget by the runs loaded and not ended while loading. */
   allocatedHeld: { budgetId: string; gpus: number }[];
   preemptions: PreemptDecision[];
@@ -71,6 +76,7 @@ export function loadClusterState(
   if (isTotalled) pool.free.set(standing.free);
   const preemptions: PreemptDecision[] = [];
   const live: LiveRun[] = standing?.entries ?? [];
+  const budgetSlots = standing?.budgetSlots ?? createBudgetSlots();
   const heldByPosition: number[][] = standing?.heldByPosition ?? [];
   for (let position = heldByPosition.length; position < pool.free.length; position += 1) {
     heldByPosition.push([]);
@@ -125,12 +131,13 @@ export function loadClusterState(
 
   if (standing) {
     // Entries stay; their per-pass fields are set anew. Gaps of removed runs count as gone.
+    const rankBySlot = budgetSlots.ids.map(rankOf);
     for (const entry of live) {
       const run = entry.run;
       entry.isGone = run === null;
       if (run === null) continue;
-      entry.rank = rankOf(run.budgetId);
-      entry.isProtectedNow = isProtected(run, nowSec);
+      entry.rank = rankBySlot[entry.budgetSlot]!;
+      entry.isProtectedNow = entry.isAllocated && nowSec < entry.protectedUntilSec;
       if (!isTotalled) load(entry, run);
     }
   } else {
@@ -146,6 +153,7 @@ export function loadClusterState(
       const entry: LiveRun = {
         id: run.id,
         budgetId: run.budgetId,
+        budgetSlot: budgetSlots.slotOf(run.budgetId),
         isAllocated: run.isAllocated,
         rank: rankOf(run.budgetId),
         startSec: run.startSec,
@@ -217,6 +225,7 @@ export function loadClusterState(
     pool,
     live,
     heldByPosition,
+    budgetSlots,
     allocatedHeld,
     preemptions,
     drainsCompleted,

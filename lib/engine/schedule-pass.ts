@@ -163,6 +163,7 @@ function decide(
     live.push({
       id: `start:${job.id}`,
       budgetId: job.budgetId,
+      budgetSlot: state.budgetSlots.slotOf(job.budgetId),
       isAllocated,
       rank: rankOf(job.budgetId),
       startSec: nowSec,
@@ -449,12 +450,15 @@ function createPreemptableBound(
   state: ClusterState,
   holdings: Holdings,
 ): (job: PendingJob, jobRank: number) => number {
+  type Group = { budgetId: string; rank: number; gpus: number; usable: number };
   // Built on the first query: most passes place or give up before any plan.
   let unallocatedGpus = 0;
-  let byRank: { budgetId: string; rank: number; gpus: number; usable: number }[] | null = null;
-  const build = (): typeof byRank => {
+  let byRank: Group[] | null = null;
+  const build = (): Group[] => {
     const { live, pool } = state;
-    const groups = new Map<string, Map<number, NonNullable<typeof byRank>[number]>>();
+    // Groups per budget slot, few sizes each: a short list beats a map.
+    const bySlot: (Group[] | undefined)[] = [];
+    const list: Group[] = [];
     for (const entry of live) {
       if (entry.isGone || entry.isProtectedNow) continue;
       let usable = 0;
@@ -464,24 +468,22 @@ function createPreemptableBound(
         unallocatedGpus += usable;
         continue;
       }
-      let bySize = groups.get(entry.budgetId);
-      if (!bySize) {
-        bySize = new Map();
-        groups.set(entry.budgetId, bySize);
+      let groups = bySlot[entry.budgetSlot];
+      if (!groups) {
+        groups = [];
+        bySlot[entry.budgetSlot] = groups;
       }
-      const group = bySize.get(entry.gpus);
+      let group: Group | undefined;
+      for (let i = 0; i < groups.length && !group; i += 1) {
+        if (groups[i]!.gpus === entry.gpus) group = groups[i];
+      }
       if (group) group.usable += usable;
       else {
-        bySize.set(entry.gpus, {
-          budgetId: entry.budgetId,
-          rank: entry.rank,
-          gpus: entry.gpus,
-          usable,
-        });
+        group = { budgetId: entry.budgetId, rank: entry.rank, gpus: entry.gpus, usable };
+        groups.push(group);
+        list.push(group);
       }
     }
-    const list: NonNullable<typeof byRank> = [];
-    for (const bySize of groups.values()) for (const group of bySize.values()) list.push(group);
     return list.sort((a, b) => b.rank - a.rank);
   };
   return (job, jobRank) => {

@@ -1,3 +1,4 @@
+import { createBudgetSlots, type BudgetSlots } from "./budget-slots";
 import type { LiveRun } from "./cluster-state";
 import { createGpuPool, createPositionLookup, type GpuPool } from "./placement";
 import type { ActiveRun, ClusterNodeState } from "./types";
@@ -30,6 +31,8 @@ export type StandingRunsState = {
   free: Int32Array;
   /** Allocated GPUs held by the standing runs of each leaf budget. */
   allocatedGpus: Map<string, number>;
+  /** The slots of the entries' budgets (`LiveRun.budgetSlot`). */
+  budgetSlots: BudgetSlots;
 };
 
 const states = new WeakMap<StandingRuns, StandingRunsState>();
@@ -54,6 +57,7 @@ export function createStandingRuns(nodes: readonly ClusterNodeState[]): Standing
     heldByPosition: Array.from({ length: pool.free.length }, () => []),
     free: pool.capacity.slice(),
     allocatedGpus: new Map(),
+    budgetSlots: createBudgetSlots(),
   };
   // A run takes (`sign` 1) or gives back (-1) its GPUs in the running totals.
   const hold = (entry: LiveRun, sign: 1 | -1): void => {
@@ -94,6 +98,7 @@ export function createStandingRuns(nodes: readonly ClusterNodeState[]): Standing
       const entry: LiveRun = {
         id: run.id,
         budgetId: run.budgetId,
+        budgetSlot: state.budgetSlots.slotOf(run.budgetId),
         isAllocated: run.isAllocated,
         rank: 0,
         startSec: run.startSec,
