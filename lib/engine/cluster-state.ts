@@ -61,19 +61,23 @@ export function loadClusterState(
 ): ClusterState {
   const { cluster, nowSec } = input;
   const standing = standingRunsState(input.runs);
-  const pool = standing ? copyPool(standing.pool, cluster.nodes) : createGpuPool(cluster.nodes);
+  const pool = standing
+    ? copyPool(standing.pool, standing.positionOf, cluster.nodes)
+    : createGpuPool(cluster.nodes);
   // Health and position per node index, in flat arrays: the loop below runs for every run of
   // every pass.
   const positionOf = standing?.positionOf ?? createPositionLookup(pool);
   const healthAt: NodeHealth[] = [];
-  for (const node of cluster.nodes) healthAt[pool.positionOf.get(node.index)!] = node.health;
+  for (const node of cluster.nodes) healthAt[positionOf(node.index)] = node.health;
   const healthOf = (node: number): NodeHealth | undefined => healthAt[positionOf(node)];
   const hasDown = healthAt.includes("down");
   const hasDraining = healthAt.includes("draining");
   // Standing runs on healthy nodes that fit: their running totals are the pool's.
-  const isTotalled =
-    standing !== null && !hasDown && !hasDraining && standing.free.every((gpus) => gpus >= 0);
-  if (isTotalled) pool.free.set(standing.free);
+  let isTotalled = standing !== null && !hasDown && !hasDraining;
+  for (let position = 0; isTotalled && position < pool.free.length; position += 1) {
+    isTotalled = standing!.free[position]! >= 0;
+  }
+  if (isTotalled) pool.free.set(standing!.free);
   const preemptions: PreemptDecision[] = [];
   const live: LiveRun[] = standing?.entries ?? [];
   const budgetSlots = standing?.budgetSlots ?? createBudgetSlots();
@@ -192,9 +196,12 @@ export function loadClusterState(
       drainsCompleted.push({ node, reason: { rule: "drain-complete", atSec: nowSec, node } });
     }
   }
-  const allocatedHeld = isTotalled
-    ? Array.from(standing.allocatedGpus, ([budgetId, gpus]) => ({ budgetId, gpus }))
-    : live.filter((entry) => !entry.isGone && entry.isAllocated);
+  const allocatedHeld: { budgetId: string; gpus: number }[] = [];
+  if (isTotalled) {
+    for (const [budgetId, gpus] of standing!.allocatedGpus) allocatedHeld.push({ budgetId, gpus });
+  } else {
+    for (const entry of live) if (!entry.isGone && entry.isAllocated) allocatedHeld.push(entry);
+  }
   // Victim lists: runs on healthy nodes in preference order (unallocated, worst rank, latest).
   let victims: VictimSlot[][] | null = null;
   const victimsByPosition = (): VictimSlot[][] =>
@@ -240,19 +247,22 @@ export function loadClusterState(
  * are shared, free GPUs and health are the pass's own. Throws when the nodes are not the
  * template's.
  */
-function copyPool(template: GpuPool, nodes: readonly ClusterNodeState[]): GpuPool {
+function copyPool(
+  template: GpuPool,
+  positionOf: (node: number) => number,
+  nodes: readonly ClusterNodeState[],
+): GpuPool {
   const count = template.indexOf.length;
   const isUsable = new Uint8Array(count);
   const isSeen = new Uint8Array(count);
   let isSame = nodes.length === count;
   for (let i = 0; i < nodes.length && isSame; i += 1) {
     const node = nodes[i]!;
-    const position = template.positionOf.get(node.index);
-    isSame =
-      position !== undefined && !isSeen[position] && template.capacity[position] === node.gpus;
+    const position = positionOf(node.index);
+    isSame = position >= 0 && !isSeen[position] && template.capacity[position] === node.gpus;
     if (!isSame) break;
-    isSeen[position!] = 1;
-    isUsable[position!] = node.health === "healthy" ? 1 : 0;
+    isSeen[position] = 1;
+    isUsable[position] = node.health === "healthy" ? 1 : 0;
   }
   if (!isSame) {
     throw new RangeError("The cluster's nodes are not those its standing runs were made for.");
