@@ -1,4 +1,5 @@
 import { createBudgetSlots, type BudgetSlots } from "./budget-slots";
+import type { PreemptableTotals } from "./preemptable-totals";
 import { isProtected, preemptionOutcome } from "./contract";
 import { createGpuPool, createPositionLookup, type GpuPool } from "./placement";
 import { compareVictims, type VictimCandidate, type VictimSlot } from "./preemption";
@@ -32,6 +33,13 @@ export type ClusterState = {
   heldByPosition: number[][];
   /** Slots of the budgets of `live` (and of jobs started in the pass, given as they start). */
   budgetSlots: BudgetSlots;
+  /** Leaf rank per budget slot, for the slots of the loaded runs. */
+  rankBySlot: readonly number[];
+  /**
+   * What preemption could free among the loaded runs, from standing runs on healthy nodes;
+   * null otherwise (count the loaded runs).
+   */
+  preemptable: PreemptableTotals | null;
   /** Allocated GPUs held per leaf budget by the runs loaded and not ended while loading. */
   allocatedHeld: { budgetId: string; gpus: number }[];
   preemptions: PreemptDecision[];
@@ -81,6 +89,9 @@ export function loadClusterState(
   const preemptions: PreemptDecision[] = [];
   const live: LiveRun[] = standing?.entries ?? [];
   const budgetSlots = standing?.budgetSlots ?? createBudgetSlots();
+  // Slots given to runs of a list get their rank once the list is loaded.
+  const rankBySlot = budgetSlots.ids.map(rankOf);
+  const preemptable = isTotalled ? standing!.preemptable.totalsAt(nowSec, live) : null;
   const heldByPosition: number[][] = standing?.heldByPosition ?? [];
   for (let position = heldByPosition.length; position < pool.free.length; position += 1) {
     heldByPosition.push([]);
@@ -135,7 +146,6 @@ export function loadClusterState(
 
   if (standing) {
     // Entries stay; their per-pass fields are set anew. Gaps of removed runs count as gone.
-    const rankBySlot = budgetSlots.ids.map(rankOf);
     for (const entry of live) {
       const run = entry.run;
       entry.isGone = run === null;
@@ -173,6 +183,9 @@ export function loadClusterState(
       live.push(entry);
       for (const slice of slices) heldByPosition[slice.position]!.push(index);
     }
+  }
+  for (let slot = rankBySlot.length; slot < budgetSlots.ids.length; slot += 1) {
+    rankBySlot.push(rankOf(budgetSlots.ids[slot]!));
   }
   for (const entry of hasDraining ? live : []) {
     if (entry.isGone || entry.isProtectedNow) continue;
@@ -233,6 +246,8 @@ export function loadClusterState(
     live,
     heldByPosition,
     budgetSlots,
+    rankBySlot,
+    preemptable,
     allocatedHeld,
     preemptions,
     drainsCompleted,

@@ -486,6 +486,23 @@ function createPreemptableBound(
     }
     return list.sort((a, b) => b.rank - a.rank);
   };
+  const totals = state.preemptable;
+  if (totals) {
+    const ids = state.budgetSlots.ids;
+    return (job, jobRank) => {
+      let total = totals.unallocatedGpus;
+      for (let slot = 0; slot < totals.bySlot.length; slot += 1) {
+        const bySize = totals.bySlot[slot];
+        if (!bySize || state.rankBySlot[slot]! <= jobRank) continue;
+        for (const [gpus, usable] of bySize) {
+          if (usable > 0 && holdings.mayPreempt(job.budgetId, ids[slot]!, job.gpus, gpus)) {
+            total += usable;
+          }
+        }
+      }
+      return total;
+    };
+  }
   return (job, jobRank) => {
     byRank ??= build();
     let total = unallocatedGpus;

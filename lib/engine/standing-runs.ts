@@ -1,6 +1,7 @@
 import { createBudgetSlots, type BudgetSlots } from "./budget-slots";
 import type { LiveRun } from "./cluster-state";
 import { createGpuPool, createPositionLookup, type GpuPool } from "./placement";
+import { createPreemptableTracker, type PreemptableTracker } from "./preemptable-totals";
 import type { ActiveRun, ClusterNodeState } from "./types";
 
 /** The runs of a cluster kept from pass to pass: added as they start, removed as they end. */
@@ -33,6 +34,8 @@ export type StandingRunsState = {
   allocatedGpus: Map<string, number>;
   /** The slots of the entries' budgets (`LiveRun.budgetSlot`). */
   budgetSlots: BudgetSlots;
+  /** GPUs preemption could free, kept as runs come and go. */
+  preemptable: PreemptableTracker;
 };
 
 const states = new WeakMap<StandingRuns, StandingRunsState>();
@@ -58,6 +61,7 @@ export function createStandingRuns(nodes: readonly ClusterNodeState[]): Standing
     free: pool.capacity.slice(),
     allocatedGpus: new Map(),
     budgetSlots: createBudgetSlots(),
+    preemptable: createPreemptableTracker(),
   };
   // A run takes (`sign` 1) or gives back (-1) its GPUs in the running totals.
   const hold = (entry: LiveRun, sign: 1 | -1): void => {
@@ -111,6 +115,7 @@ export function createStandingRuns(nodes: readonly ClusterNodeState[]): Standing
       };
       state.entries.push(entry);
       hold(entry, 1);
+      state.preemptable.add(entry);
       entryById.set(run.id, index);
       for (const slice of slices) state.heldByPosition[slice.position]!.push(index);
     },
@@ -121,6 +126,7 @@ export function createStandingRuns(nodes: readonly ClusterNodeState[]): Standing
       const entry = state.entries[index]!;
       entry.run = null;
       hold(entry, -1);
+      state.preemptable.remove(entry);
       gaps += 1;
       if (gaps > 64 && gaps > entryById.size) compact();
     },

@@ -1,0 +1,89 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { LiveRun } from "./cluster-state";
+import { createPreemptableTracker, type PreemptableTotals } from "./preemptable-totals";
+import { makeRun } from "./test-helpers";
+
+function entryOf(id: number, slot: number, gpus: number, isAllocated: boolean, untilSec: number) {
+  const run = makeRun(`r${id}`, `b${slot}`, [{ node: 0, gpus }], {
+    isAllocated,
+    protectedUntilSec: untilSec,
+  });
+  const entry: LiveRun = {
+    id: run.id,
+    budgetId: run.budgetId,
+    budgetSlot: slot,
+    isAllocated,
+    rank: 0,
+    startSec: 0,
+    gpus,
+    slices: [{ position: 0, gpus }],
+    protectedUntilSec: untilSec,
+    isGone: false,
+    isProtectedNow: false,
+    run,
+  };
+  return entry;
+}
+
+/** The totals counted from scratch: what the tracker must always give. */
+function countAt(entries: readonly LiveRun[], nowSec: number) {
+  let unallocatedGpus = 0;
+  const bySlot = new Map<string, number>();
+  for (const entry of entries) {
+    if (entry.run === null) continue;
+    if (!entry.isAllocated) unallocatedGpus += entry.gpus;
+    else if (entry.protectedUntilSec <= nowSec) {
+      const key = `${entry.budgetSlot}/${entry.gpus}`;
+      bySlot.set(key, (bySlot.get(key) ?? 0) + entry.gpus);
+    }
+  }
+  return { unallocatedGpus, bySlot };
+}
+
+function flatten(totals: PreemptableTotals) {
+  const bySlot = new Map<string, number>();
+  totals.bySlot.forEach((bySize, slot) => {
+    for (const [gpus, total] of bySize ?? []) if (total !== 0) bySlot.set(`${slot}/${gpus}`, total);
+  });
+  return { unallocatedGpus: totals.unallocatedGpus, bySlot };
+}
+
+describe("preemptable totals", () => {
+  it("match a count from scratch as runs come and go and time moves, back included", () => {
+    const step = fc.oneof(
+      fc.record({
+        kind: fc.constant("add" as const),
+        slot: fc.integer({ min: 0, max: 3 }),
+        gpus: fc.constantFrom(1, 2, 8),
+        isAllocated: fc.boolean(),
+        untilSec: fc.integer({ min: 0, max: 100 }),
+      }),
+      fc.record({ kind: fc.constant("remove" as const), pick: fc.nat() }),
+      fc.record({ kind: fc.constant("pass" as const), atSec: fc.integer({ min: 0, max: 100 }) }),
+    );
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 60 }), (steps) => {
+        const tracker = createPreemptableTracker();
+        const entries: LiveRun[] = [];
+        for (const [i, action] of steps.entries()) {
+          if (action.kind === "add") {
+            const entry = entryOf(i, action.slot, action.gpus, action.isAllocated, action.untilSec);
+            entries.push(entry);
+            tracker.add(entry);
+          } else if (action.kind === "remove") {
+            const standing = entries.filter((entry) => entry.run !== null);
+            if (standing.length === 0) continue;
+            const entry = standing[action.pick % standing.length]!;
+            entry.run = null;
+            tracker.remove(entry);
+          } else {
+            const totals = tracker.totalsAt(action.atSec, entries);
+            expect(flatten(totals)).toEqual(countAt(entries, action.atSec));
+          }
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -1,0 +1,110 @@
+import type { LiveRun } from "./cluster-state";
+
+/**
+ * GPUs that preemption could free, as standing runs count them: unallocated runs, and
+ * unprotected allocated runs per budget slot and run size. Every GPU of a run counts, as on
+ * healthy nodes (a pass with a draining or down node counts its loaded runs instead).
+ */
+export type PreemptableTotals = {
+  unallocatedGpus: number;
+  /** Per budget slot (`LiveRun.budgetSlot`): run size -> GPUs of unprotected allocated runs. */
+  bySlot: (Map<number, number> | undefined)[];
+};
+
+/** Preemptable totals kept current as runs come and go and protections end (internal). */
+export type PreemptableTracker = {
+  add(entry: LiveRun): void;
+  remove(entry: LiveRun): void;
+  /**
+   * The totals at `nowSec`: runs whose protection ended by then join them. Time going back
+   * recounts the standing `entries` (gaps have a null `run`).
+   */
+  totalsAt(nowSec: number, entries: readonly LiveRun[]): PreemptableTotals;
+};
+
+/**
+ * Creates an empty tracker: O(log runs) per change and per protection that ends, so a pass
+ * reads the totals without walking the runs.
+ *
+ * @example createPreemptableTracker().totalsAt(0, []).unallocatedGpus // 0
+ */
+export function createPreemptableTracker(): PreemptableTracker {
+  let totals: PreemptableTotals = { unallocatedGpus: 0, bySlot: [] };
+  let atSec = Number.NEGATIVE_INFINITY;
+  // Protected runs, soonest protection end first; `waiting` tells which are still standing.
+  let heap: LiveRun[] = [];
+  let waiting = new Set<LiveRun>();
+
+  const count = (entry: LiveRun, sign: 1 | -1): void => {
+    let gpus = 0;
+    for (const slice of entry.slices) gpus += slice.gpus;
+    if (!entry.isAllocated) {
+      totals.unallocatedGpus += sign * gpus;
+      return;
+    }
+    let bySize = totals.bySlot[entry.budgetSlot];
+    if (!bySize) {
+      bySize = new Map();
+      totals.bySlot[entry.budgetSlot] = bySize;
+    }
+    bySize.set(entry.gpus, (bySize.get(entry.gpus) ?? 0) + sign * gpus);
+  };
+  const push = (entry: LiveRun): void => {
+    heap.push(entry);
+    let at = heap.length - 1;
+    while (at > 0) {
+      const parent = (at - 1) >> 1;
+      if (heap[parent]!.protectedUntilSec <= entry.protectedUntilSec) break;
+      heap[at] = heap[parent]!;
+      at = parent;
+    }
+    heap[at] = entry;
+  };
+  const pop = (): LiveRun => {
+    const top = heap[0]!;
+    const last = heap.pop()!;
+    if (heap.length > 0) {
+      let at = 0;
+      for (;;) {
+        let child = 2 * at + 1;
+        if (child >= heap.length) break;
+        const right = child + 1;
+        if (right < heap.length && heap[right]!.protectedUntilSec < heap[child]!.protectedUntilSec)
+          child = right;
+        if (heap[child]!.protectedUntilSec >= last.protectedUntilSec) break;
+        heap[at] = heap[child]!;
+        at = child;
+      }
+      heap[at] = last;
+    }
+    return top;
+  };
+  const add = (entry: LiveRun): void => {
+    if (entry.isAllocated && atSec < entry.protectedUntilSec) {
+      waiting.add(entry);
+      push(entry);
+    } else count(entry, 1);
+  };
+
+  return {
+    add,
+    remove(entry) {
+      if (!waiting.delete(entry)) count(entry, -1);
+    },
+    totalsAt(nowSec, entries) {
+      if (nowSec < atSec) {
+        totals = { unallocatedGpus: 0, bySlot: [] };
+        heap = [];
+        waiting = new Set();
+        atSec = nowSec;
+        for (const entry of entries) if (entry.run !== null) add(entry);
+      }
+      atSec = nowSec;
+      while (heap.length > 0 && heap[0]!.protectedUntilSec <= nowSec) {
+        const entry = pop();
+        if (waiting.delete(entry)) count(entry, 1);
+      }
+      return totals;
+    },
+  };
+}
