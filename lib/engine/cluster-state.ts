@@ -46,7 +46,8 @@ export type ClusterState = {
   drainsCompleted: DrainCompleteDecision[];
   /**
    * Unprotected runs on healthy positions, in `compareVictims` order, with their GPUs there:
-   * built on first call (most passes never preempt), as the runs stood when loaded.
+   * built on first call (most passes never preempt), as the runs stood when loaded; runs started
+   * in the pass are never victims.
    */
   victimsByPosition: () => VictimSlot[][];
   /** Ends a live run now: frees its GPUs and records the preemption. */
@@ -215,24 +216,39 @@ export function loadClusterState(
   } else {
     for (const entry of live) if (!entry.isGone && entry.isAllocated) allocatedHeld.push(entry);
   }
-  // Victim lists: runs on healthy nodes in preference order (unallocated, worst rank, latest).
+  const loadedCount = live.length;
+  // Victim lists: loaded runs (never this pass's starts), unprotected, on healthy nodes, in
+  // preference order (unallocated, worst rank, latest). Protection is fixed for the pass.
+  const victimsOn = (position: number): VictimSlot[] => {
+    const list: VictimSlot[] = [];
+    if (!pool.isUsable[position]) return list;
+    for (const index of heldByPosition[position]!) {
+      const entry = live[index]!;
+      if (index >= loadedCount || entry.isGone || entry.isProtectedNow) continue;
+      let gpus = 0;
+      for (const slice of entry.slices) {
+        if (slice.position === position) {
+          gpus = slice.gpus;
+          break;
+        }
+      }
+      // Insertion into a short list, stable like a sort.
+      const slot = { candidate: index, gpus };
+      let at = list.length;
+      list.push(slot);
+      while (at > 0 && compareVictims(live[list[at - 1]!.candidate]!, entry) > 0) {
+        list[at] = list[at - 1]!;
+        at -= 1;
+      }
+      list[at] = slot;
+    }
+    return list;
+  };
   let victims: VictimSlot[][] | null = null;
   const victimsByPosition = (): VictimSlot[][] =>
-    (victims ??= heldByPosition.map((indices, position) =>
-      pool.isUsable[position]
-        ? indices
-            // Protection is fixed for the pass: protected runs are never victims.
-            .filter((index) => !live[index]!.isGone && !live[index]!.isProtectedNow)
-            .sort((a, b) => compareVictims(live[a]!, live[b]!))
-            .map((index) => ({
-              candidate: index,
-              gpus: live[index]!.slices.find((slice) => slice.position === position)!.gpus,
-            }))
-        : [],
-    ));
+    (victims ??= heldByPosition.map((_, position) => victimsOn(position)));
 
   // Standing runs get back to what they were: the pass's starts come off their lists.
-  const loadedCount = live.length;
   const finish = (): void => {
     if (!standing) return;
     for (let index = live.length - 1; index >= loadedCount; index -= 1) {

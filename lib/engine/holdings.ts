@@ -17,6 +17,10 @@ export type Holdings = {
    * budget.
    */
   mayPreempt(preemptorId: string, victimId: string, jobGpus: number, victimGpus: number): boolean;
+  /** `mayPreempt` by tree node index (`nodeIndexOf`), for loops that ask it of many runs. */
+  mayPreemptAt(preemptor: number, victim: number, jobGpus: number, victimGpus: number): boolean;
+  /** The tree node index of a budget id, -1 for an unknown one. */
+  nodeIndexOf(budgetId: string): number;
   /** Allocated GPUs held by a node's subtree; 0 for unknown ids. */
   heldGpus(budgetId: string): number;
 };
@@ -46,15 +50,16 @@ export function createHoldings(
   };
   for (const run of allocatedRuns) add(run.budgetId, run.gpus);
 
-  const mayPreempt = (
-    preemptorId: string,
-    victimId: string,
+  const nodeIndexOf = (budgetId: string): number => indexById[budgetId] ?? -1;
+  const mayPreemptAt = (
+    preemptor: number,
+    victim: number,
     jobGpus: number,
     victimGpus: number,
   ): boolean => {
-    let a = indexById[preemptorId];
-    let b = indexById[victimId];
-    if (a === undefined || b === undefined || a === b) return false;
+    let a = preemptor;
+    let b = victim;
+    if (a < 0 || b < 0 || a === b) return false;
     while (nodes[a]!.depth > nodes[b]!.depth) a = nodes[a]!.parentIndex;
     while (nodes[b]!.depth > nodes[a]!.depth) b = nodes[b]!.parentIndex;
     if (a === b) return false;
@@ -77,7 +82,10 @@ export function createHoldings(
 
   return {
     add,
-    mayPreempt,
+    mayPreempt: (preemptorId, victimId, jobGpus, victimGpus) =>
+      mayPreemptAt(nodeIndexOf(preemptorId), nodeIndexOf(victimId), jobGpus, victimGpus),
+    mayPreemptAt,
+    nodeIndexOf,
     heldGpus: (budgetId) => {
       const index = indexById[budgetId];
       return index === undefined ? 0 : held[index]!;

@@ -112,7 +112,11 @@ function decide(
   const { pool, live, heldByPosition, preemptions, victimsByPosition } = state;
   // Allocated GPUs held per tree node, kept current through the pass (the share guard, ADR 011).
   const holdings = createHoldings(tree, state.allocatedHeld);
-  const preemptableGpus = createPreemptableBound(state, holdings);
+  // Tree node per budget slot, for the share guard asked of many runs; filled as asked.
+  const nodeBySlot: number[] = [];
+  const nodeOfSlot = (slot: number): number =>
+    (nodeBySlot[slot] ??= holdings.nodeIndexOf(state.budgetSlots.ids[slot]!));
+  const preemptableGpus = createPreemptableBound(state, holdings, nodeOfSlot);
   const endRun: typeof state.endRun = (entry, reason) => {
     state.endRun(entry, reason);
     if (entry.isAllocated) holdings.add(entry.budgetId, -entry.gpus);
@@ -237,6 +241,7 @@ function decide(
     }
     // Most plans fail: skip those that could not free enough GPUs even with every victim.
     if (usableFreeGpus + preemptableGpus(job, jobRank) < job.gpus) return "failed";
+    const jobNode = holdings.nodeIndexOf(job.budgetId);
     const planOutside = (excluded: Uint8Array | undefined): PreemptionPlan | null =>
       planPreemption(
         pool,
@@ -250,7 +255,7 @@ function decide(
             (!entry.isAllocated ||
               (!entry.isProtectedNow &&
                 entry.rank > jobRank &&
-                holdings.mayPreempt(job.budgetId, entry.budgetId, job.gpus, entry.gpus)))
+                holdings.mayPreemptAt(jobNode, nodeOfSlot(entry.budgetSlot), job.gpus, entry.gpus)))
           );
         },
         nowSec,
@@ -307,11 +312,31 @@ function decide(
     };
     const nextGroup = queue.walk(true, rankOf);
     groups: for (let group = nextGroup(); group; group = nextGroup()) {
+      const jobRank = group.rank;
+      // The bounds change only when a job is tried: checked then and at the group's start.
+      let isChecked = false;
       for (let job = group.next(); job; job = group.next()) {
-        if (!mayStart(Number.POSITIVE_INFINITY, minGpus, 0)) break groups;
-        if (!mayStart(group.rank, group.minGpus, group.minMinRuntimeSec)) continue groups;
+        if (!isChecked) {
+          if (!mayStart(Number.POSITIVE_INFINITY, minGpus, 0)) break groups;
+          if (!mayStart(jobRank, group.minGpus, group.minMinRuntimeSec)) continue groups;
+          isChecked = true;
+        }
+        // A job too large to start that could not backfill either: the usual case, screened
+        // first on what is known without choosing the reservation's nodes.
+        if (
+          job.gpus >= smallestFailedGpus &&
+          (reservation === null ||
+            jobRank <= reservation.holderRank ||
+            job.gpus >= smallestFailedBackfillGpus ||
+            job.gpus > usableFreeGpus ||
+            (reservation.value !== null &&
+              (reservation.value.readyAtSec === null ||
+                nowSec + job.minRuntimeSec > reservation.value.readyAtSec)))
+        ) {
+          continue;
+        }
         if (isStarted.has(job)) continue;
-        const jobRank = group.rank;
+        isChecked = false;
         if (job.gpus < smallestFailedGpus) {
           const outcome = tryStart(job, jobRank);
           if (outcome !== "failed") isStarted.add(job);
@@ -327,6 +352,7 @@ function decide(
           }
           smallestFailedGpus = job.gpus;
           if (!reservation) {
+            const holderNode = holdings.nodeIndexOf(job.budgetId);
             if (canReserve(pool, job.gpus)) {
               reservation = {
                 holder: job,
@@ -340,9 +366,9 @@ function decide(
                     heldByPosition,
                     nowSec,
                     (index) =>
-                      !holdings.mayPreempt(
-                        job.budgetId,
-                        live[index]!.budgetId,
+                      !holdings.mayPreemptAt(
+                        holderNode,
+                        nodeOfSlot(live[index]!.budgetSlot),
                         job.gpus,
                         live[index]!.gpus,
                       ),
@@ -449,6 +475,7 @@ function decide(
 function createPreemptableBound(
   state: ClusterState,
   holdings: Holdings,
+  nodeOfSlot: (slot: number) => number,
 ): (job: PendingJob, jobRank: number) => number {
   type Group = { budgetId: string; rank: number; gpus: number; usable: number };
   // Built on the first query: most passes place or give up before any plan.
@@ -488,14 +515,14 @@ function createPreemptableBound(
   };
   const totals = state.preemptable;
   if (totals) {
-    const ids = state.budgetSlots.ids;
     return (job, jobRank) => {
+      const jobNode = holdings.nodeIndexOf(job.budgetId);
       let total = totals.unallocatedGpus;
       for (let slot = 0; slot < totals.bySlot.length; slot += 1) {
         const bySize = totals.bySlot[slot];
         if (!bySize || state.rankBySlot[slot]! <= jobRank) continue;
         for (const [gpus, usable] of bySize) {
-          if (usable > 0 && holdings.mayPreempt(job.budgetId, ids[slot]!, job.gpus, gpus)) {
+          if (usable > 0 && holdings.mayPreemptAt(jobNode, nodeOfSlot(slot), job.gpus, gpus)) {
             total += usable;
           }
         }
