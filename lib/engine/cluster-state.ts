@@ -31,6 +31,8 @@ export type ClusterState = {
   live: LiveRun[];
   /** Indices into `live` of the runs holding GPUs on each pool position. */
   heldByPosition: number[][];
+  /** Entries of `live` loaded before the pass's starts: only those can be victims. */
+  loadedCount: number;
   /** Slots of the budgets of `live` (and of jobs started in the pass, given as they start). */
   budgetSlots: BudgetSlots;
   /** Leaf rank per budget slot, for the slots of the loaded runs. */
@@ -261,6 +263,7 @@ export function loadClusterState(
     pool,
     live,
     heldByPosition,
+    loadedCount,
     budgetSlots,
     rankBySlot,
     preemptable,
