@@ -1,6 +1,8 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createGpuPool } from "./placement";
 import {
+  canMakeRoom,
   compareVictims,
   planPreemption,
   type VictimCandidate,
@@ -66,5 +68,75 @@ describe("planPreemption", () => {
       ],
     });
     expect(planPreemption(makePool(), 16, candidates, slots, (i) => i === 1, 1000)).toBeNull();
+  });
+});
+
+describe("canMakeRoom", () => {
+  it("answers as planPreemption does, on random nodes, runs and permissions", () => {
+    const node = fc.record({ gpus: fc.constantFrom(4, 8), isHealthy: fc.boolean() });
+    const run = fc.record({
+      // Where the run sits: a start node and a width in nodes (gang runs span nodes).
+      node: fc.nat(),
+      span: fc.integer({ min: 1, max: 2 }),
+      gpusPerNode: fc.integer({ min: 1, max: 8 }),
+      isAllocated: fc.boolean(),
+      isAllowed: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(node, { minLength: 1, maxLength: 5 }),
+        fc.array(run, { maxLength: 12 }),
+        fc.integer({ min: 1, max: 24 }),
+        (nodes, runs, gpus) => {
+          const pool = createGpuPool(
+            nodes.map((spec, index) => ({
+              index,
+              gpus: spec.gpus,
+              health: spec.isHealthy ? "healthy" : "draining",
+            })),
+          );
+          const candidates: VictimCandidate[] = [];
+          const allowed: boolean[] = [];
+          const heldByPosition: number[][] = nodes.map(() => []);
+          for (const spec of runs) {
+            const positions = Array.from(
+              { length: Math.min(spec.span, nodes.length) },
+              (_, i) => (spec.node + i) % nodes.length,
+            );
+            // Only what still fits on every node of the run.
+            if (positions.some((position) => pool.free[position]! < spec.gpusPerNode)) continue;
+            const index = candidates.length;
+            for (const position of positions) {
+              pool.free[position] = pool.free[position]! - spec.gpusPerNode;
+              heldByPosition[position]!.push(index);
+            }
+            candidates.push(
+              candidate(`r${index}`, {
+                isAllocated: spec.isAllocated,
+                startSec: index,
+                gpus: spec.gpusPerNode * positions.length,
+                slices: positions.map((position) => ({ position, gpus: spec.gpusPerNode })),
+              }),
+            );
+            allowed.push(spec.isAllowed);
+          }
+          const isAllowed = (index: number): boolean => allowed[index]!;
+          const slots: VictimSlot[][] = heldByPosition.map((indices, position) =>
+            pool.isUsable[position]
+              ? indices.map((index) => ({
+                  candidate: index,
+                  gpus: candidates[index]!.slices.find((slice) => slice.position === position)!
+                    .gpus,
+                }))
+              : [],
+          );
+          const plan = planPreemption(pool, gpus, candidates, slots, isAllowed, 100);
+          expect(canMakeRoom(pool, gpus, candidates, heldByPosition, isAllowed)).toBe(
+            plan !== null,
+          );
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -182,6 +182,52 @@ export function planPreemption(
 }
 
 /**
+ * Whether `planPreemption` could find room for a job of `gpus` GPUs, ignoring reserved nodes: a
+ * healthy node whose free GPUs plus those of the runs it may preempt there reach the job (whole
+ * nodes of G for a gang job, and one more node for its remainder). The same answer as
+ * `planPreemption` on victim lists of the allowed candidates (property-tested), cheaper: no list
+ * is sorted.
+ *
+ * @param heldByPosition candidates (indices) holding GPUs on each pool position
+ * @example canMakeRoom(pool, 8, candidates, heldByPosition, (i) => !candidates[i].isAllocated)
+ */
+export function canMakeRoom(
+  pool: GpuPool,
+  gpus: number,
+  candidates: readonly VictimCandidate[],
+  heldByPosition: readonly (readonly number[])[],
+  isAllowed: (candidate: number) => boolean,
+): boolean {
+  const shape = placementShape(gpus, pool.nodeSizeGpus);
+  let wholeNodes = 0;
+  let remainderNodes = 0;
+  for (let position = 0; position < pool.free.length; position += 1) {
+    if (!pool.isUsable[position]) continue;
+    let room = pool.free[position]!;
+    for (const index of heldByPosition[position]!) {
+      if (!isAllowed(index)) continue;
+      for (const slice of candidates[index]!.slices) {
+        if (slice.position === position) {
+          room += slice.gpus;
+          break;
+        }
+      }
+    }
+    if (shape.wholeNodes === 0) {
+      if (room >= gpus) return true;
+      continue;
+    }
+    if (pool.capacity[position] === pool.nodeSizeGpus && room >= pool.nodeSizeGpus) wholeNodes += 1;
+    if (shape.remainderGpus > 0 && room >= shape.remainderGpus) remainderNodes += 1;
+  }
+  if (shape.wholeNodes === 0) return false;
+  return (
+    wholeNodes >= shape.wholeNodes &&
+    (shape.remainderGpus === 0 || remainderNodes > shape.wholeNodes)
+  );
+}
+
+/**
  * The reason for preempting `run` so that an allocated job can start: `preempt-for-rank` for an
  * allocated victim (its budget ranks below the preemptor's), `preempt-unallocated` otherwise.
  *

@@ -1,10 +1,15 @@
-import { loadClusterState, type ClusterState, type LiveRun } from "./cluster-state";
+import { loadClusterState, type ClusterState } from "./cluster-state";
 import { protectedUntilSec } from "./contract";
 import { createBudgetRefs, rankBudgets, type FairTreeRanking } from "./fair-tree";
 import { createHoldings, type Holdings } from "./holdings";
 import { isPendingQueue, queueFromPending, type PendingQueue } from "./pending-queue";
-import { placeJob, placementShape, type GpuPool } from "./placement";
-import { planPreemption, rankPreemptionReason, type PreemptionPlan } from "./preemption";
+import { placeJob, placementShape } from "./placement";
+import {
+  canMakeRoom,
+  planPreemption,
+  rankPreemptionReason,
+  type PreemptionPlan,
+} from "./preemption";
 import type {
   BudgetRef,
   KeptFor,
@@ -242,9 +247,11 @@ function decide(
     // Most plans fail: skip those that could not free enough GPUs even with every victim.
     if (usableFreeGpus + preemptableGpus(job, jobRank) < job.gpus) return "failed";
     const jobNode = holdings.nodeIndexOf(job.budgetId);
+    // Runs started in this pass are never victims.
     const isAllowed = (index: number): boolean => {
       const entry = live[index]!;
       return (
+        index < state.loadedCount &&
         !entry.isGone &&
         (!entry.isAllocated ||
           (!entry.isProtectedNow &&
@@ -253,7 +260,7 @@ function decide(
       );
     };
     // Most of the plans left fail too, for want of one node that could be cleared enough.
-    if (!canMakeRoom(pool, state.heldByPosition, live, state.loadedCount, job.gpus, isAllowed)) {
+    if (!canMakeRoom(pool, job.gpus, live, state.heldByPosition, isAllowed)) {
       return "failed";
     }
     const planOutside = (excluded: Uint8Array | undefined): PreemptionPlan | null =>
@@ -460,49 +467,6 @@ function decide(
     waitingCounts,
     drainsCompleted: state.drainsCompleted,
   };
-}
-
-/**
- * Whether `planPreemption` could find room for a job of `gpus` GPUs, ignoring reserved nodes: a
- * healthy node whose free GPUs plus those of the runs it may preempt there reach the job (whole
- * nodes of G for a gang job, and one more node for its remainder). Exact, and cheaper than a plan:
- * no victim list is sorted. Only loaded runs (`live` below `loadedCount`) can be victims.
- */
-function canMakeRoom(
-  pool: GpuPool,
-  heldByPosition: readonly (readonly number[])[],
-  live: readonly LiveRun[],
-  loadedCount: number,
-  gpus: number,
-  isAllowed: (index: number) => boolean,
-): boolean {
-  const shape = placementShape(gpus, pool.nodeSizeGpus);
-  let wholeNodes = 0;
-  let remainderNodes = 0;
-  for (let position = 0; position < pool.free.length; position += 1) {
-    if (!pool.isUsable[position]) continue;
-    let room = pool.free[position]!;
-    for (const index of heldByPosition[position]!) {
-      if (index >= loadedCount || !isAllowed(index)) continue;
-      for (const slice of live[index]!.slices) {
-        if (slice.position === position) {
-          room += slice.gpus;
-          break;
-        }
-      }
-    }
-    if (shape.wholeNodes === 0) {
-      if (room >= gpus) return true;
-      continue;
-    }
-    if (pool.capacity[position] === pool.nodeSizeGpus && room >= pool.nodeSizeGpus) wholeNodes += 1;
-    if (shape.remainderGpus > 0 && room >= shape.remainderGpus) remainderNodes += 1;
-  }
-  if (shape.wholeNodes === 0) return false;
-  return (
-    wholeNodes >= shape.wholeNodes &&
-    (shape.remainderGpus === 0 || remainderNodes > shape.wholeNodes)
-  );
 }
 
 /**

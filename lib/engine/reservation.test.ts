@@ -1,0 +1,104 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { createGpuPool, placementShape, type GpuPool } from "./placement";
+import { canReserve, releaseAtSec, reserveNodes, type HeldRun } from "./reservation";
+
+/** Reservation as ADR 010 words it, with no shortcut: every node's ready time, a full sort. */
+function reserveNaively(
+  pool: GpuPool,
+  gpus: number,
+  jobRank: number,
+  runs: HeldRun[],
+  held: number[][],
+  nowSec: number,
+) {
+  const readyAt = (position: number, need: number): number => {
+    let have = pool.free[position]!;
+    if (have >= need) return nowSec;
+    const releases = held[position]!.filter((index) => !runs[index]!.isGone)
+      .map((index) => ({
+        atSec: releaseAtSec(runs[index]!, jobRank, nowSec),
+        gpus: runs[index]!.slices.find((slice) => slice.position === position)!.gpus,
+      }))
+      .sort((a, b) => a.atSec - b.atSec || a.gpus - b.gpus);
+    for (const release of releases) {
+      have += release.gpus;
+      if (have >= need) return release.atSec;
+    }
+    return Number.POSITIVE_INFINITY;
+  };
+  const shape = placementShape(gpus, pool.nodeSizeGpus);
+  const positions = [...pool.free.keys()].filter((position) => pool.isUsable[position]);
+  const whole = positions
+    .filter((position) => pool.capacity[position] === pool.nodeSizeGpus)
+    .map((position) => ({ position, atSec: readyAt(position, pool.nodeSizeGpus) }))
+    .sort((a, b) => a.atSec - b.atSec || a.position - b.position)
+    .slice(0, shape.wholeNodes);
+  if (whole.length < shape.wholeNodes) return null;
+  const chosen = [...whole];
+  if (shape.remainderGpus > 0) {
+    const rest = positions
+      .filter((position) => !whole.some((option) => option.position === position))
+      .filter((position) => pool.capacity[position]! >= shape.remainderGpus)
+      .map((position) => ({ position, atSec: readyAt(position, shape.remainderGpus) }))
+      .sort((a, b) => a.atSec - b.atSec || a.position - b.position);
+    if (rest.length === 0) return null;
+    chosen.push(rest[0]!);
+  }
+  const latest = Math.max(...chosen.map((option) => option.atSec));
+  return {
+    nodes: chosen.map((option) => option.position).sort((a, b) => a - b),
+    readyAtSec: Number.isFinite(latest) ? latest : null,
+  };
+}
+
+describe("reserveNodes", () => {
+  it("reserves what the rule without shortcuts reserves, and canReserve says when it can", () => {
+    // Mostly healthy full-size nodes, so gang jobs often have a choice of nodes.
+    const node = fc.record({
+      gpus: fc.constantFrom(4, 8, 8, 8),
+      isHealthy: fc.constantFrom(true, true, true, false),
+    });
+    const run = fc.record({
+      node: fc.nat(),
+      gpus: fc.integer({ min: 1, max: 8 }),
+      isAllocated: fc.boolean(),
+      rank: fc.integer({ min: 1, max: 4 }),
+      protectedUntilSec: fc.constantFrom(0, 50, 100, 200),
+      isGone: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(node, { minLength: 1, maxLength: 6 }),
+        fc.array(run, { maxLength: 30 }),
+        fc.integer({ min: 1, max: 30 }),
+        fc.integer({ min: 1, max: 4 }),
+        (nodes, specs, gpus, jobRank) => {
+          const pool = createGpuPool(
+            nodes.map((spec, index) => ({
+              index,
+              gpus: spec.gpus,
+              health: spec.isHealthy ? "healthy" : "down",
+            })),
+          );
+          const runs: HeldRun[] = [];
+          const held: number[][] = nodes.map(() => []);
+          for (const spec of specs) {
+            const position = spec.node % nodes.length;
+            if (pool.free[position]! < spec.gpus) continue;
+            if (!spec.isGone) pool.free[position] = pool.free[position]! - spec.gpus;
+            held[position]!.push(runs.length);
+            runs.push({ ...spec, slices: [{ position, gpus: spec.gpus }] });
+          }
+          const reservation = reserveNodes(pool, gpus, jobRank, runs, held, 10);
+          const expected = reserveNaively(pool, gpus, jobRank, runs, held, 10);
+          expect(canReserve(pool, gpus)).toBe(expected !== null);
+          expect(
+            reservation && { nodes: reservation.nodes, readyAtSec: reservation.readyAtSec },
+          ).toEqual(expected);
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+});
