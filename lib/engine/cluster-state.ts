@@ -72,14 +72,24 @@ export function loadClusterState(
 ): ClusterState {
   const { cluster, nowSec } = input;
   const standing = standingRunsState(input.runs);
-  const pool = standing
-    ? copyPool(standing.pool, standing.positionOf, cluster.nodes)
-    : createGpuPool(cluster.nodes);
   // Health and position per node index, in flat arrays: the loop below runs for every run of
-  // every pass.
+  // every pass. Standing runs keep them while the nodes stay as they were.
+  const seen = standing?.nodesSeen;
+  let pool: GpuPool;
+  let healthAt: NodeHealth[];
+  if (standing && seen && isSameNodes(seen, cluster.nodes)) {
+    pool = { ...standing.pool, free: standing.pool.capacity.slice(), isUsable: seen.isUsable };
+    healthAt = seen.healthAt;
+  } else {
+    pool = standing
+      ? copyPool(standing.pool, standing.positionOf, cluster.nodes)
+      : createGpuPool(cluster.nodes);
+    const lookup = standing?.positionOf ?? createPositionLookup(pool);
+    healthAt = [];
+    for (const node of cluster.nodes) healthAt[lookup(node.index)] = node.health;
+    if (standing) standing.nodesSeen = seeNodes(cluster.nodes, pool.isUsable, healthAt);
+  }
   const positionOf = standing?.positionOf ?? createPositionLookup(pool);
-  const healthAt: NodeHealth[] = [];
-  for (const node of cluster.nodes) healthAt[positionOf(node.index)] = node.health;
   const healthOf = (node: number): NodeHealth | undefined => healthAt[positionOf(node)];
   const hasDown = healthAt.includes("down");
   const hasDraining = healthAt.includes("draining");
@@ -281,6 +291,45 @@ export function loadClusterState(
  * are shared, free GPUs and health are the pass's own. Throws when the nodes are not the
  * template's.
  */
+/** The nodes of a pass as given (each object and its fields) and what a pass made of them. */
+export type NodesSeen = {
+  nodes: readonly ClusterNodeState[];
+  fields: readonly { index: number; gpus: number; health: NodeHealth }[];
+  isUsable: Uint8Array;
+  healthAt: NodeHealth[];
+};
+
+function seeNodes(
+  nodes: readonly ClusterNodeState[],
+  isUsable: Uint8Array,
+  healthAt: NodeHealth[],
+): NodesSeen {
+  return {
+    nodes: [...nodes],
+    fields: nodes.map(({ index, gpus, health }) => ({ index, gpus, health })),
+    isUsable,
+    healthAt,
+  };
+}
+
+/** Whether `nodes` are the very objects seen, none changed since. */
+function isSameNodes(seen: NodesSeen, nodes: readonly ClusterNodeState[]): boolean {
+  if (seen.nodes.length !== nodes.length) return false;
+  for (let i = 0; i < nodes.length; i += 1) {
+    const node = nodes[i]!;
+    const fields = seen.fields[i]!;
+    if (
+      node !== seen.nodes[i] ||
+      node.health !== fields.health ||
+      node.gpus !== fields.gpus ||
+      node.index !== fields.index
+    ) {
+      return false;
+    }
+  }
+  return true;
+}
+
 function copyPool(
   template: GpuPool,
   positionOf: (node: number) => number,

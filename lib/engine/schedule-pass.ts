@@ -125,6 +125,9 @@ function decide(
   const endRun: typeof state.endRun = (entry, reason) => {
     state.endRun(entry, reason);
     if (entry.isAllocated) holdings.add(entry.budgetId, -entry.gpus);
+    for (const slice of entry.slices) {
+      if (pool.isUsable[slice.position]) usableFreeGpus += slice.gpus;
+    }
   };
 
   // Jobs that can never start as submitted, then the queue, read only as far as needed.
@@ -135,15 +138,11 @@ function decide(
   const isStarted = new Set<PendingJob>();
   const { minGpus } = queue;
   // Free GPUs on healthy nodes bound every placement without preemption: below minGpus, none
-  // fits. Kept current across starts and preemptions.
-  const freeUsable = (): number => {
-    let total = 0;
-    for (let position = 0; position < pool.free.length; position += 1) {
-      if (pool.isUsable[position]) total += pool.free[position]!;
-    }
-    return total;
-  };
-  let usableFreeGpus = freeUsable();
+  // fits. Kept current by starts and preemptions.
+  let usableFreeGpus = 0;
+  for (let position = 0; position < pool.free.length; position += 1) {
+    if (pool.isUsable[position]) usableFreeGpus += pool.free[position]!;
+  }
 
   const starts: StartDecision[] = [];
   let startedAllocated = 0;
@@ -162,6 +161,7 @@ function decide(
     for (const slice of slices) {
       pool.free[slice.position] = pool.free[slice.position]! - slice.gpus;
       if (pool.free[slice.position]! < 0) throw new Error("Placement overfilled a node.");
+      if (pool.isUsable[slice.position]) usableFreeGpus -= slice.gpus;
     }
     const until = protectedUntilSec(nowSec, job.minRuntimeSec, isAllocated);
     const index = live.length;
@@ -286,7 +286,6 @@ function decide(
       plan.placement,
       plan.victims.map((index) => live[index]!.run!.id),
     );
-    usableFreeGpus = freeUsable();
     const hasSurplus = [...surplus].some(
       ([node, gpus]) => gpus > 0 && pool.isUsable[pool.positionOf.get(node)!] === 1,
     );
@@ -345,7 +344,6 @@ function decide(
           const outcome = tryStart(job, jobRank);
           if (outcome !== "failed") isStarted.add(job);
           if (outcome === "started") {
-            usableFreeGpus = freeUsable();
             continue;
           }
           if (outcome === "started-with-surplus") {
@@ -392,7 +390,6 @@ function decide(
               readyAtSec: reserved()!.readyAtSec!,
             });
             isStarted.add(job);
-            usableFreeGpus = freeUsable();
           } else {
             smallestFailedBackfillGpus = job.gpus;
           }
@@ -417,7 +414,6 @@ function decide(
       if (placement) {
         start(job, false, placement, []);
         isStarted.add(job);
-        usableFreeGpus = freeUsable();
       } else smallestFailedUnallocated = job.gpus;
     }
   }

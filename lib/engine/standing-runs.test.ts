@@ -51,4 +51,26 @@ describe("standing runs", () => {
       runSchedulePass({ cluster: other, nowSec: 0, tree, leafUsage: {}, runs, pending: [] }),
     ).toThrow(/standing runs/);
   });
+
+  it("see a node's health change between passes, whether the node is replaced or edited", () => {
+    const cluster = makeCluster(2, 8);
+    const list = [
+      makeRun("old", "a", [{ node: 0, gpus: 8 }], { protectedUntilSec: 0 }),
+      makeRun("other", "b", [{ node: 1, gpus: 4 }], { protectedUntilSec: 0 }),
+    ];
+    const runs = createStandingRuns(cluster.nodes);
+    for (const run of list) runs.add(run);
+    const input = { nowSec: 100, tree, leafUsage: { a: 5, b: 5 }, pending: [] };
+    const pass = () => runSchedulePass({ ...input, cluster, runs });
+    const expected = () => runSchedulePass({ ...input, cluster, runs: list });
+    expect(pass().preemptions).toEqual([]);
+    // A new node object, as the simulator gives it.
+    cluster.nodes[0] = { ...cluster.nodes[0]!, health: "draining" };
+    expect(pass()).toEqual(expected());
+    expect(pass().preemptions.map((preemption) => preemption.runId)).toEqual(["old"]);
+    // The same object, edited in place: node-down preemptions come before drain ones.
+    (cluster.nodes[1] as { health: string }).health = "down";
+    expect(pass()).toEqual(expected());
+    expect(pass().preemptions.map((preemption) => preemption.runId)).toEqual(["other", "old"]);
+  });
 });

@@ -1,5 +1,5 @@
 import { createBudgetSlots, type BudgetSlots } from "./budget-slots";
-import type { LiveRun } from "./cluster-state";
+import type { LiveRun, NodesSeen } from "./cluster-state";
 import { createGpuPool, createPositionLookup, type GpuPool } from "./placement";
 import { createPreemptableTracker, type PreemptableTracker } from "./preemptable-totals";
 import type { ActiveRun, ClusterNodeState } from "./types";
@@ -36,6 +36,8 @@ export type StandingRunsState = {
   budgetSlots: BudgetSlots;
   /** GPUs preemption could free, kept as runs come and go. */
   preemptable: PreemptableTracker;
+  /** The nodes of the last pass, reused while they stay the same objects with the same fields. */
+  nodesSeen: NodesSeen | null;
 };
 
 const states = new WeakMap<StandingRuns, StandingRunsState>();
@@ -62,6 +64,7 @@ export function createStandingRuns(nodes: readonly ClusterNodeState[]): Standing
     allocatedGpus: new Map(),
     budgetSlots: createBudgetSlots(),
     preemptable: createPreemptableTracker(),
+    nodesSeen: null,
   };
   // A run takes (`sign` 1) or gives back (-1) its GPUs in the running totals.
   const hold = (entry: LiveRun, sign: 1 | -1): void => {
