@@ -87,7 +87,8 @@ describe("canMakeRoom", () => {
         fc.array(node, { minLength: 1, maxLength: 5 }),
         fc.array(run, { maxLength: 12 }),
         fc.integer({ min: 1, max: 24 }),
-        (nodes, runs, gpus) => {
+        fc.array(fc.boolean(), { minLength: 5, maxLength: 5 }),
+        (nodes, runs, gpus, excludedFlags) => {
           const pool = createGpuPool(
             nodes.map((spec, index) => ({
               index,
@@ -133,6 +134,19 @@ describe("canMakeRoom", () => {
           const plan = planPreemption(pool, gpus, candidates, slots, isAllowed, 100);
           expect(canMakeRoom(pool, gpus, candidates, heldByPosition, isAllowed)).toBe(
             plan !== null,
+          );
+          const excluded = Uint8Array.from(nodes, (_, i) => (excludedFlags[i] ? 1 : 0));
+          const planOutside = planPreemption(
+            pool,
+            gpus,
+            candidates,
+            slots,
+            isAllowed,
+            100,
+            excluded,
+          );
+          expect(canMakeRoom(pool, gpus, candidates, heldByPosition, isAllowed, excluded)).toBe(
+            planOutside !== null,
           );
         },
       ),

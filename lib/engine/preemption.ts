@@ -182,7 +182,7 @@ export function planPreemption(
 }
 
 /**
- * Whether `planPreemption` could find room for a job of `gpus` GPUs, ignoring reserved nodes: a
+ * Whether `planPreemption` could find room for a job of `gpus` GPUs outside `isExcluded`: a
  * healthy node whose free GPUs plus those of the runs it may preempt there reach the job (whole
  * nodes of G for a gang job, and one more node for its remainder). The same answer as
  * `planPreemption` on victim lists of the allowed candidates (property-tested), cheaper: no list
@@ -197,12 +197,13 @@ export function canMakeRoom(
   candidates: readonly VictimCandidate[],
   heldByPosition: readonly (readonly number[])[],
   isAllowed: (candidate: number) => boolean,
+  isExcluded?: Uint8Array,
 ): boolean {
   const shape = placementShape(gpus, pool.nodeSizeGpus);
   let wholeNodes = 0;
   let remainderNodes = 0;
   for (let position = 0; position < pool.free.length; position += 1) {
-    if (!pool.isUsable[position]) continue;
+    if (!pool.isUsable[position] || isExcluded?.[position]) continue;
     let room = pool.free[position]!;
     for (const index of heldByPosition[position]!) {
       if (!isAllowed(index)) continue;

@@ -4,12 +4,7 @@ import { createBudgetRefs, rankBudgets, type FairTreeRanking } from "./fair-tree
 import { createHoldings, type Holdings } from "./holdings";
 import { isPendingQueue, queueFromPending, type PendingQueue } from "./pending-queue";
 import { placeJob, placementShape } from "./placement";
-import {
-  canMakeRoom,
-  planPreemption,
-  rankPreemptionReason,
-  type PreemptionPlan,
-} from "./preemption";
+import { canMakeRoom, planPreemption, rankPreemptionReason } from "./preemption";
 import type {
   BudgetRef,
   KeptFor,
@@ -259,15 +254,23 @@ function decide(
             holdings.mayPreemptAt(jobNode, nodeOfSlot(entry.budgetSlot), job.gpus, entry.gpus)))
       );
     };
-    // Most of the plans left fail too, for want of one node that could be cleared enough.
-    if (!canMakeRoom(pool, job.gpus, live, state.heldByPosition, isAllowed)) {
-      return "failed";
-    }
-    const planOutside = (excluded: Uint8Array | undefined): PreemptionPlan | null =>
-      planPreemption(pool, job.gpus, live, victimsByPosition(), isAllowed, nowSec, excluded);
-    if (isReservationOpen && !planOutside(undefined)) return "failed";
-    const plan = planOutside(reserved()?.isExcluded);
-    if (!plan) return "failed";
+    // Most of the plans left fail too, for want of one node that could be cleared enough: checked
+    // first without the reservation (which need not be chosen then), then outside it.
+    const canPlan = (excluded?: Uint8Array): boolean =>
+      canMakeRoom(pool, job.gpus, live, state.heldByPosition, isAllowed, excluded);
+    if (isReservationOpen && !canPlan()) return "failed";
+    const excluded = reserved()?.isExcluded;
+    if (!canPlan(excluded)) return "failed";
+    const plan = planPreemption(
+      pool,
+      job.gpus,
+      live,
+      victimsByPosition(),
+      isAllowed,
+      nowSec,
+      excluded,
+    );
+    if (!plan) throw new Error("A plan failed where canMakeRoom found room.");
     // GPUs freed beyond what the job takes on a node may let an earlier-failed size fit.
     const surplus = new Map<number, number>();
     for (const slice of plan.placement) surplus.set(slice.node, -slice.gpus);
