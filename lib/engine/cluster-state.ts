@@ -93,24 +93,39 @@ export function loadClusterState(
   const healthOf = (node: number): NodeHealth | undefined => healthAt[positionOf(node)];
   const hasDown = healthAt.includes("down");
   const hasDraining = healthAt.includes("draining");
-  // Standing runs on healthy nodes that fit: their running totals are the pool's.
-  let isTotalled = standing !== null && !hasDown && !hasDraining;
+  // Standing runs that fit their nodes: their running totals are the pool's, and only the runs
+  // on down or draining nodes need a look.
+  let isTotalled = standing !== null;
   for (let position = 0; isTotalled && position < pool.free.length; position += 1) {
     isTotalled = standing!.free[position]! >= 0;
   }
   if (isTotalled) pool.free.set(standing!.free);
+  const isAllHealthy = !hasDown && !hasDraining;
   const preemptions: PreemptDecision[] = [];
   const live: LiveRun[] = standing?.entries ?? [];
   const budgetSlots = standing?.budgetSlots ?? createBudgetSlots();
   // Slots given to runs of a list get their rank once the list is loaded.
   const rankBySlot = budgetSlots.ids.map(rankOf);
-  const preemptable = isTotalled ? standing!.preemptable.totalsAt(nowSec, live) : null;
+  const preemptable =
+    isTotalled && isAllHealthy ? standing!.preemptable.totalsAt(nowSec, live) : null;
   const heldByPosition: number[][] = standing?.heldByPosition ?? [];
   for (let position = heldByPosition.length; position < pool.free.length; position += 1) {
     heldByPosition.push([]);
   }
 
+  // Entries holding GPUs on nodes of this health, ascending: the order of `live`.
+  const heldOn = (health: "down" | "draining"): number[] => {
+    if (!(health === "down" ? hasDown : hasDraining)) return [];
+    const indices: number[] = [];
+    for (let position = 0; position < pool.free.length; position += 1) {
+      if (healthAt[position] === health) indices.push(...heldByPosition[position]!);
+    }
+    return [...new Set(indices)].sort((a, b) => a - b);
+  };
+  // Allocated runs ended while loading, taken off the standing totals of holdings.
+  const endedAllocated: LiveRun[] = [];
   const endRun = (entry: LiveRun, reason: PreemptReason): void => {
+    if (entry.isAllocated) endedAllocated.push(entry);
     entry.isGone = true;
     for (const slice of entry.slices)
       pool.free[slice.position] = pool.free[slice.position]! + slice.gpus;
@@ -124,13 +139,14 @@ export function loadClusterState(
       reason,
     });
   };
-  // A run on a down node ends at once; any other takes its GPUs. False when it ended.
-  const load = (entry: LiveRun, run: ActiveRun): boolean => {
+  // A run on a down node ends at once. True when it ended.
+  const endIfDown = (entry: LiveRun, run: ActiveRun): boolean => {
     const downNode = hasDown
       ? run.placement.find((slice) => healthOf(slice.node) === "down")
       : undefined;
     if (downNode) {
       entry.isGone = true;
+      if (entry.isAllocated) endedAllocated.push(entry);
       preemptions.push({
         runId: run.id,
         jobId: run.jobId,
@@ -146,8 +162,13 @@ export function loadClusterState(
           outcome: preemptionOutcome(run.isResumable),
         },
       });
-      return false;
+      return true;
     }
+    return false;
+  };
+  // A run on a down node ends at once; any other takes its GPUs. False when it ended.
+  const load = (entry: LiveRun, run: ActiveRun): boolean => {
+    if (endIfDown(entry, run)) return false;
     for (const slice of entry.slices) {
       pool.free[slice.position] = pool.free[slice.position]! - slice.gpus;
       if (pool.free[slice.position]! < 0) {
@@ -166,6 +187,14 @@ export function loadClusterState(
       entry.rank = rankBySlot[entry.budgetSlot]!;
       entry.isProtectedNow = entry.isAllocated && nowSec < entry.protectedUntilSec;
       if (!isTotalled) load(entry, run);
+    }
+    // Totals counted every run's GPUs: those of runs ending on a down node come back.
+    for (const index of isTotalled ? heldOn("down") : []) {
+      const entry = live[index]!;
+      if (entry.run === null || !endIfDown(entry, entry.run)) continue;
+      for (const slice of entry.slices) {
+        pool.free[slice.position] = pool.free[slice.position]! + slice.gpus;
+      }
     }
   } else {
     for (const run of input.runs as readonly ActiveRun[]) {
@@ -200,7 +229,8 @@ export function loadClusterState(
   for (let slot = rankBySlot.length; slot < budgetSlots.ids.length; slot += 1) {
     rankBySlot.push(rankOf(budgetSlots.ids[slot]!));
   }
-  for (const entry of hasDraining ? live : []) {
+  for (const index of heldOn("draining")) {
+    const entry = live[index]!;
     if (entry.isGone || entry.isProtectedNow) continue;
     const draining = entry.run!.placement.find((slice) => healthOf(slice.node) === "draining");
     if (!draining) continue;
@@ -225,6 +255,9 @@ export function loadClusterState(
   const allocatedHeld: { budgetId: string; gpus: number }[] = [];
   if (isTotalled) {
     for (const [budgetId, gpus] of standing!.allocatedGpus) allocatedHeld.push({ budgetId, gpus });
+    for (const entry of endedAllocated) {
+      allocatedHeld.push({ budgetId: entry.budgetId, gpus: -entry.gpus });
+    }
   } else {
     for (const entry of live) if (!entry.isGone && entry.isAllocated) allocatedHeld.push(entry);
   }
