@@ -13,6 +13,9 @@ test("a program lead drafts a split, replays today's demand under it, and adopts
   page,
   browser,
 }) => {
+  // Two replays, each waiting for a worker process: the 30 s default is too short on a busy
+  // 2-core machine (the waits below allow 60 s each).
+  test.setTimeout(150_000);
   // Demand in the period: the seeded history's jobs of today (up to the server's start) and
   // the researcher's work on two language budgets on b300 (the e2e server has no live driver).
   const researcher = await (await browser.newContext()).newPage();
