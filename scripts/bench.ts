@@ -1,14 +1,18 @@
 // npm run bench [name...] - runs each benchmark in scripts/bench/ in its own process,
-// one after another, so that one cannot warm or slow the next.
+// one after another, so that one cannot warm or slow the next. philly-browser (a production
+// build, a server, Postgres and Chromium, a few minutes) runs only when named.
 import { spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 import path from "node:path";
 
 const benchDir = path.join(import.meta.dirname, "bench");
 const wanted = process.argv.slice(2);
+const ONLY_WHEN_NAMED = new Set(["philly-browser.ts"]);
 const files = readdirSync(benchDir)
   .filter((file) => file.endsWith(".ts"))
-  .filter((file) => wanted.length === 0 || wanted.some((name) => file.startsWith(name)))
+  .filter((file) =>
+    wanted.length === 0 ? !ONLY_WHEN_NAMED.has(file) : wanted.some((name) => file.startsWith(name)),
+  )
   .sort();
 
 let failed = 0;
