@@ -9,7 +9,8 @@ import {
   type SchedulerName,
 } from "../lib/sim";
 import type { ReplayProgress } from "../lib/simulations/cluster-tasks";
-import { runReplays } from "./cluster-threads";
+import { packOutcome } from "../lib/simulations/run-scenario";
+import { runAndPackReplays, runReplays } from "./cluster-threads";
 
 function load(input: unknown): Scenario {
   const result = parseScenario(input);
@@ -77,5 +78,27 @@ describe("runReplays (clusters in worker threads)", () => {
     // threadId is -1 once a thread has stopped; the long replay never posted its outcome.
     expect(workers.map((worker) => worker.threadId)).toEqual([-1, -1]);
     expect((last as ReplayProgress | null)?.fractions[0] ?? 0).toBeLessThan(1);
+  }, 30_000);
+
+  it("packs each replay as packOutcome does, of one cluster in its thread or of several here", async () => {
+    const several = load(generateLabScenario({ days: 1, seed: 7, clusters: CLUSTERS }));
+    const one = load(generateLabScenario({ days: 1, seed: 8, clusters: CLUSTERS.slice(0, 1) }));
+    const replays = [
+      { scenario: several, scheduler: "allocation" as const },
+      { scenario: one, scheduler: "allocation" as const },
+      { scenario: one, scheduler: "baseline" as const },
+    ];
+    const snapshots: ReplayProgress[] = [];
+    const packed = await runAndPackReplays(replays, {
+      concurrency: 2,
+      onProgress: (progress) => snapshots.push(progress),
+    });
+    const expected = await Promise.all(
+      replays.map(({ scenario, scheduler }) =>
+        packOutcome(scenario, runSimulation(scenario, SCHEDULERS[scheduler])),
+      ),
+    );
+    expect(packed).toStrictEqual(expected);
+    expect(snapshots.at(-1)).toEqual({ fractions: [1, 1, 1], overall: 1, running: [] });
   }, 30_000);
 });

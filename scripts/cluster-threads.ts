@@ -8,6 +8,7 @@
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { mergeClusterOutcomes, type ClusterOutcome, type SimulationResult } from "../lib/sim";
+import { packOutcome, type PackedOutcome } from "../lib/simulations/run-scenario";
 import {
   createProgressTracker,
   planClusterTasks,
@@ -40,17 +41,60 @@ export async function runReplays(
   replays: readonly Replay[],
   options: ClusterThreadOptions = {},
 ): Promise<SimulationResult[]> {
+  const outcomes = await runTasks(replays, options, false);
+  return replays.map((replay, i) => mergeClusterOutcomes(replay.scenario, outcomes[i]!));
+}
+
+/**
+ * {@link runReplays}, each replay packed for storage (lib/simulations/run-scenario.ts
+ * packOutcome) as soon as its clusters are done: a replay of one cluster in its own thread, so
+ * its raw result never crosses threads; one of several clusters here, merged, while the other
+ * replays still run. The packed outcomes are exactly those of packOutcome on runReplays' results.
+ *
+ * @example const [baseline, allocation] = await runAndPackReplays(replays) // { summary, reportGz, timelineGz }
+ */
+export async function runAndPackReplays(
+  replays: readonly Replay[],
+  options: ClusterThreadOptions = {},
+): Promise<PackedOutcome[]> {
+  const packing: Promise<PackedOutcome>[] = [];
+  const outcomes = await runTasks(replays, options, true, (replay, outcomes) => {
+    const packed = packOutcome(
+      replays[replay]!.scenario,
+      mergeClusterOutcomes(replays[replay]!.scenario, outcomes),
+    );
+    packed.catch(() => undefined); // awaited below, after the threads; not unhandled meanwhile
+    packing[replay] = packed;
+  });
+  return Promise.all(
+    replays.map((_, i) => {
+      const packed = outcomes[i]!.packed;
+      return packed ? Promise.resolve(packed) : packing[i]!;
+    }),
+  );
+}
+
+type ReplayOutcomes = ClusterOutcome[] & { packed?: PackedOutcome };
+
+async function runTasks(
+  replays: readonly Replay[],
+  options: ClusterThreadOptions,
+  isPacking: boolean,
+  onReplayDone?: (replay: number, outcomes: ClusterOutcome[]) => void,
+): Promise<ReplayOutcomes[]> {
   const tasks = planClusterTasks(replays);
   const tracker = createProgressTracker(replays, tasks);
   const concurrency = Math.max(1, options.concurrency ?? availableParallelism());
-  const outcomes: ClusterOutcome[][] = replays.map(() => []);
+  const outcomes: ReplayOutcomes[] = replays.map(() => []);
+  const clusterCounts = replays.map(({ scenario }) => scenario.clusters.length);
   const threads = new Set<Worker>();
   let next = 0;
   let failure: Error | null = null;
 
-  function runTask(worker: Worker, index: number, hasScenario: boolean): Promise<ClusterOutcome> {
+  function runTask(worker: Worker, index: number, hasScenario: boolean): Promise<void> {
     const { replay, cluster } = tasks[index]!;
     const { scenario, scheduler } = replays[replay]!;
+    const isPacked = isPacking && clusterCounts[replay] === 1;
     return new Promise((resolve, reject) => {
       const stop = () => {
         worker.off("message", onMessage);
@@ -59,11 +103,18 @@ export async function runReplays(
       };
       const onMessage = (message: ThreadMessage) => {
         if (message.type === "progress") tracker.update(index, message.nowSec);
-        else tracker.finish(index);
-        options.onProgress?.(tracker.snapshot());
+        else if (message.type !== "packed") tracker.finish(index);
+        if (message.type !== "packed") options.onProgress?.(tracker.snapshot());
         if (message.type === "done") {
           stop();
-          resolve(message.outcome);
+          const done = outcomes[replay]!;
+          done.push(message.outcome);
+          if (isPacking && done.length === clusterCounts[replay]) onReplayDone?.(replay, done);
+          resolve();
+        } else if (message.type === "packed") {
+          stop();
+          outcomes[replay]!.packed = message.packed;
+          resolve();
         }
       };
       const onError = (error: Error) => {
@@ -77,7 +128,13 @@ export async function runReplays(
       worker.on("message", onMessage);
       worker.on("error", onError);
       worker.on("exit", onExit);
-      const task: ThreadTask = { replay, scheduler, cluster, ...(hasScenario ? {} : { scenario }) };
+      const task: ThreadTask = {
+        replay,
+        scheduler,
+        cluster,
+        isPacked,
+        ...(hasScenario ? {} : { scenario }),
+      };
       worker.postMessage(task);
     });
   }
@@ -94,9 +151,8 @@ export async function runReplays(
         options.onSpawn?.(worker);
       }
       try {
-        const outcome = await runTask(worker, index, sent.has(replay));
+        await runTask(worker, index, sent.has(replay));
         sent.add(replay);
-        outcomes[replay]!.push(outcome);
       } catch (error) {
         failure ??= error instanceof Error ? error : new Error(String(error));
         await Promise.all([...threads].map((thread) => thread.terminate()));
@@ -107,5 +163,5 @@ export async function runReplays(
 
   await Promise.all(Array.from({ length: Math.min(concurrency, tasks.length) }, lane));
   if (failure) throw failure;
-  return replays.map((replay, i) => mergeClusterOutcomes(replay.scenario, outcomes[i]!));
+  return outcomes;
 }

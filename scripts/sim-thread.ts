@@ -1,14 +1,18 @@
 // A worker thread of scripts/cluster-threads.ts: simulates one cluster of one scenario per
 // task it is sent, reports the cluster's clock now and then, and posts back the cluster's
-// outcome. It keeps the scenarios it was sent (by replay) for its next tasks.
+// outcome, or, when asked to pack a replay that is this one cluster, its packed outcome (summary
+// and gzip JSON, lib/simulations/run-scenario.ts). It keeps the scenarios it was sent (by
+// replay) for its next tasks.
 import { parentPort } from "node:worker_threads";
 import {
+  mergeClusterOutcomes,
   SCHEDULERS,
   simulateClusters,
   type ClusterOutcome,
   type Scenario,
   type SchedulerName,
 } from "../lib/sim";
+import { packOutcome, type PackedOutcome } from "../lib/simulations/run-scenario";
 
 /** One task: a cluster of a replay; the replay's scenario comes with its first task here. */
 export type ThreadTask = {
@@ -16,9 +20,14 @@ export type ThreadTask = {
   scenario?: Scenario;
   scheduler: SchedulerName;
   cluster: string;
+  /** The replay is this cluster alone: pack its outcome here and post that instead. */
+  isPacked: boolean;
 };
 export type ThreadMessage =
-  { type: "progress"; nowSec: number } | { type: "done"; outcome: ClusterOutcome };
+  | { type: "progress"; nowSec: number }
+  | { type: "simulated" }
+  | { type: "done"; outcome: ClusterOutcome }
+  | { type: "packed"; packed: PackedOutcome };
 
 const PROGRESS_EVERY_MS = 250;
 
@@ -26,7 +35,7 @@ function main(): void {
   const port = parentPort;
   if (!port) throw new Error("sim-thread runs inside a worker thread");
   const scenarios = new Map<number, Scenario>();
-  port.on("message", ({ replay, scenario, scheduler, cluster }: ThreadTask) => {
+  port.on("message", ({ replay, scenario, scheduler, cluster, isPacked }: ThreadTask) => {
     if (scenario) scenarios.set(replay, scenario);
     const known = scenarios.get(replay);
     if (!known) throw new Error(`No scenario for replay ${replay} in this thread.`);
@@ -40,7 +49,17 @@ function main(): void {
         port.postMessage({ type: "progress", nowSec } satisfies ThreadMessage);
       },
     });
-    port.postMessage({ type: "done", outcome: outcome! } satisfies ThreadMessage);
+    if (!isPacked) {
+      port.postMessage({ type: "done", outcome: outcome! } satisfies ThreadMessage);
+      return;
+    }
+    port.postMessage({ type: "simulated" } satisfies ThreadMessage);
+    void packOutcome(known, mergeClusterOutcomes(known, [outcome!])).then((packed) => {
+      port.postMessage({ type: "packed", packed } satisfies ThreadMessage, [
+        packed.reportGz.buffer,
+        packed.timelineGz.buffer,
+      ]);
+    });
   });
 }
 

@@ -13,19 +13,22 @@ import {
   type SimulationInputs,
 } from "../lib/data/simulation-store";
 import type { Scenario } from "../lib/sim";
-import { gzipText, joinGzipJson } from "../lib/simulations/gzip";
+import { joinGzipJson } from "../lib/simulations/gzip";
 import { loadSimulationScenario } from "../lib/simulations/load-scenario";
-import {
-  COMPARED_SCHEDULERS,
-  describeScenario,
-  summariseRun,
-} from "../lib/simulations/run-scenario";
-import { runReplays } from "./cluster-threads";
+import { COMPARED_SCHEDULERS, describeScenario } from "../lib/simulations/run-scenario";
+import { runAndPackReplays } from "./cluster-threads";
 import { createProgressWriter } from "./progress-writer";
 import { runWhatIf } from "./what-if-job";
 
 async function runSimulation(db: Db, inputs: SimulationInputs): Promise<void> {
   const startedMs = performance.now();
+  const laps: string[] = [];
+  let lapMs = startedMs;
+  const lap = (label: string) => {
+    const nowMs = performance.now();
+    laps.push(`${label} ${((nowMs - lapMs) / 1000).toFixed(1)} s`);
+    lapMs = nowMs;
+  };
   await recordProgress(db, inputs.id, 0.01, "building the scenario");
   const parsed = await loadSimulationScenario(db, inputs);
   if (!parsed.ok) {
@@ -34,36 +37,34 @@ async function runSimulation(db: Db, inputs: SimulationInputs): Promise<void> {
   }
   const scenario: Scenario = parsed.value;
   await recordProgress(db, inputs.id, 0.05, `simulating ${scenario.jobs.length} jobs`);
+  lap("scenario");
   const progress = createProgressWriter(db, inputs.id, COMPARED_SCHEDULERS, {
     from: 0.05,
     to: 0.9,
+    done: { progress: 0.92, phase: "building the reports" },
   });
-  const results = await runReplays(
+  const packed = await runAndPackReplays(
     COMPARED_SCHEDULERS.map((scheduler) => ({ scenario, scheduler })),
     { onProgress: progress.report },
   );
   await progress.flush();
-  await recordProgress(db, inputs.id, 0.92, "building the reports");
-  const outcomes = results.map((result) =>
-    summariseRun(scenario, result, { isTimelineWanted: true }),
-  );
+  lap("replays, reports, timelines and gzip");
   const summary = {
     ...describeScenario(scenario),
     schedulers: Object.fromEntries(
-      COMPARED_SCHEDULERS.map((name, i) => [name, outcomes[i]!.summary]),
+      COMPARED_SCHEDULERS.map((name, i) => [name, packed[i]!.summary]),
     ),
   };
   await completeSimulation(db, inputs.id, {
     summary: JSON.parse(JSON.stringify(summary)) as never,
-    reportGz: joinGzipJson(
-      COMPARED_SCHEDULERS.map((name, i) => [name, gzipText(JSON.stringify(outcomes[i]!.report))]),
-    ),
-    timelineGz: joinGzipJson(
-      COMPARED_SCHEDULERS.map((name, i) => [name, gzipText(JSON.stringify(outcomes[i]!.timeline))]),
-    ),
+    reportGz: joinGzipJson(COMPARED_SCHEDULERS.map((name, i) => [name, packed[i]!.reportGz])),
+    timelineGz: joinGzipJson(COMPARED_SCHEDULERS.map((name, i) => [name, packed[i]!.timelineGz])),
   });
+  lap("store");
   const seconds = ((performance.now() - startedMs) / 1000).toFixed(1);
-  console.log(`simulation ${inputs.id} (${inputs.source}) done in ${seconds} s`);
+  console.log(
+    `simulation ${inputs.id} (${inputs.source}) done in ${seconds} s (${laps.join(", ")})`,
+  );
 }
 
 async function main(): Promise<void> {

@@ -1,11 +1,23 @@
-import { gzipSync } from "node:zlib";
+import { promisify } from "node:util";
+import { gzip, gzipSync } from "node:zlib";
 
 /** Bytes as Prisma's `Bytes` columns type them. */
 export type StoredBytes = Uint8Array<ArrayBuffer>;
 
+const GZIP_OPTIONS = { level: 5 };
+const gzipAsync = promisify(gzip);
+
 /** gzip of a text, as stored in the simulations table. */
 export function gzipText(text: string): StoredBytes {
-  return new Uint8Array(gzipSync(text, { level: 5 }));
+  return new Uint8Array(gzipSync(text, GZIP_OPTIONS));
+}
+
+/**
+ * {@link gzipText} on libuv's thread pool (the same bytes): the caller's thread goes on with other
+ * work while a large text is compressed.
+ */
+export async function gzipTextInBackground(text: string): Promise<StoredBytes> {
+  return new Uint8Array(await gzipAsync(text, GZIP_OPTIONS));
 }
 
 /**

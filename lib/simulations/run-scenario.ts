@@ -7,6 +7,7 @@ import {
   type SimulationReport,
   type SimulationResult,
 } from "../sim";
+import { gzipTextInBackground, type StoredBytes } from "./gzip";
 import { WAIT_BUCKETS, type SchedulerSummary, type SimulationSummary } from "./summary";
 import { encodeTimeline } from "./timeline-data";
 import type { TimelineData } from "./timeline-format";
@@ -71,6 +72,29 @@ export function summariseRun(
     summary: summarise(scenario, report),
     timeline: options.isTimelineWanted ? encodeTimeline(scenario, result) : null,
   };
+}
+
+/** What a browser simulation stores of one scheduler: its summary, its report and timeline as gzip JSON. */
+export type PackedOutcome = {
+  summary: SchedulerSummary;
+  reportGz: StoredBytes;
+  timelineGz: StoredBytes;
+};
+
+/**
+ * {@link summariseRun} with the timeline, each JSON compressed on the thread pool while the next
+ * part is built. Runs in a cluster thread when the replay has one cluster, so that only the few
+ * megabytes of gzip cross to the worker, not the result's ~100k runs.
+ */
+export async function packOutcome(
+  scenario: Scenario,
+  result: SimulationResult,
+): Promise<PackedOutcome> {
+  const report = buildReport(scenario, result);
+  const reportGz = gzipTextInBackground(JSON.stringify(report));
+  const summary = summarise(scenario, report);
+  const timelineGz = gzipTextInBackground(JSON.stringify(encodeTimeline(scenario, result)));
+  return { summary, reportGz: await reportGz, timelineGz: await timelineGz };
 }
 
 /** Runs one scheduler on a scenario in this thread and builds its report, summary and timeline. */

@@ -1,13 +1,13 @@
 // npx tsx scripts/bench/philly-worker.ts [--trace path] - the browser simulation's worker path for
 // the whole Philly trace (issue #8: under 20 s from the browser), timed without the database and
-// the page: scenario build, both replays in cluster threads, reports, timelines and gzip.
+// the page: scenario build, then both replays in cluster threads, each packed (report, timeline,
+// gzip) in its thread as soon as it is done.
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import path from "node:path";
 import { convertPhillyTrace, parsePhillyCsv, parseScenario } from "../../lib/sim";
-import { gzipText } from "../../lib/simulations/gzip";
-import { COMPARED_SCHEDULERS, summariseRun } from "../../lib/simulations/run-scenario";
-import { runReplays } from "../cluster-threads";
+import { COMPARED_SCHEDULERS } from "../../lib/simulations/run-scenario";
+import { runAndPackReplays } from "../cluster-threads";
 
 const args = process.argv.slice(2);
 const at = args.indexOf("--trace");
@@ -20,23 +20,23 @@ if (!parsed.ok) throw new Error(parsed.issues.slice(0, 5).join("\n"));
 const scenario = parseScenario(convertPhillyTrace(parsed.rows, { gpus: 384 }));
 if (!scenario.ok) throw new Error(JSON.stringify(scenario.issues.slice(0, 5)));
 const builtMs = performance.now();
-const results = await runReplays(
+let replayedMs = 0;
+const packed = await runAndPackReplays(
   COMPARED_SCHEDULERS.map((scheduler) => ({ scenario: scenario.value, scheduler })),
+  {
+    onProgress(progress) {
+      if (progress.overall === 1) replayedMs = performance.now();
+    },
+  },
 );
-const replayedMs = performance.now();
-let gzipBytes = 0;
-for (const result of results) {
-  const outcome = summariseRun(scenario.value, result, { isTimelineWanted: true });
-  gzipBytes += gzipText(JSON.stringify(outcome.report)).length;
-  gzipBytes += gzipText(JSON.stringify(outcome.timeline)).length;
-}
 const doneMs = performance.now();
+const gzipBytes = packed.reduce((sum, p) => sum + p.reportGz.length + p.timelineGz.length, 0);
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 console.log(
   [
     `philly worker path: scenario ${seconds(builtMs - startMs)}`,
     `replays ${seconds(replayedMs - builtMs)}`,
-    `reports, timelines, gzip ${seconds(doneMs - replayedMs)}`,
+    `then the last report, timeline, gzip ${seconds(doneMs - replayedMs)}`,
     `total ${seconds(doneMs - startMs)} (target from the browser: 20 s)`,
     `stored ${(gzipBytes / 1e6).toFixed(1)} MB gzip`,
     `load average ${loadavg()[0]!.toFixed(1)}`,
