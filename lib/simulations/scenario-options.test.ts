@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseScenario, type ScenarioFile } from "../sim";
-import { applySimulationOptions, describeOptions } from "./scenario-options";
+import { applySimulationOptions, describeOptions, hasFileOptions } from "./scenario-options";
 
 const FILE: ScenarioFile = {
   clusters: [{ name: "c1", gpuType: "H100", nodes: 4, gpusPerNode: 8 }],
@@ -18,6 +18,15 @@ describe("simulation options", () => {
     expect(applySimulationOptions(FILE, {})).toEqual(FILE);
     applySimulationOptions(FILE, { clusterGpus: 8, maxMinRuntime: "1h", lookback: "1d" });
     expect(FILE).toEqual(copy);
+  });
+
+  it("has options for the file only with a lookback, a maximum minimum runtime or a size", () => {
+    expect(hasFileOptions({})).toBe(false);
+    expect(hasFileOptions({ days: 3, seed: 2, lookback: "", clusterGpus: 0 })).toBe(false);
+    expect(applySimulationOptions(FILE, { days: 3, seed: 2 })).toEqual(FILE);
+    expect(hasFileOptions({ lookback: "3d" })).toBe(true);
+    expect(hasFileOptions({ maxMinRuntime: "2h" })).toBe(true);
+    expect(hasFileOptions({ clusterGpus: 16 })).toBe(true);
   });
 
   it("sets the lookback and caps minimum runtimes at the new maximum", () => {

@@ -21,6 +21,14 @@ export const DEFAULT_SEED = 1;
 export const PHILLY_DEFAULT_GPUS = 384;
 
 /**
+ * Whether {@link applySimulationOptions} changes a file with these options; without them (days
+ * and seed only shape a built-in workload) it returns the file as it was.
+ */
+export function hasFileOptions(options: SimulationOptions): boolean {
+  return Boolean(options.lookback || options.maxMinRuntime || options.clusterGpus);
+}
+
+/**
  * Applies a person's options to a scenario file without mutating it: the lookback window and
  * the maximum minimum runtime go to `settings` (longer minimum runtimes are capped to it, as a
  * cluster would refuse them), `clusterGpus` resizes every cluster to whole nodes and narrows
