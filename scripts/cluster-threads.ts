@@ -41,51 +41,62 @@ export async function runReplays(
   replays: readonly Replay[],
   options: ClusterThreadOptions = {},
 ): Promise<SimulationResult[]> {
-  const outcomes = await runTasks(replays, options, false);
+  const outcomes = await runTasks(replays, options);
   return replays.map((replay, i) => mergeClusterOutcomes(replay.scenario, outcomes[i]!));
 }
 
 /**
  * {@link runReplays}, each replay packed for storage (lib/simulations/run-scenario.ts
- * packOutcome) as soon as its clusters are done: a replay of one cluster in its own thread, so
- * its raw result never crosses threads; one of several clusters here, merged, while the other
- * replays still run. The packed outcomes are exactly those of packOutcome on runReplays' results.
+ * packOutcome) as soon as its clusters are done, and handed to `onPacked` then: a replay of one
+ * cluster in its own thread, so its raw result never crosses threads; one of several clusters
+ * here, merged, while the other replays still run. The packed outcomes are exactly those of
+ * packOutcome on runReplays' results.
  *
- * @example const [baseline, allocation] = await runAndPackReplays(replays) // { summary, reportGz, timelineGz }
+ * @example const [baseline, allocation] = await runAndPackReplays(replays) // { summary, reportGz, timelineJson }
  */
 export async function runAndPackReplays(
   replays: readonly Replay[],
-  options: ClusterThreadOptions = {},
+  options: ClusterThreadOptions & {
+    onPacked?: (replay: number, packed: PackedOutcome) => void;
+  } = {},
 ): Promise<PackedOutcome[]> {
   const packing: Promise<PackedOutcome>[] = [];
-  const outcomes = await runTasks(replays, options, true, (replay, outcomes) => {
-    const packed = packOutcome(
-      replays[replay]!.scenario,
-      mergeClusterOutcomes(replays[replay]!.scenario, outcomes),
-    );
-    packed.catch(() => undefined); // awaited below, after the threads; not unhandled meanwhile
-    packing[replay] = packed;
+  const settle = (replay: number, packed: Promise<PackedOutcome>) => {
+    packing[replay] = packed.then((outcome) => {
+      options.onPacked?.(replay, outcome);
+      return outcome;
+    });
+    packing[replay].catch(() => undefined); // awaited below, after the threads
+  };
+  await runTasks(replays, options, {
+    onReplayDone: (replay, outcomes) =>
+      settle(
+        replay,
+        packOutcome(
+          replays[replay]!.scenario,
+          mergeClusterOutcomes(replays[replay]!.scenario, outcomes),
+        ),
+      ),
+    onPacked: (replay, packed) => settle(replay, Promise.resolve(packed)),
   });
-  return Promise.all(
-    replays.map((_, i) => {
-      const packed = outcomes[i]!.packed;
-      return packed ? Promise.resolve(packed) : packing[i]!;
-    }),
-  );
+  return Promise.all(packing);
 }
 
-type ReplayOutcomes = ClusterOutcome[] & { packed?: PackedOutcome };
+/** How runAndPackReplays packs: a replay's outcomes when all are here, or packed by a thread. */
+type Packing = {
+  onReplayDone: (replay: number, outcomes: ClusterOutcome[]) => void;
+  onPacked: (replay: number, packed: PackedOutcome) => void;
+};
 
 async function runTasks(
   replays: readonly Replay[],
   options: ClusterThreadOptions,
-  isPacking: boolean,
-  onReplayDone?: (replay: number, outcomes: ClusterOutcome[]) => void,
-): Promise<ReplayOutcomes[]> {
+  packing?: Packing,
+): Promise<ClusterOutcome[][]> {
   const tasks = planClusterTasks(replays);
   const tracker = createProgressTracker(replays, tasks);
   const concurrency = Math.max(1, options.concurrency ?? availableParallelism());
-  const outcomes: ReplayOutcomes[] = replays.map(() => []);
+  const outcomes: ClusterOutcome[][] = replays.map(() => []);
   const clusterCounts = replays.map(({ scenario }) => scenario.clusters.length);
   const threads = new Set<Worker>();
   let next = 0;
@@ -94,7 +105,7 @@ async function runTasks(
   function runTask(worker: Worker, index: number, hasScenario: boolean): Promise<void> {
     const { replay, cluster } = tasks[index]!;
     const { scenario, scheduler } = replays[replay]!;
-    const isPacked = isPacking && clusterCounts[replay] === 1;
+    const isPacked = packing !== undefined && clusterCounts[replay] === 1;
     return new Promise((resolve, reject) => {
       const stop = () => {
         worker.off("message", onMessage);
@@ -109,11 +120,11 @@ async function runTasks(
           stop();
           const done = outcomes[replay]!;
           done.push(message.outcome);
-          if (isPacking && done.length === clusterCounts[replay]) onReplayDone?.(replay, done);
+          if (done.length === clusterCounts[replay]) packing?.onReplayDone(replay, done);
           resolve();
         } else if (message.type === "packed") {
           stop();
-          outcomes[replay]!.packed = message.packed;
+          packing?.onPacked(replay, message.packed);
           resolve();
         }
       };

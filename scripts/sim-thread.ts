@@ -57,7 +57,7 @@ function main(): void {
     void packOutcome(known, mergeClusterOutcomes(known, [outcome!])).then((packed) => {
       port.postMessage({ type: "packed", packed } satisfies ThreadMessage, [
         packed.reportGz.buffer,
-        packed.timelineGz.buffer,
+        packed.timelineJson.buffer,
       ]);
     });
   });

@@ -13,12 +13,27 @@ import {
   type SimulationInputs,
 } from "../lib/data/simulation-store";
 import type { Scenario } from "../lib/sim";
-import { joinGzipJson } from "../lib/simulations/gzip";
+import { gzipJsonParts, joinGzipJson } from "../lib/simulations/gzip";
 import { loadSimulationScenario } from "../lib/simulations/load-scenario";
-import { COMPARED_SCHEDULERS, describeScenario } from "../lib/simulations/run-scenario";
+import {
+  COMPARED_SCHEDULERS,
+  describeScenario,
+  type PackedOutcome,
+} from "../lib/simulations/run-scenario";
 import { runAndPackReplays } from "./cluster-threads";
 import { createProgressWriter } from "./progress-writer";
 import { runWhatIf } from "./what-if-job";
+
+/** A promise with its resolve and reject (Promise.withResolvers, from Node 22). */
+function deferred<T>() {
+  let resolve: (value: T) => void = () => undefined;
+  let reject: (reason: unknown) => void = () => undefined;
+  const promise = new Promise<T>((onResolve, onReject) => {
+    resolve = onResolve;
+    reject = onReject;
+  });
+  return { promise, resolve, reject };
+}
 
 async function runSimulation(db: Db, inputs: SimulationInputs): Promise<void> {
   const startedMs = performance.now();
@@ -43,12 +58,28 @@ async function runSimulation(db: Db, inputs: SimulationInputs): Promise<void> {
     to: 0.9,
     done: { progress: 0.92, phase: "building the reports" },
   });
-  const packed = await runAndPackReplays(
-    COMPARED_SCHEDULERS.map((scheduler) => ({ scenario, scheduler })),
-    { onProgress: progress.report },
+  // Both timelines as one gzip member (the page unzips it with DecompressionStream), the
+  // baseline's compressed while allocation still runs.
+  const timelines = COMPARED_SCHEDULERS.map(() => deferred<Uint8Array>());
+  const timelineGz = gzipJsonParts(
+    COMPARED_SCHEDULERS.map((name, i) => [name, timelines[i]!.promise] as const),
   );
+  timelineGz.catch(() => undefined); // awaited below unless the replays fail
+  let packed: PackedOutcome[];
+  try {
+    packed = await runAndPackReplays(
+      COMPARED_SCHEDULERS.map((scheduler) => ({ scenario, scheduler })),
+      {
+        onProgress: progress.report,
+        onPacked: (replay, outcome) => timelines[replay]!.resolve(outcome.timelineJson),
+      },
+    );
+  } catch (error) {
+    for (const timeline of timelines) timeline.reject(error);
+    throw error;
+  }
   await progress.flush();
-  lap("replays, reports, timelines and gzip");
+  lap("replays, reports, timelines");
   const summary = {
     ...describeScenario(scenario),
     schedulers: Object.fromEntries(
@@ -58,7 +89,7 @@ async function runSimulation(db: Db, inputs: SimulationInputs): Promise<void> {
   await completeSimulation(db, inputs.id, {
     summary: JSON.parse(JSON.stringify(summary)) as never,
     reportGz: joinGzipJson(COMPARED_SCHEDULERS.map((name, i) => [name, packed[i]!.reportGz])),
-    timelineGz: joinGzipJson(COMPARED_SCHEDULERS.map((name, i) => [name, packed[i]!.timelineGz])),
+    timelineGz: await timelineGz,
   });
   lap("store");
   const seconds = ((performance.now() - startedMs) / 1000).toFixed(1);

@@ -5,15 +5,38 @@ import type { SimulationTimelines } from "@/lib/simulations/timeline-format";
 
 const POLL_MS = 1000;
 
-async function getJson<T>(url: string): Promise<T> {
-  const response = await fetch(url, { headers: { accept: "application/json" } });
+async function fetchOk(url: string, accept: string): Promise<Response> {
+  const response = await fetch(url, { headers: { accept } });
   if (!response.ok) {
     const body = (await response.json().catch(() => null)) as {
       error?: { message?: string };
     } | null;
     throw new Error(body?.error?.message ?? `${url} answered ${response.status}`);
   }
-  return (await response.json()) as T;
+  return response;
+}
+
+async function getJson<T>(url: string): Promise<T> {
+  return (await (await fetchOk(url, "application/json")).json()) as T;
+}
+
+/**
+ * Stored gzip JSON as stored (lib/api/gzip-json.ts), unzipped here: the server neither unzips nor
+ * compresses it again. A timeline stored by an older worker as several gzip members, which
+ * DecompressionStream refuses, is asked for again as JSON.
+ */
+async function getGzipJson<T>(url: string): Promise<T> {
+  const response = await fetchOk(url, "application/gzip, application/json;q=0.9");
+  if (response.headers.get("content-type") !== "application/gzip" || !response.body) {
+    return (await response.json()) as T;
+  }
+  try {
+    return (await new Response(
+      response.body.pipeThrough(new DecompressionStream("gzip")),
+    ).json()) as T;
+  } catch {
+    return getJson<T>(url);
+  }
 }
 
 function isActive(status: string | undefined): boolean {
@@ -44,7 +67,7 @@ export function simulationListQuery(initial?: SimulationListItem[]) {
 export function timelineQuery(id: string) {
   return queryOptions({
     queryKey: ["simulation", id, "timeline"],
-    queryFn: () => getJson<SimulationTimelines>(`/api/v1/simulations/${id}/timeline`),
+    queryFn: () => getGzipJson<SimulationTimelines>(`/api/v1/simulations/${id}/timeline`),
     staleTime: Infinity,
   });
 }

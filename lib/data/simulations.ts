@@ -1,5 +1,4 @@
 import "server-only";
-import { gunzipSync } from "node:zlib";
 import { getDb } from "../db";
 import type { SimulationSummary } from "../simulations/summary";
 import type { SimulationOptions } from "../simulations/scenario-options";
@@ -142,18 +141,20 @@ export async function getSimulation(id: string): Promise<SimulationView | null> 
   return row ? toSimulationView(row, Date.now()) : null;
 }
 
-/** A stored result as JSON text: the report ({ baseline, allocation }) or the timelines. */
-export async function getSimulationResultText(
+/**
+ * A stored result as gzip JSON, as stored: the report ({ baseline, allocation }) or the
+ * timelines; null bytes while the simulation has not finished.
+ */
+export async function getSimulationResultGz(
   id: string,
   which: "report" | "timeline",
-): Promise<{ name: string; text: string | null } | null> {
+): Promise<{ name: string; gz: Uint8Array<ArrayBuffer> | null } | null> {
   const row = await getDb().simulation.findFirst({
     where: { id, kind: "simulation" },
     select: { name: true, reportGz: which === "report", timelineGz: which === "timeline" },
   });
   if (!row) return null;
-  const gz = which === "report" ? row.reportGz : row.timelineGz;
-  return { name: row.name, text: gz ? gunzipSync(gz).toString("utf8") : null };
+  return { name: row.name, gz: (which === "report" ? row.reportGz : row.timelineGz) ?? null };
 }
 
 /** How many simulations workers are running now. */

@@ -1,5 +1,6 @@
+import { once } from "node:events";
 import { promisify } from "node:util";
-import { gzip, gzipSync } from "node:zlib";
+import { createGzip, gzip, gzipSync } from "node:zlib";
 
 /** Bytes as Prisma's `Bytes` columns type them. */
 export type StoredBytes = Uint8Array<ArrayBuffer>;
@@ -37,4 +38,31 @@ export function joinGzipJson(parts: readonly (readonly [string, StoredBytes])[])
     at += chunk.length;
   }
   return out;
+}
+
+/**
+ * `{"name":…,…}` as one gzip member, from each part's JSON (UTF-8), compressed on the thread pool
+ * part after part as each is ready: the parts ready early are compressed while the later ones
+ * are still being built. One member, unlike {@link joinGzipJson}: a browser's
+ * DecompressionStream refuses several.
+ */
+export async function gzipJsonParts(
+  parts: readonly (readonly [string, Promise<Uint8Array>])[],
+): Promise<StoredBytes> {
+  const stream = createGzip(GZIP_OPTIONS);
+  const chunks: Buffer[] = [];
+  stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+  const ended = once(stream, "end");
+  try {
+    for (const [i, [name, json]] of parts.entries()) {
+      stream.write(`${i === 0 ? "{" : ","}${JSON.stringify(name)}:`);
+      stream.write(await json);
+    }
+    stream.end("}");
+    await ended;
+  } catch (error) {
+    stream.destroy();
+    throw error;
+  }
+  return new Uint8Array(Buffer.concat(chunks));
 }

@@ -74,17 +74,21 @@ export function summariseRun(
   };
 }
 
-/** What a browser simulation stores of one scheduler: its summary, its report and timeline as gzip JSON. */
+/**
+ * What a browser simulation stores of one scheduler: its summary, its report as gzip JSON and
+ * its timeline as JSON (UTF-8; the worker compresses both schedulers' timelines as one member).
+ */
 export type PackedOutcome = {
   summary: SchedulerSummary;
   reportGz: StoredBytes;
-  timelineGz: StoredBytes;
+  timelineJson: Uint8Array<ArrayBuffer>;
 };
 
 /**
- * {@link summariseRun} with the timeline, each JSON compressed on the thread pool while the next
- * part is built. Runs in a cluster thread when the replay has one cluster, so that only the few
- * megabytes of gzip cross to the worker, not the result's ~100k runs.
+ * {@link summariseRun} with the timeline, ready to store: the report's JSON is compressed on the
+ * thread pool while the timeline is built. Runs in a cluster thread when the replay has one
+ * cluster, so that only megabytes of JSON and gzip cross to the worker, not the result's ~100k
+ * runs.
  */
 export async function packOutcome(
   scenario: Scenario,
@@ -93,8 +97,8 @@ export async function packOutcome(
   const report = buildReport(scenario, result);
   const reportGz = gzipTextInBackground(JSON.stringify(report));
   const summary = summarise(scenario, report);
-  const timelineGz = gzipTextInBackground(JSON.stringify(encodeTimeline(scenario, result)));
-  return { summary, reportGz: await reportGz, timelineGz: await timelineGz };
+  const timelineJson = new TextEncoder().encode(JSON.stringify(encodeTimeline(scenario, result)));
+  return { summary, reportGz: await reportGz, timelineJson };
 }
 
 /** Runs one scheduler on a scenario in this thread and builds its report, summary and timeline. */

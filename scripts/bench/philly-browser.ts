@@ -297,7 +297,8 @@ async function runOnce(page: Page, client: pg.Client, server: Server): Promise<n
   if (t) {
     console.log(`  ${at(t.start)}  timeline requested`);
     console.log(`  ${at(t.responseStart)}  timeline response starts`);
-    console.log(`  ${at(t.end)}  timeline received (${mb(t.transfer)} sent, ${mb(t.body)} JSON)`);
+    const decoded = t.body === t.transfer ? "" : `, ${mb(t.body)} decoded`;
+    console.log(`  ${at(t.end)}  timeline received (${mb(t.transfer)} sent${decoded})`);
   }
   console.log(`  ${at(marks.laidOut)}  both timelines laid out`);
   console.log(`  ${at(marks.drawn)}  both timelines painted`);

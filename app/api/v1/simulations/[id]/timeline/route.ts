@@ -1,7 +1,8 @@
 // GET /api/v1/simulations/{id}/timeline - per-GPU run segments of both schedulers (columnar)
+import { gzipJsonResponse } from "@/lib/api/gzip-json";
 import { apiRoute } from "@/lib/api/respond";
 import { requireApiCaller } from "@/lib/auth";
-import { getSimulationResultText } from "@/lib/data/simulations";
+import { getSimulationResultGz } from "@/lib/data/simulations";
 import { AppError } from "@/lib/errors";
 import { simulationIdSchema } from "@/lib/validation/simulations";
 
@@ -12,10 +13,8 @@ type Context = { params: Promise<{ id: string }> };
 export const GET = apiRoute(async (request, context: Context) => {
   await requireApiCaller(request);
   const { id } = simulationIdSchema.parse(await context.params);
-  const result = await getSimulationResultText(id, "timeline");
+  const result = await getSimulationResultGz(id, "timeline");
   if (!result) throw new AppError("not_found", `No simulation ${id}.`);
-  if (result.text === null) throw new AppError("conflict", "The simulation has not finished.");
-  return new Response(result.text, {
-    headers: { "Content-Type": "application/json", "Cache-Control": "private, max-age=3600" },
-  });
+  if (result.gz === null) throw new AppError("conflict", "The simulation has not finished.");
+  return gzipJsonResponse(request, result.gz, { "Cache-Control": "private, max-age=3600" });
 });

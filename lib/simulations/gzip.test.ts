@@ -1,0 +1,54 @@
+import { gunzipSync, inflateRawSync } from "node:zlib";
+import { describe, expect, it } from "vitest";
+import { gzipJsonParts, gzipText, gzipTextInBackground, joinGzipJson } from "./gzip";
+
+/** Whether `gz` is one gzip member: its deflate data (after zlib's 10-byte header) ends 8 bytes
+ * (CRC and size) before the end. */
+function isOneMember(gz: Uint8Array): boolean {
+  const inflated = inflateRawSync(gz.subarray(10), { info: true }) as unknown as {
+    engine: { bytesWritten: number };
+  };
+  return inflated.engine.bytesWritten + 18 === gz.length;
+}
+
+const encode = (text: string) => Promise.resolve(new TextEncoder().encode(text));
+
+describe("gzip of stored results", () => {
+  it("compresses on the thread pool to the same bytes as in this thread", async () => {
+    const text = JSON.stringify({ runs: Array.from({ length: 500 }, (_, i) => [i, i * 7]) });
+    expect(await gzipTextInBackground(text)).toEqual(gzipText(text));
+  });
+
+  it("joins parts as several members, or as one member from parts' JSON", async () => {
+    const joined = joinGzipJson([
+      ["baseline", gzipText("[1]")],
+      ["allocation", gzipText('{"é":2}')],
+    ]);
+    const parts = await gzipJsonParts([
+      ["baseline", encode("[1]")],
+      ["allocation", encode('{"é":2}')],
+    ]);
+    for (const gz of [joined, parts]) {
+      expect(JSON.parse(gunzipSync(gz).toString("utf8"))).toEqual({
+        baseline: [1],
+        allocation: { é: 2 },
+      });
+    }
+    expect(isOneMember(joined)).toBe(false);
+    expect(isOneMember(parts)).toBe(true);
+  });
+
+  it("waits for each part in order, and fails when a part fails", async () => {
+    let release: (bytes: Uint8Array) => void = () => undefined;
+    const late = new Promise<Uint8Array>((resolve) => (release = resolve));
+    const gz = gzipJsonParts([
+      ["a", late],
+      ["b", encode("2")],
+    ]);
+    release(new TextEncoder().encode("1"));
+    expect(gunzipSync(await gz).toString("utf8")).toBe('{"a":1,"b":2}');
+    await expect(
+      gzipJsonParts([["a", Promise.reject(new Error("replay failed"))]]),
+    ).rejects.toThrow("replay failed");
+  });
+});
