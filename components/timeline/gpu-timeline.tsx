@@ -1,6 +1,14 @@
 "use client";
 
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent } from "react";
+import {
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type PointerEvent,
+} from "react";
 import { budgetColours } from "@/components/charts/palette";
 import { formatSimMoment } from "@/components/simulations/sim-format";
 import {
@@ -40,7 +48,10 @@ export function GpuTimeline({ data, label }: { data: TimelineData; label: string
   const [cluster, setCluster] = useState(0);
   const horizonSec = Math.max(1, data.horizonSec);
   const [range, setRange] = useState<Range>({ startSec: 0, endSec: horizonSec });
-  const [widthPx, setWidthPx] = useState(900);
+  // Null until the box is measured, so that a Philly-sized timeline is laid out and painted once,
+  // at its real width, rather than first at a guess.
+  const [measuredPx, setMeasuredPx] = useState<number | null>(null);
+  const widthPx = measuredPx ?? 900;
   const [hover, setHover] = useState<Hover | null>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const boxRef = useRef<HTMLDivElement>(null);
@@ -51,17 +62,20 @@ export function GpuTimeline({ data, label }: { data: TimelineData; label: string
   const heightPx = Math.ceil(index.rows * rowHeightPx);
   const plotWidthPx = Math.max(100, widthPx - GUTTER_PX);
   const view: TimelineView = { ...range, widthPx: plotWidthPx, rowHeightPx };
+  const isMeasured = measuredPx !== null;
   const bars = useMemo(
-    () => layoutBars(data, index, view),
+    () => (isMeasured ? layoutBars(data, index, view) : []),
     // eslint-disable-next-line react-hooks/exhaustive-deps -- view is rebuilt from these each render
-    [data, index, range.startSec, range.endSec, plotWidthPx, rowHeightPx],
+    [data, index, range.startSec, range.endSec, plotWidthPx, rowHeightPx, isMeasured],
   );
 
-  useEffect(() => {
+  // Measured before the first paint, then kept up to date as the box resizes.
+  useLayoutEffect(() => {
     const box = boxRef.current;
     if (!box) return;
+    setMeasuredPx(Math.floor(box.getBoundingClientRect().width));
     const observer = new ResizeObserver(([entry]) => {
-      if (entry) setWidthPx(Math.floor(entry.contentRect.width));
+      if (entry) setMeasuredPx(Math.floor(entry.contentRect.width));
     });
     observer.observe(box);
     return () => observer.disconnect();
@@ -69,7 +83,7 @@ export function GpuTimeline({ data, label }: { data: TimelineData; label: string
 
   useEffect(() => {
     const canvas = canvasRef.current;
-    if (!canvas) return;
+    if (!canvas || !isMeasured) return;
     const frame = requestAnimationFrame(() =>
       paintTimeline(canvas, data, bars, colours, {
         widthPx,
@@ -81,7 +95,7 @@ export function GpuTimeline({ data, label }: { data: TimelineData; label: string
       }),
     );
     return () => cancelAnimationFrame(frame);
-  }, [data, bars, colours, widthPx, heightPx, rowHeightPx, index.gpusPerNode, range]);
+  }, [data, bars, colours, widthPx, heightPx, rowHeightPx, index.gpusPerNode, range, isMeasured]);
 
   // Wheel zoom needs a non-passive listener to keep the page from scrolling.
   useEffect(() => {
