@@ -1,6 +1,7 @@
 // Starts scripts/sim-worker.ts as a child process so a simulation never runs on the request path.
-// The worker needs a file that exists at runtime, so it is run from the app's root with tsx
-// rather than bundled into the Next build.
+// The worker needs a file that exists at runtime, not part of the Next build: the bundle that
+// scripts/serve.ts builds of it when serving a production build (ALLOT_SIM_WORKER_BUNDLE), else
+// the TypeScript source through tsx, from the app's root.
 import "server-only";
 import { spawn } from "node:child_process";
 import path from "node:path";
@@ -18,11 +19,15 @@ function appRoot(): string {
  */
 export function startSimulationWorker(simulationId: string): void {
   const root = appRoot();
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", path.join(root, "scripts", "sim-worker.ts"), simulationId],
-    { cwd: root, env: process.env, stdio: ["ignore", "inherit", "inherit"] },
-  );
+  const bundle = process.env.ALLOT_SIM_WORKER_BUNDLE;
+  const entry = bundle
+    ? [bundle]
+    : ["--import", "tsx", path.join(root, "scripts", "sim-worker.ts")];
+  const child = spawn(process.execPath, [...entry, simulationId], {
+    cwd: root,
+    env: process.env,
+    stdio: ["ignore", "inherit", "inherit"],
+  });
   child.on("error", (error) => console.error(`sim-worker did not start: ${error.message}`));
   child.unref();
 }
