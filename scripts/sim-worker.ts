@@ -39,8 +39,7 @@ async function runSimulation(db: Db, inputs: SimulationInputs): Promise<void> {
   const startedMs = performance.now();
   const laps: string[] = [];
   let lapMs = startedMs;
-  const lap = (label: string) => {
-    const nowMs = performance.now();
+  const lap = (label: string, nowMs = performance.now()) => {
     laps.push(`${label} ${((nowMs - lapMs) / 1000).toFixed(1)} s`);
     lapMs = nowMs;
   };
@@ -66,11 +65,15 @@ async function runSimulation(db: Db, inputs: SimulationInputs): Promise<void> {
   );
   timelineGz.catch(() => undefined); // awaited below unless the replays fail
   let packed: PackedOutcome[];
+  let replayedMs = 0;
   try {
     packed = await runAndPackReplays(
       COMPARED_SCHEDULERS.map((scheduler) => ({ scenario, scheduler })),
       {
-        onProgress: progress.report,
+        onProgress(replayProgress) {
+          if (replayProgress.overall === 1) replayedMs = performance.now();
+          progress.report(replayProgress);
+        },
         onPacked: (replay, outcome) => timelines[replay]!.resolve(outcome.timelineJson),
       },
     );
@@ -79,18 +82,21 @@ async function runSimulation(db: Db, inputs: SimulationInputs): Promise<void> {
     throw error;
   }
   await progress.flush();
-  lap("replays, reports, timelines");
+  lap("replays", replayedMs);
+  lap("then reports and timelines");
   const summary = {
     ...describeScenario(scenario),
     schedulers: Object.fromEntries(
       COMPARED_SCHEDULERS.map((name, i) => [name, packed[i]!.summary]),
     ),
   };
-  await completeSimulation(db, inputs.id, {
+  const stored = {
     summary: JSON.parse(JSON.stringify(summary)) as never,
     reportGz: joinGzipJson(COMPARED_SCHEDULERS.map((name, i) => [name, packed[i]!.reportGz])),
     timelineGz: await timelineGz,
-  });
+  };
+  lap("timeline gzip");
+  await completeSimulation(db, inputs.id, stored);
   lap("store");
   const seconds = ((performance.now() - startedMs) / 1000).toFixed(1);
   console.log(

@@ -14,9 +14,11 @@ function isOneMember(gz: Uint8Array): boolean {
 const encode = (text: string) => Promise.resolve(new TextEncoder().encode(text));
 
 describe("gzip of stored results", () => {
-  it("compresses on the thread pool to the same bytes as in this thread", async () => {
-    const text = JSON.stringify({ runs: Array.from({ length: 500 }, (_, i) => [i, i * 7]) });
-    expect(await gzipTextInBackground(text)).toEqual(gzipText(text));
+  it("compresses on the thread pool to the same bytes as in this thread (edge: large chunks)", async () => {
+    for (const length of [500, 40_000]) {
+      const text = JSON.stringify({ runs: Array.from({ length }, (_, i) => [i, i * 7, i % 13]) });
+      expect(await gzipTextInBackground(text)).toEqual(gzipText(text));
+    }
   });
 
   it("joins parts as several members, or as one member from parts' JSON", async () => {

@@ -14,11 +14,21 @@ export function gzipText(text: string): StoredBytes {
 }
 
 /**
+ * Output chunks big enough for a whole text in one or two: zlib's thread-pool work goes chunk by
+ * chunk, each next one started from the caller's thread, so small chunks stall while it is busy.
+ */
+function chunkSizeFor(length: number): number {
+  return Math.max(64 * 1024, Math.ceil(length / 4));
+}
+
+/**
  * {@link gzipText} on libuv's thread pool (the same bytes): the caller's thread goes on with other
  * work while a large text is compressed.
  */
 export async function gzipTextInBackground(text: string): Promise<StoredBytes> {
-  return new Uint8Array(await gzipAsync(text, GZIP_OPTIONS));
+  return new Uint8Array(
+    await gzipAsync(text, { ...GZIP_OPTIONS, chunkSize: chunkSizeFor(text.length) }),
+  );
 }
 
 /**
@@ -49,7 +59,7 @@ export function joinGzipJson(parts: readonly (readonly [string, StoredBytes])[])
 export async function gzipJsonParts(
   parts: readonly (readonly [string, Promise<Uint8Array>])[],
 ): Promise<StoredBytes> {
-  const stream = createGzip(GZIP_OPTIONS);
+  const stream = createGzip({ ...GZIP_OPTIONS, chunkSize: chunkSizeFor(4 << 20) });
   const chunks: Buffer[] = [];
   stream.on("data", (chunk: Buffer) => chunks.push(chunk));
   const ended = once(stream, "end");

@@ -1,4 +1,4 @@
-// npx tsx scripts/bench/philly-browser.ts [--no-build] [--port N] [--runs N] [--days N] [--trace path] - the Philly
+// npx tsx scripts/bench/philly-browser.ts [--no-build] [--port N] [--runs N] [--days N] [--trace path] [--log] - the Philly
 // simulation from the browser (issue #8: under 20 s), on the production build: builds it (unless
 // --no-build), serves it on its own database of the machine's PostgreSQL (BENCH_DATABASE_URL,
 // default postgres://postgres@127.0.0.1:5432/allot_bench, created on first use and kept, so the
@@ -21,6 +21,7 @@ const option = (name: string, fallback: string): string => {
 const PORT = Number(option("--port", "3290"));
 const RUNS = Number(option("--runs", "1"));
 const DAYS = option("--days", ""); // the form's Days option: the trace's first N days only
+const IS_LOGGING = args.includes("--log"); // prints the server's output during the run
 const BASE_URL = `http://localhost:${PORT}`;
 const DATABASE_URL =
   process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/allot_bench";
@@ -316,6 +317,7 @@ async function runOnce(page: Page, client: pg.Client, server: Server): Promise<n
     );
   }
   if (workerLine) console.log(`  worker: ${workerLine.trim()}`);
+  if (IS_LOGGING) console.log(server.lines.slice(linesBefore).join("\n"));
   return total;
 }
 
