@@ -80,7 +80,7 @@ describe("runReplays (clusters in worker threads)", () => {
     expect((last as ReplayProgress | null)?.fractions[0] ?? 0).toBeLessThan(1);
   }, 30_000);
 
-  it("packs each replay as packOutcome does, of one cluster in its thread or of several here", async () => {
+  it("packs each replay as packOutcome does, of one cluster with its thread, of several here", async () => {
     const several = load(generateLabScenario({ days: 1, seed: 7, clusters: CLUSTERS }));
     const one = load(generateLabScenario({ days: 1, seed: 8, clusters: CLUSTERS.slice(0, 1) }));
     const replays = [
@@ -89,9 +89,11 @@ describe("runReplays (clusters in worker threads)", () => {
       { scenario: one, scheduler: "baseline" as const },
     ];
     const snapshots: ReplayProgress[] = [];
+    const timelines: [number, Uint8Array][] = [];
     const packed = await runAndPackReplays(replays, {
       concurrency: 2,
       onProgress: (progress) => snapshots.push(progress),
+      onTimeline: (replay, timelineJson) => timelines.push([replay, timelineJson]),
     });
     const expected = await Promise.all(
       replays.map(({ scenario, scheduler }) =>
@@ -99,6 +101,9 @@ describe("runReplays (clusters in worker threads)", () => {
       ),
     );
     expect(packed).toStrictEqual(expected);
+    expect(timelines.sort(([a], [b]) => a - b)).toStrictEqual(
+      expected.map((outcome, replay) => [replay, outcome.timelineJson]),
+    );
     expect(snapshots.at(-1)).toEqual({ fractions: [1, 1, 1], overall: 1, running: [] });
   }, 30_000);
 });

@@ -10,7 +10,14 @@ import { availableParallelism } from "node:os";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { mergeClusterOutcomes, type ClusterOutcome, type SimulationResult } from "../lib/sim";
-import { packOutcome, type PackedOutcome } from "../lib/simulations/run-scenario";
+import {
+  packOutcome,
+  packTimeline,
+  type PackedOutcome,
+  type PackedReport,
+} from "../lib/simulations/run-scenario";
+import { fromTimelineRuns, type TimelineRuns } from "../lib/simulations/timeline-runs";
+import { deferred } from "./deferred";
 import {
   createProgressTracker,
   planClusterTasks,
@@ -52,10 +59,12 @@ export async function runReplays(
 }
 
 /**
- * {@link runReplays}, each replay packed for storage (lib/simulations/run-scenario.ts
- * packOutcome) as soon as its clusters are done, and handed to `onPacked` then: a replay of one
- * cluster in its own thread, so its raw result never crosses threads; one of several clusters
- * here, merged, while the other replays still run. The packed outcomes are exactly those of
+ * {@link runReplays}, each replay packed for storage (lib/simulations/run-scenario.ts) as soon
+ * as its clusters are done. A replay of one cluster is packed by its thread and this one at
+ * once: the thread posts the runs its timeline needs in typed arrays, then builds the report;
+ * this thread builds the timeline meanwhile. The raw result never crosses threads. A replay of
+ * several clusters is merged and packed here while the other replays still run. `onTimeline` gets
+ * each replay's timeline JSON as soon as it is built. The packed outcomes are exactly those of
  * packOutcome on runReplays' results.
  *
  * @example const [baseline, allocation] = await runAndPackReplays(replays) // { summary, reportGz, timelineJson }
@@ -63,35 +72,58 @@ export async function runReplays(
 export async function runAndPackReplays(
   replays: readonly Replay[],
   options: ClusterThreadOptions & {
-    onPacked?: (replay: number, packed: PackedOutcome) => void;
+    onTimeline?: (replay: number, timelineJson: Uint8Array) => void;
   } = {},
 ): Promise<PackedOutcome[]> {
-  const packing: Promise<PackedOutcome>[] = [];
-  const settle = (replay: number, packed: Promise<PackedOutcome>) => {
-    packing[replay] = packed.then((outcome) => {
-      options.onPacked?.(replay, outcome);
-      return outcome;
-    });
-    packing[replay].catch(() => undefined); // awaited below, after the threads
+  const parts = replays.map(() => ({
+    timeline: deferred<Uint8Array<ArrayBuffer>>(),
+    report: deferred<PackedReport>(),
+  }));
+  const packed = parts.map(async ({ timeline, report }, replay) => {
+    const timelineJson = await timeline.promise;
+    options.onTimeline?.(replay, timelineJson);
+    return { ...(await report.promise), timelineJson };
+  });
+  for (const promise of packed) promise.catch(() => undefined); // awaited after the threads
+  const fail = (replay: number, error: unknown) => {
+    parts[replay]!.timeline.reject(error);
+    parts[replay]!.report.reject(error);
   };
   await runTasks(replays, options, {
-    onReplayDone: (replay, outcomes) =>
-      settle(
-        replay,
-        packOutcome(
-          replays[replay]!.scenario,
-          mergeClusterOutcomes(replays[replay]!.scenario, outcomes),
-        ),
-      ),
-    onPacked: (replay, packed) => settle(replay, Promise.resolve(packed)),
+    onReplayDone(replay, outcomes) {
+      const { scenario } = replays[replay]!;
+      packOutcome(scenario, mergeClusterOutcomes(scenario, outcomes)).then(
+        ({ timelineJson, ...report }) => {
+          parts[replay]!.timeline.resolve(timelineJson);
+          parts[replay]!.report.resolve(report);
+        },
+        (error: unknown) => fail(replay, error),
+      );
+    },
+    onTimelineRuns(replay, runs) {
+      // After this message's handlers, so that progress is written first.
+      setImmediate(() => {
+        try {
+          const timelineJson = packTimeline(replays[replay]!.scenario, fromTimelineRuns(runs));
+          parts[replay]!.timeline.resolve(timelineJson);
+        } catch (error) {
+          fail(replay, error);
+        }
+      });
+    },
+    onReport: (replay, report) => parts[replay]!.report.resolve(report),
   });
-  return Promise.all(packing);
+  return Promise.all(packed);
 }
 
-/** How runAndPackReplays packs: a replay's outcomes when all are here, or packed by a thread. */
+/**
+ * How runAndPackReplays packs: a replay's outcomes when all are here; or, from a thread that
+ * packs its one-cluster replay, the runs of its timeline, then its report.
+ */
 type Packing = {
   onReplayDone: (replay: number, outcomes: ClusterOutcome[]) => void;
-  onPacked: (replay: number, packed: PackedOutcome) => void;
+  onTimelineRuns: (replay: number, runs: TimelineRuns) => void;
+  onReport: (replay: number, report: PackedReport) => void;
 };
 
 async function runTasks(
@@ -128,9 +160,11 @@ async function runTasks(
           done.push(message.outcome);
           if (done.length === clusterCounts[replay]) packing?.onReplayDone(replay, done);
           resolve();
+        } else if (message.type === "simulated") {
+          packing?.onTimelineRuns(replay, message.runs);
         } else if (message.type === "packed") {
           stop();
-          packing?.onPacked(replay, message.packed);
+          packing?.onReport(replay, message.report);
           resolve();
         }
       };
@@ -178,6 +212,9 @@ async function runTasks(
     await worker?.terminate();
   }
 
+  clusterCounts.forEach((count, replay) => {
+    if (count === 0) packing?.onReplayDone(replay, []);
+  });
   await Promise.all(Array.from({ length: Math.min(concurrency, tasks.length) }, lane));
   if (failure) throw failure;
   return outcomes;

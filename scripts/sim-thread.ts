@@ -1,8 +1,9 @@
 // A worker thread of scripts/cluster-threads.ts: simulates one cluster of one scenario per
 // task it is sent, reports the cluster's clock now and then, and posts back the cluster's
-// outcome, or, when asked to pack a replay that is this one cluster, its packed outcome (summary
-// and gzip JSON, lib/simulations/run-scenario.ts). It keeps the scenarios it was sent (by
-// replay) for its next tasks.
+// outcome; or, when asked to pack a replay that is this one cluster, the runs its timeline needs
+// (lib/simulations/timeline-runs.ts) at once, then its summary and gzip report
+// (lib/simulations/run-scenario.ts). It keeps the scenarios it was sent (by replay) for its next
+// tasks.
 import { parentPort } from "node:worker_threads";
 import {
   mergeClusterOutcomes,
@@ -12,7 +13,12 @@ import {
   type Scenario,
   type SchedulerName,
 } from "../lib/sim";
-import { packOutcome, type PackedOutcome } from "../lib/simulations/run-scenario";
+import { packReport, type PackedReport } from "../lib/simulations/run-scenario";
+import {
+  timelineRunsTransfer,
+  toTimelineRuns,
+  type TimelineRuns,
+} from "../lib/simulations/timeline-runs";
 
 /** One task: a cluster of a replay; the replay's scenario comes with its first task here. */
 export type ThreadTask = {
@@ -20,14 +26,14 @@ export type ThreadTask = {
   scenario?: Scenario;
   scheduler: SchedulerName;
   cluster: string;
-  /** The replay is this cluster alone: pack its outcome here and post that instead. */
+  /** The replay is this cluster alone: post its timeline's runs and packed report instead. */
   isPacked: boolean;
 };
 export type ThreadMessage =
   | { type: "progress"; nowSec: number }
-  | { type: "simulated" }
   | { type: "done"; outcome: ClusterOutcome }
-  | { type: "packed"; packed: PackedOutcome };
+  | { type: "simulated"; runs: TimelineRuns }
+  | { type: "packed"; report: PackedReport };
 
 const PROGRESS_EVERY_MS = 250;
 
@@ -53,11 +59,15 @@ function main(): void {
       port.postMessage({ type: "done", outcome: outcome! } satisfies ThreadMessage);
       return;
     }
-    port.postMessage({ type: "simulated" } satisfies ThreadMessage);
-    void packOutcome(known, mergeClusterOutcomes(known, [outcome!])).then((packed) => {
-      port.postMessage({ type: "packed", packed } satisfies ThreadMessage, [
-        packed.reportGz.buffer,
-        packed.timelineJson.buffer,
+    const result = mergeClusterOutcomes(known, [outcome!]);
+    const runs = toTimelineRuns(result);
+    port.postMessage(
+      { type: "simulated", runs } satisfies ThreadMessage,
+      timelineRunsTransfer(runs),
+    );
+    void packReport(known, result).then((report) => {
+      port.postMessage({ type: "packed", report } satisfies ThreadMessage, [
+        report.reportGz.buffer,
       ]);
     });
   });

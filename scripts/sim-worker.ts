@@ -21,19 +21,9 @@ import {
   type PackedOutcome,
 } from "../lib/simulations/run-scenario";
 import { runAndPackReplays } from "./cluster-threads";
+import { deferred } from "./deferred";
 import { createProgressWriter } from "./progress-writer";
 import { runWhatIf } from "./what-if-job";
-
-/** A promise with its resolve and reject (Promise.withResolvers, from Node 22). */
-function deferred<T>() {
-  let resolve: (value: T) => void = () => undefined;
-  let reject: (reason: unknown) => void = () => undefined;
-  const promise = new Promise<T>((onResolve, onReject) => {
-    resolve = onResolve;
-    reject = onReject;
-  });
-  return { promise, resolve, reject };
-}
 
 async function runSimulation(db: Db, inputs: SimulationInputs): Promise<void> {
   const startedMs = performance.now();
@@ -74,7 +64,7 @@ async function runSimulation(db: Db, inputs: SimulationInputs): Promise<void> {
           if (replayProgress.overall === 1) replayedMs = performance.now();
           progress.report(replayProgress);
         },
-        onPacked: (replay, outcome) => timelines[replay]!.resolve(outcome.timelineJson),
+        onTimeline: (replay, timelineJson) => timelines[replay]!.resolve(timelineJson),
       },
     );
   } catch (error) {

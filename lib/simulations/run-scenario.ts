@@ -78,27 +78,40 @@ export function summariseRun(
  * What a browser simulation stores of one scheduler: its summary, its report as gzip JSON and
  * its timeline as JSON (UTF-8; the worker compresses both schedulers' timelines as one member).
  */
-export type PackedOutcome = {
-  summary: SchedulerSummary;
-  reportGz: StoredBytes;
-  timelineJson: Uint8Array<ArrayBuffer>;
-};
+export type PackedOutcome = PackedReport & { timelineJson: Uint8Array<ArrayBuffer> };
+export type PackedReport = { summary: SchedulerSummary; reportGz: StoredBytes };
+
+/** The summary and the gzip JSON report of a result; the JSON is compressed on the thread pool. */
+export async function packReport(
+  scenario: Scenario,
+  result: SimulationResult,
+): Promise<PackedReport> {
+  const report = buildReport(scenario, result);
+  const reportGz = gzipTextInBackground(JSON.stringify(report));
+  return { summary: summarise(scenario, report), reportGz: await reportGz };
+}
+
+/** The timeline of a result as JSON, UTF-8. */
+export function packTimeline(
+  scenario: Scenario,
+  result: SimulationResult,
+): Uint8Array<ArrayBuffer> {
+  return new TextEncoder().encode(JSON.stringify(encodeTimeline(scenario, result)));
+}
 
 /**
  * {@link summariseRun} with the timeline, ready to store: the report's JSON is compressed on the
- * thread pool while the timeline is built. Runs in a cluster thread when the replay has one
- * cluster, so that only megabytes of JSON and gzip cross to the worker, not the result's ~100k
- * runs.
+ * thread pool while the timeline is built. (A cluster thread packs the report of a one-cluster
+ * replay and posts the timeline's runs, for the worker to pack the timeline meanwhile:
+ * scripts/cluster-threads.ts.)
  */
 export async function packOutcome(
   scenario: Scenario,
   result: SimulationResult,
 ): Promise<PackedOutcome> {
-  const report = buildReport(scenario, result);
-  const reportGz = gzipTextInBackground(JSON.stringify(report));
-  const summary = summarise(scenario, report);
-  const timelineJson = new TextEncoder().encode(JSON.stringify(encodeTimeline(scenario, result)));
-  return { summary, reportGz: await reportGz, timelineJson };
+  const report = packReport(scenario, result);
+  const timelineJson = packTimeline(scenario, result);
+  return { ...(await report), timelineJson };
 }
 
 /** Runs one scheduler on a scenario in this thread and builds its report, summary and timeline. */

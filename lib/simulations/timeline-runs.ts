@@ -1,0 +1,148 @@
+// A result's runs as much as the timeline reads of them (lib/sim buildTimeline and
+// encodeTimeline), in typed arrays and string tables: a cluster thread posts them to the worker,
+// which encodes the timeline while the thread builds the report. Posting the result itself would
+// cost seconds for Philly's 116k runs; these cost a few milliseconds and the preemption reasons.
+import type { JobRecord, RunRecord, SimulationResult } from "../sim";
+import { END_REASONS, type TimelineEndReason } from "./timeline-format";
+
+/** Runs in result order (jobs, then each job's runs); slices of run r are [sliceEnd[r-1], sliceEnd[r]). */
+export type TimelineRuns = {
+  scheduler: string;
+  horizonSec: number;
+  /** String tables the runs index into. */
+  jobIds: string[];
+  budgets: string[];
+  clusters: string[];
+  /** Per run. */
+  job: Int32Array<ArrayBuffer>;
+  budget: Int32Array<ArrayBuffer>;
+  cluster: Int32Array<ArrayBuffer>;
+  startSec: Float64Array<ArrayBuffer>;
+  endSec: Float64Array<ArrayBuffer>;
+  /** Bit 0: allocated; bits 1-2: index in END_REASONS. */
+  flags: Uint8Array<ArrayBuffer>;
+  sliceEnd: Int32Array<ArrayBuffer>;
+  /** Per slice. */
+  sliceNode: Int32Array<ArrayBuffer>;
+  sliceGpus: Int32Array<ArrayBuffer>;
+  /** The runs that have a reason, and their reasons. */
+  reasonRuns: Int32Array<ArrayBuffer>;
+  reasons: unknown[];
+};
+
+function table() {
+  const list: string[] = [];
+  const index = new Map<string, number>();
+  return {
+    list,
+    indexOf(text: string): number {
+      let at = index.get(text);
+      if (at === undefined) index.set(text, (at = list.push(text) - 1));
+      return at;
+    },
+  };
+}
+
+/** The timeline's part of `result`, ready to post (see {@link timelineRunsTransfer}). */
+export function toTimelineRuns(result: SimulationResult): TimelineRuns {
+  const runs = result.jobs.flatMap((record) => record.runs);
+  const sliceCount = runs.reduce((sum, run) => sum + run.placement.length, 0);
+  const jobIds = table();
+  const budgets = table();
+  const clusters = table();
+  const out: TimelineRuns = {
+    scheduler: result.scheduler,
+    horizonSec: result.horizonSec,
+    jobIds: jobIds.list,
+    budgets: budgets.list,
+    clusters: clusters.list,
+    job: new Int32Array(runs.length),
+    budget: new Int32Array(runs.length),
+    cluster: new Int32Array(runs.length),
+    startSec: new Float64Array(runs.length),
+    endSec: new Float64Array(runs.length),
+    flags: new Uint8Array(runs.length),
+    sliceEnd: new Int32Array(runs.length),
+    sliceNode: new Int32Array(sliceCount),
+    sliceGpus: new Int32Array(sliceCount),
+    reasonRuns: new Int32Array(runs.filter((run) => run.reason !== undefined).length),
+    reasons: [],
+  };
+  let slice = 0;
+  runs.forEach((run, r) => {
+    out.job[r] = jobIds.indexOf(run.jobId);
+    out.budget[r] = budgets.indexOf(run.budgetId);
+    out.cluster[r] = clusters.indexOf(run.cluster);
+    out.startSec[r] = run.startSec;
+    out.endSec[r] = run.endSec;
+    const endCode = END_REASONS.indexOf(run.endReason as TimelineEndReason);
+    if (endCode < 0) throw new Error(`Unknown end reason "${run.endReason}".`);
+    out.flags[r] = (run.isAllocated ? 1 : 0) | (endCode << 1);
+    for (const { node, gpus } of run.placement) {
+      out.sliceNode[slice] = node;
+      out.sliceGpus[slice] = gpus;
+      slice += 1;
+    }
+    out.sliceEnd[r] = slice;
+    if (run.reason !== undefined) {
+      out.reasonRuns[out.reasons.length] = r;
+      out.reasons.push(run.reason);
+    }
+  });
+  return out;
+}
+
+/** The buffers of `runs` to transfer with postMessage. */
+export function timelineRunsTransfer(runs: TimelineRuns): ArrayBuffer[] {
+  return [
+    runs.job,
+    runs.budget,
+    runs.cluster,
+    runs.startSec,
+    runs.endSec,
+    runs.flags,
+    runs.sliceEnd,
+    runs.sliceNode,
+    runs.sliceGpus,
+    runs.reasonRuns,
+  ].map((array) => array.buffer);
+}
+
+/**
+ * A result the timeline reads as it would the original: the same runs in the same order, with
+ * what buildTimeline and encodeTimeline read of them. Runs are named by their position (names
+ * only pair runs with their reasons there); what the timeline does not read is left at 0, and
+ * each run stands in a job record of its own.
+ */
+export function fromTimelineRuns(runs: TimelineRuns): SimulationResult {
+  const reasonOf = new Map<number, unknown>();
+  runs.reasonRuns.forEach((r, i) => reasonOf.set(r, runs.reasons[i]));
+  const records: RunRecord[] = [];
+  for (let r = 0; r < runs.job.length; r++) {
+    const placement = [];
+    for (let s = r === 0 ? 0 : runs.sliceEnd[r - 1]!; s < runs.sliceEnd[r]!; s++) {
+      placement.push({ node: runs.sliceNode[s]!, gpus: runs.sliceGpus[s]! });
+    }
+    const record: RunRecord = {
+      runId: String(r),
+      jobId: runs.jobIds[runs.job[r]!]!,
+      cluster: runs.clusters[runs.cluster[r]!]!,
+      budgetId: runs.budgets[runs.budget[r]!]!,
+      startSec: runs.startSec[r]!,
+      endSec: runs.endSec[r]!,
+      placement,
+      gpus: 0,
+      isAllocated: (runs.flags[r]! & 1) === 1,
+      protectedUntilSec: 0,
+      endReason: END_REASONS[runs.flags[r]! >> 1]!,
+    };
+    if (reasonOf.has(r)) record.reason = reasonOf.get(r);
+    records.push(record);
+  }
+  return {
+    scheduler: runs.scheduler,
+    horizonSec: runs.horizonSec,
+    jobs: records.map((run) => ({ runs: [run] }) as JobRecord),
+    clusters: [],
+  };
+}
