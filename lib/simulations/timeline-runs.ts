@@ -47,13 +47,14 @@ function table() {
 export function toTimelineRuns(result: SimulationResult): TimelineRuns {
   const runs = result.jobs.flatMap((record) => record.runs);
   const sliceCount = runs.reduce((sum, run) => sum + run.placement.length, 0);
-  const jobIds = table();
+  // A job's runs follow each other: a new job id is a new entry, no map of 82k ids needed.
+  const jobIds: string[] = [];
   const budgets = table();
   const clusters = table();
   const out: TimelineRuns = {
     scheduler: result.scheduler,
     horizonSec: result.horizonSec,
-    jobIds: jobIds.list,
+    jobIds,
     budgets: budgets.list,
     clusters: clusters.list,
     job: new Int32Array(runs.length),
@@ -70,7 +71,8 @@ export function toTimelineRuns(result: SimulationResult): TimelineRuns {
   };
   let slice = 0;
   runs.forEach((run, r) => {
-    out.job[r] = jobIds.indexOf(run.jobId);
+    if (jobIds.at(-1) !== run.jobId) jobIds.push(run.jobId);
+    out.job[r] = jobIds.length - 1;
     out.budget[r] = budgets.indexOf(run.budgetId);
     out.cluster[r] = clusters.indexOf(run.cluster);
     out.startSec[r] = run.startSec;
