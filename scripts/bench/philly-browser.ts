@@ -1,10 +1,12 @@
-// npx tsx scripts/bench/philly-browser.ts [--no-build] [--port N] [--runs N] [--days N] [--trace path] [--log] - the Philly
-// simulation from the browser (issue #8: under 20 s), on the production build: builds it (unless
-// --no-build), serves it on its own database of the machine's PostgreSQL (BENCH_DATABASE_URL,
-// default postgres://postgres@127.0.0.1:5432/allot_bench, created on first use and kept, so the
-// demo seed runs once), signs in in Chromium, starts the built-in Philly scenario from the form
-// and times click -> results with both timelines drawn. The breakdown comes from the simulation's
-// row (polled every 50 ms), the worker's own log line and the page's network and frames.
+// npx tsx scripts/bench/philly-browser.ts [--no-build] [--port N] [--runs N] [--days N]
+//   [--trace path] [--log]
+// The Philly simulation from the browser (issue #8: under 20 s), on the production build: builds
+// it (unless --no-build), serves it on its own database of the machine's PostgreSQL
+// (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/allot_bench, created on first
+// use and kept, so the demo seed runs once), signs in in Chromium, starts the built-in Philly
+// scenario from the form and times click -> results with both timelines painted. The breakdown
+// comes from the simulation's row (polled every 50 ms), the worker's own log line and the page's
+// marks and network timing. --days N replays the trace's first N days; --log prints the server.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { loadavg } from "node:os";
