@@ -4,7 +4,7 @@
 // 0.9 s through tsx, which resolves and transforms a few hundred files on each start. Built by
 // scripts/serve.ts when it serves a production build, so the bundle is always of the sources
 // being served; `npm run dev` keeps tsx. docs/decisions/050.
-import { readFile } from "node:fs/promises";
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { build, type Plugin } from "esbuild";
@@ -46,7 +46,8 @@ export async function buildWorkerBundle(
 ): Promise<{ workerPath: string; threadPath: string }> {
   const workerPath = path.join(outDir, "sim-worker.mjs");
   const threadPath = path.join(outDir, "sim-thread.mjs");
-  await build({
+  const { outputFiles } = await build({
+    write: false,
     entryPoints: {
       "sim-worker": path.join(ROOT, "scripts", "sim-worker.ts"),
       "sim-thread": path.join(ROOT, "scripts", "sim-thread.ts"),
@@ -63,5 +64,13 @@ export async function buildWorkerBundle(
     define: { "process.env.ALLOT_SIM_THREAD_BUNDLE": JSON.stringify(threadPath) },
     logLevel: "warning",
   });
+  // Written aside and renamed, so that a worker started meanwhile (another server on the same
+  // checkout) never reads half a file.
+  await mkdir(outDir, { recursive: true });
+  for (const file of outputFiles) {
+    const aside = `${file.path}.${process.pid}.tmp`;
+    await writeFile(aside, file.contents);
+    await rename(aside, file.path);
+  }
   return { workerPath, threadPath };
 }
