@@ -13,6 +13,7 @@ import { loadavg } from "node:os";
 import path from "node:path";
 import { chromium, type Page } from "@playwright/test";
 import pg from "pg";
+import { CHROMIUM_ARGS } from "../../e2e/chromium";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 const args = process.argv.slice(2);
@@ -333,16 +334,7 @@ async function main(): Promise<void> {
   await client.connect();
   const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
+    args: CHROMIUM_ARGS,
   });
   try {
     const page = await browser.newPage({
