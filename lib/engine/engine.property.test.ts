@@ -64,6 +64,7 @@ type Scenario = typeof scenario extends fc.Arbitrary<infer T> ? T : never;
 type ListInput = SchedulePassInput & {
   pending: readonly PendingJob[];
   runs: readonly ActiveRun[];
+  leafUsage: Record<string, number>;
 };
 
 function toInput(s: Scenario): ListInput {

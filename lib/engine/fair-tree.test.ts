@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { fairShareFactor, levelFairShare, rankBudgets } from "./fair-tree";
+import fc from "fast-check";
+import { createFairTreeRanker, fairShareFactor, levelFairShare, rankBudgets } from "./fair-tree";
 import { buildTree, type TreeSpec } from "./test-helpers";
 
 const OPTIONS = { capacityGpus: 8, windowSec: 604800 };
@@ -226,5 +227,65 @@ describe("rankBudgets edge cases", () => {
     expect(() =>
       rankBudgets(buildTree({ name: "root", children: [{ name: "a" }] }), { a: -1 }, OPTIONS),
     ).toThrow(RangeError);
+  });
+});
+
+describe("createFairTreeRanker", () => {
+  // Two levels of small trees, usage from a few values so that ties and unchanged ranks are common.
+  const treeSpec = fc
+    .array(
+      fc.record({
+        weight: fc.constantFrom(0, 1, 1, 2),
+        children: fc.array(fc.constantFrom(0, 1, 1, 3), { maxLength: 3 }),
+      }),
+      { minLength: 1, maxLength: 4 },
+    )
+    .map((programs): TreeSpec => ({
+      name: "root",
+      children: programs.map((program, p) => ({
+        name: `p${p}`,
+        weight: program.weight,
+        children: program.children.map((weight, c) => ({ name: `c${c}`, weight })),
+      })),
+    }));
+  const usages = fc.array(
+    fc.array(fc.constantFrom(0, 0, 100, 100, 3600, 50_000), { minLength: 17, maxLength: 17 }),
+    { minLength: 1, maxLength: 6 },
+  );
+
+  it("gives what rankBudgets gives, call after call, sharing leaf records while ranks hold", () => {
+    fc.assert(
+      fc.property(treeSpec, usages, (spec, sequence) => {
+        const tree = buildTree(spec);
+        const rank = createFairTreeRanker(tree);
+        let previous: ReturnType<typeof rankBudgets> | null = null;
+        for (const values of sequence) {
+          const byIndex = new Float64Array(tree.nodes.length);
+          const byId: Record<string, number> = {};
+          tree.nodes.forEach((node, index) => {
+            // Inner nodes' entries are not read: fill them with noise.
+            byIndex[index] = node.isLeaf ? values[index]! : 7;
+            if (node.isLeaf && values[index]! > 0) byId[node.id] = values[index]!;
+          });
+          const ranking = rank(byIndex, OPTIONS);
+          expect(ranking).toEqual(rankBudgets(tree, byId, OPTIONS));
+          if (previous) {
+            const isSame =
+              JSON.stringify(previous.rankByBudgetId) === JSON.stringify(ranking.rankByBudgetId) &&
+              previous.leafIdsInRankOrder.join() === ranking.leafIdsInRankOrder.join();
+            expect(ranking.rankByBudgetId === previous.rankByBudgetId).toBe(isSame);
+          }
+          previous = ranking;
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("rejects negative or non-finite usage of a leaf, as rankBudgets does", () => {
+    const tree = buildTree({ name: "root", children: [{ name: "a" }, { name: "b" }] });
+    const rank = createFairTreeRanker(tree);
+    expect(() => rank(Float64Array.of(0, -1, 0), OPTIONS)).toThrow('Usage of budget "a" is -1');
+    expect(() => rank(Float64Array.of(0, 0, Number.NaN), OPTIONS)).toThrow(/"b" is NaN/);
   });
 });

@@ -1,5 +1,5 @@
 import { createRecord } from "./budget-tree";
-import { rollUpUsage, usageRatio } from "./usage-window";
+import { rollUpInPlace, rollUpUsage, usageRatio } from "./usage-window";
 import type { BudgetRef } from "./reasons";
 import type { BudgetTree } from "./types";
 
@@ -68,8 +68,51 @@ export function rankBudgets(
   leafUsage: Record<string, number>,
   options: RankingOptions,
 ): FairTreeRanking {
+  return rankRolledUp(tree, rollUpUsage(tree, leafUsage), options, null).ranking;
+}
+
+/** Ranks the same tree again and again: see {@link createFairTreeRanker}. */
+export type FairTreeRanker = (
+  leafUsageByIndex: Float64Array,
+  options: RankingOptions,
+) => FairTreeRanking;
+
+/**
+ * A {@link rankBudgets} for one tree ranked again and again (the simulator ranks once per pass):
+ * usage comes by tree node index instead of by id, and when the leaves' ranks and order are those
+ * of the previous call, the new ranking shares that call's `rankByBudgetId` and
+ * `leafIdsInRankOrder` instead of building them again. Rankings are read-only. Gives what
+ * `rankBudgets` gives on the same usage (property-tested).
+ *
+ * @param leafUsageByIndex allocated GPU-seconds per tree node index; only leaves' entries are read
+ * @example
+ * const rank = createFairTreeRanker(tree);
+ * rank(Float64Array.of(0, 10, 0), { capacityGpus: 8, windowSec: 604800 }).rankByBudgetId
+ */
+export function createFairTreeRanker(tree: BudgetTree): FairTreeRanker {
+  const usage = new Float64Array(tree.nodes.length);
+  let previous: RankedLeaves | null = null;
+  return (leafUsageByIndex, options) => {
+    usage.set(leafUsageByIndex.subarray(0, usage.length));
+    previous = rankRolledUp(tree, rollUpInPlace(tree, usage), options, previous);
+    return previous.ranking;
+  };
+}
+
+/** A ranking with its leaves' ranks by node index and its leaves in visiting order. */
+type RankedLeaves = { ranking: FairTreeRanking; ranks: Int32Array; order: number[] };
+
+/**
+ * The ranking on usage already rolled up (`rollUpUsage`), sharing `previous`'s leaf records
+ * when the leaves' ranks and order are unchanged.
+ */
+function rankRolledUp(
+  tree: BudgetTree,
+  usage: Float64Array,
+  options: RankingOptions,
+  previous: RankedLeaves | null,
+): RankedLeaves {
   const { nodes } = tree;
-  const usage = rollUpUsage(tree, leafUsage);
   const lf = new Float64Array(nodes.length);
   nodes.forEach((parent, parentIndex) => {
     const parentUsage = usage[parentIndex]!;
@@ -131,11 +174,16 @@ export function rankBudgets(
   }
 
   const leafCount = tree.leafCount;
-  const rankByBudgetId = createRecord<number>();
+  const isUnchanged =
+    previous !== null &&
+    previous.order.length === leafOrder.length &&
+    leafOrder.every(
+      (index, i) => previous.order[i] === index && previous.ranks[index] === ranks[index],
+    );
+  const rankByBudgetId = isUnchanged ? previous.ranking.rankByBudgetId : createRecord<number>();
   const rows: FairTreeRow[] = nodes.map((node, index) => {
-    const isRanked = node.isLeaf;
-    const leafRank = isRanked ? ranks[index]! : null;
-    if (leafRank !== null) rankByBudgetId[node.id] = leafRank;
+    const leafRank = node.isLeaf ? ranks[index]! : null;
+    if (leafRank !== null && !isUnchanged) rankByBudgetId[node.id] = leafRank;
     return {
       id: node.id,
       path: node.path,
@@ -156,12 +204,15 @@ export function rankBudgets(
       fairShareFactor: leafRank === null ? null : fairShareFactor(leafRank, leafCount),
     };
   });
-  return {
+  const ranking: FairTreeRanking = {
     rows,
     rankByBudgetId,
-    leafIdsInRankOrder: leafOrder.map((index) => nodes[index]!.id),
+    leafIdsInRankOrder: isUnchanged
+      ? previous.ranking.leafIdsInRankOrder
+      : leafOrder.map((index) => nodes[index]!.id),
     leafCount,
   };
+  return { ranking, ranks, order: leafOrder };
 }
 
 /**

@@ -26,6 +26,8 @@ export {
 export {
   fairShareFactor,
   levelFairShare,
+  createFairTreeRanker,
+  type FairTreeRanker,
   rankBudgets,
   type FairTreeRanking,
   type FairTreeRow,

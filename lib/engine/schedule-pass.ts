@@ -19,14 +19,27 @@ import type { ActiveRun, BudgetTree, ClusterSpec, NodeSlice, PendingJob, UsageMo
 import { usageWindowSec } from "./usage-window";
 import { describeWaiting, type WaitContext } from "./wait-reasons";
 
-/** Everything one scheduling pass of one cluster needs. Nothing here is mutated. */
-export type SchedulePassInput = {
+/**
+ * Everything one scheduling pass of one cluster needs: the usage to rank the tree on, or a
+ * ranking already made. Nothing here is mutated.
+ */
+export type SchedulePassInput = SchedulePassCommon &
+  (
+    | {
+        /** Allocated GPU-seconds per leaf in the window at `nowSec` (see `computeLeafUsage`). */
+        leafUsage: Record<string, number>;
+        /** A ranking already computed from the same usage; computed here when absent. */
+        ranking?: FairTreeRanking;
+      }
+    | { leafUsage?: undefined; ranking: FairTreeRanking }
+  );
+
+/** The fields of `SchedulePassInput` besides usage and ranking. */
+type SchedulePassCommon = {
   cluster: ClusterSpec;
   /** The moment of the pass, in the caller's epoch seconds. */
   nowSec: number;
   tree: BudgetTree;
-  /** Allocated GPU-seconds per leaf in the window at `nowSec` (see `computeLeafUsage`). */
-  leafUsage: Record<string, number>;
   /** Runs holding GPUs: a list, or runs the caller keeps between passes (`createStandingRuns`). */
   runs: readonly ActiveRun[] | StandingRuns;
   /**
@@ -34,8 +47,6 @@ export type SchedulePassInput = {
    * which spares the pass screening and sorting the whole queue.
    */
   pending: readonly PendingJob[] | PendingQueue;
-  /** A ranking already computed from the same usage; computed here when absent. */
-  ranking?: FairTreeRanking;
   /** How `leafUsage` was counted, for usage ratios; default a window of `cluster.lookbackSec`. */
   usageMode?: UsageMode;
   /**
@@ -84,7 +95,7 @@ export function runSchedulePass(input: SchedulePassInput): SchedulePassResult {
   const clusterGpus = cluster.nodes.reduce((sum, node) => sum + node.gpus, 0);
   const ranking =
     input.ranking ??
-    rankBudgets(tree, input.leafUsage, {
+    rankBudgets(tree, input.leafUsage!, {
       capacityGpus: clusterGpus,
       windowSec: input.usageMode ? usageWindowSec(input.usageMode) : cluster.lookbackSec,
     });

@@ -74,16 +74,28 @@ export function usageWindowSec(mode: UsageMode): number {
  */
 export function rollUpUsage(tree: BudgetTree, leafUsage: Record<string, number>): Float64Array {
   const usage = new Float64Array(tree.nodes.length);
+  tree.nodes.forEach((node, index) => {
+    if (node.isLeaf) usage[index] = leafUsage[node.id] ?? 0;
+  });
+  return rollUpInPlace(tree, usage);
+}
+
+/**
+ * {@link rollUpUsage} on usage given by node index: leaves' entries are read (and checked), inner
+ * nodes' entries are overwritten with their subtree's sum. Returns `usage`.
+ *
+ * @example rollUpInPlace(tree, Float64Array.of(0, 10, 5))[0] // 15 (the root of two leaves)
+ */
+export function rollUpInPlace(tree: BudgetTree, usage: Float64Array): Float64Array {
   // Preorder: children come after parents, so a reverse sweep sums bottom-up. Children are
   // added in input order so the floating-point sum is the same on every call.
   for (let i = tree.nodes.length - 1; i >= 0; i -= 1) {
     const node = tree.nodes[i]!;
     if (node.isLeaf) {
-      const value = leafUsage[node.id] ?? 0;
+      const value = usage[i]!;
       if (!Number.isFinite(value) || value < 0) {
         throw new RangeError(`Usage of budget "${node.id}" is ${value}; it must be finite, >= 0.`);
       }
-      usage[i] = value;
     } else {
       let sum = 0;
       for (const child of node.childIndices) sum += usage[child]!;

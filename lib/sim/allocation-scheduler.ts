@@ -1,7 +1,7 @@
 import {
+  createFairTreeRanker,
   createStandingQueue,
   createStandingRuns,
-  rankBudgets,
   runSchedulePass,
   validateBudgetTree,
   type StandingQueue,
@@ -46,6 +46,10 @@ export function createAllocationScheduler(scenario: Scenario, cluster: SimCluste
   }
   const tree = checked.value;
   const capacityGpus = cluster.nodes * cluster.gpusPerNode;
+  // Ranked once per pass on the leaves' usage, read one leaf at a time (ADR 014).
+  const rank = createFairTreeRanker(tree);
+  const leafUsage = new Float64Array(tree.nodes.length);
+  const leafIndices = tree.nodes.flatMap((node, index) => (node.isLeaf ? [index] : []));
   // Queue and runs are kept from pass to pass (ADR 012): jobs join as the view reports them and
   // leave as they start; runs come and go with the view's deltas.
   let queue: StandingQueue | null = null;
@@ -64,16 +68,13 @@ export function createAllocationScheduler(scenario: Scenario, cluster: SimCluste
       const isWaiting = queue.allocatedCount > 0;
       return { ...NO_PLAN, wakeAtSec: isWaiting ? view.nowSec + RERANK_INTERVAL_SEC : null };
     }
-    const ranking = rankBudgets(tree, view.usageByLeaf, {
-      capacityGpus,
-      windowSec: view.cluster.lookbackSec,
-    });
+    for (const index of leafIndices) leafUsage[index] = view.usageOf(tree.nodes[index]!.id);
+    const ranking = rank(leafUsage, { capacityGpus, windowSec: view.cluster.lookbackSec });
     const result = runSchedulePass({
       cluster: view.cluster,
       nowSec: view.nowSec,
       tree,
       ranking,
-      leafUsage: view.usageByLeaf,
       runs,
       pending: queue,
       describeWaits: false,

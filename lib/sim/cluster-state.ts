@@ -232,6 +232,7 @@ export function createClusterState(scenario: Scenario, spec: SimCluster, jobs: r
     listPending: () => Array.from(pending.values()),
     listRunning: () => Array.from(live.values(), (run) => run.active),
     snapshotUsage: (atSec) => usage.snapshot(atSec),
+    usageAt: (leafId, atSec) => usage.usageAt(leafId, atSec),
   };
 
   function view(nowSec: number): SchedulerView {

@@ -6,6 +6,7 @@ export type ViewSources = {
   listPending(): PendingJob[];
   listRunning(): ActiveRun[];
   snapshotUsage(atSec: number): Record<string, number>;
+  usageAt(leafId: string, atSec: number): number;
 };
 
 /** What every view of a cluster shares: the simulator's own objects, updated in place. */
@@ -53,6 +54,12 @@ class LazyView implements SchedulerView {
 
   get usageByLeaf(): Readonly<Record<string, number>> {
     return (this.usageSnapshot ??= this.sources.snapshotUsage(this.nowSec));
+  }
+
+  usageOf(leafId: string): number {
+    return this.usageSnapshot
+      ? (this.usageSnapshot[leafId] ?? 0)
+      : this.sources.usageAt(leafId, this.nowSec);
   }
 }
 

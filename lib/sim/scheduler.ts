@@ -25,6 +25,8 @@ export type SchedulerView = {
   freeGpus: readonly number[];
   /** Allocated GPU-seconds per leaf id within the lookback window; absent means 0. */
   usageByLeaf: Readonly<Record<string, number>>;
+  /** One leaf's entry of `usageByLeaf` (0 when absent), without building the whole record. */
+  usageOf(leafId: string): number;
 };
 
 /** Start a pending job on these GPUs. `reason` is kept in the report as given. */

@@ -74,7 +74,11 @@ function makeInput(
   leaves: number,
   mode: "churn" | "steady" = "churn",
   seed = 1,
-): SchedulePassInput & { pending: PendingJob[]; runs: ActiveRun[] } {
+): SchedulePassInput & {
+  pending: PendingJob[];
+  runs: ActiveRun[];
+  leafUsage: Record<string, number>;
+} {
   const random = createRandom(seed);
   const { tree, leafIds } = makeTree(leaves, random);
   const cluster: ClusterSpec = {
