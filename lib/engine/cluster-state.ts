@@ -124,9 +124,12 @@ export function loadClusterState(
   };
   // Allocated runs ended while loading, taken off the standing totals of holdings.
   const endedAllocated: LiveRun[] = [];
+  // Standing entries ended in this pass, to stand again once it is done.
+  const ended: LiveRun[] = [];
   const endRun = (entry: LiveRun, reason: PreemptReason): void => {
     if (entry.isAllocated) endedAllocated.push(entry);
     entry.isGone = true;
+    ended.push(entry);
     for (const slice of entry.slices)
       pool.free[slice.position] = pool.free[slice.position]! + slice.gpus;
     const run = entry.run!;
@@ -146,6 +149,7 @@ export function loadClusterState(
       : undefined;
     if (downNode) {
       entry.isGone = true;
+      ended.push(entry);
       if (entry.isAllocated) endedAllocated.push(entry);
       preemptions.push({
         runId: run.id,
@@ -178,7 +182,16 @@ export function loadClusterState(
     return true;
   };
 
-  if (standing) {
+  if (standing && preemptable && standing.isProtectionKept) {
+    // Entries stay with their per-pass fields: gone as removed (`finish` undoes this pass's
+    // ends), protected as the totals just left them, ranked as when last ranked. Only entries
+    // whose budget may rank otherwise get their rank again.
+    const from = isSameRanks(standing.rankBySlotSeen, rankBySlot) ? standing.rankedCount : 0;
+    for (let index = from; index < live.length; index += 1) {
+      const entry = live[index]!;
+      if (entry.run !== null) entry.rank = rankBySlot[entry.budgetSlot]!;
+    }
+  } else if (standing) {
     // Entries stay; their per-pass fields are set anew. Gaps of removed runs count as gone.
     for (const entry of live) {
       const run = entry.run;
@@ -188,6 +201,12 @@ export function loadClusterState(
       entry.isProtectedNow = entry.isAllocated && nowSec < entry.protectedUntilSec;
       if (!isTotalled) load(entry, run);
     }
+    // Protection as the totals left it, when they were asked; else as the next totals set it.
+    standing.isProtectionKept = preemptable !== null;
+  }
+  if (standing) {
+    standing.rankBySlotSeen = rankBySlot.slice();
+    standing.rankedCount = live.length;
     // Totals counted every run's GPUs: those of runs ending on a down node come back.
     for (const index of isTotalled ? heldOn("down") : []) {
       const entry = live[index]!;
@@ -296,6 +315,7 @@ export function loadClusterState(
   // Standing runs get back to what they were: the pass's starts come off their lists.
   const finish = (): void => {
     if (!standing) return;
+    for (const entry of ended) entry.isGone = false;
     for (let index = live.length - 1; index >= loadedCount; index -= 1) {
       for (const slice of live[index]!.slices) heldByPosition[slice.position]!.pop();
     }
@@ -360,6 +380,13 @@ function isSameNodes(seen: NodesSeen, nodes: readonly ClusterNodeState[]): boole
       return false;
     }
   }
+  return true;
+}
+
+/** Whether two ranks per budget slot agree on every slot of the shorter (slots only grow). */
+function isSameRanks(seen: readonly number[], ranks: readonly number[]): boolean {
+  if (seen.length > ranks.length) return false;
+  for (let slot = 0; slot < seen.length; slot += 1) if (seen[slot] !== ranks[slot]) return false;
   return true;
 }
 

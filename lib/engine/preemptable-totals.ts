@@ -17,7 +17,8 @@ export type PreemptableTracker = {
   remove(entry: LiveRun): void;
   /**
    * The totals at `nowSec`: runs whose protection ended by then join them. Time going back
-   * recounts the standing `entries` (gaps have a null `run`).
+   * recounts the standing `entries` (gaps have a null `run`). Every entry added then has its
+   * `isProtectedNow` right for `nowSec`: allocated and protected past it.
    */
   totalsAt(nowSec: number, entries: readonly LiveRun[]): PreemptableTotals;
 };
@@ -80,7 +81,8 @@ export function createPreemptableTracker(): PreemptableTracker {
     return top;
   };
   const add = (entry: LiveRun): void => {
-    if (entry.isAllocated && atSec < entry.protectedUntilSec) {
+    entry.isProtectedNow = entry.isAllocated && atSec < entry.protectedUntilSec;
+    if (entry.isProtectedNow) {
       waiting.add(entry);
       push(entry);
     } else count(entry, 1);
@@ -102,6 +104,7 @@ export function createPreemptableTracker(): PreemptableTracker {
       atSec = nowSec;
       while (heap.length > 0 && heap[0]!.protectedUntilSec <= nowSec) {
         const entry = pop();
+        entry.isProtectedNow = false;
         if (waiting.delete(entry)) count(entry, 1);
       }
       return totals;

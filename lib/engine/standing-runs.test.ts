@@ -1,7 +1,9 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { runSchedulePass } from "./schedule-pass";
 import { createStandingRuns } from "./standing-runs";
 import { buildTree, makeCluster, makeJob, makeRun } from "./test-helpers";
+import type { ActiveRun, NodeHealth } from "./types";
 
 const tree = buildTree({ name: "lab", children: [{ name: "a" }, { name: "b" }] });
 
@@ -72,5 +74,91 @@ describe("standing runs", () => {
     (cluster.nodes[1] as { health: string }).health = "down";
     expect(pass()).toEqual(expected());
     expect(pass().preemptions.map((preemption) => preemption.runId)).toEqual(["other", "old"]);
+  });
+
+  it("decide as the list, pass after pass, as runs come and go, ranks shift and time moves", () => {
+    const deep = buildTree({
+      name: "lab",
+      children: [{ name: "a" }, { name: "b", children: [{ name: "x" }, { name: "y" }] }],
+    });
+    const leaves = ["a", "b/x", "b/y"];
+    const step = fc.record({
+      adds: fc.array(
+        fc.record({
+          leaf: fc.nat(2),
+          gpus: fc.constantFrom(1, 2, 4, 8, 16),
+          isAllocated: fc.boolean(),
+          protectSec: fc.constantFrom(0, 300, 3600),
+        }),
+        { maxLength: 6 },
+      ),
+      // Which runs end before the pass: every run whose turn comes up.
+      endEvery: fc.constantFrom(0, 1, 2, 3),
+      advanceSec: fc.constantFrom(0, 60, 600, 3600, -600),
+      usage: fc.array(fc.constantFrom(0, 100, 5000), { minLength: 3, maxLength: 3 }),
+      health: fc.constantFrom<NodeHealth>("healthy", "healthy", "healthy", "draining", "down"),
+      jobs: fc.array(
+        fc.record({
+          leaf: fc.nat(2),
+          gpus: fc.constantFrom(1, 2, 4, 8, 12),
+          minRuntimeSec: fc.constantFrom(0, 600),
+        }),
+        { maxLength: 4 },
+      ),
+    });
+    fc.assert(
+      fc.property(fc.array(step, { minLength: 1, maxLength: 12 }), (steps) => {
+        const cluster = makeCluster(4, 8);
+        const standing = createStandingRuns(cluster.nodes);
+        let list: ActiveRun[] = [];
+        const free = [8, 8, 8, 8];
+        let nowSec = 10_000;
+        let nextId = 0;
+        for (const { adds, endEvery, advanceSec, usage, health, jobs } of steps) {
+          if (endEvery > 0) {
+            const [ending, kept] = [[] as ActiveRun[], [] as ActiveRun[]];
+            list.forEach((run, i) => (i % endEvery === 0 ? ending : kept).push(run));
+            for (const run of ending) {
+              standing.remove(run.id);
+              for (const slice of run.placement) free[slice.node]! += slice.gpus;
+            }
+            list = kept;
+          }
+          nowSec += advanceSec;
+          for (const add of adds) {
+            // First fit on one node, or whole nodes for 16 GPUs.
+            const nodes =
+              add.gpus === 16
+                ? free.flatMap((gpus, node) => (gpus === 8 ? [node] : [])).slice(0, 2)
+                : free.flatMap((gpus, node) => (gpus >= add.gpus ? [node] : [])).slice(0, 1);
+            if (nodes.length * Math.min(add.gpus, 8) < add.gpus || nodes.length === 0) continue;
+            const placement = nodes.map((node) => ({ node, gpus: Math.min(add.gpus, 8) }));
+            for (const slice of placement) free[slice.node]! -= slice.gpus;
+            const run = makeRun(`r${nextId++}`, leaves[add.leaf]!, placement, {
+              startSec: nowSec - 100,
+              isAllocated: add.isAllocated,
+              protectedUntilSec: add.isAllocated ? nowSec + add.protectSec : nowSec - 100,
+            });
+            standing.add(run);
+            list.push(run);
+          }
+          cluster.nodes[3] = { ...cluster.nodes[3]!, health };
+          const input = {
+            cluster,
+            nowSec,
+            tree: deep,
+            leafUsage: Object.fromEntries(leaves.map((leaf, i) => [leaf, usage[i]!])),
+            pending: jobs.map((job, i) =>
+              makeJob(`j${i}`, leaves[job.leaf]!, job.gpus, { minRuntimeSec: job.minRuntimeSec }),
+            ),
+            describeWaits: false,
+          };
+          expect(runSchedulePass({ ...input, runs: standing })).toEqual(
+            runSchedulePass({ ...input, runs: list }),
+          );
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });

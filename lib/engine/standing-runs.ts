@@ -38,6 +38,11 @@ export type StandingRunsState = {
   preemptable: PreemptableTracker;
   /** The nodes of the last pass, reused while they stay the same objects with the same fields. */
   nodesSeen: NodesSeen | null;
+  /** Rank per budget slot at the last pass, and how many entries (from the first) it ranked. */
+  rankBySlotSeen: number[];
+  rankedCount: number;
+  /** Whether entries' `isProtectedNow` is as `preemptable` last set it (a pass may overwrite it). */
+  isProtectionKept: boolean;
 };
 
 const states = new WeakMap<StandingRuns, StandingRunsState>();
@@ -65,6 +70,9 @@ export function createStandingRuns(nodes: readonly ClusterNodeState[]): Standing
     budgetSlots: createBudgetSlots(),
     preemptable: createPreemptableTracker(),
     nodesSeen: null,
+    rankBySlotSeen: [],
+    rankedCount: 0,
+    isProtectionKept: false,
   };
   // A run takes (`sign` 1) or gives back (-1) its GPUs in the running totals.
   const hold = (entry: LiveRun, sign: 1 | -1): void => {
@@ -89,6 +97,8 @@ export function createStandingRuns(nodes: readonly ClusterNodeState[]): Standing
       for (const slice of entry.slices) state.heldByPosition[slice.position]!.push(index);
     });
     gaps = 0;
+    // Entries moved: the next pass ranks them all again.
+    state.rankedCount = 0;
   };
 
   const runs: StandingRuns = {
@@ -128,6 +138,7 @@ export function createStandingRuns(nodes: readonly ClusterNodeState[]): Standing
       entryById.delete(runId);
       const entry = state.entries[index]!;
       entry.run = null;
+      entry.isGone = true;
       hold(entry, -1);
       state.preemptable.remove(entry);
       gaps += 1;
