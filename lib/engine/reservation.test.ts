@@ -11,13 +11,14 @@ function reserveNaively(
   runs: HeldRun[],
   held: number[][],
   nowSec: number,
+  isShielded: (index: number) => boolean,
 ) {
   const readyAt = (position: number, need: number): number => {
     let have = pool.free[position]!;
     if (have >= need) return nowSec;
     const releases = held[position]!.filter((index) => !runs[index]!.isGone)
       .map((index) => ({
-        atSec: releaseAtSec(runs[index]!, jobRank, nowSec),
+        atSec: releaseAtSec(runs[index]!, jobRank, nowSec, isShielded(index)),
         gpus: runs[index]!.slices.find((slice) => slice.position === position)!.gpus,
       }))
       .sort((a, b) => a.atSec - b.atSec || a.gpus - b.gpus);
@@ -66,6 +67,7 @@ describe("reserveNodes", () => {
       rank: fc.integer({ min: 1, max: 4 }),
       protectedUntilSec: fc.constantFrom(0, 50, 100, 200),
       isGone: fc.boolean(),
+      isShielded: fc.boolean(),
     });
     fc.assert(
       fc.property(
@@ -90,8 +92,13 @@ describe("reserveNodes", () => {
             held[position]!.push(runs.length);
             runs.push({ ...spec, slices: [{ position, gpus: spec.gpus }] });
           }
-          const reservation = reserveNodes(pool, gpus, jobRank, runs, held, 10);
-          const expected = reserveNaively(pool, gpus, jobRank, runs, held, 10);
+          // The share guard keeps some runs; reserveNodes may ask it only of runs it could keep.
+          const isShielded = (index: number): boolean => {
+            const shielded = runs[index] as HeldRun & { isShielded: boolean };
+            return shielded.isShielded;
+          };
+          const reservation = reserveNodes(pool, gpus, jobRank, runs, held, 10, isShielded);
+          const expected = reserveNaively(pool, gpus, jobRank, runs, held, 10, isShielded);
           expect(canReserve(pool, gpus)).toBe(expected !== null);
           expect(
             reservation && { nodes: reservation.nodes, readyAtSec: reservation.readyAtSec },

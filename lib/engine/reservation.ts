@@ -90,7 +90,11 @@ export function reserveNodes(
   const releaseOf = (index: number): number => {
     let atSec = releaseCache[index]!;
     if (Number.isNaN(atSec)) {
-      atSec = releaseAtSec(runs[index]!, jobRank, nowSec, isShielded(index));
+      const run = runs[index]!;
+      // The share guard is asked only of the runs it could keep: unprotected, ranked below.
+      const mayBeShielded =
+        run.isAllocated && run.rank > jobRank && run.protectedUntilSec <= nowSec;
+      atSec = releaseAtSec(run, jobRank, nowSec, mayBeShielded && isShielded(index));
       releaseCache[index] = atSec;
     }
     return atSec;
