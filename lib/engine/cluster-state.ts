@@ -78,7 +78,9 @@ export function loadClusterState(
   let pool: GpuPool;
   let healthAt: NodeHealth[];
   if (standing && seen && isSameNodes(seen, cluster.nodes)) {
-    pool = { ...standing.pool, free: standing.pool.capacity.slice(), isUsable: seen.isUsable };
+    // The pass's free GPUs in the array kept for them: no pass runs inside another.
+    standing.passFree.set(standing.pool.capacity);
+    pool = { ...standing.pool, free: standing.passFree, isUsable: seen.isUsable };
     healthAt = seen.healthAt;
   } else {
     pool = standing

@@ -259,6 +259,7 @@ describe("createFairTreeRanker", () => {
         const tree = buildTree(spec);
         const rank = createFairTreeRanker(tree);
         let previous: ReturnType<typeof rankBudgets> | null = null;
+        const made: [ReturnType<typeof rankBudgets>, ReturnType<typeof rankBudgets>][] = [];
         for (const values of sequence) {
           const byIndex = new Float64Array(tree.nodes.length);
           const byId: Record<string, number> = {};
@@ -268,7 +269,8 @@ describe("createFairTreeRanker", () => {
             if (node.isLeaf && values[index]! > 0) byId[node.id] = values[index]!;
           });
           const ranking = rank(byIndex, OPTIONS);
-          expect(ranking).toEqual(rankBudgets(tree, byId, OPTIONS));
+          const expected = rankBudgets(tree, byId, OPTIONS);
+          made.push([ranking, expected]);
           if (previous) {
             const isSame =
               JSON.stringify(previous.rankByBudgetId) === JSON.stringify(ranking.rankByBudgetId) &&
@@ -276,6 +278,12 @@ describe("createFairTreeRanker", () => {
             expect(ranking.rankByBudgetId === previous.rankByBudgetId).toBe(isSame);
           }
           previous = ranking;
+        }
+        // Rows are built on first read, calls later: still those of their own call.
+        for (const [ranking, expected] of made) {
+          expect({ ...ranking, rows: ranking.rows }).toEqual(expected);
+          // JSON holds them as the plain ranking does.
+          expect(JSON.stringify(ranking)).toBe(JSON.stringify(expected));
         }
       }),
       { numRuns: 200 },

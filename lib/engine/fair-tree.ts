@@ -68,7 +68,7 @@ export function rankBudgets(
   leafUsage: Record<string, number>,
   options: RankingOptions,
 ): FairTreeRanking {
-  return rankRolledUp(tree, rollUpUsage(tree, leafUsage), options, null).ranking;
+  return rankRolledUp(tree, rollUpUsage(tree, leafUsage), options, null, false).ranking;
 }
 
 /** Ranks the same tree again and again: see {@link createFairTreeRanker}. */
@@ -93,37 +93,40 @@ export function createFairTreeRanker(tree: BudgetTree): FairTreeRanker {
   const usage = new Float64Array(tree.nodes.length);
   let previous: RankedLeaves | null = null;
   return (leafUsageByIndex, options) => {
-    usage.set(leafUsageByIndex.subarray(0, usage.length));
-    previous = rankRolledUp(tree, rollUpInPlace(tree, usage), options, previous);
+    for (let index = 0; index < usage.length; index += 1) usage[index] = leafUsageByIndex[index]!;
+    previous = rankRolledUp(tree, rollUpInPlace(tree, usage), options, previous, true);
     return previous.ranking;
   };
 }
 
 /** A ranking with its leaves' ranks by node index and its leaves in visiting order. */
-type RankedLeaves = { ranking: FairTreeRanking; ranks: Int32Array; order: number[] };
+type RankedLeaves = { ranking: FairTreeRanking; ranks: number[]; order: number[] };
 
 /**
  * The ranking on usage already rolled up (`rollUpUsage`), sharing `previous`'s leaf records
- * when the leaves' ranks and order are unchanged.
+ * when the leaves' ranks and order are unchanged; rows built on first read when `isLazy` (then
+ * `usage` may be reused by the caller: rows read a copy).
  */
 function rankRolledUp(
   tree: BudgetTree,
   usage: Float64Array,
   options: RankingOptions,
   previous: RankedLeaves | null,
+  isLazy: boolean,
 ): RankedLeaves {
   const { nodes } = tree;
-  const lf = new Float64Array(nodes.length);
-  nodes.forEach((parent, parentIndex) => {
+  // Plain arrays: typed arrays this small cost more to make than to use.
+  const lf: number[] = new Array<number>(nodes.length).fill(0);
+  for (let parentIndex = 0; parentIndex < nodes.length; parentIndex += 1) {
     const parentUsage = usage[parentIndex]!;
-    for (const child of parent.childIndices) {
+    for (const child of nodes[parentIndex]!.childIndices) {
       // U = usage / parent usage, 0 when the parent has none (SLURM's _ft_set_assoc_usage_efctv).
       const usageNorm = parentUsage === 0 ? 0 : usage[child]! / parentUsage;
       lf[child] = levelFairShare(nodes[child]!.fraction, usageNorm);
     }
-  });
+  }
 
-  const ranks = new Int32Array(nodes.length);
+  const ranks: number[] = new Array<number>(nodes.length).fill(0);
   const leafOrder: number[] = [];
   let rank = 0;
   let nextRankNoTies = 1;
@@ -174,45 +177,77 @@ function rankRolledUp(
   }
 
   const leafCount = tree.leafCount;
-  const isUnchanged =
-    previous !== null &&
-    previous.order.length === leafOrder.length &&
-    leafOrder.every(
-      (index, i) => previous.order[i] === index && previous.ranks[index] === ranks[index],
-    );
-  const rankByBudgetId = isUnchanged ? previous.ranking.rankByBudgetId : createRecord<number>();
-  const rows: FairTreeRow[] = nodes.map((node, index) => {
-    const leafRank = node.isLeaf ? ranks[index]! : null;
-    if (leafRank !== null && !isUnchanged) rankByBudgetId[node.id] = leafRank;
-    return {
-      id: node.id,
-      path: node.path,
-      name: node.name,
-      isLeaf: node.isLeaf,
-      weight: node.weight,
-      fraction: node.fraction,
-      effectiveShare: node.effectiveShare,
-      usageGpuSeconds: usage[index]!,
-      usageRatio: usageRatio(
-        usage[index]!,
-        node.effectiveShare,
-        options.capacityGpus,
-        options.windowSec,
-      ),
-      levelFairShare: index === 0 ? null : lf[index]!,
-      rank: leafRank,
-      fairShareFactor: leafRank === null ? null : fairShareFactor(leafRank, leafCount),
-    };
-  });
-  const ranking: FairTreeRanking = {
-    rows,
-    rankByBudgetId,
-    leafIdsInRankOrder: isUnchanged
-      ? previous.ranking.leafIdsInRankOrder
-      : leafOrder.map((index) => nodes[index]!.id),
-    leafCount,
-  };
+  let isUnchanged = previous !== null && previous.order.length === leafOrder.length;
+  for (let i = 0; isUnchanged && i < leafOrder.length; i += 1) {
+    const index = leafOrder[i]!;
+    isUnchanged = previous!.order[i] === index && previous!.ranks[index] === ranks[index];
+  }
+  let rankByBudgetId: Record<string, number>;
+  let leafIdsInRankOrder: string[];
+  if (isUnchanged) {
+    ({ rankByBudgetId, leafIdsInRankOrder } = previous!.ranking);
+  } else {
+    rankByBudgetId = createRecord<number>();
+    leafIdsInRankOrder = leafOrder.map((index) => nodes[index]!.id);
+    for (const index of leafOrder) rankByBudgetId[nodes[index]!.id] = ranks[index]!;
+  }
+  // Rows read a copy of usage when built later: the ranker reuses its array.
+  const rowUsage = isLazy ? Array.from(usage) : usage;
+  const makeRows = (): FairTreeRow[] =>
+    nodes.map((node, index) => {
+      const leafRank = node.isLeaf ? ranks[index]! : null;
+      return {
+        id: node.id,
+        path: node.path,
+        name: node.name,
+        isLeaf: node.isLeaf,
+        weight: node.weight,
+        fraction: node.fraction,
+        effectiveShare: node.effectiveShare,
+        usageGpuSeconds: rowUsage[index]!,
+        usageRatio: usageRatio(
+          rowUsage[index]!,
+          node.effectiveShare,
+          options.capacityGpus,
+          options.windowSec,
+        ),
+        levelFairShare: index === 0 ? null : lf[index]!,
+        rank: leafRank,
+        fairShareFactor: leafRank === null ? null : fairShareFactor(leafRank, leafCount),
+      };
+    });
+  const ranking: FairTreeRanking = isLazy
+    ? new RankingWithLazyRows(makeRows, rankByBudgetId, leafIdsInRankOrder, leafCount)
+    : { rows: makeRows(), rankByBudgetId, leafIdsInRankOrder, leafCount };
   return { ranking, ranks, order: leafOrder };
+}
+
+/**
+ * A ranking whose rows are built on first read: a pass reads the rows of the few budgets its
+ * decisions name, most passes none. A class, so the getter sits on the prototype (V8's fast
+ * path); `toJSON` writes what the plain object would.
+ */
+class RankingWithLazyRows implements FairTreeRanking {
+  readonly #makeRows: () => FairTreeRow[];
+  #rows: FairTreeRow[] | null = null;
+
+  constructor(
+    makeRows: () => FairTreeRow[],
+    readonly rankByBudgetId: Record<string, number>,
+    readonly leafIdsInRankOrder: string[],
+    readonly leafCount: number,
+  ) {
+    this.#makeRows = makeRows;
+  }
+
+  get rows(): FairTreeRow[] {
+    return (this.#rows ??= this.#makeRows());
+  }
+
+  toJSON(): FairTreeRanking {
+    const { rows, rankByBudgetId, leafIdsInRankOrder, leafCount } = this;
+    return { rows, rankByBudgetId, leafIdsInRankOrder, leafCount };
+  }
 }
 
 /**

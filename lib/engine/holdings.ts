@@ -39,7 +39,8 @@ export function createHoldings(
   allocatedRuns: Iterable<{ budgetId: string; gpus: number }>,
 ): Holdings {
   const { nodes, indexById } = tree;
-  const held = new Float64Array(nodes.length);
+  // A plain array: a typed array this small costs more to make than to use.
+  const held: number[] = new Array<number>(nodes.length).fill(0);
   const add = (budgetId: string, gpus: number): void => {
     let index = indexById[budgetId];
     if (index === undefined) return;

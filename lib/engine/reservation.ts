@@ -85,32 +85,29 @@ export function reserveNodes(
   if (!canReserve(pool, gpus)) return null;
   const shape = placementShape(gpus, pool.nodeSizeGpus);
   const nodeCount = pool.free.length;
-  // Each run's release time, computed once; scratch arrays so that no node allocates.
-  const releaseCache = new Float64Array(runs.length).fill(Number.NaN);
+  // Each run's release time; computed once for runs on several nodes, met once per node.
+  let releaseCache: Map<number, number> | null = null;
   const releaseOf = (index: number): number => {
-    let atSec = releaseCache[index]!;
-    if (Number.isNaN(atSec)) {
-      const run = runs[index]!;
+    const run = runs[index]!;
+    let atSec = run.slices.length > 1 ? releaseCache?.get(index) : undefined;
+    if (atSec === undefined) {
       // The share guard is asked only of the runs it could keep: unprotected, ranked below.
       const mayBeShielded =
         run.isAllocated && run.rank > jobRank && run.protectedUntilSec <= nowSec;
       atSec = releaseAtSec(run, jobRank, nowSec, mayBeShielded && isShielded(index));
-      releaseCache[index] = atSec;
+      if (run.slices.length > 1) (releaseCache ??= new Map()).set(index, atSec);
     }
     return atSec;
   };
-  let scratchAt = new Float64Array(16);
-  let scratchGpus = new Int32Array(16);
+  // Scratch lists, plain arrays: cheaper to make than typed ones this small.
+  const scratchAt: number[] = [];
+  const scratchGpus: number[] = [];
   // When `position` has `need` GPUs, counting releases; `cutoffSec` when that is not before it
   // (the caller already has a node as early). Never before nowSec.
   const readyAt = (position: number, need: number, cutoffSec: number): number => {
     let have = pool.free[position]!;
     if (have >= need) return nowSec;
     const held = heldByPosition[position] ?? [];
-    if (held.length > scratchAt.length) {
-      scratchAt = new Float64Array(held.length);
-      scratchGpus = new Int32Array(held.length);
-    }
     let count = 0;
     let releasedBeforeCutoff = 0;
     for (const index of held) {

@@ -30,6 +30,8 @@ export type StandingRunsState = {
   heldByPosition: number[][];
   /** Free GPUs per position once every standing run holds its GPUs (below 0 when overfilled). */
   free: Int32Array;
+  /** Scratch for a pass's own free GPUs, reused from pass to pass. */
+  passFree: Int32Array;
   /** Allocated GPUs held by the standing runs of each leaf budget. */
   allocatedGpus: Map<string, number>;
   /** The slots of the entries' budgets (`LiveRun.budgetSlot`). */
@@ -66,6 +68,7 @@ export function createStandingRuns(nodes: readonly ClusterNodeState[]): Standing
     entries: [],
     heldByPosition: Array.from({ length: pool.free.length }, () => []),
     free: pool.capacity.slice(),
+    passFree: pool.capacity.slice(),
     allocatedGpus: new Map(),
     budgetSlots: createBudgetSlots(),
     preemptable: createPreemptableTracker(),
