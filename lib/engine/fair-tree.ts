@@ -192,7 +192,12 @@ function rankRolledUp(
     for (const index of leafOrder) rankByBudgetId[nodes[index]!.id] = ranks[index]!;
   }
   // Rows read a copy of usage when built later: the ranker reuses its array.
-  const rowUsage = isLazy ? Array.from(usage) : usage;
+  let rowUsage: ArrayLike<number> = usage;
+  if (isLazy) {
+    const copy: number[] = new Array<number>(usage.length);
+    for (let index = 0; index < usage.length; index += 1) copy[index] = usage[index]!;
+    rowUsage = copy;
+  }
   const makeRows = (): FairTreeRow[] =>
     nodes.map((node, index) => {
       const leafRank = node.isLeaf ? ranks[index]! : null;

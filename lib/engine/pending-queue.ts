@@ -18,8 +18,12 @@ export type QueueGroup = {
   minGpus: number;
   /** No job of the group declares a shorter minimum runtime. */
   minMinRuntimeSec: number;
-  /** The group's next job, then undefined. */
-  next: () => PendingJob | undefined;
+  /**
+   * The group's next job, then undefined. Jobs asking for more than `maxGpus` may be passed
+   * over (the walk moves on past them) or returned: a caller that would pass over them anyway
+   * says so, and a long group costs a tight loop instead of a step of the caller's.
+   */
+  next: (maxGpus?: number) => PendingJob | undefined;
 };
 
 /**
@@ -61,7 +65,10 @@ function groupsOf(jobs: readonly PendingJob[], rankOf: RankOf): () => QueueGroup
       rank,
       minGpus,
       minMinRuntimeSec,
-      next: () => (next < stop ? jobs[next++] : undefined),
+      next: (maxGpus = Number.POSITIVE_INFINITY) => {
+        while (next < stop && jobs[next]!.gpus > maxGpus) next += 1;
+        return next < stop ? jobs[next++] : undefined;
+      },
     };
   };
 }
@@ -152,7 +159,13 @@ function removeSorted(
   compare: (a: PendingJob, b: PendingJob) => number,
 ): void {
   const at = searchSorted(list, job, compare);
-  if (list[at] === job) list.splice(at, 1);
+  if (list[at] !== job) return;
+  if (at < list.length / 2) {
+    // Jobs leave from near the head: move the few before it, then drop the first, which V8
+    // does without moving the rest (a splice moves everything after).
+    for (let i = at; i > 0; i -= 1) list[i] = list[i - 1]!;
+    list.shift();
+  } else list.splice(at, 1);
 }
 
 /** One budget's waiting jobs of one kind, in its own order and in submit order. */
@@ -184,12 +197,18 @@ function count(counts: Map<number, number>, key: number, delta: 1 | -1): boolean
   return left <= 0;
 }
 
-/** The next job of tied lines: places in submit order, each taken by its line's next job. */
-function mergeTied(lines: readonly BudgetLine[]): () => PendingJob | undefined {
+/**
+ * The next job of tied lines: places in submit order, each taken by its line's next job. One
+ * line passes over jobs above `maxGpus`; tied lines return every job.
+ */
+function mergeTied(lines: readonly BudgetLine[]): (maxGpus?: number) => PendingJob | undefined {
   if (lines.length === 1) {
     const jobs = lines[0]!.byPriority;
     let next = 0;
-    return () => jobs[next++];
+    return (maxGpus = Number.POSITIVE_INFINITY) => {
+      while (next < jobs.length && jobs[next]!.gpus > maxGpus) next += 1;
+      return jobs[next++];
+    };
   }
   const taken = lines.map(() => 0);
   return () => {

@@ -2,7 +2,12 @@ import { loadClusterState, type ClusterState } from "./cluster-state";
 import { protectedUntilSec } from "./contract";
 import { createBudgetRefs, rankBudgets, type FairTreeRanking } from "./fair-tree";
 import { createHoldings, type Holdings } from "./holdings";
-import { isPendingQueue, queueFromPending, type PendingQueue } from "./pending-queue";
+import {
+  isPendingQueue,
+  queueFromPending,
+  type PendingQueue,
+  type QueueGroup,
+} from "./pending-queue";
 import { placeJob, placementShape } from "./placement";
 import { canMakeRoom, planPreemption, rankPreemptionReason } from "./preemption";
 import type {
@@ -327,12 +332,24 @@ function decide(
       const readyAtSec = reserved()!.readyAtSec;
       return readyAtSec !== null && nowSec + minRuntimeSec <= readyAtSec;
     };
+    // The group's next job that the screen below could let through: larger ones are passed over
+    // in the queue's own loop, and none when the group's smallest is too large.
+    const nextOf = (group: QueueGroup): PendingJob | undefined => {
+      const maxGpus =
+        reservation === null || group.rank <= reservation.holderRank
+          ? smallestFailedGpus - 1
+          : Math.max(
+              smallestFailedGpus - 1,
+              Math.min(smallestFailedBackfillGpus - 1, usableFreeGpus),
+            );
+      return maxGpus < group.minGpus ? undefined : group.next(maxGpus);
+    };
     const nextGroup = queue.walk(true, rankOf);
     groups: for (let group = nextGroup(); group; group = nextGroup()) {
       const jobRank = group.rank;
       // The bounds change only when a job is tried: checked then and at the group's start.
       let isChecked = false;
-      for (let job = group.next(); job; job = group.next()) {
+      for (let job = nextOf(group); job; job = nextOf(group)) {
         if (!isChecked) {
           if (!mayStart(Number.POSITIVE_INFINITY, minGpus, 0)) break groups;
           if (!mayStart(jobRank, group.minGpus, group.minMinRuntimeSec)) continue groups;
@@ -419,8 +436,13 @@ function decide(
   const mayStartUnallocated = (gpus: number): boolean =>
     gpus < smallestFailedUnallocated && gpus <= usableFreeGpus;
   const nextUnallocatedGroup = queue.walk(false, rankOf);
+  // Larger jobs than this could not be placed, as above.
+  const nextUnallocatedOf = (group: QueueGroup): PendingJob | undefined => {
+    const maxGpus = Math.min(smallestFailedUnallocated - 1, usableFreeGpus);
+    return maxGpus < group.minGpus ? undefined : group.next(maxGpus);
+  };
   unallocated: for (let group = nextUnallocatedGroup(); group; group = nextUnallocatedGroup()) {
-    for (let job = group.next(); job; job = group.next()) {
+    for (let job = nextUnallocatedOf(group); job; job = nextUnallocatedOf(group)) {
       if (!mayStartUnallocated(minGpus)) break unallocated;
       if (!mayStartUnallocated(group.minGpus)) continue unallocated;
       if (job.gpus >= smallestFailedUnallocated) continue;
