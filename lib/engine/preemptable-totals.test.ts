@@ -30,27 +30,43 @@ function entryOf(id: number, slot: number, gpus: number, isAllocated: boolean, u
 function countAt(entries: readonly LiveRun[], nowSec: number) {
   let unallocatedGpus = 0;
   const bySlot = new Map<string, number>();
+  const counted: string[] = [];
+  const isProtectedNow: boolean[] = [];
   for (const entry of entries) {
     if (entry.run === null) continue;
-    if (!entry.isAllocated) unallocatedGpus += entry.gpus;
-    else if (entry.protectedUntilSec <= nowSec) {
+    isProtectedNow.push(entry.isAllocated && nowSec < entry.protectedUntilSec);
+    if (!entry.isAllocated) {
+      unallocatedGpus += entry.gpus;
+      counted.push(`unallocated/${entry.id}`);
+    } else if (entry.protectedUntilSec <= nowSec) {
       const key = `${entry.budgetSlot}/${entry.gpus}`;
       bySlot.set(key, (bySlot.get(key) ?? 0) + entry.gpus);
+      counted.push(`${entry.budgetSlot}/${entry.id}`);
     }
   }
-  return { unallocatedGpus, bySlot };
+  return { unallocatedGpus, bySlot, counted: counted.sort(), isProtectedNow };
 }
 
-function flatten(totals: PreemptableTotals) {
+function flatten(totals: PreemptableTotals, entries: readonly LiveRun[]) {
   const bySlot = new Map<string, number>();
   totals.bySlot.forEach((bySize, slot) => {
     for (const [gpus, total] of bySize ?? []) if (total !== 0) bySlot.set(`${slot}/${gpus}`, total);
   });
-  return { unallocatedGpus: totals.unallocatedGpus, bySlot };
+  const counted = [...totals.unallocatedRuns].map((entry) => `unallocated/${entry.id}`);
+  totals.runsBySlot.forEach((runs, slot) => {
+    for (const entry of runs ?? []) counted.push(`${slot}/${entry.id}`);
+  });
+  return {
+    unallocatedGpus: totals.unallocatedGpus,
+    bySlot,
+    counted: counted.sort(),
+    isProtectedNow: entries.filter((entry) => entry.run !== null).map((e) => e.isProtectedNow),
+  };
 }
 
 describe("preemptable totals", () => {
   it("match a count from scratch as runs come and go and time moves, back included", () => {
+    // Totals, the runs counted and each run's protection flag.
     const step = fc.oneof(
       fc.record({
         kind: fc.constant("add" as const),
@@ -79,7 +95,7 @@ describe("preemptable totals", () => {
             tracker.remove(entry);
           } else {
             const totals = tracker.totalsAt(action.atSec, entries);
-            expect(flatten(totals)).toEqual(countAt(entries, action.atSec));
+            expect(flatten(totals, entries)).toEqual(countAt(entries, action.atSec));
           }
         }
       }),

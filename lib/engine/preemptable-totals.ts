@@ -9,7 +9,17 @@ export type PreemptableTotals = {
   unallocatedGpus: number;
   /** Per budget slot (`LiveRun.budgetSlot`): run size -> GPUs of unprotected allocated runs. */
   bySlot: (Map<number, number> | undefined)[];
+  /** The runs counted: unallocated ones, and unprotected allocated ones per budget slot. */
+  unallocatedRuns: Set<LiveRun>;
+  runsBySlot: (Set<LiveRun> | undefined)[];
 };
+
+const emptyTotals = (): PreemptableTotals => ({
+  unallocatedGpus: 0,
+  bySlot: [],
+  unallocatedRuns: new Set(),
+  runsBySlot: [],
+});
 
 /** Preemptable totals kept current as runs come and go and protections end (internal). */
 export type PreemptableTracker = {
@@ -30,7 +40,7 @@ export type PreemptableTracker = {
  * @example createPreemptableTracker().totalsAt(0, []).unallocatedGpus // 0
  */
 export function createPreemptableTracker(): PreemptableTracker {
-  let totals: PreemptableTotals = { unallocatedGpus: 0, bySlot: [] };
+  let totals = emptyTotals();
   let atSec = Number.NEGATIVE_INFINITY;
   // Protected runs, soonest protection end first; `waiting` tells which are still standing.
   let heap: LiveRun[] = [];
@@ -41,8 +51,17 @@ export function createPreemptableTracker(): PreemptableTracker {
     for (const slice of entry.slices) gpus += slice.gpus;
     if (!entry.isAllocated) {
       totals.unallocatedGpus += sign * gpus;
+      if (sign > 0) totals.unallocatedRuns.add(entry);
+      else totals.unallocatedRuns.delete(entry);
       return;
     }
+    let runs = totals.runsBySlot[entry.budgetSlot];
+    if (!runs) {
+      runs = new Set();
+      totals.runsBySlot[entry.budgetSlot] = runs;
+    }
+    if (sign > 0) runs.add(entry);
+    else runs.delete(entry);
     let bySize = totals.bySlot[entry.budgetSlot];
     if (!bySize) {
       bySize = new Map();
@@ -95,7 +114,7 @@ export function createPreemptableTracker(): PreemptableTracker {
     },
     totalsAt(nowSec, entries) {
       if (nowSec < atSec) {
-        totals = { unallocatedGpus: 0, bySlot: [] };
+        totals = emptyTotals();
         heap = [];
         waiting = new Set();
         atSec = nowSec;

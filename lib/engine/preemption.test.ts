@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createGpuPool } from "./placement";
 import {
   canMakeRoom,
+  canMakeRoomAmong,
   compareVictims,
   planPreemption,
   type VictimCandidate,
@@ -71,8 +72,8 @@ describe("planPreemption", () => {
   });
 });
 
-describe("canMakeRoom", () => {
-  it("answers as planPreemption does, on random nodes, runs and permissions", () => {
+describe("canMakeRoom and canMakeRoomAmong", () => {
+  it("answer as planPreemption does, on random nodes, runs and permissions", () => {
     const node = fc.record({ gpus: fc.constantFrom(4, 8), isHealthy: fc.boolean() });
     const run = fc.record({
       // Where the run sits: a start node and a width in nodes (gang runs span nodes).
@@ -146,6 +147,17 @@ describe("canMakeRoom", () => {
             excluded,
           );
           expect(canMakeRoom(pool, gpus, candidates, heldByPosition, isAllowed, excluded)).toBe(
+            planOutside !== null,
+          );
+          // Reading only some candidates, in groups: the allowed ones and a few others suffice.
+          const byRun = new Map(candidates.map((run, index) => [run, index]));
+          const isAllowedRun = (run: VictimCandidate): boolean => allowed[byRun.get(run)!]!;
+          const groups = [
+            candidates.filter((run, index) => index % 2 === 0 && (allowed[index] || index % 3)),
+            candidates.filter((run, index) => index % 2 === 1 && allowed[index]),
+          ];
+          expect(canMakeRoomAmong(pool, gpus, groups, isAllowedRun)).toBe(plan !== null);
+          expect(canMakeRoomAmong(pool, gpus, groups, isAllowedRun, excluded)).toBe(
             planOutside !== null,
           );
         },

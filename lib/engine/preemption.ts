@@ -199,11 +199,7 @@ export function canMakeRoom(
   isAllowed: (candidate: number) => boolean,
   isExcluded?: Uint8Array,
 ): boolean {
-  const shape = placementShape(gpus, pool.nodeSizeGpus);
-  let wholeNodes = 0;
-  let remainderNodes = 0;
-  for (let position = 0; position < pool.free.length; position += 1) {
-    if (!pool.isUsable[position] || isExcluded?.[position]) continue;
+  const roomAt = (position: number): number => {
     let room = pool.free[position]!;
     for (const index of heldByPosition[position]!) {
       if (!isAllowed(index)) continue;
@@ -214,12 +210,66 @@ export function canMakeRoom(
         }
       }
     }
+    return room;
+  };
+  return hasRoom(pool, gpus, roomAt, isExcluded);
+}
+
+/**
+ * {@link canMakeRoom} reading only the candidates in `victimGroups`: the same answer when every
+ * candidate it would allow is among them, cheaper when few are (the share guard often shields
+ * the runs of most budgets, which then need not be read).
+ *
+ * @example canMakeRoomAmong(pool, 8, [unallocatedRuns], (run) => !run.isGone)
+ */
+export function canMakeRoomAmong<Victim extends VictimCandidate>(
+  pool: GpuPool,
+  gpus: number,
+  victimGroups: readonly Iterable<Victim>[],
+  isAllowed: (victim: Victim) => boolean,
+  isExcluded?: Uint8Array,
+): boolean {
+  const room = new Array<number>(pool.free.length);
+  for (let position = 0; position < pool.free.length; position += 1) {
+    room[position] = pool.free[position]!;
+  }
+  for (const victims of victimGroups) {
+    for (const victim of victims) {
+      if (!isAllowed(victim)) continue;
+      for (const slice of victim.slices) {
+        room[slice.position] = room[slice.position]! + slice.gpus;
+      }
+    }
+  }
+  return hasRoom(pool, gpus, (position) => room[position]!, isExcluded);
+}
+
+/**
+ * Whether the GPUs a position could offer (`roomAt`: free plus what preemption frees) fit a job
+ * of `gpus` on healthy positions outside `isExcluded`: one node for a small job (the first
+ * found ends the search); for a gang job, whole nodes of G for its whole part and one more node
+ * for its remainder.
+ */
+function hasRoom(
+  pool: GpuPool,
+  gpus: number,
+  roomAt: (position: number) => number,
+  isExcluded?: Uint8Array,
+): boolean {
+  const shape = placementShape(gpus, pool.nodeSizeGpus);
+  let wholeNodes = 0;
+  let remainderNodes = 0;
+  for (let position = 0; position < pool.free.length; position += 1) {
+    if (!pool.isUsable[position] || isExcluded?.[position]) continue;
+    const gpusThere = roomAt(position);
     if (shape.wholeNodes === 0) {
-      if (room >= gpus) return true;
+      if (gpusThere >= gpus) return true;
       continue;
     }
-    if (pool.capacity[position] === pool.nodeSizeGpus && room >= pool.nodeSizeGpus) wholeNodes += 1;
-    if (shape.remainderGpus > 0 && room >= shape.remainderGpus) remainderNodes += 1;
+    if (pool.capacity[position] === pool.nodeSizeGpus && gpusThere >= pool.nodeSizeGpus) {
+      wholeNodes += 1;
+    }
+    if (shape.remainderGpus > 0 && gpusThere >= shape.remainderGpus) remainderNodes += 1;
   }
   if (shape.wholeNodes === 0) return false;
   return (

@@ -1,4 +1,4 @@
-import { loadClusterState, type ClusterState } from "./cluster-state";
+import { loadClusterState, type ClusterState, type LiveRun } from "./cluster-state";
 import { protectedUntilSec } from "./contract";
 import { createBudgetRefs, rankBudgets, type FairTreeRanking } from "./fair-tree";
 import { createHoldings, type Holdings } from "./holdings";
@@ -9,7 +9,7 @@ import {
   type QueueGroup,
 } from "./pending-queue";
 import { placeJob, placementShape } from "./placement";
-import { canMakeRoom, planPreemption, rankPreemptionReason } from "./preemption";
+import { canMakeRoom, canMakeRoomAmong, planPreemption, rankPreemptionReason } from "./preemption";
 import type {
   BudgetRef,
   KeptFor,
@@ -258,22 +258,31 @@ function decide(
     // Most plans fail: skip those that could not free enough GPUs even with every victim.
     if (usableFreeGpus + preemptableGpus(job, jobRank) < job.gpus) return "failed";
     const jobNode = holdings.nodeIndexOf(job.budgetId);
+    const isAllowedRun = (entry: LiveRun): boolean =>
+      !entry.isGone &&
+      (!entry.isAllocated ||
+        (!entry.isProtectedNow &&
+          entry.rank > jobRank &&
+          holdings.mayPreemptAt(jobNode, nodeOfSlot(entry.budgetSlot), job.gpus, entry.gpus)));
     // Runs started in this pass are never victims.
-    const isAllowed = (index: number): boolean => {
-      const entry = live[index]!;
-      return (
-        index < state.loadedCount &&
-        !entry.isGone &&
-        (!entry.isAllocated ||
-          (!entry.isProtectedNow &&
-            entry.rank > jobRank &&
-            holdings.mayPreemptAt(jobNode, nodeOfSlot(entry.budgetSlot), job.gpus, entry.gpus)))
-      );
-    };
+    const isAllowed = (index: number): boolean =>
+      index < state.loadedCount && isAllowedRun(live[index]!);
+    // With standing totals, only the runs they count could be victims: unallocated ones, and
+    // unprotected ones of budgets ranked below the job's.
+    const totals = state.preemptable;
+    const victimGroups = totals && [
+      totals.unallocatedRuns,
+      ...totals.runsBySlot.filter(
+        (runs, slot): runs is Set<LiveRun> =>
+          runs !== undefined && state.rankBySlot[slot]! > jobRank,
+      ),
+    ];
     // Most of the plans left fail too, for want of one node that could be cleared enough: checked
     // first without the reservation (which need not be chosen then), then outside it.
     const canPlan = (excluded?: Uint8Array): boolean =>
-      canMakeRoom(pool, job.gpus, live, state.heldByPosition, isAllowed, excluded);
+      victimGroups
+        ? canMakeRoomAmong(pool, job.gpus, victimGroups, isAllowedRun, excluded)
+        : canMakeRoom(pool, job.gpus, live, state.heldByPosition, isAllowed, excluded);
     if (isReservationOpen && !canPlan()) return "failed";
     const excluded = reserved()?.isExcluded;
     if (!canPlan(excluded)) return "failed";
