@@ -348,7 +348,10 @@ export function createStandingQueue(tree: BudgetTree, cluster: ClusterSpec): Sta
       const rank = ranked[start]!.rank;
       let end = start + 1;
       while (end < ranked.length && ranked[end]!.rank === rank) end += 1;
-      const tied = ranked.slice(start, end).map(({ line }) => line);
+      const tied =
+        end === start + 1
+          ? [ranked[start]!.line]
+          : ranked.slice(start, end).map(({ line }) => line);
       start = end;
       let groupMinGpus = Number.POSITIVE_INFINITY;
       let groupMinRuntimeSec = Number.POSITIVE_INFINITY;

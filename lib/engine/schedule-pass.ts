@@ -566,11 +566,12 @@ function createPreemptableBound(
       for (let slot = 0; slot < totals.bySlot.length; slot += 1) {
         const bySize = totals.bySlot[slot];
         if (!bySize || state.rankBySlot[slot]! <= jobRank) continue;
-        for (const [gpus, usable] of bySize) {
+        // forEach: no iterator and no entry array per size.
+        bySize.forEach((usable, gpus) => {
           if (usable > 0 && holdings.mayPreemptAt(jobNode, nodeOfSlot(slot), job.gpus, gpus)) {
             total += usable;
           }
-        }
+        });
       }
       return total;
     };
