@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { serialize } from "node:v8";
 import { Worker } from "node:worker_threads";
 import { afterAll, describe, expect, it } from "vitest";
 import { generateLabScenario, parseScenario, SCHEDULERS, simulateClusters } from "../lib/sim";
@@ -46,7 +47,7 @@ describe("the simulation worker's bundle", () => {
         thread.on("error", reject);
         const task: ThreadTask = {
           replay: 0,
-          scenario,
+          scenarioBytes: serialize(scenario),
           scheduler: "allocation",
           cluster: "h100",
           isPacked: false,

@@ -4,6 +4,7 @@
 // (lib/simulations/timeline-runs.ts) at once, then its summary and gzip report
 // (lib/simulations/run-scenario.ts). It keeps the scenarios it was sent (by replay) for its next
 // tasks.
+import { deserialize } from "node:v8";
 import { parentPort } from "node:worker_threads";
 import {
   mergeClusterOutcomes,
@@ -20,10 +21,13 @@ import {
   type TimelineRuns,
 } from "../lib/simulations/timeline-runs";
 
-/** One task: a cluster of a replay; the replay's scenario comes with its first task here. */
+/**
+ * One task: a cluster of a replay; the replay's scenario comes with its first task here, as
+ * v8.serialize bytes (what postMessage would clone, serialised once for every thread).
+ */
 export type ThreadTask = {
   replay: number;
-  scenario?: Scenario;
+  scenarioBytes?: Uint8Array;
   scheduler: SchedulerName;
   cluster: string;
   /** The replay is this cluster alone: post its timeline's runs and packed report instead. */
@@ -41,8 +45,8 @@ function main(): void {
   const port = parentPort;
   if (!port) throw new Error("sim-thread runs inside a worker thread");
   const scenarios = new Map<number, Scenario>();
-  port.on("message", ({ replay, scenario, scheduler, cluster, isPacked }: ThreadTask) => {
-    if (scenario) scenarios.set(replay, scenario);
+  port.on("message", ({ replay, scenarioBytes, scheduler, cluster, isPacked }: ThreadTask) => {
+    if (scenarioBytes) scenarios.set(replay, deserialize(scenarioBytes) as Scenario);
     const known = scenarios.get(replay);
     if (!known) throw new Error(`No scenario for replay ${replay} in this thread.`);
     if (!Object.hasOwn(SCHEDULERS, scheduler)) throw new Error(`No scheduler "${scheduler}".`);
