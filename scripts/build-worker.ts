@@ -61,7 +61,11 @@ export async function buildWorkerBundle(
     packages: "external",
     tsconfig: path.join(ROOT, "tsconfig.json"),
     plugins: [keepImportMeta],
-    define: { "process.env.ALLOT_SIM_THREAD_BUNDLE": JSON.stringify(threadPath) },
+    // The worker's own file, whose bytes key its scenario cache (scripts/sim-worker.ts).
+    define: {
+      "process.env.ALLOT_SIM_THREAD_BUNDLE": JSON.stringify(threadPath),
+      "process.env.ALLOT_SIM_WORKER_FILE": JSON.stringify(workerPath),
+    },
     logLevel: "warning",
   });
   // Written aside and renamed, so that a worker started meanwhile (another server on the same

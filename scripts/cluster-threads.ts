@@ -147,6 +147,9 @@ async function runTasks(
   // structured clone per thread costs this thread 0.25 s for Philly's 82k jobs, v8.serialize
   // 0.1 s; the threads deserialise them in parallel.
   const serialised = new Map<Scenario, Uint8Array>();
+  for (const { scenario, scenarioBytes } of replays) {
+    if (scenarioBytes) serialised.set(scenario, scenarioBytes);
+  }
   const bytesOf = (scenario: Scenario): Uint8Array => {
     let bytes = serialised.get(scenario);
     if (!bytes) serialised.set(scenario, (bytes = serialize(scenario)));

@@ -3,6 +3,8 @@
 // their clusters in worker threads (scripts/cluster-threads.ts), writes progress and results to
 // the database, then claims the next queued one until none is left. Started by
 // POST /api/v1/simulations; any replica can serve the results.
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { createPrismaClient, type Db } from "../lib/data/client";
 import {
   claimNextSimulation,
@@ -14,7 +16,8 @@ import {
 } from "../lib/data/simulation-store";
 import type { Scenario } from "../lib/sim";
 import { gzipJsonParts, joinGzipJson } from "../lib/simulations/gzip";
-import { loadSimulationScenario } from "../lib/simulations/load-scenario";
+import { sha256 } from "../lib/simulations/scenario-cache";
+import { loadCachedSimulationScenario, type ScenarioCache } from "../lib/simulations/load-scenario";
 import {
   COMPARED_SCHEDULERS,
   describeScenario,
@@ -25,6 +28,25 @@ import { deferred } from "./deferred";
 import { createProgressWriter } from "./progress-writer";
 import { runWhatIf } from "./what-if-job";
 
+/**
+ * The bundled worker (scripts/build-worker.ts) keeps built Philly scenarios beside its bundle,
+ * keyed on the bundle's bytes: a rebuilt worker never reads another's. Through tsx, whose code is
+ * the sources as they are now, it builds them each time.
+ */
+function scenarioCache(): ScenarioCache | null {
+  const bundle = process.env.ALLOT_SIM_WORKER_FILE;
+  if (!bundle) return null;
+  try {
+    return {
+      dir: path.join(path.dirname(bundle), "scenarios"),
+      codeId: sha256(readFileSync(bundle)),
+    };
+  } catch {
+    return null;
+  }
+}
+const SCENARIO_CACHE = scenarioCache();
+
 async function runSimulation(db: Db, inputs: SimulationInputs): Promise<void> {
   const startedMs = performance.now();
   const laps: string[] = [];
@@ -34,7 +56,7 @@ async function runSimulation(db: Db, inputs: SimulationInputs): Promise<void> {
     lapMs = nowMs;
   };
   await recordProgress(db, inputs.id, 0.01, "building the scenario");
-  const parsed = await loadSimulationScenario(db, inputs);
+  const parsed = await loadCachedSimulationScenario(db, inputs, SCENARIO_CACHE);
   if (!parsed.ok) {
     const lines = parsed.issues.slice(0, 50).map((issue) => `${issue.path}: ${issue.message}`);
     throw new Error(`The scenario has ${parsed.issues.length} problem(s):\n${lines.join("\n")}`);
@@ -58,7 +80,11 @@ async function runSimulation(db: Db, inputs: SimulationInputs): Promise<void> {
   let replayedMs = 0;
   try {
     packed = await runAndPackReplays(
-      COMPARED_SCHEDULERS.map((scheduler) => ({ scenario, scheduler })),
+      COMPARED_SCHEDULERS.map((scheduler) => ({
+        scenario,
+        scheduler,
+        scenarioBytes: parsed.bytes,
+      })),
       {
         onProgress(replayProgress) {
           if (replayProgress.overall === 1) replayedMs = performance.now();

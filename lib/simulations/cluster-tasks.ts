@@ -3,8 +3,11 @@
 // the longest task starts at once and the small ones fill the other threads around it.
 import type { Scenario, SchedulerName } from "../sim";
 
-/** One simulation to run: a scenario under one scheduler. */
-export type Replay = { scenario: Scenario; scheduler: SchedulerName };
+/**
+ * One simulation to run: a scenario under one scheduler; `scenarioBytes`, the scenario's
+ * v8.serialize bytes when at hand (the scenario cache's), spares serialising it for the threads.
+ */
+export type Replay = { scenario: Scenario; scheduler: SchedulerName; scenarioBytes?: Uint8Array };
 
 /** One cluster of one replay, the work of one thread. `size` is the cluster's GPUs x its jobs. */
 export type ClusterTask = { replay: number; cluster: string; size: number };
