@@ -18,11 +18,11 @@ import {
 } from "../lib/sim";
 import {
   packOutcome,
-  packTimeline,
+  packTimelineRuns,
   type PackedOutcome,
   type PackedReport,
 } from "../lib/simulations/run-scenario";
-import { fromTimelineRuns, type TimelineRuns } from "../lib/simulations/timeline-runs";
+import type { TimelineRuns } from "../lib/simulations/timeline-runs";
 import { deferred } from "./deferred";
 import {
   createProgressTracker,
@@ -110,7 +110,7 @@ export async function runAndPackReplays(
       // After this message's handlers, so that progress is written first.
       setImmediate(() => {
         try {
-          const timelineJson = packTimeline(replays[replay]!.scenario, fromTimelineRuns(runs));
+          const timelineJson = packTimelineRuns(replays[replay]!.scenario, runs);
           parts[replay]!.timeline.resolve(timelineJson);
         } catch (error) {
           fail(replay, error);

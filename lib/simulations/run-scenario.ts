@@ -9,7 +9,8 @@ import {
 } from "../sim";
 import { gzipTextInBackground, type StoredBytes } from "./gzip";
 import { WAIT_BUCKETS, type SchedulerSummary, type SimulationSummary } from "./summary";
-import { encodeTimeline } from "./timeline-data";
+import { encodeTimeline, encodeTimelineRuns } from "./timeline-data";
+import { toTimelineRuns, type TimelineRuns } from "./timeline-runs";
 import type { TimelineData } from "./timeline-format";
 
 /** Schedulers compared by a browser simulation, in column order. */
@@ -96,7 +97,12 @@ export function packTimeline(
   scenario: Scenario,
   result: SimulationResult,
 ): Uint8Array<ArrayBuffer> {
-  return new TextEncoder().encode(JSON.stringify(encodeTimeline(scenario, result)));
+  return packTimelineRuns(scenario, toTimelineRuns(result));
+}
+
+/** {@link packTimeline} from the runs a cluster thread posts (lib/simulations/timeline-runs.ts). */
+export function packTimelineRuns(scenario: Scenario, runs: TimelineRuns): Uint8Array<ArrayBuffer> {
+  return new TextEncoder().encode(JSON.stringify(encodeTimelineRuns(scenario, runs)));
 }
 
 /**

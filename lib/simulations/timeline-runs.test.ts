@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { generateLabScenario, parseScenario, runSimulation, SCHEDULERS } from "../sim";
-import { encodeTimeline } from "./timeline-data";
-import { fromTimelineRuns, timelineRunsTransfer, toTimelineRuns } from "./timeline-runs";
+import { encodeTimeline, encodeTimelineRuns } from "./timeline-data";
+import { timelineRunsTransfer, toTimelineRuns } from "./timeline-runs";
 
 const parsed = parseScenario(
   generateLabScenario({
@@ -24,7 +24,7 @@ describe("timeline runs (a result's runs for the timeline, in typed arrays)", ()
       const runs = toTimelineRuns(result);
       const posted = structuredClone(runs, { transfer: timelineRunsTransfer(runs) });
       expect(runs.job.length).toBe(0); // transferred, not copied
-      const timeline = encodeTimeline(scenario, fromTimelineRuns(posted));
+      const timeline = encodeTimelineRuns(scenario, posted);
       expect(timeline).toEqual(encodeTimeline(scenario, result));
       if (scheduler === "allocation") expect(timeline.reasons.length).toBeGreaterThan(0);
     },

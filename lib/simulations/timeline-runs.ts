@@ -1,8 +1,8 @@
-// A result's runs as much as the timeline reads of them (lib/sim buildTimeline and
-// encodeTimeline), in typed arrays and string tables: a cluster thread posts them to the worker,
-// which encodes the timeline while the thread builds the report. Posting the result itself would
-// cost seconds for Philly's 116k runs; these cost a few milliseconds and the preemption reasons.
-import type { JobRecord, RunRecord, SimulationResult } from "../sim";
+// A result's runs as much as the timeline reads of them (lib/simulations/timeline-data.ts), in
+// typed arrays and string tables: a cluster thread posts them to the worker, which encodes the
+// timeline from them while the thread builds the report. Posting the result itself would cost
+// seconds for Philly's 116k runs; these cost a few milliseconds and the preemption reasons.
+import type { SimulationResult } from "../sim";
 import { END_REASONS, type TimelineEndReason } from "./timeline-format";
 
 /** Runs in result order (jobs, then each job's runs); slices of run r are [sliceEnd[r-1], sliceEnd[r]). */
@@ -108,43 +108,4 @@ export function timelineRunsTransfer(runs: TimelineRuns): ArrayBuffer[] {
     runs.sliceGpus,
     runs.reasonRuns,
   ].map((array) => array.buffer);
-}
-
-/**
- * A result the timeline reads as it would the original: the same runs in the same order, with
- * what buildTimeline and encodeTimeline read of them. Runs are named by their position (names
- * only pair runs with their reasons there); what the timeline does not read is left at 0, and
- * each run stands in a job record of its own.
- */
-export function fromTimelineRuns(runs: TimelineRuns): SimulationResult {
-  const reasonOf = new Map<number, unknown>();
-  runs.reasonRuns.forEach((r, i) => reasonOf.set(r, runs.reasons[i]));
-  const records: RunRecord[] = [];
-  for (let r = 0; r < runs.job.length; r++) {
-    const placement = [];
-    for (let s = r === 0 ? 0 : runs.sliceEnd[r - 1]!; s < runs.sliceEnd[r]!; s++) {
-      placement.push({ node: runs.sliceNode[s]!, gpus: runs.sliceGpus[s]! });
-    }
-    const record: RunRecord = {
-      runId: String(r),
-      jobId: runs.jobIds[runs.job[r]!]!,
-      cluster: runs.clusters[runs.cluster[r]!]!,
-      budgetId: runs.budgets[runs.budget[r]!]!,
-      startSec: runs.startSec[r]!,
-      endSec: runs.endSec[r]!,
-      placement,
-      gpus: 0,
-      isAllocated: (runs.flags[r]! & 1) === 1,
-      protectedUntilSec: 0,
-      endReason: END_REASONS[runs.flags[r]! >> 1]!,
-    };
-    if (reasonOf.has(r)) record.reason = reasonOf.get(r);
-    records.push(record);
-  }
-  return {
-    scheduler: runs.scheduler,
-    horizonSec: runs.horizonSec,
-    jobs: records.map((run) => ({ runs: [run] }) as JobRecord),
-    clusters: [],
-  };
 }
