@@ -1,6 +1,6 @@
 import { gunzipSync, inflateRawSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { gzipJsonParts, gzipText, gzipTextInBackground, joinGzipJson } from "./gzip";
+import { gzipJsonInBackground, gzipJsonParts, gzipText, joinGzipJson, jsonPieces } from "./gzip";
 
 /** Whether `gz` is one gzip member: its deflate data (after zlib's 10-byte header) ends 8 bytes
  * (CRC and size) before the end. */
@@ -14,11 +14,32 @@ function isOneMember(gz: Uint8Array): boolean {
 const encode = (text: string) => Promise.resolve(new TextEncoder().encode(text));
 
 describe("gzip of stored results", () => {
-  it("compresses on the thread pool to the same bytes as in this thread (edge: large chunks)", async () => {
-    for (const length of [500, 40_000]) {
-      const text = JSON.stringify({ runs: Array.from({ length }, (_, i) => [i, i * 7, i % 13]) });
-      expect(await gzipTextInBackground(text)).toEqual(gzipText(text));
+  it("compresses a value's JSON as it is written, to the bytes of its whole text", async () => {
+    const jobs = Array.from({ length: 10_000 }, (_, i) => ({
+      id: `j${i}`,
+      waitSec: i % 7 === 0 ? null : i / 3,
+      runs: [{ startSec: i, note: i % 5 === 0 ? undefined : "é" }],
+    }));
+    const values: unknown[] = [
+      { scheduler: "allocation", horizonSec: 12.5, budgets: [{ path: "a" }], jobs },
+      { scheduler: "baseline", jobs: [] },
+      { jobs: [1, undefined, 3], scheduler: "last key not an array" },
+      { at: new Date(0), jobs: [new Date(1)] },
+      [1, 2],
+      null,
+    ];
+    for (const value of values) {
+      expect(await gzipJsonInBackground(value)).toEqual(gzipText(JSON.stringify(value)));
     }
+    expect([...jsonPieces({ a: 1, jobs: [1, 2, 3] }, 2)]).toEqual([
+      '{"a":1,"jobs":[',
+      "1,2",
+      ",3",
+      "]}",
+    ]);
+    expect([...jsonPieces({ jobs: [undefined, () => 1] }, 1)].join("")).toBe(
+      '{"jobs":[null,null]}',
+    );
   });
 
   it("joins parts as several members, or as one member from parts' JSON", async () => {

@@ -7,7 +7,7 @@ import {
   type SimulationReport,
   type SimulationResult,
 } from "../sim";
-import { gzipTextInBackground, type StoredBytes } from "./gzip";
+import { gzipJsonInBackground, type StoredBytes } from "./gzip";
 import { WAIT_BUCKETS, type SchedulerSummary, type SimulationSummary } from "./summary";
 import { encodeTimeline, encodeTimelineRuns } from "./timeline-data";
 import { toTimelineRuns, type TimelineRuns } from "./timeline-runs";
@@ -82,14 +82,17 @@ export function summariseRun(
 export type PackedOutcome = PackedReport & { timelineJson: Uint8Array<ArrayBuffer> };
 export type PackedReport = { summary: SchedulerSummary; reportGz: StoredBytes };
 
-/** The summary and the gzip JSON report of a result; the JSON is compressed on the thread pool. */
+/**
+ * The summary and the gzip JSON report of a result; the JSON is compressed on the thread pool as
+ * it is written.
+ */
 export async function packReport(
   scenario: Scenario,
   result: SimulationResult,
 ): Promise<PackedReport> {
   const report = buildReport(scenario, result);
-  const reportGz = gzipTextInBackground(JSON.stringify(report));
-  return { summary: summarise(scenario, report), reportGz: await reportGz };
+  const summary = summarise(scenario, report);
+  return { summary, reportGz: await gzipJsonInBackground(report) };
 }
 
 /** The timeline of a result as JSON, UTF-8. */
