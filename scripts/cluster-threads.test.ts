@@ -10,7 +10,7 @@ import {
 } from "../lib/sim";
 import type { ReplayProgress } from "../lib/simulations/cluster-tasks";
 import { packOutcome } from "../lib/simulations/run-scenario";
-import { runAndPackReplays, runReplays } from "./cluster-threads";
+import { runAndPackReplays, runReplays, startClusterThreads } from "./cluster-threads";
 
 function load(input: unknown): Scenario {
   const result = parseScenario(input);
@@ -54,6 +54,22 @@ describe("runReplays (clusters in worker threads)", () => {
     const overall = snapshots.map((snapshot) => snapshot.overall);
     expect(overall).toEqual([...overall].sort((a, b) => a - b));
     expect(snapshots.at(-1)).toEqual({ fractions: [1, 1], overall: 1, running: [] });
+  }, 30_000);
+
+  it("takes threads started beforehand, one that died before its task aside, and stops the rest", async () => {
+    const scenario = load(generateLabScenario({ days: 1, seed: 6, clusters: CLUSTERS }));
+    const started = startClusterThreads(3);
+    await started.workers[0]!.terminate(); // died while the scenario was being built
+    const used: Worker[] = [];
+    const [allocation] = await runReplays([{ scenario, scheduler: "allocation" }], {
+      concurrency: 1,
+      threads: started,
+      onSpawn: (worker) => used.push(worker),
+    });
+    expect(allocation).toStrictEqual(runSimulation(scenario, SCHEDULERS.allocation));
+    expect(used).toEqual([started.workers[1]]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(started.workers.map((worker) => worker.threadId)).toEqual([-1, -1, -1]);
   }, 30_000);
 
   it("on a thread's failure stops the others before they finish and leaves none running", async () => {

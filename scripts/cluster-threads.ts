@@ -40,12 +40,58 @@ const BOOT = THREAD_BUNDLE
   ? `import(${JSON.stringify(pathToFileURL(THREAD_BUNDLE).href)})`
   : `import("tsx/esm/api").then(({ register }) => { register(); return import(${JSON.stringify(THREAD_URL)}); })`;
 
+/**
+ * Threads started ahead of their tasks ({@link startClusterThreads}): they boot (0.2-0.4 s)
+ * while the caller still builds its scenario.
+ */
+export type ClusterThreads = {
+  /** Every thread started, used or not. */
+  readonly workers: readonly Worker[];
+  /** A started thread still alive, or null when none is left. */
+  take(): Worker | null;
+  /** Terminates the threads not taken. */
+  close(): Promise<void>;
+};
+
+/**
+ * Starts `count` cluster threads (default the machine's available parallelism) for a later
+ * {@link runReplays} or {@link runAndPackReplays}, which closes those it leaves; a caller that
+ * ends up not running them closes them itself.
+ */
+export function startClusterThreads(count = availableParallelism()): ClusterThreads {
+  const workers = Array.from(
+    { length: Math.max(1, count) },
+    () => new Worker(BOOT, { eval: true }),
+  );
+  const waiting = workers.map((worker) => {
+    const entry = { worker, isAlive: true };
+    // A thread that fails before its first task is not taken: a new one will show its error.
+    worker.on("error", () => undefined);
+    worker.once("exit", () => (entry.isAlive = false));
+    return entry;
+  });
+  return {
+    workers,
+    take() {
+      for (let entry = waiting.shift(); entry; entry = waiting.shift()) {
+        if (entry.isAlive) return entry.worker;
+      }
+      return null;
+    },
+    close: async () => {
+      await Promise.all(waiting.splice(0).map(({ worker }) => worker.terminate()));
+    },
+  };
+}
+
 export type ClusterThreadOptions = {
   /** Threads at once; default the machine's available parallelism (at least 1). */
   concurrency?: number;
+  /** Threads started beforehand, taken before new ones are spawned; closed by the end. */
+  threads?: ClusterThreads;
   /** Called whenever a thread reports a cluster's clock or finishes one. */
   onProgress?: (progress: ReplayProgress) => void;
-  /** Sees each thread as it starts (tests check that none is left running after a failure). */
+  /** Sees each thread as it is put to work (tests check that none is left running after a failure). */
   onSpawn?: (worker: Worker) => void;
 };
 
@@ -215,7 +261,7 @@ async function runTasks(
       const index = next++;
       const { replay } = tasks[index]!;
       if (!worker) {
-        worker = new Worker(BOOT, { eval: true });
+        worker = options.threads?.take() ?? new Worker(BOOT, { eval: true });
         threads.add(worker);
         options.onSpawn?.(worker);
       }
@@ -233,7 +279,11 @@ async function runTasks(
   clusterCounts.forEach((count, replay) => {
     if (count === 0) packing?.onReplayDone(replay, []);
   });
-  await Promise.all(Array.from({ length: Math.min(concurrency, tasks.length) }, lane));
+  try {
+    await Promise.all(Array.from({ length: Math.min(concurrency, tasks.length) }, lane));
+  } finally {
+    await options.threads?.close();
+  }
   if (failure) throw failure;
   return outcomes;
 }

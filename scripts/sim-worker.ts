@@ -4,6 +4,7 @@
 // the database, then claims the next queued one until none is left. Started by
 // POST /api/v1/simulations; any replica can serve the results.
 import { readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { createPrismaClient, type Db } from "../lib/data/client";
 import {
@@ -23,7 +24,7 @@ import {
   describeScenario,
   type PackedOutcome,
 } from "../lib/simulations/run-scenario";
-import { runAndPackReplays } from "./cluster-threads";
+import { runAndPackReplays, startClusterThreads, type ClusterThreads } from "./cluster-threads";
 import { deferred } from "./deferred";
 import { createProgressWriter } from "./progress-writer";
 import { runWhatIf } from "./what-if-job";
@@ -48,6 +49,21 @@ function scenarioCache(): ScenarioCache | null {
 const SCENARIO_CACHE = scenarioCache();
 
 async function runSimulation(db: Db, inputs: SimulationInputs): Promise<void> {
+  // A thread per replay boots while the scenario is built (more start if it has more clusters).
+  const threads = startClusterThreads(Math.min(availableParallelism(), COMPARED_SCHEDULERS.length));
+  try {
+    await runSimulationOn(threads, db, inputs);
+  } finally {
+    await threads.close();
+  }
+}
+
+/** {@link runSimulation} on threads started for it. */
+async function runSimulationOn(
+  threads: ClusterThreads,
+  db: Db,
+  inputs: SimulationInputs,
+): Promise<void> {
   const startedMs = performance.now();
   const laps: string[] = [];
   let lapMs = startedMs;
@@ -86,6 +102,7 @@ async function runSimulation(db: Db, inputs: SimulationInputs): Promise<void> {
         scenarioBytes: parsed.bytes,
       })),
       {
+        threads,
         onProgress(replayProgress) {
           if (replayProgress.overall === 1) replayedMs = performance.now();
           progress.report(replayProgress);
