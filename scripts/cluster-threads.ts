@@ -91,7 +91,7 @@ export type ClusterThreadOptions = {
   threads?: ClusterThreads;
   /** Called whenever a thread reports a cluster's clock or finishes one. */
   onProgress?: (progress: ReplayProgress) => void;
-  /** Sees each thread as it is put to work (tests check that none is left running after a failure). */
+  /** Sees each thread as it is put to work (tests check none is left running after a failure). */
   onSpawn?: (worker: Worker) => void;
 };
 
