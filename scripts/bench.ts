@@ -1,13 +1,14 @@
 // npm run bench [name...] - runs each benchmark in scripts/bench/ in its own process,
 // one after another, so that one cannot warm or slow the next. philly-browser (a production
-// build, a server, Postgres and Chromium, a few minutes) runs only when named.
+// build, a server, Postgres and Chromium, a few minutes) and philly-stored (Postgres's bench
+// database) run only when named.
 import { spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 import path from "node:path";
 
 const benchDir = path.join(import.meta.dirname, "bench");
 const wanted = process.argv.slice(2);
-const ONLY_WHEN_NAMED = new Set(["philly-browser.ts"]);
+const ONLY_WHEN_NAMED = new Set(["philly-browser.ts", "philly-stored.ts"]);
 const files = readdirSync(benchDir)
   .filter((file) => file.endsWith(".ts"))
   .filter((file) =>
