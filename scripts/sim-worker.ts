@@ -13,6 +13,7 @@ import {
   completeSimulation,
   failSimulation,
   recordProgress,
+  storeSimulationTimeline,
   type SimulationInputs,
 } from "../lib/data/simulation-store";
 import type { Scenario } from "../lib/sim";
@@ -91,7 +92,9 @@ async function runSimulationOn(
   const timelineGz = gzipJsonParts(
     COMPARED_SCHEDULERS.map((name, i) => [name, timelines[i]!.promise] as const),
   );
-  timelineGz.catch(() => undefined); // awaited below unless the replays fail
+  // Stored as soon as it is compressed, while allocation's report is still being built.
+  const timelineStored = timelineGz.then((gz) => storeSimulationTimeline(db, inputs.id, gz));
+  timelineStored.catch(() => undefined); // awaited below unless the replays fail
   let packed: PackedOutcome[];
   let replayedMs = 0;
   try {
@@ -123,13 +126,12 @@ async function runSimulationOn(
       COMPARED_SCHEDULERS.map((name, i) => [name, packed[i]!.summary]),
     ),
   };
-  const stored = {
+  await timelineStored;
+  lap("timeline stored");
+  await completeSimulation(db, inputs.id, {
     summary: JSON.parse(JSON.stringify(summary)) as never,
     reportGz: joinGzipJson(COMPARED_SCHEDULERS.map((name, i) => [name, packed[i]!.reportGz])),
-    timelineGz: await timelineGz,
-  };
-  lap("timeline gzip");
-  await completeSimulation(db, inputs.id, stored);
+  });
   lap("store");
   const seconds = ((performance.now() - startedMs) / 1000).toFixed(1);
   console.log(

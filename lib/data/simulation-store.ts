@@ -83,10 +83,23 @@ export async function recordProgress(
 
 export type SimulationResults = {
   summary: Prisma.InputJsonValue;
-  /** Both left out by what-ifs, which keep their summary only. */
+  /** Left out by what-ifs, which keep their summary only. */
   reportGz?: Uint8Array<ArrayBuffer> | undefined;
+  /** Left out by what-ifs, and when stored ahead with {@link storeSimulationTimeline}. */
   timelineGz?: Uint8Array<ArrayBuffer> | undefined;
 };
+
+/**
+ * Stores a running simulation's timeline ahead of its other results, as soon as it is ready:
+ * the last write, which marks the row done, then carries less. Nobody reads it before then.
+ */
+export async function storeSimulationTimeline(
+  db: Db,
+  id: string,
+  timelineGz: Uint8Array<ArrayBuffer>,
+): Promise<void> {
+  await db.simulation.update({ where: { id }, data: { timelineGz } });
+}
 
 export async function completeSimulation(
   db: Db,
@@ -101,7 +114,7 @@ export async function completeSimulation(
       phase: null,
       summaryJson: results.summary,
       reportGz: results.reportGz ?? null,
-      timelineGz: results.timelineGz ?? null,
+      ...(results.timelineGz ? { timelineGz: results.timelineGz } : {}),
       finishedAt: new Date(),
     },
   });

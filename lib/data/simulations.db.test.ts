@@ -10,6 +10,7 @@ import {
   claimNextSimulation,
   claimSimulation,
   completeSimulation,
+  storeSimulationTimeline,
   countRunningSimulations,
   failSimulation,
   insertSimulation,
@@ -64,10 +65,10 @@ describe("simulation lifecycle", () => {
     const running = await db.simulation.findUniqueOrThrow({ where: { id } });
     expect([running.status, running.progress, running.phase]).toEqual(["running", 1, "clamped"]);
 
+    await storeSimulationTimeline(db, id, gzipText('{"early":1}'));
     await completeSimulation(db, id, {
       summary: { jobCount: 3 },
       reportGz: gzipText('{"baseline":{}}'),
-      timelineGz: gzipText("{}"),
     });
     const done = await db.simulation.findUniqueOrThrow({ where: { id } });
     expect([done.status, done.progress, done.phase, done.summaryJson]).toEqual([
@@ -77,6 +78,7 @@ describe("simulation lifecycle", () => {
       { jobCount: 3 },
     ]);
     expect(gunzipSync(done.reportGz!).toString()).toBe('{"baseline":{}}');
+    expect(gunzipSync(done.timelineGz!).toString()).toBe('{"early":1}'); // kept
     expect(done.finishedAt).not.toBeNull();
     await recordProgress(db, id, 0.2, "late");
     expect((await db.simulation.findUniqueOrThrow({ where: { id } })).progress).toBe(1);
