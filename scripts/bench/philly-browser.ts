@@ -1,12 +1,13 @@
 // npx tsx scripts/bench/philly-browser.ts [--no-build] [--port N] [--runs N] [--days N]
-//   [--trace path] [--log]
+//   [--trace path] [--log] [--screenshot file.png]
 // The Philly simulation from the browser (issue #8: under 20 s), on the production build: builds
 // it (unless --no-build), serves it on its own database of the machine's PostgreSQL
 // (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/allot_bench, created on first
 // use and kept, so the demo seed runs once), signs in in Chromium, starts the built-in Philly
 // scenario from the form and times click -> results with both timelines painted. The breakdown
 // comes from the simulation's row (polled every 50 ms), the worker's own log line and the page's
-// marks and network timing. --days N replays the trace's first N days; --log prints the server.
+// marks and network timing. --days N replays the trace's first N days; --log prints the server;
+// --screenshot saves the results page of the last run.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -25,6 +26,7 @@ const PORT = Number(option("--port", "3290"));
 const RUNS = Number(option("--runs", "1"));
 const DAYS = option("--days", ""); // the form's Days option: the trace's first N days only
 const IS_LOGGING = args.includes("--log"); // prints the server's output during the run
+const SCREENSHOT = option("--screenshot", ""); // a PNG of the last run's results page
 const BASE_URL = `http://localhost:${PORT}`;
 const DATABASE_URL =
   process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/allot_bench";
@@ -346,6 +348,10 @@ async function main(): Promise<void> {
     const totals: number[] = [];
     for (let run = 0; run < RUNS; run++) totals.push(await runOnce(page, client, server));
     if (RUNS > 1) console.log(`totals: ${totals.map(seconds).join(", ")}`);
+    if (SCREENSHOT) {
+      await page.screenshot({ path: SCREENSHOT, fullPage: true });
+      console.log(`results page saved to ${SCREENSHOT}`);
+    }
   } finally {
     await browser.close();
     await client.end();
