@@ -30,6 +30,22 @@ describe("createHoldings", () => {
     expect(holdings.heldGpus("unknown")).toBe(0);
   });
 
+  it("takes a snapshot that later adds to either side do not reach", () => {
+    const holdings = createHoldings(TREE, [{ budgetId: "lang/pre", gpus: 8 }]);
+    const snapshot = holdings.snapshot();
+    holdings.add("vision", 4);
+    snapshot.add("lang/post", 2);
+    expect([holdings.heldGpus("root"), holdings.heldGpus("lang")]).toEqual([12, 8]);
+    expect([snapshot.heldGpus("root"), snapshot.heldGpus("lang")]).toEqual([10, 10]);
+    expect(snapshot.mayPreempt("vision", "lang/pre", 1, 1)).toBe(true);
+    expect(holdings.mayPreempt("vision", "lang/pre", 1, 1)).toBe(
+      createHoldings(TREE, [
+        { budgetId: "lang/pre", gpus: 8 },
+        { budgetId: "vision", gpus: 4 },
+      ]).mayPreempt("vision", "lang/pre", 1, 1),
+    );
+  });
+
   it("compares the two siblings where the budgets' paths part, per unit of share", () => {
     // lang holds 24 (share 0.75), vision 8 (share 0.25): 32 and 32 GPUs per unit of share.
     const holdings = createHoldings(TREE, [

@@ -23,6 +23,8 @@ export type Holdings = {
   nodeIndexOf(budgetId: string): number;
   /** Allocated GPUs held by a node's subtree; 0 for unknown ids. */
   heldGpus(budgetId: string): number;
+  /** A copy as of now, which later `add`s to either do not reach. */
+  snapshot(): Holdings;
 };
 
 /**
@@ -38,9 +40,15 @@ export function createHoldings(
   tree: BudgetTree,
   allocatedRuns: Iterable<{ budgetId: string; gpus: number }>,
 ): Holdings {
-  const { nodes, indexById } = tree;
   // A plain array: a typed array this small costs more to make than to use.
-  const held: number[] = new Array<number>(nodes.length).fill(0);
+  const holdings = holdingsOf(tree, new Array<number>(tree.nodes.length).fill(0));
+  for (const run of allocatedRuns) holdings.add(run.budgetId, run.gpus);
+  return holdings;
+}
+
+/** Holdings on `held`, GPUs per tree node index (changed in place by `add`). */
+function holdingsOf(tree: BudgetTree, held: number[]): Holdings {
+  const { nodes, indexById } = tree;
   const add = (budgetId: string, gpus: number): void => {
     let index = indexById[budgetId];
     if (index === undefined) return;
@@ -49,8 +57,6 @@ export function createHoldings(
       index = nodes[index]!.parentIndex;
     }
   };
-  for (const run of allocatedRuns) add(run.budgetId, run.gpus);
-
   const nodeIndexOf = (budgetId: string): number => indexById[budgetId] ?? -1;
   const mayPreemptAt = (
     preemptor: number,
@@ -91,5 +97,6 @@ export function createHoldings(
       const index = indexById[budgetId];
       return index === undefined ? 0 : held[index]!;
     },
+    snapshot: () => holdingsOf(tree, held.slice()),
   };
 }

@@ -1,7 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createGpuPool, placementShape, type GpuPool } from "./placement";
-import { canReserve, releaseAtSec, reserveNodes, type HeldRun } from "./reservation";
+import {
+  canReserve,
+  releaseAtSec,
+  reserveNodes,
+  reservesOtherThan,
+  type HeldRun,
+} from "./reservation";
 
 /** Reservation as ADR 010 words it, with no shortcut: every node's ready time, a full sort. */
 function reserveNaively(
@@ -103,6 +109,23 @@ describe("reserveNodes", () => {
           expect(
             reservation && { nodes: reservation.nodes, readyAtSec: reservation.readyAtSec },
           ).toEqual(expected);
+          // One-node jobs: whether each node is outside the reservation, without choosing it.
+          if (gpus > pool.nodeSizeGpus) return;
+          for (let position = 0; position < nodes.length; position += 1) {
+            const verdict = reservesOtherThan(
+              pool,
+              gpus,
+              jobRank,
+              runs,
+              held,
+              10,
+              isShielded,
+              position,
+            );
+            const isReserved = reservation?.isExcluded[position] === 1;
+            expect(verdict.isOutside).toBe(!isReserved);
+            if (!verdict.isOutside) expect(verdict.reservation).toEqual(reservation);
+          }
         },
       ),
       { numRuns: 2000 },

@@ -85,6 +85,63 @@ export function reserveNodes(
   if (!canReserve(pool, gpus)) return null;
   const shape = placementShape(gpus, pool.nodeSizeGpus);
   const nodeCount = pool.free.length;
+  const { readyAt } = createReadiness(pool, jobRank, runs, heldByPosition, nowSec, isShielded);
+  const chosen: { position: number; atSec: number }[] = [];
+  const isExcluded = new Uint8Array(nodeCount);
+  if (shape.wholeNodes > 0) {
+    const options: { position: number; atSec: number }[] = [];
+    // Once enough nodes are ready now, no later node comes before them (ties: lowest first).
+    let readyNow = 0;
+    for (let position = 0; position < nodeCount && readyNow < shape.wholeNodes; position += 1) {
+      if (!pool.isUsable[position] || pool.capacity[position] !== pool.nodeSizeGpus) continue;
+      const atSec = readyAt(position, pool.nodeSizeGpus, Number.POSITIVE_INFINITY);
+      if (atSec === nowSec) readyNow += 1;
+      options.push({ position, atSec });
+    }
+    if (options.length < shape.wholeNodes) return null;
+    for (const option of earliestOptions(options, shape.wholeNodes)) {
+      chosen.push(option);
+      isExcluded[option.position] = 1;
+    }
+  }
+  if (shape.remainderGpus > 0) {
+    let best: { position: number; atSec: number } | null = null;
+    // Nothing is ready before now: a node ready now is the earliest.
+    for (let position = 0; position < nodeCount && best?.atSec !== nowSec; position += 1) {
+      if (!pool.isUsable[position] || isExcluded[position]) continue;
+      if (pool.capacity[position]! < shape.remainderGpus) continue;
+      const cutoffSec = best?.atSec ?? Number.POSITIVE_INFINITY;
+      const atSec = readyAt(position, shape.remainderGpus, cutoffSec);
+      if (!best || atSec < best.atSec) best = { position, atSec };
+    }
+    if (!best) return null;
+    chosen.push(best);
+    isExcluded[best.position] = 1;
+  }
+  const latest = Math.max(...chosen.map((option) => option.atSec));
+  return {
+    isExcluded,
+    nodes: chosen.map((option) => pool.indexOf[option.position]!).sort((a, b) => a - b),
+    readyAtSec: Number.isFinite(latest) ? latest : null,
+  };
+}
+
+/** When nodes can hold a job of rank `jobRank`, from the runs on them (see `reserveNodes`). */
+type Readiness = {
+  /** When `position` has `need` GPUs, counting releases; `cutoffSec` when that is not before it. */
+  readyAt: (position: number, need: number, cutoffSec: number) => number;
+  /** Whether `position` has `need` GPUs by `atSec` (inclusive) or before it: `readyAt` <= or <. */
+  isReadyBy: (position: number, need: number, atSec: number, isInclusive: boolean) => boolean;
+};
+
+function createReadiness(
+  pool: GpuPool,
+  jobRank: number,
+  runs: readonly HeldRun[],
+  heldByPosition: readonly (readonly number[])[],
+  nowSec: number,
+  isShielded: (index: number) => boolean,
+): Readiness {
   // Each run's release time; computed once for runs on several nodes, met once per node.
   let releaseCache: Map<number, number> | null = null;
   const releaseOf = (index: number): number => {
@@ -102,8 +159,7 @@ export function reserveNodes(
   // Scratch lists, plain arrays: cheaper to make than typed ones this small.
   const scratchAt: number[] = [];
   const scratchGpus: number[] = [];
-  // When `position` has `need` GPUs, counting releases; `cutoffSec` when that is not before it
-  // (the caller already has a node as early). Never before nowSec.
+  // Never before nowSec; `cutoffSec` when the caller already has a node as early.
   const readyAt = (position: number, need: number, cutoffSec: number): number => {
     let have = pool.free[position]!;
     if (have >= need) return nowSec;
@@ -143,43 +199,73 @@ export function reserveNodes(
     }
     return cutoffSec;
   };
-  const chosen: { position: number; atSec: number }[] = [];
-  const isExcluded = new Uint8Array(nodeCount);
-  if (shape.wholeNodes > 0) {
-    const options: { position: number; atSec: number }[] = [];
-    // Once enough nodes are ready now, no later node comes before them (ties: lowest first).
-    let readyNow = 0;
-    for (let position = 0; position < nodeCount && readyNow < shape.wholeNodes; position += 1) {
-      if (!pool.isUsable[position] || pool.capacity[position] !== pool.nodeSizeGpus) continue;
-      const atSec = readyAt(position, pool.nodeSizeGpus, Number.POSITIVE_INFINITY);
-      if (atSec === nowSec) readyNow += 1;
-      options.push({ position, atSec });
+  const onNodeOf = (run: HeldRun, position: number): number => {
+    const { slices } = run;
+    if (slices.length === 1) return slices[0]!.gpus;
+    for (const slice of slices) if (slice.position === position) return slice.gpus;
+    return 0;
+  };
+  const isReadyBy = (position: number, need: number, atSec: number, isInclusive: boolean) => {
+    // Free GPUs count as released now.
+    const isBy = (releaseSec: number): boolean =>
+      isInclusive ? releaseSec <= atSec : releaseSec < atSec;
+    let have = isBy(nowSec) ? pool.free[position]! : 0;
+    for (const index of heldByPosition[position] ?? []) {
+      if (have >= need) break;
+      const run = runs[index]!;
+      if (!run.isGone && isBy(releaseOf(index))) have += onNodeOf(run, position);
     }
-    if (options.length < shape.wholeNodes) return null;
-    for (const option of earliestOptions(options, shape.wholeNodes)) {
-      chosen.push(option);
-      isExcluded[option.position] = 1;
-    }
+    return have >= need;
+  };
+  return { readyAt, isReadyBy };
+}
+
+/**
+ * For a job of at most one node's GPUs, whether {@link reserveNodes} would reserve a node other
+ * than `position` (or none), found without choosing that node: `position`'s ready time, then the
+ * first node ready before it (by it, for a lower node: ties go to the lowest). When `position`
+ * is the one, gives the reservation `reserveNodes` would. O(runs on the nodes read).
+ *
+ * @example reservesOtherThan(pool, 4, 2, runs, heldByPosition, 0, () => false, 3).isOutside
+ */
+export function reservesOtherThan(
+  pool: GpuPool,
+  gpus: number,
+  jobRank: number,
+  runs: readonly HeldRun[],
+  heldByPosition: readonly (readonly number[])[],
+  nowSec: number,
+  isShielded: (index: number) => boolean,
+  position: number,
+): { isOutside: true } | { isOutside: false; reservation: Reservation } {
+  const shape = placementShape(gpus, pool.nodeSizeGpus);
+  if (shape.wholeNodes > 0) throw new RangeError("reservesOtherThan is for one-node jobs.");
+  const need = shape.remainderGpus;
+  const isCandidate = (at: number): boolean =>
+    pool.isUsable[at] === 1 && pool.capacity[at]! >= need;
+  if (!canReserve(pool, gpus) || !isCandidate(position)) return { isOutside: true };
+  const { readyAt, isReadyBy } = createReadiness(
+    pool,
+    jobRank,
+    runs,
+    heldByPosition,
+    nowSec,
+    isShielded,
+  );
+  const atSec = readyAt(position, need, Number.POSITIVE_INFINITY);
+  for (let other = 0; other < pool.free.length; other += 1) {
+    if (other === position || !isCandidate(other)) continue;
+    if (isReadyBy(other, need, atSec, other < position)) return { isOutside: true };
   }
-  if (shape.remainderGpus > 0) {
-    let best: { position: number; atSec: number } | null = null;
-    // Nothing is ready before now: a node ready now is the earliest.
-    for (let position = 0; position < nodeCount && best?.atSec !== nowSec; position += 1) {
-      if (!pool.isUsable[position] || isExcluded[position]) continue;
-      if (pool.capacity[position]! < shape.remainderGpus) continue;
-      const cutoffSec = best?.atSec ?? Number.POSITIVE_INFINITY;
-      const atSec = readyAt(position, shape.remainderGpus, cutoffSec);
-      if (!best || atSec < best.atSec) best = { position, atSec };
-    }
-    if (!best) return null;
-    chosen.push(best);
-    isExcluded[best.position] = 1;
-  }
-  const latest = Math.max(...chosen.map((option) => option.atSec));
+  const isExcluded = new Uint8Array(pool.free.length);
+  isExcluded[position] = 1;
   return {
-    isExcluded,
-    nodes: chosen.map((option) => pool.indexOf[option.position]!).sort((a, b) => a - b),
-    readyAtSec: Number.isFinite(latest) ? latest : null,
+    isOutside: false,
+    reservation: {
+      isExcluded,
+      nodes: [pool.indexOf[position]!],
+      readyAtSec: Number.isFinite(atSec) ? atSec : null,
+    },
   };
 }
 

@@ -18,7 +18,7 @@ import type {
   StartDecision,
   WaitDecision,
 } from "./reasons";
-import { canReserve, reserveNodes, type Reservation } from "./reservation";
+import { canReserve, reserveNodes, reservesOtherThan, type Reservation } from "./reservation";
 import type { StandingRuns } from "./standing-runs";
 import type { ActiveRun, BudgetTree, ClusterSpec, NodeSlice, PendingJob, UsageMode } from "./types";
 import { usageWindowSec } from "./usage-window";
@@ -228,17 +228,36 @@ function decide(
   };
 
   // The reservation of the first allocated job that could not start. Its nodes are chosen on
-  // the state at that moment, but only once a later decision needs them: nothing starts or ends
-  // in between, since every start of an allocated job needs them first, and most passes never
-  // need them.
+  // the state at that moment, but only once a later decision needs them, and most passes never
+  // need them. Nothing ends in between, and nothing starts but on nodes shown to be outside the
+  // reservation (ADR 014): a start there only makes its node later to be ready, so the nodes
+  // chosen are the same. The share guard is asked on the holdings of that moment (`shield`,
+  // copied before such a start).
   let reservation: {
     holder: PendingJob;
     holderRank: number;
     compute: () => Reservation;
+    /** For a one-node holder: whether a node is outside the reservation, or it if not. */
+    check: ((position: number) => ReturnType<typeof reservesOtherThan>) | null;
+    shield: Holdings | null;
     value: Reservation | null;
   } | null = null;
   const reserved = (): Reservation | null =>
     reservation && (reservation.value ??= reservation.compute());
+  // Keeps a placement of free GPUs if its one node is outside the reservation, shown without
+  // choosing the reservation where it can be; else places the job outside the reservation.
+  const placeOutsideReservation = (job: PendingJob, placement: NodeSlice[]): NodeSlice[] | null => {
+    const open = reservation!;
+    if (open.value === null && open.check && placement.length === 1) {
+      const verdict = open.check(pool.positionOf.get(placement[0]!.node)!);
+      if (verdict.isOutside) {
+        open.shield ??= holdings.snapshot();
+        return placement;
+      }
+      open.value = verdict.reservation;
+    }
+    return placeJob(pool, job.gpus, reserved()!.isExcluded);
+  };
 
   // Starts a job on free GPUs outside the reservation, else after preempting what it may preempt.
   const tryStart = (
@@ -250,7 +269,7 @@ function decide(
     // than the job needs: no placement at all.
     const isReservationOpen = reservation !== null && reservation.value === null;
     let placement = job.gpus <= usableFreeGpus ? placeJob(pool, job.gpus) : null;
-    if (placement && reservation) placement = placeJob(pool, job.gpus, reserved()!.isExcluded);
+    if (placement && reservation) placement = placeOutsideReservation(job, placement);
     if (placement) {
       start(job, true, placement, []);
       return "started";
@@ -396,27 +415,36 @@ function decide(
           if (!reservation) {
             const holderNode = holdings.nodeIndexOf(job.budgetId);
             if (canReserve(pool, job.gpus)) {
-              reservation = {
+              const holder = {
                 holder: job,
                 holderRank: jobRank,
                 compute: () =>
-                  reserveNodes(
-                    pool,
-                    job.gpus,
-                    jobRank,
-                    live,
-                    heldByPosition,
-                    nowSec,
-                    (index) =>
-                      !holdings.mayPreemptAt(
-                        holderNode,
-                        nodeOfSlot(live[index]!.budgetSlot),
-                        job.gpus,
-                        live[index]!.gpus,
-                      ),
-                  )!,
+                  reserveNodes(pool, job.gpus, jobRank, live, heldByPosition, nowSec, isShielded)!,
+                check:
+                  job.gpus <= pool.nodeSizeGpus
+                    ? (position: number) =>
+                        reservesOtherThan(
+                          pool,
+                          job.gpus,
+                          jobRank,
+                          live,
+                          heldByPosition,
+                          nowSec,
+                          isShielded,
+                          position,
+                        )
+                    : null,
+                shield: null as Holdings | null,
                 value: null,
               };
+              const isShielded = (index: number): boolean =>
+                !(holder.shield ?? holdings).mayPreemptAt(
+                  holderNode,
+                  nodeOfSlot(live[index]!.budgetSlot),
+                  job.gpus,
+                  live[index]!.gpus,
+                );
+              reservation = holder;
             }
             continue;
           }
