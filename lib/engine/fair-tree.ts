@@ -1,4 +1,5 @@
 import { createRecord } from "./budget-tree";
+import { sortSmall } from "./sort-small";
 import { rollUpInPlace, rollUpUsage, usageRatio } from "./usage-window";
 import type { BudgetRef } from "./reasons";
 import type { BudgetTree } from "./types";
@@ -146,7 +147,7 @@ function rankRolledUp(
   // Mirrors SLURM's _calc_tree_fs: `isGroupTied` carries a tie with the previous sibling
   // into the first child visited below an inner node.
   const walk = (siblings: number[], isGroupTied: boolean): void => {
-    siblings.sort(compareSiblings);
+    sortSmall(siblings, compareSiblings);
     for (let i = 0; i < siblings.length; i += 1) {
       const index = siblings[i]!;
       const isTied = i === 0 ? isGroupTied : lf[siblings[i - 1]!] === lf[index];

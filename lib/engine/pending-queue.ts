@@ -2,6 +2,7 @@ import { getBudgetNode } from "./budget-tree";
 import { isAllocatedRun } from "./contract";
 import { createJobScreen, screenPendingJobs } from "./pending-checks";
 import { orderQueueIndices } from "./queue-order";
+import { sortSmall } from "./sort-small";
 import type { WaitDecision } from "./reasons";
 import type { BudgetTree, ClusterSpec, PendingJob, Priority } from "./types";
 
@@ -338,10 +339,11 @@ export function createStandingQueue(tree: BudgetTree, cluster: ClusterSpec): Sta
   };
 
   const walk = (isAllocated: boolean, rankOf: RankOf): (() => QueueGroup | undefined) => {
-    const ranked = [...lines[isAllocated ? 1 : 0]!.values()]
-      .filter((line) => line.byPriority.length > 0)
-      .map((line) => ({ line, rank: rankOf(line.budgetId) }))
-      .sort((a, b) => a.rank - b.rank);
+    const ranked: { line: BudgetLine; rank: number }[] = [];
+    for (const line of lines[isAllocated ? 1 : 0]!.values()) {
+      if (line.byPriority.length > 0) ranked.push({ line, rank: rankOf(line.budgetId) });
+    }
+    sortSmall(ranked, (a, b) => a.rank - b.rank);
     let start = 0;
     return () => {
       if (start >= ranked.length) return undefined;

@@ -289,13 +289,13 @@ function decide(
     // With standing totals, only the runs they count could be victims: unallocated ones, and
     // unprotected ones of budgets ranked below the job's.
     const totals = state.preemptable;
-    const victimGroups = totals && [
-      totals.unallocatedRuns,
-      ...totals.runsBySlot.filter(
-        (runs, slot): runs is Set<LiveRun> =>
-          runs !== undefined && state.rankBySlot[slot]! > jobRank,
-      ),
-    ];
+    let victimGroups: Set<LiveRun>[] | null = null;
+    if (totals) {
+      victimGroups = [totals.unallocatedRuns];
+      totals.runsBySlot.forEach((runs, slot) => {
+        if (runs && state.rankBySlot[slot]! > jobRank) victimGroups!.push(runs);
+      });
+    }
     // Most of the plans left fail too, for want of one node that could be cleared enough: checked
     // first without the reservation (which need not be chosen then), then outside it.
     const canPlan = (excluded?: Uint8Array): boolean =>
