@@ -104,11 +104,14 @@ export function placeJob(
     gpus: pool.nodeSizeGpus,
   }));
   if (shape.remainderGpus > 0) {
-    const taken = new Set(positions);
+    // The whole nodes taken, if any: a list when few (most jobs take none), else a set.
+    const taken = positions.length > 8 ? new Set(positions) : null;
+    const isTaken = (position: number): boolean =>
+      positions.length > 0 && (taken ? taken.has(position) : positions.includes(position));
     let best = -1;
     let bestFree = Number.POSITIVE_INFINITY;
     for (let position = 0; position < free.length; position += 1) {
-      if (!pool.isUsable[position] || isExcluded?.[position] || taken.has(position)) continue;
+      if (!pool.isUsable[position] || isExcluded?.[position] || isTaken(position)) continue;
       const available = free[position]!;
       if (available >= shape.remainderGpus && available < bestFree) {
         best = position;

@@ -50,7 +50,9 @@ function countAt(entries: readonly LiveRun[], nowSec: number) {
 function flatten(totals: PreemptableTotals, entries: readonly LiveRun[]) {
   const bySlot = new Map<string, number>();
   totals.bySlot.forEach((bySize, slot) => {
-    for (const [gpus, total] of bySize ?? []) if (total !== 0) bySlot.set(`${slot}/${gpus}`, total);
+    bySize?.sizes.forEach((gpus, at) => {
+      if (bySize.gpus[at] !== 0) bySlot.set(`${slot}/${gpus}`, bySize.gpus[at]!);
+    });
   });
   const counted = [...totals.unallocatedRuns].map((entry) => `unallocated/${entry.id}`);
   totals.runsBySlot.forEach((runs, slot) => {

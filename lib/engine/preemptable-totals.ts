@@ -7,8 +7,11 @@ import type { LiveRun } from "./cluster-state";
  */
 export type PreemptableTotals = {
   unallocatedGpus: number;
-  /** Per budget slot (`LiveRun.budgetSlot`): run size -> GPUs of unprotected allocated runs. */
-  bySlot: (Map<number, number> | undefined)[];
+  /**
+   * Per budget slot (`LiveRun.budgetSlot`): run sizes and the GPUs of unprotected allocated runs
+   * of each (parallel lists, a size kept once seen; plain arrays, read in tight loops).
+   */
+  bySlot: ({ sizes: number[]; gpus: number[] } | undefined)[];
   /** The runs counted: unallocated ones, and unprotected allocated ones per budget slot. */
   unallocatedRuns: Set<LiveRun>;
   runsBySlot: (Set<LiveRun> | undefined)[];
@@ -64,10 +67,16 @@ export function createPreemptableTracker(): PreemptableTracker {
     else runs.delete(entry);
     let bySize = totals.bySlot[entry.budgetSlot];
     if (!bySize) {
-      bySize = new Map();
+      bySize = { sizes: [], gpus: [] };
       totals.bySlot[entry.budgetSlot] = bySize;
     }
-    bySize.set(entry.gpus, (bySize.get(entry.gpus) ?? 0) + sign * gpus);
+    let at = bySize.sizes.indexOf(entry.gpus);
+    if (at < 0) {
+      at = bySize.sizes.length;
+      bySize.sizes.push(entry.gpus);
+      bySize.gpus.push(0);
+    }
+    bySize.gpus[at] = bySize.gpus[at]! + sign * gpus;
   };
   const push = (entry: LiveRun): void => {
     heap.push(entry);

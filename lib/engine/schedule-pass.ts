@@ -594,12 +594,13 @@ function createPreemptableBound(
       for (let slot = 0; slot < totals.bySlot.length; slot += 1) {
         const bySize = totals.bySlot[slot];
         if (!bySize || state.rankBySlot[slot]! <= jobRank) continue;
-        // forEach: no iterator and no entry array per size.
-        bySize.forEach((usable, gpus) => {
+        for (let at = 0; at < bySize.sizes.length; at += 1) {
+          const usable = bySize.gpus[at]!;
+          const gpus = bySize.sizes[at]!;
           if (usable > 0 && holdings.mayPreemptAt(jobNode, nodeOfSlot(slot), job.gpus, gpus)) {
             total += usable;
           }
-        });
+        }
       }
       return total;
     };
