@@ -159,6 +159,13 @@ function createReadiness(
   // Scratch lists, plain arrays: cheaper to make than typed ones this small.
   const scratchAt: number[] = [];
   const scratchGpus: number[] = [];
+  // The GPUs a run holds on one node.
+  const onNodeOf = (run: HeldRun, position: number): number => {
+    const { slices } = run;
+    if (slices.length === 1) return slices[0]!.gpus;
+    for (const slice of slices) if (slice.position === position) return slice.gpus;
+    return 0;
+  };
   // Never before nowSec; `cutoffSec` when the caller already has a node as early.
   const readyAt = (position: number, need: number, cutoffSec: number): number => {
     let have = pool.free[position]!;
@@ -171,11 +178,7 @@ function createReadiness(
       if (run.isGone) continue;
       const atSec = releaseOf(index);
       if (atSec >= cutoffSec) continue;
-      const { slices } = run;
-      let onNode = slices.length === 1 ? slices[0]!.gpus : 0;
-      for (let i = 0; onNode === 0 && i < slices.length; i += 1) {
-        if (slices[i]!.position === position) onNode = slices[i]!.gpus;
-      }
+      const onNode = onNodeOf(run, position);
       releasedBeforeCutoff += onNode;
       // Insertion sort by release time, then fewer GPUs first.
       let at = count;
@@ -198,12 +201,6 @@ function createReadiness(
       if (have >= need) return scratchAt[i]!;
     }
     return cutoffSec;
-  };
-  const onNodeOf = (run: HeldRun, position: number): number => {
-    const { slices } = run;
-    if (slices.length === 1) return slices[0]!.gpus;
-    for (const slice of slices) if (slice.position === position) return slice.gpus;
-    return 0;
   };
   const isReadyBy = (position: number, need: number, atSec: number, isInclusive: boolean) => {
     // Free GPUs count as released now.
