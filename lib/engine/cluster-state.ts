@@ -38,8 +38,8 @@ export type ClusterState = {
   /** Leaf rank per budget slot, for the slots of the loaded runs. */
   rankBySlot: readonly number[];
   /**
-   * What preemption could free among the loaded runs, from standing runs on healthy nodes;
-   * null otherwise (count the loaded runs).
+   * What preemption could free among the loaded runs, from standing runs (GPUs on down and
+   * draining nodes counted too); null for runs given as a list (count the loaded runs).
    */
   preemptable: PreemptableTotals | null;
   /** Allocated GPUs held per leaf budget by the runs loaded and not ended while loading. */
@@ -102,14 +102,14 @@ export function loadClusterState(
     isTotalled = standing!.free[position]! >= 0;
   }
   if (isTotalled) pool.free.set(standing!.free);
-  const isAllHealthy = !hasDown && !hasDraining;
   const preemptions: PreemptDecision[] = [];
   const live: LiveRun[] = standing?.entries ?? [];
   const budgetSlots = standing?.budgetSlots ?? createBudgetSlots();
   // Slots given to runs of a list get their rank once the list is loaded.
   const rankBySlot = budgetSlots.ids.map(rankOf);
-  const preemptable =
-    isTotalled && isAllHealthy ? standing!.preemptable.totalsAt(nowSec, live) : null;
+  // Totals count the GPUs of down and draining nodes too: a bound that only grows, and the runs
+  // there are checked one by one (gone, or on nodes no plan uses).
+  const preemptable = isTotalled ? standing!.preemptable.totalsAt(nowSec, live) : null;
   const heldByPosition: number[][] = standing?.heldByPosition ?? [];
   for (let position = heldByPosition.length; position < pool.free.length; position += 1) {
     heldByPosition.push([]);

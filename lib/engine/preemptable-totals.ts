@@ -2,8 +2,8 @@ import type { LiveRun } from "./cluster-state";
 
 /**
  * GPUs that preemption could free, as standing runs count them: unallocated runs, and
- * unprotected allocated runs per budget slot and run size. Every GPU of a run counts, as on
- * healthy nodes (a pass with a draining or down node counts its loaded runs instead).
+ * unprotected allocated runs per budget slot and run size. Every GPU of a run counts, those on
+ * down or draining nodes too: an upper bound there, where a pass checks the runs themselves.
  */
 export type PreemptableTotals = {
   unallocatedGpus: number;

@@ -59,76 +59,95 @@ function reserveNaively(
   };
 }
 
+// Mostly healthy full-size nodes, so gang jobs often have a choice of nodes.
+const nodeSpec = fc.record({
+  gpus: fc.constantFrom(4, 8, 8, 8),
+  isHealthy: fc.constantFrom(true, true, true, false),
+});
+const runFields = {
+  node: fc.nat(),
+  gpus: fc.integer({ min: 1, max: 8 }),
+  isAllocated: fc.boolean(),
+  rank: fc.integer({ min: 1, max: 4 }),
+  protectedUntilSec: fc.constantFrom<number>(0, 50, 100, 200),
+  isGone: fc.boolean(),
+  isShielded: fc.boolean(),
+};
+const runSpec = fc.record(runFields);
+
+type ArbitraryValue<A> = A extends fc.Arbitrary<infer T> ? T : never;
+
+/** Checks `reserveNodes`, `canReserve` and `reservesOtherThan` against the naive rule. */
+function checkAgainstNaive(
+  nodes: ArbitraryValue<typeof nodeSpec>[],
+  specs: ArbitraryValue<typeof runSpec>[],
+  gpus: number,
+  jobRank: number,
+): void {
+  const pool = createGpuPool(
+    nodes.map((spec, index) => ({
+      index,
+      gpus: spec.gpus,
+      health: spec.isHealthy ? "healthy" : "down",
+    })),
+  );
+  const runs: HeldRun[] = [];
+  const held: number[][] = nodes.map(() => []);
+  for (const spec of specs) {
+    const position = spec.node % nodes.length;
+    if (pool.free[position]! < spec.gpus) continue;
+    if (!spec.isGone) pool.free[position] = pool.free[position]! - spec.gpus;
+    held[position]!.push(runs.length);
+    runs.push({ ...spec, slices: [{ position, gpus: spec.gpus }] });
+  }
+  // The share guard keeps some runs; reserveNodes may ask it only of runs it could keep.
+  const isShielded = (index: number): boolean => {
+    const shielded = runs[index] as HeldRun & { isShielded: boolean };
+    return shielded.isShielded;
+  };
+  const reservation = reserveNodes(pool, gpus, jobRank, runs, held, 10, isShielded);
+  const expected = reserveNaively(pool, gpus, jobRank, runs, held, 10, isShielded);
+  expect(canReserve(pool, gpus)).toBe(expected !== null);
+  expect(reservation && { nodes: reservation.nodes, readyAtSec: reservation.readyAtSec }).toEqual(
+    expected,
+  );
+  // One-node jobs: whether each node is outside the reservation, without choosing it.
+  if (gpus > pool.nodeSizeGpus) return;
+  for (let position = 0; position < nodes.length; position += 1) {
+    const verdict = reservesOtherThan(pool, gpus, jobRank, runs, held, 10, isShielded, position);
+    const isReserved = reservation?.isExcluded[position] === 1;
+    expect(verdict.isOutside).toBe(!isReserved);
+    if (!verdict.isOutside) expect(verdict.reservation).toEqual(reservation);
+  }
+}
+
 describe("reserveNodes", () => {
   it("reserves what the rule without shortcuts reserves, and canReserve says when it can", () => {
-    // Mostly healthy full-size nodes, so gang jobs often have a choice of nodes.
-    const node = fc.record({
-      gpus: fc.constantFrom(4, 8, 8, 8),
-      isHealthy: fc.constantFrom(true, true, true, false),
-    });
-    const run = fc.record({
-      node: fc.nat(),
-      gpus: fc.integer({ min: 1, max: 8 }),
-      isAllocated: fc.boolean(),
-      rank: fc.integer({ min: 1, max: 4 }),
-      protectedUntilSec: fc.constantFrom(0, 50, 100, 200),
-      isGone: fc.boolean(),
-      isShielded: fc.boolean(),
-    });
     fc.assert(
       fc.property(
-        fc.array(node, { minLength: 1, maxLength: 6 }),
-        fc.array(run, { maxLength: 30 }),
+        fc.array(nodeSpec, { minLength: 1, maxLength: 6 }),
+        fc.array(runSpec, { maxLength: 30 }),
         fc.integer({ min: 1, max: 30 }),
         fc.integer({ min: 1, max: 4 }),
-        (nodes, specs, gpus, jobRank) => {
-          const pool = createGpuPool(
-            nodes.map((spec, index) => ({
-              index,
-              gpus: spec.gpus,
-              health: spec.isHealthy ? "healthy" : "down",
-            })),
-          );
-          const runs: HeldRun[] = [];
-          const held: number[][] = nodes.map(() => []);
-          for (const spec of specs) {
-            const position = spec.node % nodes.length;
-            if (pool.free[position]! < spec.gpus) continue;
-            if (!spec.isGone) pool.free[position] = pool.free[position]! - spec.gpus;
-            held[position]!.push(runs.length);
-            runs.push({ ...spec, slices: [{ position, gpus: spec.gpus }] });
-          }
-          // The share guard keeps some runs; reserveNodes may ask it only of runs it could keep.
-          const isShielded = (index: number): boolean => {
-            const shielded = runs[index] as HeldRun & { isShielded: boolean };
-            return shielded.isShielded;
-          };
-          const reservation = reserveNodes(pool, gpus, jobRank, runs, held, 10, isShielded);
-          const expected = reserveNaively(pool, gpus, jobRank, runs, held, 10, isShielded);
-          expect(canReserve(pool, gpus)).toBe(expected !== null);
-          expect(
-            reservation && { nodes: reservation.nodes, readyAtSec: reservation.readyAtSec },
-          ).toEqual(expected);
-          // One-node jobs: whether each node is outside the reservation, without choosing it.
-          if (gpus > pool.nodeSizeGpus) return;
-          for (let position = 0; position < nodes.length; position += 1) {
-            const verdict = reservesOtherThan(
-              pool,
-              gpus,
-              jobRank,
-              runs,
-              held,
-              10,
-              isShielded,
-              position,
-            );
-            const isReserved = reservation?.isExcluded[position] === 1;
-            expect(verdict.isOutside).toBe(!isReserved);
-            if (!verdict.isOutside) expect(verdict.reservation).toEqual(reservation);
-          }
-        },
+        checkAgainstNaive,
       ),
       { numRuns: 2000 },
+    );
+  });
+
+  it("chooses among many nodes as the rule does, for gang jobs of more than eight nodes too", () => {
+    fc.assert(
+      fc.property(
+        fc.array(nodeSpec, { minLength: 8, maxLength: 40 }),
+        // Many runs ending their protection at many moments: ties are rare then.
+        fc.array(fc.record({ ...runFields, protectedUntilSec: fc.integer({ min: 0, max: 400 }) }), {
+          maxLength: 160,
+        }),
+        fc.integer({ min: 1, max: 240 }),
+        fc.integer({ min: 1, max: 4 }),
+        checkAgainstNaive,
+      ),
+      { numRuns: 1000 },
     );
   });
 });

@@ -89,19 +89,22 @@ export function reserveNodes(
   const chosen: { position: number; atSec: number }[] = [];
   const isExcluded = new Uint8Array(nodeCount);
   if (shape.wholeNodes > 0) {
-    const options: { position: number; atSec: number }[] = [];
+    // The options, in ascending position: parallel lists.
+    const positions: number[] = [];
+    const atSecs: number[] = [];
     // Once enough nodes are ready now, no later node comes before them (ties: lowest first).
     let readyNow = 0;
     for (let position = 0; position < nodeCount && readyNow < shape.wholeNodes; position += 1) {
       if (!pool.isUsable[position] || pool.capacity[position] !== pool.nodeSizeGpus) continue;
       const atSec = readyAt(position, pool.nodeSizeGpus, Number.POSITIVE_INFINITY);
       if (atSec === nowSec) readyNow += 1;
-      options.push({ position, atSec });
+      positions.push(position);
+      atSecs.push(atSec);
     }
-    if (options.length < shape.wholeNodes) return null;
-    for (const option of earliestOptions(options, shape.wholeNodes)) {
-      chosen.push(option);
-      isExcluded[option.position] = 1;
+    if (positions.length < shape.wholeNodes) return null;
+    for (const at of earliestOptions(atSecs, shape.wholeNodes)) {
+      chosen.push({ position: positions[at]!, atSec: atSecs[at]! });
+      isExcluded[positions[at]!] = 1;
     }
   }
   if (shape.remainderGpus > 0) {
@@ -166,11 +169,32 @@ function createReadiness(
     for (const slice of slices) if (slice.position === position) return slice.gpus;
     return 0;
   };
+  // A whole node is ready when the last run on it releases: no order of releases to sort. Free
+  // and held GPUs add up to the node's, so one run released at or after the cutoff decides.
+  const wholeNodeReadyAt = (
+    position: number,
+    free: number,
+    held: readonly number[],
+    cutoffSec: number,
+  ): number => {
+    let have = free;
+    let latestSec = nowSec;
+    for (const index of held) {
+      const run = runs[index]!;
+      if (run.isGone) continue;
+      const atSec = releaseOf(index);
+      if (atSec >= cutoffSec) return cutoffSec;
+      if (atSec > latestSec) latestSec = atSec;
+      have += onNodeOf(run, position);
+    }
+    return have >= pool.capacity[position]! ? latestSec : cutoffSec;
+  };
   // Never before nowSec; `cutoffSec` when the caller already has a node as early.
   const readyAt = (position: number, need: number, cutoffSec: number): number => {
     let have = pool.free[position]!;
     if (have >= need) return nowSec;
     const held = heldByPosition[position] ?? [];
+    if (need === pool.capacity[position]) return wholeNodeReadyAt(position, have, held, cutoffSec);
     let count = 0;
     let releasedBeforeCutoff = 0;
     for (const index of held) {
@@ -267,31 +291,60 @@ export function reservesOtherThan(
 }
 
 /**
- * The `count` earliest options (ties: lowest position), earliest first: a few selection rounds
- * when `count` is small, else a sort. Does not reorder `options`.
+ * The indices of the `count` earliest times (ties: lowest index), in no set order: a few
+ * selection rounds when `count` is small, else the `count`-th earliest time (a selection, no
+ * sort), then the times before it and the first ones at it. Does not reorder `atSecs`.
  */
-function earliestOptions(
-  options: readonly { position: number; atSec: number }[],
-  count: number,
-): { position: number; atSec: number }[] {
-  const isBefore = (
-    a: { position: number; atSec: number },
-    b: { position: number; atSec: number },
-  ): boolean => a.atSec < b.atSec || (a.atSec === b.atSec && a.position < b.position);
+function earliestOptions(atSecs: readonly number[], count: number): number[] {
+  const chosen: number[] = [];
   if (count > 8) {
-    return [...options]
-      .sort((a, b) => (isBefore(a, b) ? -1 : isBefore(b, a) ? 1 : 0))
-      .slice(0, count);
+    const lastSec = nthSmallest(atSecs.slice(), count - 1);
+    let tiesLeft = count;
+    for (const atSec of atSecs) if (atSec < lastSec) tiesLeft -= 1;
+    for (let i = 0; i < atSecs.length; i += 1) {
+      if (atSecs[i]! < lastSec) chosen.push(i);
+      else if (atSecs[i] === lastSec && tiesLeft > 0) {
+        chosen.push(i);
+        tiesLeft -= 1;
+      }
+    }
+    return chosen;
   }
-  const chosen: { position: number; atSec: number }[] = [];
-  const isChosen = new Uint8Array(options.length);
+  const isChosen = new Uint8Array(atSecs.length);
   for (let round = 0; round < count; round += 1) {
     let best = -1;
-    for (let i = 0; i < options.length; i += 1) {
-      if (!isChosen[i] && (best < 0 || isBefore(options[i]!, options[best]!))) best = i;
+    for (let i = 0; i < atSecs.length; i += 1) {
+      if (!isChosen[i] && (best < 0 || atSecs[i]! < atSecs[best]!)) best = i;
     }
     isChosen[best] = 1;
-    chosen.push(options[best]!);
+    chosen.push(best);
   }
   return chosen;
+}
+
+/** The value at index `n` of `values` once sorted ascending (Hoare's selection); reorders it. */
+function nthSmallest(values: number[], n: number): number {
+  let low = 0;
+  let high = values.length - 1;
+  while (low < high) {
+    const pivot = values[(low + high) >> 1]!;
+    let i = low;
+    let j = high;
+    while (i <= j) {
+      while (values[i]! < pivot) i += 1;
+      while (values[j]! > pivot) j -= 1;
+      if (i <= j) {
+        const value = values[i]!;
+        values[i] = values[j]!;
+        values[j] = value;
+        i += 1;
+        j -= 1;
+      }
+    }
+    // Now values[low..j] <= pivot <= values[i..high], and those between equal the pivot.
+    if (n <= j) high = j;
+    else if (n >= i) low = i;
+    else return values[n]!;
+  }
+  return values[n]!;
 }
