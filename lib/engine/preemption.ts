@@ -229,6 +229,20 @@ export function canMakeRoomAmong<Victim extends VictimCandidate>(
   isAllowed: (victim: Victim) => boolean,
   isExcluded?: Uint8Array,
 ): boolean {
+  return hasRoomIn(pool, gpus, roomAmong(pool, victimGroups, isAllowed), isExcluded);
+}
+
+/**
+ * The GPUs each position could offer: free ones plus those of the allowed candidates in
+ * `victimGroups` (see {@link canMakeRoomAmong}), by position.
+ *
+ * @example hasRoomIn(pool, 8, roomAmong(pool, [unallocatedRuns], (run) => !run.isGone))
+ */
+export function roomAmong<Victim extends VictimCandidate>(
+  pool: GpuPool,
+  victimGroups: readonly Iterable<Victim>[],
+  isAllowed: (victim: Victim) => boolean,
+): number[] {
   const room = new Array<number>(pool.free.length);
   for (let position = 0; position < pool.free.length; position += 1) {
     room[position] = pool.free[position]!;
@@ -241,6 +255,16 @@ export function canMakeRoomAmong<Victim extends VictimCandidate>(
       }
     }
   }
+  return room;
+}
+
+/** Whether the GPUs `room` gives per position fit a job of `gpus` (see {@link canMakeRoom}). */
+export function hasRoomIn(
+  pool: GpuPool,
+  gpus: number,
+  room: readonly number[],
+  isExcluded?: Uint8Array,
+): boolean {
   return hasRoom(pool, gpus, (position) => room[position]!, isExcluded);
 }
 

@@ -5,6 +5,7 @@ import {
   canReserve,
   releaseAtSec,
   reserveNodes,
+  reservesAllRoom,
   reservesOtherThan,
   type HeldRun,
 } from "./reservation";
@@ -77,7 +78,13 @@ const runSpec = fc.record(runFields);
 
 type ArbitraryValue<A> = A extends fc.Arbitrary<infer T> ? T : never;
 
-/** Checks `reserveNodes`, `canReserve` and `reservesOtherThan` against the naive rule. */
+/** How often `reservesAllRoom` showed its answer in the checks below. */
+const roomChecks = { shown: 0 };
+
+/**
+ * Checks `reserveNodes`, `canReserve`, `reservesOtherThan` and `reservesAllRoom` against the
+ * naive rule.
+ */
 function checkAgainstNaive(
   nodes: ArbitraryValue<typeof nodeSpec>[],
   specs: ArbitraryValue<typeof runSpec>[],
@@ -111,8 +118,38 @@ function checkAgainstNaive(
   expect(reservation && { nodes: reservation.nodes, readyAtSec: reservation.readyAtSec }).toEqual(
     expected,
   );
+  // Gang jobs: whether the reservation takes every node where a later one-node job could make
+  // room (here: free GPUs plus those of runs it would outrank), without choosing it.
+  if (gpus > pool.nodeSizeGpus) {
+    const room = [...pool.free];
+    for (const run of runs) {
+      if (run.isGone || (run.isAllocated && run.rank <= jobRank)) continue;
+      const [slice] = run.slices;
+      room[slice!.position] = room[slice!.position]! + slice!.gpus;
+    }
+    for (let roomGpus = 1; roomGpus <= pool.nodeSizeGpus; roomGpus += 1) {
+      const isShown = reservesAllRoom(
+        pool,
+        gpus,
+        jobRank,
+        runs,
+        held,
+        10,
+        isShielded,
+        room,
+        roomGpus,
+      );
+      if (!isShown) continue;
+      roomChecks.shown += 1;
+      for (let position = 0; position < nodes.length; position += 1) {
+        if (pool.isUsable[position] && room[position]! >= roomGpus) {
+          expect(reservation?.isExcluded[position]).toBe(1);
+        }
+      }
+    }
+    return;
+  }
   // One-node jobs: whether each node is outside the reservation, without choosing it.
-  if (gpus > pool.nodeSizeGpus) return;
   for (let position = 0; position < nodes.length; position += 1) {
     const verdict = reservesOtherThan(pool, gpus, jobRank, runs, held, 10, isShielded, position);
     const isReserved = reservation?.isExcluded[position] === 1;
@@ -149,5 +186,7 @@ describe("reserveNodes", () => {
       ),
       { numRuns: 1000 },
     );
+    // reservesAllRoom answered often enough to be tested.
+    expect(roomChecks.shown).toBeGreaterThan(100);
   });
 });

@@ -135,6 +135,8 @@ type Readiness = {
   readyAt: (position: number, need: number, cutoffSec: number) => number;
   /** Whether `position` has `need` GPUs by `atSec` (inclusive) or before it: `readyAt` <= or <. */
   isReadyBy: (position: number, need: number, atSec: number, isInclusive: boolean) => boolean;
+  /** Whether all of `position`'s GPUs could be had now: every run on it released now. */
+  isWholeReadyNow: (position: number) => boolean;
 };
 
 function createReadiness(
@@ -238,7 +240,14 @@ function createReadiness(
     }
     return have >= need;
   };
-  return { readyAt, isReadyBy };
+  // Free and held GPUs add up to the node's: it is whole now when no run is released later.
+  const isWholeReadyNow = (position: number): boolean => {
+    for (const index of heldByPosition[position] ?? []) {
+      if (!runs[index]!.isGone && releaseOf(index) > nowSec) return false;
+    }
+    return true;
+  };
+  return { readyAt, isReadyBy, isWholeReadyNow };
 }
 
 /**
@@ -288,6 +297,56 @@ export function reservesOtherThan(
       readyAtSec: Number.isFinite(atSec) ? atSec : null,
     },
   };
+}
+
+/**
+ * For a gang job of `gpus` GPUs (more than a node's), whether {@link reserveNodes} would reserve
+ * every usable position where `room` (GPUs a position could offer, e.g. free plus preemptable)
+ * reaches `roomGpus`, for a one-node job of `roomGpus`: shown without choosing the nodes when
+ * each such position is a full-size node ready now with fewer than the job's whole nodes ready
+ * now below it (the whole nodes go to the earliest, ties to the lowest). False when that is not
+ * shown, never when it does not hold. O(runs on the nodes up to the last such position).
+ *
+ * @example reservesAllRoom(pool, 16, 2, runs, heldByPosition, 0, () => false, room, 4)
+ */
+export function reservesAllRoom(
+  pool: GpuPool,
+  gpus: number,
+  jobRank: number,
+  runs: readonly HeldRun[],
+  heldByPosition: readonly (readonly number[])[],
+  nowSec: number,
+  isShielded: (index: number) => boolean,
+  room: readonly number[],
+  roomGpus: number,
+): boolean {
+  const { wholeNodes } = placementShape(gpus, pool.nodeSizeGpus);
+  if (wholeNodes === 0 || roomGpus > pool.nodeSizeGpus || !canReserve(pool, gpus)) return false;
+  const isFullSize = (position: number): boolean =>
+    pool.isUsable[position] === 1 && pool.capacity[position] === pool.nodeSizeGpus;
+  let lastWithRoom = -1;
+  for (let position = 0; position < pool.free.length; position += 1) {
+    if (!pool.isUsable[position] || room[position]! < roomGpus) continue;
+    // A smaller node could be the remainder's: not shown here.
+    if (!isFullSize(position)) return false;
+    lastWithRoom = position;
+  }
+  const { isWholeReadyNow } = createReadiness(
+    pool,
+    jobRank,
+    runs,
+    heldByPosition,
+    nowSec,
+    isShielded,
+  );
+  let readyNowBelow = 0;
+  for (let position = 0; position <= lastWithRoom; position += 1) {
+    if (!isFullSize(position)) continue;
+    const isReadyNow = isWholeReadyNow(position);
+    if (room[position]! >= roomGpus && (!isReadyNow || readyNowBelow >= wholeNodes)) return false;
+    if (isReadyNow) readyNowBelow += 1;
+  }
+  return true;
 }
 
 /**

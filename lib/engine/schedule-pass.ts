@@ -9,7 +9,13 @@ import {
   type QueueGroup,
 } from "./pending-queue";
 import { placeJob, placementShape } from "./placement";
-import { canMakeRoom, canMakeRoomAmong, planPreemption, rankPreemptionReason } from "./preemption";
+import {
+  canMakeRoom,
+  hasRoomIn,
+  planPreemption,
+  rankPreemptionReason,
+  roomAmong,
+} from "./preemption";
 import type {
   BudgetRef,
   KeptFor,
@@ -18,7 +24,13 @@ import type {
   StartDecision,
   WaitDecision,
 } from "./reasons";
-import { canReserve, reserveNodes, reservesOtherThan, type Reservation } from "./reservation";
+import {
+  canReserve,
+  reserveNodes,
+  reservesAllRoom,
+  reservesOtherThan,
+  type Reservation,
+} from "./reservation";
 import type { StandingRuns } from "./standing-runs";
 import type { ActiveRun, BudgetTree, ClusterSpec, NodeSlice, PendingJob, UsageMode } from "./types";
 import { usageWindowSec } from "./usage-window";
@@ -239,6 +251,8 @@ function decide(
     compute: () => Reservation;
     /** For a one-node holder: whether a node is outside the reservation, or it if not. */
     check: ((position: number) => ReturnType<typeof reservesOtherThan>) | null;
+    /** For a gang holder: whether the reservation is shown to take every node with room. */
+    takesAllRoom: ((room: readonly number[], roomGpus: number) => boolean) | null;
     shield: Holdings | null;
     value: Reservation | null;
   } | null = null;
@@ -298,11 +312,15 @@ function decide(
     }
     // Most of the plans left fail too, for want of one node that could be cleared enough: checked
     // first without the reservation (which need not be chosen then), then outside it.
+    const room = victimGroups ? roomAmong(pool, victimGroups, isAllowedRun) : null;
     const canPlan = (excluded?: Uint8Array): boolean =>
-      victimGroups
-        ? canMakeRoomAmong(pool, job.gpus, victimGroups, isAllowedRun, excluded)
+      room
+        ? hasRoomIn(pool, job.gpus, room, excluded)
         : canMakeRoom(pool, job.gpus, live, state.heldByPosition, isAllowed, excluded);
     if (isReservationOpen && !canPlan()) return "failed";
+    // A gang job's reservation often takes every node that could be cleared: shown without
+    // choosing its nodes where it can be.
+    if (isReservationOpen && room && reservation!.takesAllRoom?.(room, job.gpus)) return "failed";
     const excluded = reserved()?.isExcluded;
     if (!canPlan(excluded)) return "failed";
     const plan = planPreemption(
@@ -432,6 +450,21 @@ function decide(
                           nowSec,
                           isShielded,
                           position,
+                        )
+                    : null,
+                takesAllRoom:
+                  job.gpus > pool.nodeSizeGpus
+                    ? (room: readonly number[], roomGpus: number) =>
+                        reservesAllRoom(
+                          pool,
+                          job.gpus,
+                          jobRank,
+                          live,
+                          heldByPosition,
+                          nowSec,
+                          isShielded,
+                          room,
+                          roomGpus,
                         )
                     : null,
                 shield: null as Holdings | null,
