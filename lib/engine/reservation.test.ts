@@ -127,7 +127,7 @@ function checkAgainstNaive(
       const [slice] = run.slices;
       room[slice!.position] = room[slice!.position]! + slice!.gpus;
     }
-    for (let roomGpus = 1; roomGpus <= pool.nodeSizeGpus; roomGpus += 1) {
+    for (let roomGpus = 1; roomGpus <= pool.nodeSizeGpus + 1; roomGpus += 1) {
       const isShown = reservesAllRoom(
         pool,
         gpus,

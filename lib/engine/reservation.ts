@@ -302,10 +302,11 @@ export function reservesOtherThan(
 /**
  * For a gang job of `gpus` GPUs (more than a node's), whether {@link reserveNodes} would reserve
  * every usable position where `room` (GPUs a position could offer, e.g. free plus preemptable)
- * reaches `roomGpus`, for a one-node job of `roomGpus`: shown without choosing the nodes when
- * each such position is a full-size node ready now with fewer than the job's whole nodes ready
- * now below it (the whole nodes go to the earliest, ties to the lowest). False when that is not
- * shown, never when it does not hold. O(runs on the nodes up to the last such position).
+ * reaches `roomGpus` (what another job needs of a node at least): shown without choosing the
+ * nodes when each such position is a full-size node ready now with fewer than the job's whole
+ * nodes ready now below it (the whole nodes go to the earliest, ties to the lowest). False when
+ * that is not shown, never when it does not hold. O(runs on the nodes up to the last such
+ * position).
  *
  * @example reservesAllRoom(pool, 16, 2, runs, heldByPosition, 0, () => false, room, 4)
  */
@@ -321,7 +322,7 @@ export function reservesAllRoom(
   roomGpus: number,
 ): boolean {
   const { wholeNodes } = placementShape(gpus, pool.nodeSizeGpus);
-  if (wholeNodes === 0 || roomGpus > pool.nodeSizeGpus || !canReserve(pool, gpus)) return false;
+  if (wholeNodes === 0 || !canReserve(pool, gpus)) return false;
   const isFullSize = (position: number): boolean =>
     pool.isUsable[position] === 1 && pool.capacity[position] === pool.nodeSizeGpus;
   let lastWithRoom = -1;

@@ -319,8 +319,14 @@ function decide(
         : canMakeRoom(pool, job.gpus, live, state.heldByPosition, isAllowed, excluded);
     if (isReservationOpen && !canPlan()) return "failed";
     // A gang job's reservation often takes every node that could be cleared: shown without
-    // choosing its nodes where it can be.
-    if (isReservationOpen && room && reservation!.takesAllRoom?.(room, job.gpus)) return "failed";
+    // choosing its nodes where it can be. A node with less room than the job needs of one at
+    // least (its remainder, else a whole node, or all of it on one node) cannot help.
+    if (isReservationOpen && room) {
+      const shape = placementShape(job.gpus, pool.nodeSizeGpus);
+      const leastGpus =
+        shape.wholeNodes === 0 || shape.remainderGpus > 0 ? shape.remainderGpus : pool.nodeSizeGpus;
+      if (reservation!.takesAllRoom?.(room, leastGpus)) return "failed";
+    }
     const excluded = reserved()?.isExcluded;
     if (!canPlan(excluded)) return "failed";
     const plan = planPreemption(
