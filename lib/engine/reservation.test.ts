@@ -5,7 +5,7 @@ import {
   canReserve,
   releaseAtSec,
   reserveNodes,
-  reservesAllRoom,
+  surelyReserved,
   reservesOtherThan,
   type HeldRun,
 } from "./reservation";
@@ -78,11 +78,11 @@ const runSpec = fc.record(runFields);
 
 type ArbitraryValue<A> = A extends fc.Arbitrary<infer T> ? T : never;
 
-/** How often `reservesAllRoom` showed its answer in the checks below. */
-const roomChecks = { shown: 0 };
+/** How many positions `surelyReserved` gave in the checks below. */
+const sureChecks = { reserved: 0 };
 
 /**
- * Checks `reserveNodes`, `canReserve`, `reservesOtherThan` and `reservesAllRoom` against the
+ * Checks `reserveNodes`, `canReserve`, `reservesOtherThan` and `surelyReserved` against the
  * naive rule.
  */
 function checkAgainstNaive(
@@ -118,34 +118,14 @@ function checkAgainstNaive(
   expect(reservation && { nodes: reservation.nodes, readyAtSec: reservation.readyAtSec }).toEqual(
     expected,
   );
-  // Gang jobs: whether the reservation takes every node where a later one-node job could make
-  // room (here: free GPUs plus those of runs it would outrank), without choosing it.
+  // Gang jobs: the nodes surely reserved, found without choosing them all, are reserved.
   if (gpus > pool.nodeSizeGpus) {
-    const room = [...pool.free];
-    for (const run of runs) {
-      if (run.isGone || (run.isAllocated && run.rank <= jobRank)) continue;
-      const [slice] = run.slices;
-      room[slice!.position] = room[slice!.position]! + slice!.gpus;
-    }
-    for (let roomGpus = 1; roomGpus <= pool.nodeSizeGpus + 1; roomGpus += 1) {
-      const isShown = reservesAllRoom(
-        pool,
-        gpus,
-        jobRank,
-        runs,
-        held,
-        10,
-        isShielded,
-        room,
-        roomGpus,
-      );
-      if (!isShown) continue;
-      roomChecks.shown += 1;
-      for (let position = 0; position < nodes.length; position += 1) {
-        if (pool.isUsable[position] && room[position]! >= roomGpus) {
-          expect(reservation?.isExcluded[position]).toBe(1);
-        }
-      }
+    const sure = surelyReserved(pool, gpus, jobRank, runs, held, 10, isShielded);
+    expect(sure !== null).toBe(expected !== null);
+    for (let position = 0; position < nodes.length; position += 1) {
+      if (sure?.[position] !== 1) continue;
+      sureChecks.reserved += 1;
+      expect(reservation?.isExcluded[position]).toBe(1);
     }
     return;
   }
@@ -186,7 +166,7 @@ describe("reserveNodes", () => {
       ),
       { numRuns: 1000 },
     );
-    // reservesAllRoom answered often enough to be tested.
-    expect(roomChecks.shown).toBeGreaterThan(100);
+    // surelyReserved gave positions often enough to be tested.
+    expect(sureChecks.reserved).toBeGreaterThan(100);
   });
 });

@@ -300,17 +300,15 @@ export function reservesOtherThan(
 }
 
 /**
- * For a gang job of `gpus` GPUs (more than a node's), whether {@link reserveNodes} would reserve
- * every usable position where `room` (GPUs a position could offer, e.g. free plus preemptable)
- * reaches `roomGpus` (what another job needs of a node at least): shown without choosing the
- * nodes when each such position is a full-size node ready now with fewer than the job's whole
- * nodes ready now below it (the whole nodes go to the earliest, ties to the lowest). False when
- * that is not shown, never when it does not hold. O(runs on the nodes up to the last such
- * position).
+ * Positions {@link reserveNodes} surely reserves for a gang job of `gpus` GPUs (more than a
+ * node's), found without choosing them all: the full-size usable nodes ready now, lowest first,
+ * up to the job's whole nodes (the whole nodes go to the earliest, ties to the lowest). 1 for
+ * such a position; null for a one-node job or one the healthy nodes can never hold. O(runs on
+ * the nodes read).
  *
- * @example reservesAllRoom(pool, 16, 2, runs, heldByPosition, 0, () => false, room, 4)
+ * @example surelyReserved(pool, 16, 2, runs, heldByPosition, 0, () => false)?.[3] // 1 if reserved
  */
-export function reservesAllRoom(
+export function surelyReserved(
   pool: GpuPool,
   gpus: number,
   jobRank: number,
@@ -318,20 +316,9 @@ export function reservesAllRoom(
   heldByPosition: readonly (readonly number[])[],
   nowSec: number,
   isShielded: (index: number) => boolean,
-  room: readonly number[],
-  roomGpus: number,
-): boolean {
+): Uint8Array | null {
   const { wholeNodes } = placementShape(gpus, pool.nodeSizeGpus);
-  if (wholeNodes === 0 || !canReserve(pool, gpus)) return false;
-  const isFullSize = (position: number): boolean =>
-    pool.isUsable[position] === 1 && pool.capacity[position] === pool.nodeSizeGpus;
-  let lastWithRoom = -1;
-  for (let position = 0; position < pool.free.length; position += 1) {
-    if (!pool.isUsable[position] || room[position]! < roomGpus) continue;
-    // A smaller node could be the remainder's: not shown here.
-    if (!isFullSize(position)) return false;
-    lastWithRoom = position;
-  }
+  if (wholeNodes === 0 || !canReserve(pool, gpus)) return null;
   const { isWholeReadyNow } = createReadiness(
     pool,
     jobRank,
@@ -340,14 +327,16 @@ export function reservesAllRoom(
     nowSec,
     isShielded,
   );
-  let readyNowBelow = 0;
-  for (let position = 0; position <= lastWithRoom; position += 1) {
-    if (!isFullSize(position)) continue;
-    const isReadyNow = isWholeReadyNow(position);
-    if (room[position]! >= roomGpus && (!isReadyNow || readyNowBelow >= wholeNodes)) return false;
-    if (isReadyNow) readyNowBelow += 1;
+  const isReserved = new Uint8Array(pool.free.length);
+  let found = 0;
+  for (let position = 0; position < pool.free.length && found < wholeNodes; position += 1) {
+    if (!pool.isUsable[position] || pool.capacity[position] !== pool.nodeSizeGpus) continue;
+    if (isWholeReadyNow(position)) {
+      isReserved[position] = 1;
+      found += 1;
+    }
   }
-  return true;
+  return isReserved;
 }
 
 /**

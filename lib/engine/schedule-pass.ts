@@ -27,7 +27,7 @@ import type {
 import {
   canReserve,
   reserveNodes,
-  reservesAllRoom,
+  surelyReserved,
   reservesOtherThan,
   type Reservation,
 } from "./reservation";
@@ -251,8 +251,8 @@ function decide(
     compute: () => Reservation;
     /** For a one-node holder: whether a node is outside the reservation, or it if not. */
     check: ((position: number) => ReturnType<typeof reservesOtherThan>) | null;
-    /** For a gang holder: whether the reservation is shown to take every node with room. */
-    takesAllRoom: ((room: readonly number[], roomGpus: number) => boolean) | null;
+    /** For a gang holder, some of the nodes the reservation takes (`surelyReserved`); else null. */
+    surely: () => Uint8Array | null;
     shield: Holdings | null;
     value: Reservation | null;
   } | null = null;
@@ -318,14 +318,11 @@ function decide(
         ? hasRoomIn(pool, job.gpus, room, excluded)
         : canMakeRoom(pool, job.gpus, live, state.heldByPosition, isAllowed, excluded);
     if (isReservationOpen && !canPlan()) return "failed";
-    // A gang job's reservation often takes every node that could be cleared: shown without
-    // choosing its nodes where it can be. A node with less room than the job needs of one at
-    // least (its remainder, else a whole node, or all of it on one node) cannot help.
+    // A gang job's reservation often takes every node that could be cleared: the nodes it surely
+    // takes, found without choosing them all, may show it (more nodes excluded, less room).
     if (isReservationOpen && room) {
-      const shape = placementShape(job.gpus, pool.nodeSizeGpus);
-      const leastGpus =
-        shape.wholeNodes === 0 || shape.remainderGpus > 0 ? shape.remainderGpus : pool.nodeSizeGpus;
-      if (reservation!.takesAllRoom?.(room, leastGpus)) return "failed";
+      const sure = reservation!.surely();
+      if (sure && !hasRoomIn(pool, job.gpus, room, sure)) return "failed";
     }
     const excluded = reserved()?.isExcluded;
     if (!canPlan(excluded)) return "failed";
@@ -439,6 +436,7 @@ function decide(
           if (!reservation) {
             const holderNode = holdings.nodeIndexOf(job.budgetId);
             if (canReserve(pool, job.gpus)) {
+              let sure: Uint8Array | null | undefined;
               const holder = {
                 holder: job,
                 holderRank: jobRank,
@@ -458,21 +456,19 @@ function decide(
                           position,
                         )
                     : null,
-                takesAllRoom:
-                  job.gpus > pool.nodeSizeGpus
-                    ? (room: readonly number[], roomGpus: number) =>
-                        reservesAllRoom(
-                          pool,
-                          job.gpus,
-                          jobRank,
-                          live,
-                          heldByPosition,
-                          nowSec,
-                          isShielded,
-                          room,
-                          roomGpus,
-                        )
-                    : null,
+                // Only while the nodes are not chosen: nothing has started since.
+                surely: () =>
+                  sure !== undefined
+                    ? sure
+                    : (sure = surelyReserved(
+                        pool,
+                        job.gpus,
+                        jobRank,
+                        live,
+                        heldByPosition,
+                        nowSec,
+                        isShielded,
+                      )),
                 shield: null as Holdings | null,
                 value: null,
               };
