@@ -27,8 +27,8 @@ import type {
 import {
   canReserve,
   reserveNodes,
-  surelyReserved,
   reservesOtherThan,
+  surelyReserved,
   type Reservation,
 } from "./reservation";
 import type { StandingRuns } from "./standing-runs";
