@@ -3,10 +3,30 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { useState, type ReactNode } from "react";
 
-/** One query client per browser tab (the server makes one per request). */
-export function QueryProvider({ children }: { children: ReactNode }) {
+/** Default staleTime of the app's pages, in milliseconds. */
+export const APP_STALE_MS = 2000;
+/**
+ * staleTime of the simulation and what-if pages, which poll once a second while a run is
+ * queued or running, in milliseconds.
+ */
+export const POLLING_STALE_MS = 1000;
+
+/**
+ * A browser query client for the pages below it, made once per mount (the server makes one
+ * per request). The app layout holds one with the default staleTime; the simulation and
+ * what-if layouts nest their own with `staleTimeMs={POLLING_STALE_MS}`, which also gives those
+ * pages a cache that is dropped when the section is left, so coming back shows the server's
+ * fresh `initialData`.
+ */
+export function QueryProvider({
+  children,
+  staleTimeMs = APP_STALE_MS,
+}: {
+  children: ReactNode;
+  staleTimeMs?: number;
+}) {
   const [client] = useState(
-    () => new QueryClient({ defaultOptions: { queries: { staleTime: 2000, retry: 1 } } }),
+    () => new QueryClient({ defaultOptions: { queries: { staleTime: staleTimeMs, retry: 1 } } }),
   );
   return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
 }

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
-import { QueryProvider } from "@/components/simulations/query-provider";
+import { POLLING_STALE_MS, QueryProvider } from "@/components/providers/query-provider";
 import "./simulations.css";
 
 export default function SimulationsLayout({ children }: { children: ReactNode }) {
-  return <QueryProvider>{children}</QueryProvider>;
+  return <QueryProvider staleTimeMs={POLLING_STALE_MS}>{children}</QueryProvider>;
 }
