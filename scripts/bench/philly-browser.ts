@@ -7,7 +7,8 @@
 // scenario from the form and times click -> results with both timelines painted. The breakdown
 // comes from the simulation's row (polled every 50 ms), the worker's own log line and the page's
 // marks and network timing. --days N replays the trace's first N days; --log prints the server;
-// --screenshot saves the results page of the last run.
+// --screenshot saves the results page of the last run. The simulations it started are deleted at
+// the end (scripts/bench/bench-simulations.ts), so their results do not pile up in the database.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -15,6 +16,7 @@ import path from "node:path";
 import { chromium, type Page } from "@playwright/test";
 import pg from "pg";
 import { CHROMIUM_ARGS } from "../../e2e/chromium";
+import { removeBenchSimulations, simulationIdOfPage } from "./bench-simulations";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 const args = process.argv.slice(2);
@@ -212,7 +214,13 @@ type Marks = {
   timeline?: { start: number; responseStart: number; end: number; transfer: number; body: number };
 };
 
-async function runOnce(page: Page, client: pg.Client, server: Server): Promise<number> {
+/** One run, timed and printed; adds the id of the simulation it started to `startedIds`. */
+async function runOnce(
+  page: Page,
+  client: pg.Client,
+  server: Server,
+  startedIds: string[],
+): Promise<number> {
   await page.goto("/simulations/new");
   await page.getByRole("radio", { name: /Philly trace/ }).check();
   if (DAYS) await page.locator('input[name="days"]').fill(DAYS);
@@ -227,6 +235,7 @@ async function runOnce(page: Page, client: pg.Client, server: Server): Promise<n
     .getByRole("heading", { name: "Results" })
     .or(failed)
     .waitFor({ timeout: RESULTS_TIMEOUT_MS });
+  startedIds.push(simulationIdOfPage(page.url()));
   if (await failed.isVisible()) {
     throw new Error(`The simulation failed:\n${await page.locator(".error-text").textContent()}`);
   }
@@ -334,6 +343,7 @@ async function main(): Promise<void> {
   const server = await startServer();
   const client = new pg.Client({ connectionString: DATABASE_URL });
   await client.connect();
+  const startedIds: string[] = [];
   const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     args: CHROMIUM_ARGS,
@@ -346,7 +356,9 @@ async function main(): Promise<void> {
     await page.addInitScript(RECORD_MARKS);
     await signIn(page);
     const totals: number[] = [];
-    for (let run = 0; run < RUNS; run++) totals.push(await runOnce(page, client, server));
+    for (let run = 0; run < RUNS; run++) {
+      totals.push(await runOnce(page, client, server, startedIds));
+    }
     if (RUNS > 1) console.log(`totals: ${totals.map(seconds).join(", ")}`);
     if (SCREENSHOT) {
       await page.screenshot({ path: SCREENSHOT, fullPage: true });
@@ -354,8 +366,13 @@ async function main(): Promise<void> {
     }
   } finally {
     await browser.close();
-    await client.end();
-    await server.stop();
+    await server.stop(); // and its workers: nothing writes to the rows deleted next
+    try {
+      const deleted = await removeBenchSimulations(client, startedIds);
+      console.log(`${deleted} simulation(s) of this run deleted from the bench database`);
+    } finally {
+      await client.end();
+    }
   }
 }
 

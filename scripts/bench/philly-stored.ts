@@ -4,7 +4,7 @@
 // as scripts/bench/philly-browser.ts leaves it), runs `node .next/sim-worker/sim-worker.mjs` on
 // it (bundled here first) and prints the worker's laps and the SHA-256 of what it stored: the
 // summary and the unzipped report and timeline. Equal hashes on two commits mean identical
-// results.
+// results. The row is deleted afterwards (scripts/bench/bench-simulations.ts).
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { loadavg } from "node:os";
@@ -12,6 +12,7 @@ import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import pg from "pg";
 import { buildWorkerBundle } from "../build-worker";
+import { insertBenchSimulation, removeBenchSimulations } from "./bench-simulations";
 
 const args = process.argv.slice(2);
 const at = args.indexOf("--trace");
@@ -32,12 +33,19 @@ await client.connect();
 try {
   const user = await client.query<{ id: string }>("SELECT id FROM users ORDER BY id LIMIT 1");
   if (!user.rows[0]) throw new Error("No user in the bench database: run philly-browser.ts once.");
-  const id = `bench${Date.now().toString(36)}`;
-  await client.query(
-    `INSERT INTO simulations (id, "userId", name, source, options, "updatedAt")
-     VALUES ($1, $2, 'Philly (philly-stored bench)', 'philly', '{}', now())`,
-    [id, user.rows[0].id],
-  );
+  const id = await insertBenchSimulation(client, user.rows[0].id);
+  try {
+    await measure(id);
+  } finally {
+    await removeBenchSimulations(client, [id]);
+    console.log(`simulation ${id} deleted from the bench database`);
+  }
+} finally {
+  await client.end();
+}
+
+/** Runs the worker on simulation `id` and prints its laps and the hashes of what it stored. */
+async function measure(id: string): Promise<void> {
   const loadBefore = loadavg()[0]!.toFixed(1);
   const run = spawnSync(process.execPath, [workerPath, id], {
     env: { ...process.env, DATABASE_URL, ALLOT_PHILLY_CSV: TRACE },
@@ -63,6 +71,4 @@ try {
   console.log(
     `timeline sha256 ${sha(gunzipSync(row.timelineGz))} (${row.timelineGz.length} bytes gzip)`,
   );
-} finally {
-  await client.end();
 }
