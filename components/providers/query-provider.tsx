@@ -2,14 +2,7 @@
 
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { useState, type ReactNode } from "react";
-
-/** Default staleTime of the app's pages, in milliseconds. */
-export const APP_STALE_MS = 2000;
-/**
- * staleTime of the simulation and what-if pages, which poll once a second while a run is
- * queued or running, in milliseconds.
- */
-export const POLLING_STALE_MS = 1000;
+import { APP_STALE_MS } from "./query-stale";
 
 /**
  * A browser query client for the pages below it, made once per mount (the server makes one

@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
-import { POLLING_STALE_MS, QueryProvider } from "@/components/providers/query-provider";
+import { QueryProvider } from "@/components/providers/query-provider";
+import { POLLING_STALE_MS } from "@/components/providers/query-stale";
 import "./simulations.css";
 
 export default function SimulationsLayout({ children }: { children: ReactNode }) {
