@@ -1,7 +1,7 @@
 import { createBudgetSlots, type BudgetSlots } from "./budget-slots";
 import type { PreemptableTotals } from "./preemptable-totals";
 import { isProtected, preemptionOutcome } from "./contract";
-import { createGpuPool, createPositionLookup, type GpuPool } from "./placement";
+import { createGpuPool, createPositionLookup, slicesOf, type GpuPool } from "./placement";
 import { compareVictims, type VictimCandidate, type VictimSlot } from "./preemption";
 import type { BudgetRef, DrainCompleteDecision, PreemptDecision, PreemptReason } from "./reasons";
 import type { SchedulePassInput } from "./schedule-pass";
@@ -39,7 +39,8 @@ export type ClusterState = {
   rankBySlot: readonly number[];
   /**
    * What preemption could free among the loaded runs, from standing runs (GPUs on down and
-   * draining nodes counted too); null for runs given as a list (count the loaded runs).
+   * draining nodes counted too); null for runs given as a list or standing runs that overfill a
+   * node (count the loaded runs).
    */
   preemptable: PreemptableTotals | null;
   /** Allocated GPUs held per leaf budget by the runs loaded and not ended while loading. */
@@ -107,8 +108,8 @@ export function loadClusterState(
   const budgetSlots = standing?.budgetSlots ?? createBudgetSlots();
   // Slots given to runs of a list get their rank once the list is loaded.
   const rankBySlot = budgetSlots.ids.map(rankOf);
-  // Totals count the GPUs of down and draining nodes too: a bound that only grows, and the runs
-  // there are checked one by one (gone, or on nodes no plan uses).
+  // Totals count the GPUs of down and draining nodes too: an upper bound there (it over-counts),
+  // and the runs there are checked one by one (gone, or on nodes no plan uses).
   const preemptable = isTotalled ? standing!.preemptable.totalsAt(nowSec, live) : null;
   const heldByPosition: number[][] = standing?.heldByPosition ?? [];
   for (let position = heldByPosition.length; position < pool.free.length; position += 1) {
@@ -219,14 +220,7 @@ export function loadClusterState(
     }
   } else {
     for (const run of input.runs as readonly ActiveRun[]) {
-      const slices: LiveRun["slices"] = [];
-      for (const slice of run.placement) {
-        const position = positionOf(slice.node);
-        if (position < 0) {
-          throw new RangeError(`Run "${run.id}" is placed on unknown node ${slice.node}.`);
-        }
-        slices.push({ position, gpus: slice.gpus });
-      }
+      const slices = slicesOf(run, positionOf);
       const entry: LiveRun = {
         id: run.id,
         budgetId: run.budgetId,

@@ -182,3 +182,36 @@ export function createPositionLookup(pool: GpuPool): (node: number) => number {
     byIndex[pool.indexOf[position]!] = position;
   return (node) => (Number.isInteger(node) && node >= 0 && node <= maxIndex ? byIndex[node]! : -1);
 }
+
+/**
+ * A run's placement by pool position. Throws a RangeError on a placement the engine never makes
+ * and cannot reason about: an unknown node, a node given twice, or a slice of other than a
+ * positive whole number of GPUs (ready times count on a node's free and held GPUs adding up to
+ * its size).
+ *
+ * @example slicesOf({ id: "r", placement: [{ node: 3, gpus: 8 }] }, positionOf) // [{ position: 3, gpus: 8 }]
+ */
+export function slicesOf(
+  run: { id: string; placement: readonly NodeSlice[] },
+  positionOf: (node: number) => number,
+): { position: number; gpus: number }[] {
+  const slices: { position: number; gpus: number }[] = [];
+  for (const slice of run.placement) {
+    const position = positionOf(slice.node);
+    if (position < 0) {
+      throw new RangeError(`Run "${run.id}" is placed on unknown node ${slice.node}.`);
+    }
+    if (!Number.isInteger(slice.gpus) || slice.gpus <= 0) {
+      throw new RangeError(
+        `Run "${run.id}" takes ${slice.gpus} GPUs on node ${slice.node}: a slice takes a positive whole number.`,
+      );
+    }
+    for (const earlier of slices) {
+      if (earlier.position === position) {
+        throw new RangeError(`Run "${run.id}" is placed twice on node ${slice.node}.`);
+      }
+    }
+    slices.push({ position, gpus: slice.gpus });
+  }
+  return slices;
+}

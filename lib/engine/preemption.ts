@@ -218,7 +218,8 @@ export function canMakeRoom(
 /**
  * {@link canMakeRoom} reading only the candidates in `victimGroups`: the same answer when every
  * candidate it would allow is among them, cheaper when few are (the share guard often shields
- * the runs of most budgets, which then need not be read).
+ * the runs of most budgets, which then need not be read). A pass that asks more than once uses
+ * its two parts, {@link roomAmong} once and {@link hasRoomIn} per question.
  *
  * @example canMakeRoomAmong(pool, 8, [unallocatedRuns], (run) => !run.isGone)
  */

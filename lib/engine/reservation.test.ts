@@ -153,6 +153,7 @@ describe("reserveNodes", () => {
   });
 
   it("chooses among many nodes as the rule does, for gang jobs of more than eight nodes too", () => {
+    sureChecks.reserved = 0;
     fc.assert(
       fc.property(
         fc.array(nodeSpec, { minLength: 8, maxLength: 40 }),
@@ -168,5 +169,29 @@ describe("reserveNodes", () => {
     );
     // surelyReserved gave positions often enough to be tested.
     expect(sureChecks.reserved).toBeGreaterThan(100);
+  });
+
+  it("breaks ties among the earliest nodes of large gang jobs as the rule does", () => {
+    // Healthy full-size nodes and protections ending at a few moments: many nodes ready at the
+    // same time, some of them past the job's whole nodes.
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 12, max: 40 }),
+        fc.array(
+          fc.record({ ...runFields, gpus: fc.constantFrom(4, 8), isGone: fc.constant(false) }),
+          { minLength: 20, maxLength: 80 },
+        ),
+        fc.integer({ min: 9, max: 40 }),
+        fc.integer({ min: 1, max: 4 }),
+        (nodeCount, specs, wholeNodes, jobRank) => {
+          const nodes = Array.from({ length: nodeCount }, () => ({
+            gpus: 8 as const,
+            isHealthy: true,
+          }));
+          checkAgainstNaive(nodes, specs, 8 * Math.min(wholeNodes, nodeCount), jobRank);
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });

@@ -171,8 +171,10 @@ function createReadiness(
     for (const slice of slices) if (slice.position === position) return slice.gpus;
     return 0;
   };
-  // A whole node is ready when the last run on it releases: no order of releases to sort. Free
-  // and held GPUs add up to the node's, so one run released at or after the cutoff decides.
+  // A need of all of a node's GPUs (a whole node of a gang job, or a job as large as its node)
+  // is met when the last run on it releases: no order of releases to sort. Free and held GPUs add
+  // up to the node's (`slicesOf` refuses placements where they would not), so one run released
+  // at or after the cutoff decides.
   const wholeNodeReadyAt = (
     position: number,
     free: number,
@@ -340,9 +342,10 @@ export function surelyReserved(
 }
 
 /**
- * The indices of the `count` earliest times (ties: lowest index), in no set order: a few
- * selection rounds when `count` is small, else the `count`-th earliest time (a selection, no
- * sort), then the times before it and the first ones at it. Does not reorder `atSecs`.
+ * The indices of the `count` earliest times (ties: lowest index): a few selection rounds when
+ * `count` is small (earliest first), else the `count`-th earliest time found by a selection, no
+ * sort, then the times before it and the first ones at it (ascending index). Does not reorder
+ * `atSecs`.
  */
 function earliestOptions(atSecs: readonly number[], count: number): number[] {
   const chosen: number[] = [];

@@ -320,8 +320,8 @@ function decide(
     if (isReservationOpen && !canPlan()) return "failed";
     // A gang job's reservation often takes every node that could be cleared: the nodes it surely
     // takes, found without choosing them all, may show it (more nodes excluded, less room).
-    if (isReservationOpen && room) {
-      const sure = reservation!.surely();
+    if (reservation?.value === null && room) {
+      const sure = reservation.surely();
       if (sure && !hasRoomIn(pool, job.gpus, room, sure)) return "failed";
     }
     const excluded = reserved()?.isExcluded;
@@ -456,7 +456,7 @@ function decide(
                           position,
                         )
                     : null,
-                // Only while the nodes are not chosen: nothing has started since.
+                // Asked only while the nodes are not chosen: nothing has started since.
                 surely: () =>
                   sure !== undefined
                     ? sure
@@ -577,8 +577,10 @@ function decide(
  * An upper bound on the GPUs of healthy nodes that preemption could free for a job: those of
  * unprotected runs that are unallocated, or of a budget ranked below the job's that the share
  * guard lets it preempt on the holdings of the moment. Runs are taken as loaded: preemptions
- * and starts since only lower the truth. Grouped by budget and run size, so a query costs
- * O(budgets x sizes) instead of a walk over every victim.
+ * and starts since only lower the truth. With standing totals, runs are taken as standing, before
+ * this pass's down-node and drain ends, and GPUs on down or draining nodes count too: the bound
+ * only grows. Grouped by budget and run size, so a query costs O(budgets x sizes) instead of a
+ * walk over every victim.
  */
 function createPreemptableBound(
   state: ClusterState,

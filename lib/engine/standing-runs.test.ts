@@ -40,12 +40,26 @@ describe("standing runs", () => {
     );
   });
 
-  it("refuses a run twice, a run on an unknown node, and nodes other than its own", () => {
+  it("refuses a run twice, a run on an unknown node or placed oddly, and other nodes", () => {
     const cluster = makeCluster(2);
     const runs = createStandingRuns(cluster.nodes);
     runs.add(makeRun("r1", "a", [{ node: 0, gpus: 4 }]));
     expect(() => runs.add(makeRun("r1", "a", [{ node: 1, gpus: 4 }]))).toThrow(/already/);
     expect(() => runs.add(makeRun("r2", "a", [{ node: 7, gpus: 4 }]))).toThrow(/unknown node 7/);
+    // Placements the engine never makes: a node twice, a slice of no or part of a GPU.
+    const twice = makeRun("r3", "a", [
+      { node: 1, gpus: 2 },
+      { node: 1, gpus: 2 },
+    ]);
+    expect(() => runs.add(twice)).toThrow(/placed twice on node 1/);
+    for (const gpus of [0, -1, 1.5]) {
+      const bad = makeRun("r4", "a", [{ node: 1, gpus }]);
+      expect(() => runs.add(bad)).toThrow(/positive whole number/);
+      // The same run given as a list is refused by the pass.
+      expect(() =>
+        runSchedulePass({ cluster, nowSec: 0, tree, leafUsage: {}, runs: [bad], pending: [] }),
+      ).toThrow(/positive whole number/);
+    }
     runs.remove("nobody");
     expect(runs.size).toBe(1);
     const other = makeCluster(3);

@@ -1,6 +1,6 @@
 import { createBudgetSlots, type BudgetSlots } from "./budget-slots";
 import type { LiveRun, NodesSeen } from "./cluster-state";
-import { createGpuPool, createPositionLookup, type GpuPool } from "./placement";
+import { createGpuPool, createPositionLookup, slicesOf, type GpuPool } from "./placement";
 import { createPreemptableTracker, type PreemptableTracker } from "./preemptable-totals";
 import type { ActiveRun, ClusterNodeState } from "./types";
 
@@ -107,13 +107,7 @@ export function createStandingRuns(nodes: readonly ClusterNodeState[]): Standing
   const runs: StandingRuns = {
     add(run) {
       if (entryById.has(run.id)) throw new Error(`Run "${run.id}" is already standing.`);
-      const slices = run.placement.map((slice) => {
-        const position = state.positionOf(slice.node);
-        if (position < 0) {
-          throw new RangeError(`Run "${run.id}" is placed on unknown node ${slice.node}.`);
-        }
-        return { position, gpus: slice.gpus };
-      });
+      const slices = slicesOf(run, state.positionOf);
       const index = state.entries.length;
       const entry: LiveRun = {
         id: run.id,
