@@ -78,11 +78,14 @@ export function loadClusterState(
   const seen = standing?.nodesSeen;
   let pool: GpuPool;
   let healthAt: NodeHealth[];
+  // Positions of down and of draining nodes, ascending.
+  let downAt: number[];
+  let drainingAt: number[];
   if (standing && seen && isSameNodes(seen, cluster.nodes)) {
     // The pass's free GPUs in the array kept for them: no pass runs inside another.
     standing.passFree.set(standing.pool.capacity);
     pool = { ...standing.pool, free: standing.passFree, isUsable: seen.isUsable };
-    healthAt = seen.healthAt;
+    ({ healthAt, downAt, drainingAt } = seen);
   } else {
     pool = standing
       ? copyPool(standing.pool, standing.positionOf, cluster.nodes)
@@ -90,18 +93,18 @@ export function loadClusterState(
     const lookup = standing?.positionOf ?? createPositionLookup(pool);
     healthAt = [];
     for (const node of cluster.nodes) healthAt[lookup(node.index)] = node.health;
-    if (standing) standing.nodesSeen = seeNodes(cluster.nodes, pool.isUsable, healthAt);
+    downAt = positionsWith(healthAt, "down");
+    drainingAt = positionsWith(healthAt, "draining");
+    if (standing) {
+      standing.nodesSeen = seeNodes(cluster.nodes, pool.isUsable, healthAt, downAt, drainingAt);
+    }
   }
   const positionOf = standing?.positionOf ?? createPositionLookup(pool);
   const healthOf = (node: number): NodeHealth | undefined => healthAt[positionOf(node)];
-  const hasDown = healthAt.includes("down");
-  const hasDraining = healthAt.includes("draining");
+  const hasDown = downAt.length > 0;
   // Standing runs that fit their nodes: their running totals are the pool's, and only the runs
   // on down or draining nodes need a look.
-  let isTotalled = standing !== null;
-  for (let position = 0; isTotalled && position < pool.free.length; position += 1) {
-    isTotalled = standing!.free[position]! >= 0;
-  }
+  const isTotalled = standing !== null && standing.overfilledCount === 0;
   if (isTotalled) pool.free.set(standing!.free);
   const preemptions: PreemptDecision[] = [];
   const live: LiveRun[] = standing?.entries ?? [];
@@ -118,11 +121,10 @@ export function loadClusterState(
 
   // Entries holding GPUs on nodes of this health, ascending: the order of `live`.
   const heldOn = (health: "down" | "draining"): number[] => {
-    if (!(health === "down" ? hasDown : hasDraining)) return [];
+    const positions = health === "down" ? downAt : drainingAt;
+    if (positions.length === 0) return [];
     const indices: number[] = [];
-    for (let position = 0; position < pool.free.length; position += 1) {
-      if (healthAt[position] === health) indices.push(...heldByPosition[position]!);
-    }
+    for (const position of positions) indices.push(...heldByPosition[position]!);
     return [...new Set(indices)].sort((a, b) => a - b);
   };
   // Allocated runs ended while loading, taken off the standing totals of holdings.
@@ -260,9 +262,8 @@ export function loadClusterState(
     });
   }
   const drainsCompleted: DrainCompleteDecision[] = [];
-  for (let position = 0; hasDraining && position < pool.free.length; position += 1) {
+  for (const position of drainingAt) {
     const node = pool.indexOf[position]!;
-    if (healthAt[position] !== "draining") continue;
     if (heldByPosition[position]!.every((index) => live[index]!.isGone)) {
       drainsCompleted.push({ node, reason: { rule: "drain-complete", atSec: nowSec, node } });
     }
@@ -335,30 +336,42 @@ export function loadClusterState(
   };
 }
 
-/**
- * A fresh pool for `nodes` from the template standing runs keep: node order, positions and sizes
- * are shared, free GPUs and health are the pass's own. Throws when the nodes are not the
- * template's.
- */
 /** The nodes of a pass as given (each object and its fields) and what a pass made of them. */
 export type NodesSeen = {
   nodes: readonly ClusterNodeState[];
   fields: readonly { index: number; gpus: number; health: NodeHealth }[];
   isUsable: Uint8Array;
   healthAt: NodeHealth[];
+  /** Positions of down nodes, ascending. */
+  downAt: number[];
+  /** Positions of draining nodes, ascending. */
+  drainingAt: number[];
 };
 
 function seeNodes(
   nodes: readonly ClusterNodeState[],
   isUsable: Uint8Array,
   healthAt: NodeHealth[],
+  downAt: number[],
+  drainingAt: number[],
 ): NodesSeen {
   return {
     nodes: [...nodes],
     fields: nodes.map(({ index, gpus, health }) => ({ index, gpus, health })),
     isUsable,
     healthAt,
+    downAt,
+    drainingAt,
   };
+}
+
+/** The positions whose node has `health`, ascending. */
+function positionsWith(healthAt: readonly NodeHealth[], health: NodeHealth): number[] {
+  const positions: number[] = [];
+  for (let position = 0; position < healthAt.length; position += 1) {
+    if (healthAt[position] === health) positions.push(position);
+  }
+  return positions;
 }
 
 /** Whether `nodes` are the very objects seen, none changed since. */
@@ -386,6 +399,11 @@ function isSameRanks(seen: readonly number[], ranks: readonly number[]): boolean
   return true;
 }
 
+/**
+ * A fresh pool for `nodes` from the template standing runs keep: node order, positions and sizes
+ * are shared, free GPUs and health are the pass's own. Throws when the nodes are not the
+ * template's.
+ */
 function copyPool(
   template: GpuPool,
   positionOf: (node: number) => number,

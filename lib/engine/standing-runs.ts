@@ -30,6 +30,8 @@ export type StandingRunsState = {
   heldByPosition: number[][];
   /** Free GPUs per position once every standing run holds its GPUs (below 0 when overfilled). */
   free: Int32Array;
+  /** Positions whose `free` is below 0: while any is, a pass loads every run itself. */
+  overfilledCount: number;
   /** Scratch for a pass's own free GPUs, reused from pass to pass. */
   passFree: Int32Array;
   /** Allocated GPUs held by the standing runs of each leaf budget. */
@@ -68,6 +70,7 @@ export function createStandingRuns(nodes: readonly ClusterNodeState[]): Standing
     entries: [],
     heldByPosition: Array.from({ length: pool.free.length }, () => []),
     free: pool.capacity.slice(),
+    overfilledCount: 0,
     passFree: pool.capacity.slice(),
     allocatedGpus: new Map(),
     budgetSlots: createBudgetSlots(),
@@ -79,7 +82,13 @@ export function createStandingRuns(nodes: readonly ClusterNodeState[]): Standing
   };
   // A run takes (`sign` 1) or gives back (-1) its GPUs in the running totals.
   const hold = (entry: LiveRun, sign: 1 | -1): void => {
-    for (const slice of entry.slices) state.free[slice.position]! -= sign * slice.gpus;
+    for (const slice of entry.slices) {
+      const before = state.free[slice.position]!;
+      const after = before - sign * slice.gpus;
+      state.free[slice.position] = after;
+      if (before >= 0 && after < 0) state.overfilledCount += 1;
+      else if (before < 0 && after >= 0) state.overfilledCount -= 1;
+    }
     if (entry.isAllocated) {
       const held = (state.allocatedGpus.get(entry.budgetId) ?? 0) + sign * entry.gpus;
       if (held === 0) state.allocatedGpus.delete(entry.budgetId);
