@@ -112,7 +112,8 @@ function checkAgainstNaive(
     const shielded = runs[index] as HeldRun & { isShielded: boolean };
     return shielded.isShielded;
   };
-  const reservation = reserveNodes(pool, gpus, jobRank, runs, held, 10, isShielded);
+  const request = { pool, gpus, jobRank, runs, heldByPosition: held, nowSec: 10, isShielded };
+  const reservation = reserveNodes(request);
   const expected = reserveNaively(pool, gpus, jobRank, runs, held, 10, isShielded);
   expect(canReserve(pool, gpus)).toBe(expected !== null);
   expect(reservation && { nodes: reservation.nodes, readyAtSec: reservation.readyAtSec }).toEqual(
@@ -120,7 +121,7 @@ function checkAgainstNaive(
   );
   // Gang jobs: the nodes surely reserved, found without choosing them all, are reserved.
   if (gpus > pool.nodeSizeGpus) {
-    const sure = surelyReserved(pool, gpus, jobRank, runs, held, 10, isShielded);
+    const sure = surelyReserved(request);
     expect(sure !== null).toBe(expected !== null);
     for (let position = 0; position < nodes.length; position += 1) {
       if (sure?.[position] !== 1) continue;
@@ -131,7 +132,7 @@ function checkAgainstNaive(
   }
   // One-node jobs: whether each node is outside the reservation, without choosing it.
   for (let position = 0; position < nodes.length; position += 1) {
-    const verdict = reservesOtherThan(pool, gpus, jobRank, runs, held, 10, isShielded, position);
+    const verdict = reservesOtherThan(request, position);
     const isReserved = reservation?.isExcluded[position] === 1;
     expect(verdict.isOutside).toBe(!isReserved);
     if (!verdict.isOutside) expect(verdict.reservation).toEqual(reservation);

@@ -10,6 +10,23 @@ export type HeldRun = {
   slices: { position: number; gpus: number }[];
 };
 
+/**
+ * What a reservation is worked out from: the job's size and rank, the nodes, the runs holding
+ * GPUs on them, and the moment.
+ */
+export type ReservationRequest = {
+  pool: GpuPool;
+  /** The job's GPUs. */
+  gpus: number;
+  jobRank: number;
+  runs: readonly HeldRun[];
+  /** Runs (indices into `runs`) holding GPUs on each position. */
+  heldByPosition: readonly (readonly number[])[];
+  nowSec: number;
+  /** Whether the share guard keeps the job from preempting run `index`; default never. */
+  isShielded?: (index: number) => boolean;
+};
+
 /** Nodes kept for the first allocated job that cannot start (ADR 010). */
 export type Reservation = {
   /** 1 for reserved positions: later allocated jobs may not start or preempt there. */
@@ -69,23 +86,14 @@ export function canReserve(pool: GpuPool, gpus: number): boolean {
  * then the earliest nodes (ties: lowest node). Returns null if the healthy nodes can never hold
  * the job. Deterministic; does not change the pool.
  *
- * @param heldByPosition runs (indices into `runs`) holding GPUs on each position
- * @param isShielded whether the share guard keeps the job from preempting run `index`
- * @example reserveNodes(pool, 16, 3, runs, heldByPosition, 0)?.nodes // e.g. [4, 5]
+ * @example reserveNodes({ pool, gpus: 16, jobRank: 3, runs, heldByPosition, nowSec: 0 })?.nodes // e.g. [4, 5]
  */
-export function reserveNodes(
-  pool: GpuPool,
-  gpus: number,
-  jobRank: number,
-  runs: readonly HeldRun[],
-  heldByPosition: readonly (readonly number[])[],
-  nowSec: number,
-  isShielded: (index: number) => boolean = () => false,
-): Reservation | null {
+export function reserveNodes(request: ReservationRequest): Reservation | null {
+  const { pool, gpus, nowSec } = request;
   if (!canReserve(pool, gpus)) return null;
   const shape = placementShape(gpus, pool.nodeSizeGpus);
   const nodeCount = pool.free.length;
-  const { readyAt } = createReadiness(pool, jobRank, runs, heldByPosition, nowSec, isShielded);
+  const { readyAt } = createReadiness(request);
   const chosen: { position: number; atSec: number }[] = [];
   const isExcluded = new Uint8Array(nodeCount);
   if (shape.wholeNodes > 0) {
@@ -139,14 +147,9 @@ type Readiness = {
   isWholeReadyNow: (position: number) => boolean;
 };
 
-function createReadiness(
-  pool: GpuPool,
-  jobRank: number,
-  runs: readonly HeldRun[],
-  heldByPosition: readonly (readonly number[])[],
-  nowSec: number,
-  isShielded: (index: number) => boolean,
-): Readiness {
+function createReadiness(request: ReservationRequest): Readiness {
+  const { pool, jobRank, runs, heldByPosition, nowSec } = request;
+  const isShielded = request.isShielded ?? (() => false);
   // Each run's release time; computed once for runs on several nodes, met once per node.
   let releaseCache: Map<number, number> | null = null;
   const releaseOf = (index: number): number => {
@@ -258,32 +261,20 @@ function createReadiness(
  * first node ready before it (by it, for a lower node: ties go to the lowest). When `position`
  * is the one, gives the reservation `reserveNodes` would. O(runs on the nodes read).
  *
- * @example reservesOtherThan(pool, 4, 2, runs, heldByPosition, 0, () => false, 3).isOutside
+ * @example reservesOtherThan({ pool, gpus: 4, jobRank: 2, runs, heldByPosition, nowSec: 0 }, 3).isOutside
  */
 export function reservesOtherThan(
-  pool: GpuPool,
-  gpus: number,
-  jobRank: number,
-  runs: readonly HeldRun[],
-  heldByPosition: readonly (readonly number[])[],
-  nowSec: number,
-  isShielded: (index: number) => boolean,
+  request: ReservationRequest,
   position: number,
 ): { isOutside: true } | { isOutside: false; reservation: Reservation } {
+  const { pool, gpus } = request;
   const shape = placementShape(gpus, pool.nodeSizeGpus);
   if (shape.wholeNodes > 0) throw new RangeError("reservesOtherThan is for one-node jobs.");
   const need = shape.remainderGpus;
   const isCandidate = (at: number): boolean =>
     pool.isUsable[at] === 1 && pool.capacity[at]! >= need;
   if (!canReserve(pool, gpus) || !isCandidate(position)) return { isOutside: true };
-  const { readyAt, isReadyBy } = createReadiness(
-    pool,
-    jobRank,
-    runs,
-    heldByPosition,
-    nowSec,
-    isShielded,
-  );
+  const { readyAt, isReadyBy } = createReadiness(request);
   const atSec = readyAt(position, need, Number.POSITIVE_INFINITY);
   for (let other = 0; other < pool.free.length; other += 1) {
     if (other === position || !isCandidate(other)) continue;
@@ -308,27 +299,13 @@ export function reservesOtherThan(
  * such a position; null for a one-node job or one the healthy nodes can never hold. O(runs on
  * the nodes read).
  *
- * @example surelyReserved(pool, 16, 2, runs, heldByPosition, 0, () => false)?.[3] // 1 if reserved
+ * @example surelyReserved({ pool, gpus: 16, jobRank: 2, runs, heldByPosition, nowSec: 0 })?.[3] // 1 if reserved
  */
-export function surelyReserved(
-  pool: GpuPool,
-  gpus: number,
-  jobRank: number,
-  runs: readonly HeldRun[],
-  heldByPosition: readonly (readonly number[])[],
-  nowSec: number,
-  isShielded: (index: number) => boolean,
-): Uint8Array | null {
+export function surelyReserved(request: ReservationRequest): Uint8Array | null {
+  const { pool, gpus } = request;
   const { wholeNodes } = placementShape(gpus, pool.nodeSizeGpus);
   if (wholeNodes === 0 || !canReserve(pool, gpus)) return null;
-  const { isWholeReadyNow } = createReadiness(
-    pool,
-    jobRank,
-    runs,
-    heldByPosition,
-    nowSec,
-    isShielded,
-  );
+  const { isWholeReadyNow } = createReadiness(request);
   const isReserved = new Uint8Array(pool.free.length);
   let found = 0;
   for (let position = 0; position < pool.free.length && found < wholeNodes; position += 1) {

@@ -30,6 +30,7 @@ import {
   reservesOtherThan,
   surelyReserved,
   type Reservation,
+  type ReservationRequest,
 } from "./reservation";
 import type { StandingRuns } from "./standing-runs";
 import type { ActiveRun, BudgetTree, ClusterSpec, NodeSlice, PendingJob, UsageMode } from "./types";
@@ -440,45 +441,32 @@ function decide(
               const holder = {
                 holder: job,
                 holderRank: jobRank,
-                compute: () =>
-                  reserveNodes(pool, job.gpus, jobRank, live, heldByPosition, nowSec, isShielded)!,
+                compute: () => reserveNodes(request)!,
                 check:
                   job.gpus <= pool.nodeSizeGpus
-                    ? (position: number) =>
-                        reservesOtherThan(
-                          pool,
-                          job.gpus,
-                          jobRank,
-                          live,
-                          heldByPosition,
-                          nowSec,
-                          isShielded,
-                          position,
-                        )
+                    ? (position: number) => reservesOtherThan(request, position)
                     : null,
                 // Asked only while the nodes are not chosen: nothing has started since.
-                surely: () =>
-                  sure !== undefined
-                    ? sure
-                    : (sure = surelyReserved(
-                        pool,
-                        job.gpus,
-                        jobRank,
-                        live,
-                        heldByPosition,
-                        nowSec,
-                        isShielded,
-                      )),
+                surely: () => (sure !== undefined ? sure : (sure = surelyReserved(request))),
                 shield: null as Holdings | null,
                 value: null,
               };
-              const isShielded = (index: number): boolean =>
-                !(holder.shield ?? holdings).mayPreemptAt(
-                  holderNode,
-                  nodeOfSlot(live[index]!.budgetSlot),
-                  job.gpus,
-                  live[index]!.gpus,
-                );
+              const request: ReservationRequest = {
+                pool,
+                gpus: job.gpus,
+                jobRank,
+                runs: live,
+                heldByPosition,
+                nowSec,
+                // The share guard on the holdings when the holder failed (`shield`, ADR 014).
+                isShielded: (index) =>
+                  !(holder.shield ?? holdings).mayPreemptAt(
+                    holderNode,
+                    nodeOfSlot(live[index]!.budgetSlot),
+                    job.gpus,
+                    live[index]!.gpus,
+                  ),
+              };
               reservation = holder;
             }
             continue;
