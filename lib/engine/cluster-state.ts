@@ -198,6 +198,8 @@ export function loadClusterState(
     }
   } else if (standing) {
     // Entries stay; their per-pass fields are set anew. Gaps of removed runs count as gone.
+    // Until every entry is set, no later pass may keep them (a node overfilled throws below).
+    standing.isProtectionKept = false;
     for (const entry of live) {
       const run = entry.run;
       entry.isGone = run === null;

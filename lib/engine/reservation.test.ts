@@ -73,6 +73,8 @@ const runFields = {
   protectedUntilSec: fc.constantFrom<number>(0, 50, 100, 200),
   isGone: fc.boolean(),
   isShielded: fc.boolean(),
+  /** Nodes the run spans, from `node` on (its GPUs on each): mostly one. */
+  span: fc.constantFrom(1, 1, 1, 2, 3),
 };
 const runSpec = fc.record(runFields);
 
@@ -101,11 +103,15 @@ function checkAgainstNaive(
   const runs: HeldRun[] = [];
   const held: number[][] = nodes.map(() => []);
   for (const spec of specs) {
-    const position = spec.node % nodes.length;
-    if (pool.free[position]! < spec.gpus) continue;
-    if (!spec.isGone) pool.free[position] = pool.free[position]! - spec.gpus;
-    held[position]!.push(runs.length);
-    runs.push({ ...spec, slices: [{ position, gpus: spec.gpus }] });
+    const first = spec.node % nodes.length;
+    const positions = Array.from({ length: spec.span }, (_, i) => (first + i) % nodes.length);
+    if (new Set(positions).size < spec.span) continue;
+    if (positions.some((position) => pool.free[position]! < spec.gpus)) continue;
+    for (const position of positions) {
+      if (!spec.isGone) pool.free[position] = pool.free[position]! - spec.gpus;
+      held[position]!.push(runs.length);
+    }
+    runs.push({ ...spec, slices: positions.map((position) => ({ position, gpus: spec.gpus })) });
   }
   // The share guard keeps some runs; reserveNodes may ask it only of runs it could keep.
   const isShielded = (index: number): boolean => {

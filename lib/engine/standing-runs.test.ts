@@ -68,6 +68,29 @@ describe("standing runs", () => {
     ).toThrow(/standing runs/);
   });
 
+  it("decide as the list again after a pass threw on a node they overfill", () => {
+    const cluster = makeCluster(2);
+    const runs = createStandingRuns(cluster.nodes);
+    const held = [
+      makeRun("held", "b", [{ node: 1, gpus: 8 }], { protectedUntilSec: 1e9 }),
+      makeRun("ends", "b", [{ node: 0, gpus: 8 }], { protectedUntilSec: 1000 }),
+    ];
+    for (const run of held) runs.add(run);
+    const input = { cluster, tree, leafUsage: { a: 0, b: 100 } };
+    runSchedulePass({ ...input, nowSec: 2000, runs, pending: [] });
+    // A run too many, and a pass earlier in time that sets protections again, then throws.
+    runs.add(makeRun("extra", "b", [{ node: 0, gpus: 4 }]));
+    expect(() => runSchedulePass({ ...input, nowSec: 500, runs, pending: [] })).toThrow(
+      /more GPUs than it has/,
+    );
+    runs.remove("extra");
+    // "ends" is unprotected at 2000 again: a's job preempts it, as with the list.
+    const pending = [makeJob("job", "a", 4)];
+    const fromList = runSchedulePass({ ...input, nowSec: 2000, runs: held, pending });
+    expect(fromList.preemptions.map((preemption) => preemption.runId)).toEqual(["ends"]);
+    expect(runSchedulePass({ ...input, nowSec: 2000, runs, pending })).toEqual(fromList);
+  });
+
   it("see a node's health change between passes, whether the node is replaced or edited", () => {
     const cluster = makeCluster(2, 8);
     const list = [
