@@ -228,7 +228,8 @@ async function runOnce(
   const clickMs = Date.now();
   const watch = watchRow(client, clickMs - 1000);
   await page.getByRole("button", { name: "Run simulation" }).click();
-  await page.waitForURL(/\/simulations\/[a-z0-9]+$/);
+  // The simulation's own page: the form's address (/simulations/new) matches the id's pattern.
+  await page.waitForURL(/\/simulations\/(?!new$)[a-z0-9]+$/);
   const pageOpenMs = Date.now();
   const failed = page.getByText("The simulation failed.");
   await page
