@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { simulationIdOfPage } from "./bench-simulations";
+import { isSimulationPage, simulationIdOfPage } from "./bench-simulations";
 
 describe("simulationIdOfPage", () => {
   it("reads the id from a simulation's page", () => {
@@ -29,5 +29,11 @@ describe("simulationIdOfPage", () => {
     ]) {
       expect(() => simulationIdOfPage(url), url).toThrow("is not a simulation's page.");
     }
+  });
+
+  it("tells a simulation's page from the form's and others, as philly-browser.ts waits for it", () => {
+    expect(isSimulationPage(new URL("http://localhost:3290/simulations/abc123"))).toBe(true);
+    expect(isSimulationPage(new URL("http://localhost:3290/simulations/new"))).toBe(false);
+    expect(isSimulationPage(new URL("http://localhost:3290/simulations"))).toBe(false);
   });
 });

@@ -32,12 +32,23 @@ export async function removeBenchSimulations(
   return deleted.rowCount ?? 0;
 }
 
+/** The id of the simulation whose page `url` shows (`/simulations/<id>`), or null for another. */
+function simulationIdIn(url: string | URL): string | null {
+  const id = /^\/simulations\/([^/]+)$/.exec(new URL(url).pathname)?.[1];
+  return !id || id === "new" ? null : decodeURIComponent(id);
+}
+
+/** Whether `url` is a simulation's own page, not the form's (`/simulations/new`) or another. */
+export function isSimulationPage(url: string | URL): boolean {
+  return simulationIdIn(url) !== null;
+}
+
 /**
  * The id of the simulation whose page `url` shows (`/simulations/<id>`, where the form sends the
  * browser with the id the API answered). Throws on any other page, `/simulations/new` included.
  */
 export function simulationIdOfPage(url: string): string {
-  const id = /^\/simulations\/([^/]+)$/.exec(new URL(url).pathname)?.[1];
-  if (!id || id === "new") throw new Error(`${url} is not a simulation's page.`);
-  return decodeURIComponent(id);
+  const id = simulationIdIn(url);
+  if (id === null) throw new Error(`${url} is not a simulation's page.`);
+  return id;
 }

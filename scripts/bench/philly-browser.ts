@@ -16,7 +16,7 @@ import path from "node:path";
 import { chromium, type Page } from "@playwright/test";
 import pg from "pg";
 import { CHROMIUM_ARGS } from "../../e2e/chromium";
-import { removeBenchSimulations, simulationIdOfPage } from "./bench-simulations";
+import { isSimulationPage, removeBenchSimulations, simulationIdOfPage } from "./bench-simulations";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 const args = process.argv.slice(2);
@@ -228,8 +228,7 @@ async function runOnce(
   const clickMs = Date.now();
   const watch = watchRow(client, clickMs - 1000);
   await page.getByRole("button", { name: "Run simulation" }).click();
-  // The simulation's own page: the form's address (/simulations/new) matches the id's pattern.
-  await page.waitForURL(/\/simulations\/(?!new$)[a-z0-9]+$/);
+  await page.waitForURL(isSimulationPage);
   const pageOpenMs = Date.now();
   const failed = page.getByText("The simulation failed.");
   await page
