@@ -11,7 +11,10 @@ export type GpuPool = {
   positionOf: Map<number, number>;
   capacity: Int32Array;
   free: Int32Array;
-  /** 1 when the node takes new runs (healthy), 0 for draining and down nodes. */
+  /**
+   * 1 when the node takes new runs (healthy), 0 for draining and down nodes. Never written once
+   * the pool is made: passes may share it, and counts are kept per array (`canReserve`).
+   */
   isUsable: Uint8Array;
   /** G: the largest node. Jobs of more GPUs take whole nodes of this size. */
   nodeSizeGpus: number;

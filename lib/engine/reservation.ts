@@ -68,16 +68,35 @@ export function releaseAtSec(
  */
 export function canReserve(pool: GpuPool, gpus: number): boolean {
   const shape = placementShape(gpus, pool.nodeSizeGpus);
-  let fullSizeNodes = 0;
+  const usableAtLeast = usableNodesAtLeast(pool);
   // Nodes that could take the remainder; the whole nodes, of G GPUs, are among them.
-  let remainderNodes = 0;
-  for (let position = 0; position < pool.free.length; position += 1) {
-    if (!pool.isUsable[position]) continue;
-    if (pool.capacity[position] === pool.nodeSizeGpus) fullSizeNodes += 1;
-    if (pool.capacity[position]! >= shape.remainderGpus) remainderNodes += 1;
-  }
-  if (fullSizeNodes < shape.wholeNodes) return false;
+  const remainderNodes = usableAtLeast[shape.remainderGpus]!;
+  if (usableAtLeast[pool.nodeSizeGpus]! < shape.wholeNodes) return false;
   return shape.remainderGpus === 0 || remainderNodes > shape.wholeNodes;
+}
+
+/**
+ * Usable nodes of at least g GPUs, at index g (0..G), kept per `isUsable` array (and the
+ * capacities they were counted with): a pass's pool shares it with the passes before it while
+ * the nodes stay as they were, and nothing writes it once made (`GpuPool`).
+ */
+const usableCounts = new WeakMap<Uint8Array, { capacity: Int32Array; atLeast: Int32Array }>();
+
+function usableNodesAtLeast(pool: GpuPool): Int32Array {
+  const kept = usableCounts.get(pool.isUsable);
+  if (kept?.capacity === pool.capacity && kept.atLeast.length === pool.nodeSizeGpus + 1) {
+    return kept.atLeast;
+  }
+  const atLeast = new Int32Array(pool.nodeSizeGpus + 1);
+  for (let position = 0; position < pool.free.length; position += 1) {
+    const gpus = pool.capacity[position]!;
+    if (pool.isUsable[position]) atLeast[gpus] = atLeast[gpus]! + 1;
+  }
+  for (let gpus = pool.nodeSizeGpus - 1; gpus >= 0; gpus -= 1) {
+    atLeast[gpus] = atLeast[gpus]! + atLeast[gpus + 1]!;
+  }
+  usableCounts.set(pool.isUsable, { capacity: pool.capacity, atLeast });
+  return atLeast;
 }
 
 /**
@@ -147,22 +166,41 @@ type Readiness = {
   isWholeReadyNow: (position: number) => boolean;
 };
 
+/**
+ * Release times of runs on several nodes, computed once per readiness and met once per node: by
+ * run index, valid where `releaseStamps` holds the readiness's own stamp. Shared by every
+ * readiness (most passes make a few), so none allocates its own; a readiness reads only entries
+ * it wrote, so one used after another was made only computes again.
+ */
+let releaseStamps = new Float64Array(0);
+let releaseTimes = new Float64Array(0);
+let lastStamp = 0;
+
 function createReadiness(request: ReservationRequest): Readiness {
   const { pool, jobRank, runs, heldByPosition, nowSec } = request;
   const isShielded = request.isShielded ?? (() => false);
-  // Each run's release time; computed once for runs on several nodes, met once per node.
-  let releaseCache: Map<number, number> | null = null;
-  const releaseOf = (index: number): number => {
+  if (releaseStamps.length < runs.length) {
+    const size = Math.max(runs.length, 2 * releaseStamps.length, 64);
+    releaseStamps = new Float64Array(size);
+    releaseTimes = new Float64Array(size);
+  }
+  lastStamp += 1;
+  const stamp = lastStamp;
+  const release = (index: number): number => {
     const run = runs[index]!;
-    let atSec = run.slices.length > 1 ? releaseCache?.get(index) : undefined;
-    if (atSec === undefined) {
-      // The share guard is asked only of the runs it could keep: unprotected, ranked below.
-      const mayBeShielded =
-        run.isAllocated && run.rank > jobRank && run.protectedUntilSec <= nowSec;
-      atSec = releaseAtSec(run, jobRank, nowSec, mayBeShielded && isShielded(index));
-      if (run.slices.length > 1) (releaseCache ??= new Map()).set(index, atSec);
+    // The share guard is asked only of the runs it could keep: unprotected, ranked below.
+    const mayBeShielded = run.isAllocated && run.rank > jobRank && run.protectedUntilSec <= nowSec;
+    return releaseAtSec(run, jobRank, nowSec, mayBeShielded && isShielded(index));
+  };
+  const releaseOf = (index: number): number => {
+    if (runs[index]!.slices.length === 1) return release(index);
+    // Runs added since the arrays grew (none in a pass so far) go uncached.
+    if (index >= releaseStamps.length) return release(index);
+    if (releaseStamps[index] !== stamp) {
+      releaseTimes[index] = release(index);
+      releaseStamps[index] = stamp;
     }
-    return atSec;
+    return releaseTimes[index]!;
   };
   // Scratch lists, plain arrays: cheaper to make than typed ones this small.
   const scratchAt: number[] = [];
