@@ -20,12 +20,29 @@ export type QueueGroup = {
   /** No job of the group declares a shorter minimum runtime. */
   minMinRuntimeSec: number;
   /**
-   * The group's next job, then undefined. Jobs asking for more than `maxGpus` may be passed
-   * over (the walk moves on past them) or returned: a caller that would pass over them anyway
-   * says so, and a long group costs a tight loop instead of a step of the caller's.
+   * The group's next job, then undefined. Jobs asking for more than `maxGpus`, or screened out
+   * by `backfill`, may be passed over (the walk moves on past them) or returned: a caller that
+   * would pass over them anyway says so, and a long group costs a tight loop instead of a step
+   * of the caller's.
    */
-  next: (maxGpus?: number) => PendingJob | undefined;
+  next: (maxGpus?: number, backfill?: BackfillScreen) => PendingJob | undefined;
 };
+
+/**
+ * Jobs a pass would pass over as backfill: those asking for `fromGpus` or more whose protection,
+ * started at `nowSec`, would end after `untilSec`. Jobs asking for fewer are never screened.
+ */
+export type BackfillScreen = { fromGpus: number; nowSec: number; untilSec: number };
+
+/** Whether `next` may pass over `job` (see `QueueGroup.next`). */
+function isScreenedOut(job: PendingJob, maxGpus: number, backfill?: BackfillScreen): boolean {
+  if (job.gpus > maxGpus) return true;
+  return (
+    backfill !== undefined &&
+    job.gpus >= backfill.fromGpus &&
+    backfill.nowSec + job.minRuntimeSec > backfill.untilSec
+  );
+}
 
 /**
  * The waiting jobs of one pass, screened, in queue order (ADR 010, `orderQueue`), walked group
@@ -66,8 +83,8 @@ function groupsOf(jobs: readonly PendingJob[], rankOf: RankOf): () => QueueGroup
       rank,
       minGpus,
       minMinRuntimeSec,
-      next: (maxGpus = Number.POSITIVE_INFINITY) => {
-        while (next < stop && jobs[next]!.gpus > maxGpus) next += 1;
+      next: (maxGpus = Number.POSITIVE_INFINITY, backfill?: BackfillScreen) => {
+        while (next < stop && isScreenedOut(jobs[next]!, maxGpus, backfill)) next += 1;
         return next < stop ? jobs[next++] : undefined;
       },
     };
@@ -200,14 +217,14 @@ function count(counts: Map<number, number>, key: number, delta: 1 | -1): boolean
 
 /**
  * The next job of tied lines: places in submit order, each taken by its line's next job. One
- * line passes over jobs above `maxGpus`; tied lines return every job.
+ * line passes over the jobs `QueueGroup.next` lets it; tied lines return every job.
  */
-function mergeTied(lines: readonly BudgetLine[]): (maxGpus?: number) => PendingJob | undefined {
+function mergeTied(lines: readonly BudgetLine[]): QueueGroup["next"] {
   if (lines.length === 1) {
     const jobs = lines[0]!.byPriority;
     let next = 0;
-    return (maxGpus = Number.POSITIVE_INFINITY) => {
-      while (next < jobs.length && jobs[next]!.gpus > maxGpus) next += 1;
+    return (maxGpus = Number.POSITIVE_INFINITY, backfill?: BackfillScreen) => {
+      while (next < jobs.length && isScreenedOut(jobs[next]!, maxGpus, backfill)) next += 1;
       return jobs[next++];
     };
   }

@@ -5,6 +5,7 @@ import { createHoldings, type Holdings } from "./holdings";
 import {
   isPendingQueue,
   queueFromPending,
+  type BackfillScreen,
   type PendingQueue,
   type QueueGroup,
 } from "./pending-queue";
@@ -150,7 +151,10 @@ function decide(
     state.endRun(entry, reason);
     if (entry.isAllocated) holdings.add(entry.budgetId, -entry.gpus);
     for (const slice of entry.slices) {
-      if (pool.isUsable[slice.position]) usableFreeGpus += slice.gpus;
+      if (pool.isUsable[slice.position]) {
+        usableFreeGpus += slice.gpus;
+        freedOn(slice.position);
+      }
     }
   };
 
@@ -164,9 +168,29 @@ function decide(
   // Free GPUs on healthy nodes bound every placement without preemption: below minGpus, none
   // fits. Kept current by starts and preemptions.
   let usableFreeGpus = 0;
+  // Upper bounds on what one placement could take, so most failing placements need no scan: the
+  // most free GPUs of a healthy node, and the healthy full-size nodes wholly free. Starts only
+  // lower the truth below them; preemptions raise them (`freedOn`).
+  let maxNodeFreeGpus = 0;
+  let wholeFreeNodes = 0;
+  const freedOn = (position: number): void => {
+    const free = pool.free[position]!;
+    if (free > maxNodeFreeGpus) maxNodeFreeGpus = free;
+    if (free === pool.nodeSizeGpus && pool.capacity[position] === free) wholeFreeNodes += 1;
+  };
   for (let position = 0; position < pool.free.length; position += 1) {
-    if (pool.isUsable[position]) usableFreeGpus += pool.free[position]!;
+    if (!pool.isUsable[position]) continue;
+    usableFreeGpus += pool.free[position]!;
+    freedOn(position);
   }
+  // False only when no placement of `gpus` on free GPUs exists (`placeJob` would give null).
+  const mayPlace = (gpus: number): boolean => {
+    if (gpus > usableFreeGpus) return false;
+    const size = pool.nodeSizeGpus;
+    if (gpus <= size) return gpus <= maxNodeFreeGpus;
+    const remainderGpus = gpus % size;
+    return Math.floor(gpus / size) <= wholeFreeNodes && remainderGpus <= maxNodeFreeGpus;
+  };
 
   const starts: StartDecision[] = [];
   let startedAllocated = 0;
@@ -271,7 +295,7 @@ function decide(
       }
       open.value = verdict.reservation;
     }
-    return placeJob(pool, job.gpus, reserved()!.isExcluded);
+    return mayPlace(job.gpus) ? placeJob(pool, job.gpus, reserved()!.isExcluded) : null;
   };
 
   // Starts a job on free GPUs outside the reservation, else after preempting what it may preempt.
@@ -283,7 +307,7 @@ function decide(
     // cannot be with them, and then the reservation's nodes need not be chosen. Fewer free GPUs
     // than the job needs: no placement at all.
     const isReservationOpen = reservation !== null && reservation.value === null;
-    let placement = job.gpus <= usableFreeGpus ? placeJob(pool, job.gpus) : null;
+    let placement = mayPlace(job.gpus) ? placeJob(pool, job.gpus) : null;
     if (placement && reservation) placement = placeOutsideReservation(job, placement);
     if (placement) {
       start(job, true, placement, []);
@@ -360,6 +384,8 @@ function decide(
     );
     return hasSurplus ? "started-with-surplus" : "started";
   };
+  // The screen of backfill candidates the walk may pass over, set before each read.
+  const backfill: BackfillScreen = { fromGpus: 0, nowSec, untilSec: 0 };
   // Sweep the allocated queue; sweep again only if a preemption freed GPUs beyond its job's.
   for (let sweep = 0; sweep < 8; sweep += 1) {
     reservation = null;
@@ -382,17 +408,24 @@ function decide(
       const readyAtSec = reserved()!.readyAtSec;
       return readyAtSec !== null && nowSec + minRuntimeSec <= readyAtSec;
     };
-    // The group's next job that the screen below could let through: larger ones are passed over
-    // in the queue's own loop, and none when the group's smallest is too large.
+    // The group's next job that the screen below could let through: larger ones, and backfill
+    // candidates whose protection would outlast the reservation's known ready time, are passed
+    // over in the queue's own loop, and none when the group's smallest is too large.
     const nextOf = (group: QueueGroup): PendingJob | undefined => {
-      const maxGpus =
-        reservation === null || group.rank <= reservation.holderRank
-          ? smallestFailedGpus - 1
-          : Math.max(
-              smallestFailedGpus - 1,
-              Math.min(smallestFailedBackfillGpus - 1, usableFreeGpus),
-            );
-      return maxGpus < group.minGpus ? undefined : group.next(maxGpus);
+      if (reservation === null || group.rank <= reservation.holderRank) {
+        const maxGpus = smallestFailedGpus - 1;
+        return maxGpus < group.minGpus ? undefined : group.next(maxGpus);
+      }
+      const maxGpus = Math.max(
+        smallestFailedGpus - 1,
+        Math.min(smallestFailedBackfillGpus - 1, usableFreeGpus),
+      );
+      if (maxGpus < group.minGpus) return undefined;
+      const known = reservation.value;
+      if (known === null) return group.next(maxGpus);
+      backfill.fromGpus = smallestFailedGpus;
+      backfill.untilSec = known.readyAtSec ?? Number.NEGATIVE_INFINITY;
+      return group.next(maxGpus, backfill);
     };
     const nextGroup = queue.walk(true, rankOf);
     groups: for (let group = nextGroup(); group; group = nextGroup()) {
@@ -473,7 +506,7 @@ function decide(
           }
         }
         if (reservation && mayBackfill(jobRank, job.gpus, job.minRuntimeSec)) {
-          const placement = placeJob(pool, job.gpus);
+          const placement = mayPlace(job.gpus) ? placeJob(pool, job.gpus) : null;
           if (placement) {
             start(job, true, placement, [], {
               jobId: reservation.holder.id,
@@ -506,7 +539,7 @@ function decide(
       if (!mayStartUnallocated(minGpus)) break unallocated;
       if (!mayStartUnallocated(group.minGpus)) continue unallocated;
       if (job.gpus >= smallestFailedUnallocated) continue;
-      const placement = placeJob(pool, job.gpus);
+      const placement = mayPlace(job.gpus) ? placeJob(pool, job.gpus) : null;
       if (placement) {
         start(job, false, placement, []);
         isStarted.add(job);
