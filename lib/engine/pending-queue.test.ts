@@ -49,6 +49,12 @@ function walkAll(queue: PendingQueue, rankOf: (budgetId: string) => number): str
   return ids;
 }
 
+function standingQueueOf(jobs: readonly PendingJob[]): PendingQueue {
+  const queue = createStandingQueue(tree, cluster);
+  for (const queued of jobs) queue.add(queued);
+  return queue;
+}
+
 const jobsArbitrary = fc.array(
   fc.record({
     leaf: fc.nat(3),
@@ -125,5 +131,60 @@ describe("standing queue", () => {
     expect(group).toMatchObject({ rank: 1, minGpus: 8, minMinRuntimeSec: 3600 });
     expect(group?.next()?.id).toBe("large");
     expect(group?.next()).toBeUndefined();
+  });
+
+  it("passes over only the jobs its screen names, and never one that passes it", () => {
+    const screenArbitrary = fc.record({
+      maxGpus: fc.constantFrom(0, 1, 2, 4, 8, 16),
+      fromGpus: fc.constantFrom(1, 2, 4, 8, 16, Infinity),
+      // Protections ending right at `untilSec` too (kept: backfill may end when the nodes are).
+      nowSec: fc.constantFrom(0, 100),
+      untilSec: fc.constantFrom(-Infinity, 0, 600, 700, 3600, 3700),
+    });
+    fc.assert(
+      fc.property(
+        jobsArbitrary,
+        screenArbitrary,
+        fc.array(fc.integer({ min: 1, max: 3 }), { minLength: 4, maxLength: 4 }),
+        (specs, { maxGpus, ...backfill }, ranks) => {
+          const jobs = specs.map((spec, i) =>
+            job(`j${i}`, LEAVES[spec.leaf]!, { ...spec, userId: "u" }),
+          );
+          // Some leaves tie on rank: their lines are merged.
+          const rankOf = (budgetId: string): number => ranks[LEAVES.indexOf(budgetId)]!;
+          const passes = (next: PendingJob): boolean =>
+            next.gpus <= maxGpus &&
+            (next.gpus < backfill.fromGpus ||
+              backfill.nowSec + next.minRuntimeSec <= backfill.untilSec);
+          for (const queue of [queueFromPending(jobs, tree, cluster), standingQueueOf(jobs)]) {
+            for (const isAllocated of [true, false]) {
+              const nextGroup = queue.walk(isAllocated, rankOf);
+              for (let group = nextGroup(); group; group = nextGroup()) {
+                const all: PendingJob[] = [];
+                const screened: PendingJob[] = [];
+                for (const [into, screen] of [
+                  [all, undefined],
+                  [screened, backfill],
+                ] as const) {
+                  // The same group walked again: walks start at the head.
+                  const again = queue.walk(isAllocated, rankOf);
+                  let same = again();
+                  while (same && same.rank !== group.rank) same = again();
+                  const read = (): PendingJob | undefined =>
+                    screen ? same!.next(maxGpus, screen) : same!.next();
+                  for (let next = read(); next; next = read()) into.push(next);
+                }
+                // Read in order, nothing that passes the screen left out.
+                const kept = all.filter(passes);
+                expect(screened.filter(passes)).toEqual(kept);
+                expect(screened.every((next) => all.includes(next))).toBe(true);
+                const order = screened.map((next) => all.indexOf(next));
+                expect(order).toEqual([...order].sort((a, b) => a - b));
+              }
+            }
+          }
+        },
+      ),
+    );
   });
 });

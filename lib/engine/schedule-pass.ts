@@ -408,10 +408,12 @@ function decide(
       const readyAtSec = reserved()!.readyAtSec;
       return readyAtSec !== null && nowSec + minRuntimeSec <= readyAtSec;
     };
-    // The group's next job that the screen below could let through: larger ones, and backfill
-    // candidates whose protection would outlast the reservation's known ready time, are passed
-    // over in the queue's own loop, and none when the group's smallest is too large.
-    const nextOf = (group: QueueGroup): PendingJob | undefined => {
+    // The group's next job that the screen below could let through: larger ones, and once the
+    // group's bounds are checked, backfill candidates whose protection would outlast the
+    // reservation's known ready time, are passed over in the queue's own loop; none when the
+    // group's smallest is too large. (Unchecked, the first job read leads to the check, which
+    // may end the group or the walk without reading the rest.)
+    const nextOf = (group: QueueGroup, isChecked: boolean): PendingJob | undefined => {
       if (reservation === null || group.rank <= reservation.holderRank) {
         const maxGpus = smallestFailedGpus - 1;
         return maxGpus < group.minGpus ? undefined : group.next(maxGpus);
@@ -422,7 +424,7 @@ function decide(
       );
       if (maxGpus < group.minGpus) return undefined;
       const known = reservation.value;
-      if (known === null) return group.next(maxGpus);
+      if (known === null || !isChecked) return group.next(maxGpus);
       backfill.fromGpus = smallestFailedGpus;
       backfill.untilSec = known.readyAtSec ?? Number.NEGATIVE_INFINITY;
       return group.next(maxGpus, backfill);
@@ -432,7 +434,7 @@ function decide(
       const jobRank = group.rank;
       // The bounds change only when a job is tried: checked then and at the group's start.
       let isChecked = false;
-      for (let job = nextOf(group); job; job = nextOf(group)) {
+      for (let job = nextOf(group, isChecked); job; job = nextOf(group, isChecked)) {
         if (!isChecked) {
           if (!mayStart(Number.POSITIVE_INFINITY, minGpus, 0)) break groups;
           if (!mayStart(jobRank, group.minGpus, group.minMinRuntimeSec)) continue groups;
