@@ -100,8 +100,17 @@ export function createFairTreeRanker(tree: BudgetTree): FairTreeRanker {
   };
 }
 
-/** A ranking with its leaves' ranks by node index and its leaves in visiting order. */
-type RankedLeaves = { ranking: FairTreeRanking; ranks: number[]; order: number[] };
+/**
+ * A ranking with its leaves' ranks by node index, its leaves in visiting order, and each inner
+ * node's children in the order they were last sorted in (walked alone, not merged with tied
+ * siblings): the next ranking sorts from there, mostly already in order.
+ */
+type RankedLeaves = {
+  ranking: FairTreeRanking;
+  ranks: number[];
+  order: number[];
+  childOrder: (number[] | undefined)[];
+};
 
 /**
  * The ranking on usage already rolled up (`rollUpUsage`), sharing `previous`'s leaf records
@@ -144,6 +153,15 @@ function rankRolledUp(
     return nodeA.id < nodeB.id ? -1 : nodeA.id > nodeB.id ? 1 : 0;
   };
 
+  // Children sorted per inner node, kept for the next ranking. The order is total (ids are
+  // unique), so the sort gives the same result from any starting order.
+  const childOrder: (number[] | undefined)[] = [];
+  const childrenOf = (index: number): number[] => {
+    const last = previous?.childOrder[index];
+    const children = last ? last.slice() : [...nodes[index]!.childIndices];
+    childOrder[index] = children;
+    return children;
+  };
   // Mirrors SLURM's _calc_tree_fs: `isGroupTied` carries a tie with the previous sibling
   // into the first child visited below an inner node.
   const walk = (siblings: number[], isGroupTied: boolean): void => {
@@ -159,6 +177,14 @@ function rankRolledUp(
         nextRankNoTies += 1;
         continue;
       }
+      const isMerged =
+        i + 1 < siblings.length &&
+        !nodes[siblings[i + 1]!]!.isLeaf &&
+        lf[siblings[i + 1]!] === lf[index];
+      if (!isMerged) {
+        walk(childrenOf(index), isTied);
+        continue;
+      }
       const merged = [...node.childIndices];
       while (i + 1 < siblings.length) {
         const next = siblings[i + 1]!;
@@ -170,7 +196,7 @@ function rankRolledUp(
     }
   };
   const root = nodes[0]!;
-  walk([...root.childIndices], false);
+  walk(childrenOf(0), false);
   if (root.isLeaf) {
     // A tree of one node: the root is the only budget.
     ranks[0] = 1;
@@ -225,7 +251,7 @@ function rankRolledUp(
   const ranking: FairTreeRanking = isLazy
     ? new RankingWithLazyRows(makeRows, rankByBudgetId, leafIdsInRankOrder, leafCount)
     : { rows: makeRows(), rankByBudgetId, leafIdsInRankOrder, leafCount };
-  return { ranking, ranks, order: leafOrder };
+  return { ranking, ranks, order: leafOrder, childOrder };
 }
 
 /**

@@ -36,12 +36,15 @@ function walkAll(queue: PendingQueue, rankOf: (budgetId: string) => number): str
     const nextGroup = queue.walk(isAllocated, rankOf);
     for (let group = nextGroup(); group; group = nextGroup()) {
       let previous = -Infinity;
+      const before = ids.length;
       for (let next = group.next(); next; next = group.next()) {
         expect(rankOf(next.budgetId)).toBe(group.rank);
         expect(next.gpus).toBeGreaterThanOrEqual(group.minGpus);
         expect(next.minRuntimeSec).toBeGreaterThanOrEqual(group.minMinRuntimeSec);
         ids.push(next.id);
       }
+      // No empty group.
+      expect(ids.length).toBeGreaterThan(before);
       expect(group.rank).toBeGreaterThan(previous);
       previous = group.rank;
     }
@@ -78,14 +81,24 @@ describe("standing queue", () => {
             job(`j${String(i).padStart(2, "0")}`, LEAVES[spec.leaf]!, spec),
           );
           const rankOf = (budgetId: string): number => ranks[LEAVES.indexOf(budgetId)]!;
-          const queue = createStandingQueue(tree, cluster);
-          for (const queued of jobs) queue.add(queued);
-          const removed = new Set(removals.map((i) => `j${String(i).padStart(2, "0")}`));
-          for (const id of removed) queue.remove(id);
-          const left = jobs.filter((queued) => !removed.has(queued.id));
           // Zero share (b/w) or zero minimum runtime: unallocated.
           const isAllocated = (queued: PendingJob): boolean =>
             queued.minRuntimeSec > 0 && queued.budgetId !== "b/w";
+          const queue = createStandingQueue(tree, cluster);
+          // Walks between changes, with the same rankOf: the queue keeps its order of budgets
+          // until a budget's line empties or fills.
+          const half = Math.floor(jobs.length / 2);
+          for (const queued of jobs.slice(0, half)) queue.add(queued);
+          expect(walkAll(queue, rankOf)).toEqual(
+            orderQueue(jobs.slice(0, half), rankOf, isAllocated).map((queued) => queued.id),
+          );
+          for (const queued of jobs.slice(half)) queue.add(queued);
+          expect(walkAll(queue, rankOf)).toEqual(
+            orderQueue(jobs, rankOf, isAllocated).map((queued) => queued.id),
+          );
+          const removed = new Set(removals.map((i) => `j${String(i).padStart(2, "0")}`));
+          for (const id of removed) queue.remove(id);
+          const left = jobs.filter((queued) => !removed.has(queued.id));
           const expected = orderQueue(left, rankOf, isAllocated).map((queued) => queued.id);
           expect(walkAll(queue, rankOf)).toEqual(expected);
           expect(walkAll(queueFromPending(left, tree, cluster), rankOf)).toEqual(expected);

@@ -281,6 +281,15 @@ export function createStandingQueue(tree: BudgetTree, cluster: ClusterSpec): Sta
   const countByGpus = new Map<number, number>();
   let minGpus: number | null = Number.POSITIVE_INFINITY;
   const shareByBudget = new Map<string, number>();
+  // Per kind: the lines with jobs in rank order, as the last walk sorted them, kept while the
+  // walks rank with the same `rankOf` and no line has emptied or filled (`linesChanged`).
+  type LineOrder = {
+    rankOf: RankOf;
+    version: number;
+    ranked: { line: BudgetLine; rank: number }[];
+  };
+  const orders: (LineOrder | null)[] = [null, null];
+  const linesChanged = [0, 0];
 
   const add = (job: PendingJob): void => {
     if (queued.has(job.id) || errors.has(job.id)) {
@@ -312,6 +321,7 @@ export function createStandingQueue(tree: BudgetTree, cluster: ClusterSpec): Sta
     }
     insertSorted(line.byPriority, job, comparePriority);
     insertSorted(line.bySubmit, job, compareSubmit);
+    if (line.byPriority.length === 1) linesChanged[kind] = linesChanged[kind]! + 1;
     count(line.gpusCount, job.gpus, 1);
     count(line.minRuntimeCount, job.minRuntimeSec, 1);
     if (line.bounds) {
@@ -337,6 +347,7 @@ export function createStandingQueue(tree: BudgetTree, cluster: ClusterSpec): Sta
     queued.delete(jobId);
     removeSorted(line.byPriority, job, comparePriority);
     removeSorted(line.bySubmit, job, compareSubmit);
+    if (line.byPriority.length === 0) linesChanged[entry.kind] = linesChanged[entry.kind]! + 1;
     const isLastOfSize = count(line.gpusCount, job.gpus, -1);
     const isLastOfRuntime = count(line.minRuntimeCount, job.minRuntimeSec, -1);
     if (
@@ -356,11 +367,18 @@ export function createStandingQueue(tree: BudgetTree, cluster: ClusterSpec): Sta
   };
 
   const walk = (isAllocated: boolean, rankOf: RankOf): (() => QueueGroup | undefined) => {
-    const ranked: { line: BudgetLine; rank: number }[] = [];
-    for (const line of lines[isAllocated ? 1 : 0]!.values()) {
-      if (line.byPriority.length > 0) ranked.push({ line, rank: rankOf(line.budgetId) });
+    const kind = isAllocated ? 1 : 0;
+    let order = orders[kind];
+    if (order?.rankOf !== rankOf || order.version !== linesChanged[kind]) {
+      const ranked: { line: BudgetLine; rank: number }[] = [];
+      for (const line of lines[kind]!.values()) {
+        if (line.byPriority.length > 0) ranked.push({ line, rank: rankOf(line.budgetId) });
+      }
+      sortSmall(ranked, (a, b) => a.rank - b.rank);
+      order = { rankOf, version: linesChanged[kind]!, ranked };
+      orders[kind] = order;
     }
-    sortSmall(ranked, (a, b) => a.rank - b.rank);
+    const { ranked } = order;
     let start = 0;
     return () => {
       if (start >= ranked.length) return undefined;

@@ -8,6 +8,7 @@ import {
   type BackfillScreen,
   type PendingQueue,
   type QueueGroup,
+  type RankOf,
 } from "./pending-queue";
 import { placeJob, placementShape } from "./placement";
 import {
@@ -118,8 +119,7 @@ export function runSchedulePass(input: SchedulePassInput): SchedulePassResult {
       capacityGpus: clusterGpus,
       windowSec: input.usageMode ? usageWindowSec(input.usageMode) : cluster.lookbackSec,
     });
-  const unknownRank = ranking.leafCount + 1;
-  const rankOf = (budgetId: string): number => ranking.rankByBudgetId[budgetId] ?? unknownRank;
+  const rankOf = rankLookup(ranking);
   const budgetRef = createBudgetRefs(tree, ranking);
 
   const state = loadClusterState(input, rankOf, budgetRef);
@@ -128,6 +128,27 @@ export function runSchedulePass(input: SchedulePassInput): SchedulePassResult {
   } finally {
     state.finish();
   }
+}
+
+/** Rank lookups by the ranks they read: see `rankLookup`. */
+const rankLookups = new WeakMap<
+  Readonly<Record<string, number>>,
+  { leafCount: number; rankOf: RankOf }
+>();
+
+/**
+ * A budget's rank in `ranking` (budgets it does not rank come after every leaf). The same
+ * function for rankings that share their ranks (the ranker shares them while the leaves' ranks
+ * and order stay the same), so a standing queue can keep its order of budgets (`walk`).
+ */
+function rankLookup(ranking: FairTreeRanking): RankOf {
+  const ranks = ranking.rankByBudgetId;
+  const kept = rankLookups.get(ranks);
+  if (kept?.leafCount === ranking.leafCount) return kept.rankOf;
+  const unknownRank = ranking.leafCount + 1;
+  const rankOf = (budgetId: string): number => ranks[budgetId] ?? unknownRank;
+  rankLookups.set(ranks, { leafCount: ranking.leafCount, rankOf });
+  return rankOf;
 }
 
 /** The decisions of a pass on the loaded cluster state (see `runSchedulePass`). */
