@@ -154,10 +154,12 @@ function rankRolledUp(
   };
 
   // Children sorted per inner node, kept for the next ranking. The order is total (ids are
-  // unique), so the sort gives the same result from any starting order.
+  // unique), so the sort gives the same result from any starting order. (Only the last order is
+  // read here: a closure holding `previous` would keep every ranking before it alive.)
   const childOrder: (number[] | undefined)[] = [];
+  const lastChildOrder = previous?.childOrder;
   const childrenOf = (index: number): number[] => {
-    const last = previous?.childOrder[index];
+    const last = lastChildOrder?.[index];
     const children = last ? last.slice() : [...nodes[index]!.childIndices];
     childOrder[index] = children;
     return children;
