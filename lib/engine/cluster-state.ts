@@ -43,8 +43,11 @@ export type ClusterState = {
    * node (count the loaded runs).
    */
   preemptable: PreemptableTotals | null;
-  /** Allocated GPUs held per leaf budget by the runs loaded and not ended while loading. */
-  allocatedHeld: { budgetId: string; gpus: number }[];
+  /**
+   * Gives `add` the allocated GPUs held per leaf budget by the runs loaded and not ended while
+   * loading (a budget may come more than once). Call it before the pass ends or starts a run.
+   */
+  addAllocatedHeld: (add: (budgetId: string, gpus: number) => void) => void;
   preemptions: PreemptDecision[];
   drainsCompleted: DrainCompleteDecision[];
   /**
@@ -270,15 +273,16 @@ export function loadClusterState(
       drainsCompleted.push({ node, reason: { rule: "drain-complete", atSec: nowSec, node } });
     }
   }
-  const allocatedHeld: { budgetId: string; gpus: number }[] = [];
-  if (isTotalled) {
-    for (const [budgetId, gpus] of standing!.allocatedGpus) allocatedHeld.push({ budgetId, gpus });
-    for (const entry of endedAllocated) {
-      allocatedHeld.push({ budgetId: entry.budgetId, gpus: -entry.gpus });
+  const addAllocatedHeld = (add: (budgetId: string, gpus: number) => void): void => {
+    if (isTotalled) {
+      for (const [budgetId, gpus] of standing!.allocatedGpus) add(budgetId, gpus);
+      for (const entry of endedAllocated) add(entry.budgetId, -entry.gpus);
+    } else {
+      for (const entry of live) {
+        if (!entry.isGone && entry.isAllocated) add(entry.budgetId, entry.gpus);
+      }
     }
-  } else {
-    for (const entry of live) if (!entry.isGone && entry.isAllocated) allocatedHeld.push(entry);
-  }
+  };
   const loadedCount = live.length;
   // Victim lists: loaded runs (never this pass's starts), unprotected, on healthy nodes, in
   // preference order (unallocated, worst rank, latest). Protection is fixed for the pass.
@@ -329,7 +333,7 @@ export function loadClusterState(
     budgetSlots,
     rankBySlot,
     preemptable,
-    allocatedHeld,
+    addAllocatedHeld,
     preemptions,
     drainsCompleted,
     victimsByPosition,

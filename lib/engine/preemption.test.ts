@@ -4,6 +4,9 @@ import { createGpuPool } from "./placement";
 import {
   canMakeRoom,
   canMakeRoomAmong,
+  hasRoomIn,
+  positionsWithRoom,
+  roomAmong,
   compareVictims,
   planPreemption,
   type VictimCandidate,
@@ -160,6 +163,11 @@ describe("canMakeRoom and canMakeRoomAmong", () => {
           expect(canMakeRoomAmong(pool, gpus, groups, isAllowedRun, excluded)).toBe(
             planOutside !== null,
           );
+          // Read at only the positions whose room could count: the same answers.
+          const room = roomAmong(pool, groups, isAllowedRun);
+          const positions = positionsWithRoom(pool, gpus, room);
+          expect(hasRoomIn(pool, gpus, room, undefined, positions)).toBe(plan !== null);
+          expect(hasRoomIn(pool, gpus, room, excluded, positions)).toBe(planOutside !== null);
         },
       ),
       { numRuns: 2000 },

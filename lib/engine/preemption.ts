@@ -259,14 +259,40 @@ export function roomAmong<Victim extends VictimCandidate>(
   return room;
 }
 
-/** Whether the GPUs `room` gives per position fit a job of `gpus` (see {@link canMakeRoom}). */
+/**
+ * Whether the GPUs `room` gives per position fit a job of `gpus` (see {@link canMakeRoom}).
+ * `positions`, when given, are the only ones that may count (`positionsWithRoom` for the same
+ * job and room): a job asked about several times reads them instead of every node.
+ */
 export function hasRoomIn(
   pool: GpuPool,
   gpus: number,
   room: readonly number[],
   isExcluded?: Uint8Array,
+  positions?: readonly number[],
 ): boolean {
-  return hasRoom(pool, gpus, (position) => room[position]!, isExcluded);
+  return hasRoom(pool, gpus, (position) => room[position]!, isExcluded, positions);
+}
+
+/**
+ * The usable positions, ascending, whose room could count for a job of `gpus` in
+ * {@link hasRoomIn}: room for the whole job (one-node jobs), or for a whole node or the
+ * remainder (gang jobs).
+ */
+export function positionsWithRoom(pool: GpuPool, gpus: number, room: readonly number[]): number[] {
+  const shape = placementShape(gpus, pool.nodeSizeGpus);
+  const positions: number[] = [];
+  for (let position = 0; position < pool.free.length; position += 1) {
+    if (!pool.isUsable[position]) continue;
+    const gpusThere = room[position]!;
+    const counts =
+      shape.wholeNodes === 0
+        ? gpusThere >= gpus
+        : (pool.capacity[position] === pool.nodeSizeGpus && gpusThere >= pool.nodeSizeGpus) ||
+          (shape.remainderGpus > 0 && gpusThere >= shape.remainderGpus);
+    if (counts) positions.push(position);
+  }
+  return positions;
 }
 
 /**
@@ -280,11 +306,14 @@ function hasRoom(
   gpus: number,
   roomAt: (position: number) => number,
   isExcluded?: Uint8Array,
+  positions?: readonly number[],
 ): boolean {
   const shape = placementShape(gpus, pool.nodeSizeGpus);
   let wholeNodes = 0;
   let remainderNodes = 0;
-  for (let position = 0; position < pool.free.length; position += 1) {
+  const count = positions ? positions.length : pool.free.length;
+  for (let at = 0; at < count; at += 1) {
+    const position = positions ? positions[at]! : at;
     if (!pool.isUsable[position] || isExcluded?.[position]) continue;
     const gpusThere = roomAt(position);
     if (shape.wholeNodes === 0) {

@@ -15,6 +15,7 @@ import {
   canMakeRoom,
   hasRoomIn,
   planPreemption,
+  positionsWithRoom,
   rankPreemptionReason,
   roomAmong,
 } from "./preemption";
@@ -112,11 +113,10 @@ export type SchedulePassResult = {
  */
 export function runSchedulePass(input: SchedulePassInput): SchedulePassResult {
   const { cluster, tree } = input;
-  const clusterGpus = cluster.nodes.reduce((sum, node) => sum + node.gpus, 0);
   const ranking =
     input.ranking ??
     rankBudgets(tree, input.leafUsage!, {
-      capacityGpus: clusterGpus,
+      capacityGpus: cluster.nodes.reduce((sum, node) => sum + node.gpus, 0),
       windowSec: input.usageMode ? usageWindowSec(input.usageMode) : cluster.lookbackSec,
     });
   const rankOf = rankLookup(ranking);
@@ -162,7 +162,8 @@ function decide(
   const { cluster, nowSec, tree } = input;
   const { pool, live, heldByPosition, preemptions, victimsByPosition } = state;
   // Allocated GPUs held per tree node, kept current through the pass (the share guard, ADR 011).
-  const holdings = createHoldings(tree, state.allocatedHeld);
+  const holdings = createHoldings(tree, []);
+  state.addAllocatedHeld(holdings.add);
   // Tree node per budget slot, for the share guard asked of many runs; filled as asked.
   const nodeBySlot: number[] = [];
   const nodeOfSlot = (slot: number): number =>
@@ -359,16 +360,18 @@ function decide(
     // Most of the plans left fail too, for want of one node that could be cleared enough: checked
     // first without the reservation (which need not be chosen then), then outside it.
     const room = victimGroups ? roomAmong(pool, victimGroups, isAllowedRun) : null;
+    // The nodes that could count, read once: the job may be asked about up to three times.
+    const roomy = room ? positionsWithRoom(pool, job.gpus, room) : null;
     const canPlan = (excluded?: Uint8Array): boolean =>
       room
-        ? hasRoomIn(pool, job.gpus, room, excluded)
+        ? hasRoomIn(pool, job.gpus, room, excluded, roomy!)
         : canMakeRoom(pool, job.gpus, live, state.heldByPosition, isAllowed, excluded);
     if (isReservationOpen && !canPlan()) return "failed";
     // A gang job's reservation often takes every node that could be cleared: the nodes it surely
     // takes, found without choosing them all, may show it (more nodes excluded, less room).
     if (reservation?.value === null && room) {
       const sure = reservation.surely();
-      if (sure && !hasRoomIn(pool, job.gpus, room, sure)) return "failed";
+      if (sure && !hasRoomIn(pool, job.gpus, room, sure, roomy!)) return "failed";
     }
     const excluded = reserved()?.isExcluded;
     if (!canPlan(excluded)) return "failed";

@@ -20,12 +20,22 @@ export const RERANK_INTERVAL_SEC = 300;
 
 const NO_PLAN: SchedulerPlan = { starts: [], preemptions: [], wakeAtSec: null };
 
-/** True when no GPU is free on a healthy node and every run is allocated and protected. */
-function isIdle(view: SchedulerView, runs: StandingRuns): boolean {
-  for (let i = 0; i < view.cluster.nodes.length; i++) {
-    if (view.cluster.nodes[i]?.health === "healthy" && (view.freeGpus[i] ?? 0) > 0) return false;
+/** Whether a node is draining, and whether a healthy node has a free GPU: one look at each. */
+function nodesAt(view: SchedulerView): { isDraining: boolean; hasFreeGpu: boolean } {
+  let isDraining = false;
+  let hasFreeGpu = false;
+  const { nodes } = view.cluster;
+  for (let i = 0; i < nodes.length; i++) {
+    const health = nodes[i]!.health;
+    if (health === "draining") isDraining = true;
+    else if (health === "healthy" && (view.freeGpus[i] ?? 0) > 0) hasFreeGpu = true;
   }
-  return !runs.some((run) => !run.isAllocated || view.nowSec >= run.protectedUntilSec);
+  return { isDraining, hasFreeGpu };
+}
+
+/** True when every run is allocated and protected. */
+function isAllProtected(nowSec: number, runs: StandingRuns): boolean {
+  return !runs.some((run) => !run.isAllocated || nowSec >= run.protectedUntilSec);
 }
 
 /**
@@ -61,9 +71,10 @@ export function createAllocationScheduler(scenario: Scenario, cluster: SimCluste
     for (const job of view.newlyPending) queue.add(job);
     for (const run of view.runsStarted) runs.add(run);
     for (const run of view.runsEnded) runs.remove(run.id);
-    const isDraining = view.cluster.nodes.some((node) => node.health === "draining");
+    const { isDraining, hasFreeGpu } = nodesAt(view);
     if (queue.size === 0 && !isDraining) return NO_PLAN;
-    if (isIdle(view, runs)) {
+    // Nothing free or preemptable: the engine could neither start nor preempt anything.
+    if (!hasFreeGpu && isAllProtected(view.nowSec, runs)) {
       // Every pending job would wait; allocated ones would ask for a re-rank.
       const isWaiting = queue.allocatedCount > 0;
       return { ...NO_PLAN, wakeAtSec: isWaiting ? view.nowSec + RERANK_INTERVAL_SEC : null };
