@@ -275,7 +275,8 @@ export function loadClusterState(
   }
   const addAllocatedHeld = (add: (budgetId: string, gpus: number) => void): void => {
     if (isTotalled) {
-      for (const [budgetId, gpus] of standing!.allocatedGpus) add(budgetId, gpus);
+      // forEach: no entry pair made per budget.
+      standing!.allocatedGpus.forEach((gpus, budgetId) => add(budgetId, gpus));
       for (const entry of endedAllocated) add(entry.budgetId, -entry.gpus);
     } else {
       for (const entry of live) {
