@@ -1,5 +1,5 @@
 // Bundles the simulation worker (scripts/sim-worker.ts) and its cluster thread
-// (scripts/sim-thread.ts) into two ES modules with esbuild, our TypeScript only (packages stay
+// (lib/sim-threads/sim-thread.ts) into two ES modules with esbuild, our TypeScript only (packages stay
 // imports). Node loads a bundle in about 0.4 s and a thread in 0.2 s, against 1.1-1.5 s and
 // 0.9 s through tsx, which resolves and transforms a few hundred files on each start. Built by
 // scripts/serve.ts when it serves a production build, so the bundle is always of the sources
@@ -37,7 +37,7 @@ const keepImportMeta: Plugin = {
 
 /**
  * Builds `sim-worker.mjs` and `sim-thread.mjs` into `outDir`; the worker's threads run the
- * thread bundle (scripts/cluster-threads.ts reads its path, set here at build time).
+ * thread bundle (lib/sim-threads/cluster-threads.ts reads its path, set here at build time).
  *
  * @example const { workerPath } = await buildWorkerBundle(); spawn(process.execPath, [workerPath, id])
  */
@@ -50,7 +50,7 @@ export async function buildWorkerBundle(
     write: false,
     entryPoints: {
       "sim-worker": path.join(ROOT, "scripts", "sim-worker.ts"),
-      "sim-thread": path.join(ROOT, "scripts", "sim-thread.ts"),
+      "sim-thread": path.join(ROOT, "lib", "sim-threads", "sim-thread.ts"),
     },
     outdir: outDir,
     outExtension: { ".js": ".mjs" },

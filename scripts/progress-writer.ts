@@ -6,7 +6,7 @@ import { describeProgress, type ReplayProgress } from "../lib/simulations/cluste
 const WRITE_EVERY_MS = 500;
 
 /**
- * Writes a run's progress (scripts/cluster-threads.ts reports) at most twice a second, mapped
+ * Writes a run's progress (lib/sim-threads/cluster-threads.ts reports) at most twice a second, mapped
  * onto `[from, to]` of the bar, with one label per replay; `flush` waits for the writes under
  * way (a failed write fails the run). With `done`, the moment every replay is simulated is
  * written at once as that phase (their reports are built after, still inside the run).

@@ -1,6 +1,6 @@
 // node --import tsx scripts/sim-worker.ts [simulationId] - runs simulations off the request path.
 // Claims the given simulation (or the oldest queued one), runs baseline and allocation with
-// their clusters in worker threads (scripts/cluster-threads.ts), writes progress and results to
+// their clusters in worker threads (lib/sim-threads/cluster-threads.ts), writes progress and results to
 // the database, then claims the next queued one until none is left. Started by
 // POST /api/v1/simulations; any replica can serve the results.
 import { readFileSync } from "node:fs";
@@ -25,8 +25,12 @@ import {
   describeScenario,
   type PackedOutcome,
 } from "../lib/simulations/run-scenario";
-import { runAndPackReplays, startClusterThreads, type ClusterThreads } from "./cluster-threads";
-import { deferred } from "./deferred";
+import {
+  runAndPackReplays,
+  startClusterThreads,
+  type ClusterThreads,
+} from "../lib/sim-threads/cluster-threads";
+import { deferred } from "../lib/sim-threads/deferred";
 import { createProgressWriter } from "./progress-writer";
 import { runWhatIf } from "./what-if-job";
 

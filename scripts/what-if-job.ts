@@ -12,7 +12,7 @@ import { readAppNowSec } from "../lib/data/what-if-store";
 import { summariseRun } from "../lib/simulations/run-scenario";
 import { prepareWhatIf, summariseWhatIf, type ReplayOutcome } from "../lib/simulations/what-if-run";
 import type { Scenario } from "../lib/sim";
-import { runReplays } from "./cluster-threads";
+import { runReplays } from "../lib/sim-threads/cluster-threads";
 import { createProgressWriter } from "./progress-writer";
 
 /** Runs the what-if of `inputs` (source "what-if") to its stored result; throws on failure. */

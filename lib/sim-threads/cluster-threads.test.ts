@@ -7,9 +7,9 @@ import {
   SCHEDULERS,
   type Scenario,
   type SchedulerName,
-} from "../lib/sim";
-import type { ReplayProgress } from "../lib/simulations/cluster-tasks";
-import { packOutcome } from "../lib/simulations/run-scenario";
+} from "../sim";
+import type { ReplayProgress } from "../simulations/cluster-tasks";
+import { packOutcome } from "../simulations/run-scenario";
 import { runAndPackReplays, runReplays, startClusterThreads } from "./cluster-threads";
 
 function load(input: unknown): Scenario {

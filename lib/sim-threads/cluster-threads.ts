@@ -1,4 +1,4 @@
-// Runs simulations in worker threads (scripts/sim-thread.ts), one cluster of one simulation per
+// Runs simulations in worker threads (sim-thread.ts), one cluster of one simulation per
 // task, as many threads as the machine has cores, largest cluster first; merges each
 // simulation's clusters back into its result here. Used by the simulation worker for browser
 // simulations and what-ifs. The simulator is deterministic and clusters are independent, so the
@@ -15,21 +15,21 @@ import {
   type ClusterOutcome,
   type Scenario,
   type SimulationResult,
-} from "../lib/sim";
+} from "../sim";
 import {
   packOutcome,
   packTimelineRuns,
   type PackedOutcome,
   type PackedReport,
-} from "../lib/simulations/run-scenario";
-import type { TimelineRuns } from "../lib/simulations/timeline-runs";
+} from "../simulations/run-scenario";
+import type { TimelineRuns } from "../simulations/timeline-runs";
 import { deferred } from "./deferred";
 import {
   createProgressTracker,
   planClusterTasks,
   type Replay,
   type ReplayProgress,
-} from "../lib/simulations/cluster-tasks";
+} from "../simulations/cluster-tasks";
 import type { ThreadMessage, ThreadTask } from "./sim-thread";
 
 const THREAD_URL = new URL("./sim-thread.ts", import.meta.url).href;
