@@ -4,4 +4,4 @@ import { register } from "tsx/esm/api";
 
 register();
 const { main, createProcessIo } = await import("../lib/cli/main.ts");
-process.exitCode = main(process.argv.slice(2), createProcessIo());
+process.exitCode = await main(process.argv.slice(2), createProcessIo());

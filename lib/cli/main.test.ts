@@ -5,7 +5,7 @@ import { main } from "./main";
 
 const SCENARIO_PATH = "lib/sim/testdata/debug-vs-hog.json";
 
-function run(argv: string[], files: Record<string, string> = {}) {
+async function run(argv: string[], files: Record<string, string> = {}) {
   const out: string[] = [];
   const err: string[] = [];
   const written: Record<string, string> = {};
@@ -22,43 +22,47 @@ function run(argv: string[], files: Record<string, string> = {}) {
       written[path] = text;
     },
   };
-  const code = main(argv, io);
+  const code = await main(argv, io);
   return { code, stdout: out.join(""), stderr: err.join(""), written };
 }
 
 describe("allot command line", () => {
-  it("prints help for the tool and each command", () => {
-    expect(run(["--help"])).toMatchObject({
+  it("prints help for the tool and each command", async () => {
+    expect(await run(["--help"])).toMatchObject({
       code: 0,
       stdout: expect.stringContaining("Commands:"),
     });
     for (const command of ["simulate", "shares", "queue", "generate", "import-trace"]) {
-      const result = run([command, "--help"]);
+      const result = await run([command, "--help"]);
       expect(result.code).toBe(0);
       expect(result.stdout).toContain(`Usage: allot ${command}`);
     }
   });
 
-  it("answers bad usage with one line and exit code 2", () => {
-    expect(run(["frobnicate"])).toMatchObject({
+  it("answers bad usage with one line and exit code 2", async () => {
+    expect(await run(["frobnicate"])).toMatchObject({
       code: 2,
       stderr: 'allot: unknown command "frobnicate" (see allot --help)\n',
     });
-    expect(run(["simulate", SCENARIO_PATH, "--bogus"]).stderr).toBe(
+    expect((await run(["simulate", SCENARIO_PATH, "--bogus"])).stderr).toBe(
       "allot: simulate: unknown option --bogus (see allot simulate --help)\n",
     );
-    expect(run(["simulate", SCENARIO_PATH, "--scheduler", "fifo"])).toMatchObject({ code: 2 });
-    expect(run(["shares", SCENARIO_PATH, "--at", "soon"]).stderr).toBe(
+    expect(await run(["simulate", SCENARIO_PATH, "--scheduler", "fifo"])).toMatchObject({
+      code: 2,
+    });
+    expect((await run(["shares", SCENARIO_PATH, "--at", "soon"])).stderr).toBe(
       'allot: shares: --at "soon" is not a duration (e.g. 90s, 15m, 8h, 7d)\n',
     );
-    expect(run(["queue", SCENARIO_PATH, "--at", "1h"]).stderr).toBe(
+    expect((await run(["queue", SCENARIO_PATH, "--at", "1h"])).stderr).toBe(
       "allot: queue: --cluster is required\n",
     );
-    expect(run(["generate", "--profile", "lab", "--days", "0", "--seed", "1"]).code).toBe(2);
-    expect(run(["import-trace", "philly", "x.csv", "--gpus", "12"]).code).toBe(2);
+    expect((await run(["generate", "--profile", "lab", "--days", "0", "--seed", "1"])).code).toBe(
+      2,
+    );
+    expect((await run(["import-trace", "philly", "x.csv", "--gpus", "12"])).code).toBe(2);
   });
 
-  it("lists every problem of a bad scenario with exit code 1", () => {
+  it("lists every problem of a bad scenario with exit code 1", async () => {
     const bad = JSON.stringify({
       clusters: [{ name: "c", gpuType: "H100", nodes: 1 }],
       tree: { name: "r", children: [{ name: "a" }] },
@@ -66,21 +70,21 @@ describe("allot command line", () => {
         { id: "1", budget: "a", cluster: "c", submit: 0, gpus: 9, work: "1h", minRuntime: "9h" },
       ],
     });
-    const result = run(["simulate", "bad.json"], { "bad.json": bad });
+    const result = await run(["simulate", "bad.json"], { "bad.json": bad });
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(
       "allot: bad.json: 2 problems\n  jobs[0].gpus: 9 is above the cluster total 8\n  jobs[0].minRuntime: 9h is above the cluster maximum 8h\n",
     );
-    expect(run(["simulate", "nope.json"]).stderr).toBe(
+    expect((await run(["simulate", "nope.json"])).stderr).toBe(
       "allot: nope.json: cannot read (no such file)\n",
     );
-    expect(run(["simulate", "x.json"], { "x.json": "{" }).stderr).toMatch(
+    expect((await run(["simulate", "x.json"], { "x.json": "{" })).stderr).toMatch(
       /^allot: x.json: not valid JSON/,
     );
   });
 
-  it("simulates both schedulers and writes the report and timeline", () => {
-    const result = run([
+  it("simulates both schedulers and writes the report and timeline", async () => {
+    const result = await run([
       "simulate",
       SCENARIO_PATH,
       "--scheduler",
@@ -103,10 +107,12 @@ describe("allot command line", () => {
     });
   });
 
-  it("shows shares like sshare, as a table and as JSON", () => {
-    const table = run(["shares", SCENARIO_PATH, "--at", "150m"]);
+  it("shows shares like sshare, as a table and as JSON", async () => {
+    const table = await run(["shares", SCENARIO_PATH, "--at", "150m"]);
     expect(table.stdout).toContain("Cluster h100 (16 GPUs) at +150m");
-    const json = JSON.parse(run(["shares", SCENARIO_PATH, "--at", "150m", "--json"]).stdout);
+    const json = JSON.parse(
+      (await run(["shares", SCENARIO_PATH, "--at", "150m", "--json"])).stdout,
+    );
     expect(json.cluster).toBe("h100");
     expect(json.atSec).toBe(9000);
     const debugging = json.nodes.find((node: { path: string }) => node.path === "vision/debugging");
@@ -128,21 +134,21 @@ describe("allot command line", () => {
     expect(json.nodes[0]).toMatchObject({ path: "", levelFairShare: null, rank: null });
   });
 
-  it("lists the queue with reasons", () => {
-    const result = run(["queue", SCENARIO_PATH, "--at", "2h", "--cluster", "h100"]);
+  it("lists the queue with reasons", async () => {
+    const result = await run(["queue", SCENARIO_PATH, "--at", "2h", "--cluster", "h100"]);
     expect(result.stdout).toContain("1 running, 1 pending");
     expect(result.stdout).toMatch(/debug-1\s+R\s+vision\/debugging/);
     expect(result.stdout).toMatch(/hog\s+PD\s+llm\/pretrain/);
     const json = JSON.parse(
-      run(["queue", SCENARIO_PATH, "--at", "2h", "--cluster", "h100", "--json"]).stdout,
+      (await run(["queue", SCENARIO_PATH, "--at", "2h", "--cluster", "h100", "--json"])).stdout,
     );
     expect(json.jobs.map((job: { id: string; state: string }) => `${job.id}:${job.state}`)).toEqual(
       ["debug-1:running", "hog:pending"],
     );
   });
 
-  it("generates a lab scenario and imports a Philly CSV", () => {
-    const lab = run([
+  it("generates a lab scenario and imports a Philly CSV", async () => {
+    const lab = await run([
       "generate",
       "--profile",
       "lab",
@@ -156,7 +162,7 @@ describe("allot command line", () => {
     expect(lab.code).toBe(0);
     expect(JSON.parse(lab.written["lab.json"] ?? "{}").clusters).toHaveLength(3);
     const csv = "timestamp,duration,num_gpus,gpu_time,cluster\n2017-10-09 07:01:55,66.0,1,66.0,a\n";
-    const philly = run(["import-trace", "philly", "p.csv", "--gpus", "16"], { "p.csv": csv });
+    const philly = await run(["import-trace", "philly", "p.csv", "--gpus", "16"], { "p.csv": csv });
     expect(philly.code).toBe(0);
     expect(JSON.parse(philly.stdout).jobs).toHaveLength(1);
   });

@@ -19,10 +19,12 @@ Commands:
   generate --profile lab    write a synthetic scenario (--days N --seed S)
   import-trace philly <csv> turn the Philly trace into a scenario (--gpus N)
 
-Run allot <command> --help for a command's options. Exit codes: 0 ok, 1 bad input, 2 bad usage.
+Run allot <command> --help for a command's options. Exit codes: 0 ok, 1 bad input or a failed
+run, 2 bad usage.
 `;
 
-const COMMANDS: Record<string, (argv: string[], io: CliIo) => number> = {
+// simulate is asynchronous (its clusters may run on worker threads); the others are not.
+const COMMANDS: Record<string, (argv: string[], io: CliIo) => number | Promise<number>> = {
   simulate: runSimulateCommand,
   shares: runSharesCommand,
   queue: runQueueCommand,
@@ -32,9 +34,10 @@ const COMMANDS: Record<string, (argv: string[], io: CliIo) => number> = {
 
 /**
  * The command line: dispatches to a command and maps errors to exit codes (2 for usage, 1 for
- * bad input), printing one clear message and never a stack trace for expected problems.
+ * bad input or a failed run), printing one clear message and never a stack trace for expected
+ * problems. Resolves once the command is done (and its threads, if any, have stopped).
  */
-export function main(argv: string[], io: CliIo): number {
+export async function main(argv: string[], io: CliIo): Promise<number> {
   const [command, ...rest] = argv;
   if (command === undefined || command === "--help" || command === "-h" || command === "help") {
     io.stdout(MAIN_HELP);
@@ -43,7 +46,7 @@ export function main(argv: string[], io: CliIo): number {
   const run = COMMANDS[command];
   try {
     if (!run) throw new UsageError(`unknown command "${command}" (see allot --help)`);
-    return run(rest, io);
+    return await run(rest, io);
   } catch (error) {
     if (error instanceof UsageError) {
       io.stderr(`allot: ${error.message}\n`);
@@ -69,5 +72,5 @@ export function createProcessIo(): CliIo {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  process.exitCode = main(process.argv.slice(2), createProcessIo());
+  process.exitCode = await main(process.argv.slice(2), createProcessIo());
 }

@@ -1,5 +1,9 @@
 import { parseScenario, type Scenario } from "../sim";
+import { describeProgress, type ReplayProgress } from "../simulations/cluster-tasks";
 import { InputError, readInput, type CliIo } from "./io";
+
+/** Back to the start of the line and clear it: ends a progress line. */
+export const CLEAR_LINE = "\r\u001b[K";
 
 /** Reads and parses JSON, or an {@link InputError} naming the file. */
 export function readJsonFile(io: CliIo, path: string): unknown {
@@ -35,4 +39,17 @@ export function progressReporter(
     const hours = Math.floor((nowSec % 86_400) / 3600);
     io.stderr(`\r${label}: ${cluster} at day ${days} ${String(hours).padStart(2, "0")}h   `);
   };
+}
+
+/**
+ * Progress of replays on worker threads, on stderr only when it is a terminal: each replay's
+ * percentage and the day its running clusters have reached, overwritten in place, e.g.
+ * `baseline 100% · allocation 41% (h100 day 13)`.
+ */
+export function replayProgressReporter(
+  io: CliIo,
+  labels: readonly string[],
+): ((progress: ReplayProgress) => void) | undefined {
+  if (!io.isStderrTty) return undefined;
+  return (progress) => io.stderr(`\r${describeProgress(progress, labels)}\u001b[K`);
 }

@@ -2,15 +2,15 @@ import {
   buildReport,
   buildTimeline,
   formatHumanDuration,
-  runSimulation,
   SCHEDULERS,
   type SchedulerName,
   type SimulationReport,
   type Timeline,
 } from "../sim";
-import { expectPositionals, parseCommandArgs, parseDurationFlag } from "./args";
+import { expectPositionals, parseCommandArgs, parseDurationFlag, parseIntegerFlag } from "./args";
 import { UsageError, writeOutput, type CliIo } from "./io";
-import { loadScenario, progressReporter } from "./scenario-file";
+import { loadScenario } from "./scenario-file";
+import { chooseThreadCount, MAX_THREADS, simulateSchedulers } from "./simulate-schedulers";
 import { formatNumber, formatPercent, formatTable } from "./table";
 
 /** `allot simulate --help`. */
@@ -24,6 +24,10 @@ Options:
   --horizon <d>       stop at this moment (e.g. 30d) instead of the scenario's horizon
   --timeline <file>   write per-GPU run segments (cluster, node, GPU indexes, start, end, job,
                       budget, allocated, end reason) for a timeline picture
+  --threads <n>       simulate on n worker threads, one task per scheduler and cluster (at
+                      most that many threads); 1 runs everything in this thread. Default: the
+                      machine's cores when there are at least 20,000 jobs to simulate (jobs x
+                      schedulers), else 1. The outputs are the same whatever the number
   -h, --help          show this help
 `;
 
@@ -57,13 +61,14 @@ function summarise(reports: SimulationReport[]): string {
   return `${summary}\n${waits}`;
 }
 
-/** `allot simulate`: returns the exit code. */
-export function runSimulateCommand(argv: string[], io: CliIo): number {
+/** `allot simulate`: resolves to the exit code. */
+export async function runSimulateCommand(argv: string[], io: CliIo): Promise<number> {
   const args = parseCommandArgs("simulate", argv, {
     scheduler: { type: "string" },
     out: { type: "string" },
     timeline: { type: "string" },
     horizon: { type: "string" },
+    threads: { type: "string" },
   });
   if (args.values.help) {
     io.stdout(SIMULATE_HELP);
@@ -76,6 +81,11 @@ export function runSimulateCommand(argv: string[], io: CliIo): number {
       `simulate: --scheduler must be allocation, baseline or both, got "${choice}"`,
     );
   }
+  const threadsFlag = args.values.threads as string | undefined;
+  const requestedThreads =
+    threadsFlag === undefined
+      ? undefined
+      : parseIntegerFlag("simulate", "threads", threadsFlag, 1, MAX_THREADS);
   const loaded = loadScenario(io, path as string);
   const horizon = args.values.horizon as string | undefined;
   const scenario =
@@ -84,15 +94,16 @@ export function runSimulateCommand(argv: string[], io: CliIo): number {
       : { ...loaded, horizonSec: parseDurationFlag("simulate", "horizon", horizon) };
   const names: SchedulerName[] =
     choice === "both" ? ["baseline", "allocation"] : [choice as SchedulerName];
+  const threads = chooseThreadCount(
+    { jobs: scenario.jobs.length, clusters: scenario.clusters.length, schedulers: names.length },
+    requestedThreads,
+  );
   const reports: SimulationReport[] = [];
   const timelines: Timeline[] = [];
-  for (const name of names) {
-    const onProgress = progressReporter(io, name);
-    const result = runSimulation(scenario, SCHEDULERS[name], onProgress ? { onProgress } : {});
-    if (onProgress) io.stderr("\r\u001b[K");
+  await simulateSchedulers(io, scenario, names, threads, (result) => {
     reports.push(buildReport(scenario, result));
     if (args.values.timeline) timelines.push(buildTimeline(result));
-  }
+  });
   const pack = <T extends { scheduler: string }>(items: T[]): unknown =>
     items.length === 1 ? items[0] : Object.fromEntries(items.map((item) => [item.scheduler, item]));
   if (typeof args.values.out === "string")

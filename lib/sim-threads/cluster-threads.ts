@@ -1,11 +1,11 @@
 // Runs simulations in worker threads (sim-thread.ts), one cluster of one simulation per
 // task, as many threads as the machine has cores, largest cluster first; merges each
 // simulation's clusters back into its result here. Used by the simulation worker for browser
-// simulations and what-ifs. The simulator is deterministic and clusters are independent, so the
-// results are exactly runSimulation's in one thread (lib/sim/simulate.test.ts and
-// cluster-threads.test.ts check it). A thread takes task after task: starting one costs about
-// 0.2 s from the worker's bundle and 0.9 s through tsx, as much as a small cluster's whole
-// simulation.
+// simulations and what-ifs, and by `allot simulate` (lib/cli/simulate-schedulers.ts). The
+// simulator is deterministic and clusters are independent, so the results are exactly
+// runSimulation's in one thread (lib/sim/simulate.test.ts and cluster-threads.test.ts check
+// it). A thread takes task after task: starting one costs about 0.2 s from the worker's bundle
+// and 0.9 s through tsx, as much as a small cluster's whole simulation.
 import { availableParallelism } from "node:os";
 import { pathToFileURL } from "node:url";
 import { serialize } from "node:v8";

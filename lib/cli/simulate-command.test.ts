@@ -1,0 +1,87 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { generateLabScenario } from "../sim";
+import type { CliIo } from "./io";
+import { main } from "./main";
+
+const DIR = mkdtempSync(path.join(tmpdir(), "allot-simulate-"));
+
+/** The real file system; the streams kept for the test, stderr shown as a terminal's if asked. */
+async function run(argv: string[], isStderrTty = false) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: CliIo = {
+    stdout: (text) => out.push(text),
+    stderr: (text) => err.push(text),
+    isStderrTty,
+    readText: (file) => readFileSync(file, "utf8"),
+    writeText: (file, text) => writeFileSync(file, text),
+  };
+  const code = await main(argv, io);
+  return { code, stdout: out.join(""), stderr: err.join("") };
+}
+
+const file = (name: string) => path.join(DIR, name);
+
+describe("allot simulate --threads", () => {
+  afterAll(() => rmSync(DIR, { recursive: true, force: true }));
+
+  it("writes the same report, timeline and summary on 1 and 2 threads, with progress on a terminal", async () => {
+    // The lab profile on a smaller fleet, so that both schedulers take a second or two.
+    const scenario = generateLabScenario({
+      days: 2,
+      seed: 3,
+      clusters: [
+        { name: "h100", gpuType: "H100", nodes: 12, gpusPerNode: 8 },
+        { name: "b200", gpuType: "B200", nodes: 8, gpusPerNode: 8 },
+        { name: "b300", gpuType: "B300", nodes: 4, gpusPerNode: 8 },
+      ],
+    });
+    writeFileSync(file("lab.json"), JSON.stringify(scenario));
+    const simulate = (threads: number, isTty: boolean) =>
+      run(
+        [
+          "simulate",
+          file("lab.json"),
+          "--scheduler",
+          "both",
+          "--threads",
+          String(threads),
+          "--out",
+          file(`report-${threads}.json`),
+          "--timeline",
+          file(`timeline-${threads}.json`),
+        ],
+        isTty,
+      );
+    const inThisThread = await simulate(1, false);
+    const onThreads = await simulate(2, true);
+    expect(inThisThread).toMatchObject({ code: 0, stderr: "" });
+    expect(onThreads.code).toBe(0);
+    expect(onThreads.stdout).toBe(inThisThread.stdout);
+    expect(readFileSync(file("report-2.json"))).toEqual(readFileSync(file("report-1.json")));
+    expect(readFileSync(file("timeline-2.json"))).toEqual(readFileSync(file("timeline-1.json")));
+    const report = JSON.parse(readFileSync(file("report-2.json"), "utf8"));
+    expect(Object.keys(report)).toEqual(["baseline", "allocation"]);
+    expect(report.allocation.jobs).toHaveLength(scenario.jobs.length);
+    // Progress is overwritten in place, reaches every replay's end, and is cleared at the end.
+    expect(onThreads.stderr).toContain("\rbaseline 100% · allocation 100%\u001b[K");
+    expect(onThreads.stderr.endsWith("\r\u001b[K")).toBe(true);
+  }, 30_000);
+
+  it("refuses a thread count that is not a whole number from 1", async () => {
+    writeFileSync(file("tiny.json"), readFileSync("lib/sim/testdata/debug-vs-hog.json"));
+    for (const value of ["0", "abc", "1.5", "-2", "257"]) {
+      expect(await run(["simulate", file("tiny.json"), `--threads=${value}`])).toEqual({
+        code: 2,
+        stdout: "",
+        stderr: `allot: simulate: --threads must be a whole number from 1 to 256, got "${value}"\n`,
+      });
+    }
+    expect((await run(["simulate", file("tiny.json"), "--threads"])).stderr).toBe(
+      "allot: simulate: option --threads needs a value (see allot simulate --help)\n",
+    );
+  });
+});
