@@ -1,11 +1,17 @@
 // npx tsx scripts/bench/sim.ts [philly|year|lab] [--trace path] [--scheduler name] [--days N]
-// - simulator speed.
+//   [--threads N|auto] - simulator speed.
 // Philly: the whole trace (82k jobs) on 48 nodes x 8 GPUs, each scheduler in a fresh process
 // (targets: <= 3 s each, peak RSS < 1 GB). Year: a synthetic year of a 4,096-GPU fleet (~1M jobs,
 // target <= 60 s). Lab: the 30-day lab profile. Prints one line per run.
+// With --threads N, as `allot simulate --scheduler both --threads N` runs: both schedulers (or
+// --scheduler's) in one fresh process, their clusters on N worker threads (1: in this thread, one
+// after another; auto: as many as allot simulate would use by default), each report built as its
+// result comes; prints the wall seconds.
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { chooseThreadCount, simulateSchedulers } from "../../lib/cli/simulate-schedulers";
+import type { CliIo } from "../../lib/cli/io";
 import {
   buildReport,
   convertPhillyTrace,
@@ -71,21 +77,83 @@ function runOne(workload: string, scheduler: SchedulerName, tracePath: string, d
   );
 }
 
+/** No progress, no files: the bench prints its own line. */
+const QUIET_IO: CliIo = {
+  stdout: () => undefined,
+  stderr: () => undefined,
+  isStderrTty: false,
+  readText: () => "",
+  writeText: () => undefined,
+};
+
+async function runThreaded(
+  workload: string,
+  schedulers: SchedulerName[],
+  requested: number | "auto",
+  tracePath: string,
+  days: number,
+): Promise<void> {
+  const loadStart = performance.now();
+  const scenario = load(workload, tracePath, days);
+  const loadMs = performance.now() - loadStart;
+  const work = {
+    jobs: scenario.jobs.length,
+    clusters: scenario.clusters.length,
+    schedulers: schedulers.length,
+  };
+  const threads = chooseThreadCount(work, requested === "auto" ? undefined : requested);
+  const start = performance.now();
+  const cpuStart = process.cpuUsage();
+  let reportMs = 0;
+  const utilisations: number[] = [];
+  await simulateSchedulers(QUIET_IO, scenario, schedulers, threads, (result) => {
+    const reportStart = performance.now();
+    utilisations.push(buildReport(scenario, result).utilisation);
+    reportMs += performance.now() - reportStart;
+  });
+  const totalMs = performance.now() - start;
+  const cpu = process.cpuUsage(cpuStart);
+  const peakMb = process.resourceUsage().maxRSS / 1024;
+  const label = schedulers.length === 2 ? "both" : schedulers.join(",");
+  console.log(
+    [
+      `${workload.padEnd(6)} ${label.padEnd(10)}${workload === "year" ? ` ${days} d` : ""} threads ${threads}${requested === "auto" ? " (auto)" : ""}`,
+      `jobs ${scenario.jobs.length}`,
+      `load ${(loadMs / 1000).toFixed(2)} s`,
+      `simulate ${((totalMs - reportMs) / 1000).toFixed(2)} s wall`,
+      `reports ${(reportMs / 1000).toFixed(2)} s`,
+      `total ${(totalMs / 1000).toFixed(2)} s wall (cpu ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s, all threads)`,
+      `peak RSS ${peakMb.toFixed(0)} MB`,
+      `utilisation ${utilisations.join(" ")}`,
+    ].join(" | "),
+  );
+}
+
 const args = process.argv.slice(2);
 const flag = (name: string): string | undefined => {
   const at = args.indexOf(`--${name}`);
   return at >= 0 ? args[at + 1] : undefined;
 };
 const tracePath = flag("trace") ?? DEFAULT_TRACE;
-const only = flag("scheduler") as SchedulerName | undefined;
+const only = flag("scheduler") as SchedulerName | "both" | undefined;
 const days = Number(flag("days") ?? 365);
+const threadsFlag = flag("threads");
+const threads =
+  threadsFlag === undefined ? null : threadsFlag === "auto" ? "auto" : Number(threadsFlag);
+if (threads !== null && threads !== "auto" && !(Number.isInteger(threads) && threads >= 1)) {
+  throw new Error(`--threads must be auto or a whole number from 1, got "${threadsFlag}"`);
+}
 const workloads = args.filter((arg, i) => !arg.startsWith("--") && !args[i - 1]?.startsWith("--"));
-if (only) {
+if (only && threads !== null) {
+  const schedulers: SchedulerName[] = only === "both" ? ["baseline", "allocation"] : [only];
+  await runThreaded(workloads[0] ?? "philly", schedulers, threads, tracePath, days);
+} else if (only && only !== "both") {
   runOne(workloads[0] ?? "philly", only, tracePath, days);
 } else {
   for (const workload of workloads.length > 0 ? workloads : ["philly", "year"]) {
-    for (const scheduler of ["baseline", "allocation"] as const) {
-      // A fresh process per run, so one run's heap cannot slow or inflate the next.
+    // A fresh process per run, so one run's heap cannot slow or inflate the next.
+    const runs = threads === null ? ["baseline", "allocation"] : [only ?? "both"];
+    for (const scheduler of runs) {
       const child = spawnSync(
         process.execPath,
         [
@@ -99,6 +167,7 @@ if (only) {
           tracePath,
           "--days",
           String(days),
+          ...(threads === null ? [] : ["--threads", String(threads)]),
         ],
         { stdio: "inherit" },
       );
