@@ -26,8 +26,9 @@ Options:
                       budget, allocated, end reason) for a timeline picture
   --threads <n>       simulate on n worker threads, one task per scheduler and cluster (at
                       most that many threads); 1 runs everything in this thread. Default: the
-                      machine's cores when there are at least 20,000 jobs to simulate (jobs x
-                      schedulers), else 1. The outputs are the same whatever the number
+                      machine's cores once there are 20,000 jobs to simulate under allocation
+                      (a baseline job counts 1/8: it is that much quicker), else 1. The
+                      outputs are the same whatever the number
   -h, --help          show this help
 `;
 
@@ -95,7 +96,7 @@ export async function runSimulateCommand(argv: string[], io: CliIo): Promise<num
   const names: SchedulerName[] =
     choice === "both" ? ["baseline", "allocation"] : [choice as SchedulerName];
   const threads = chooseThreadCount(
-    { jobs: scenario.jobs.length, clusters: scenario.clusters.length, schedulers: names.length },
+    { jobs: scenario.jobs.length, clusters: scenario.clusters.length, schedulers: names },
     requestedThreads,
   );
   const reports: SimulationReport[] = [];

@@ -14,34 +14,47 @@ import { InputError, type CliIo } from "./io";
 import { CLEAR_LINE, progressReporter, replayProgressReporter } from "./scenario-file";
 
 /**
- * Fewest jobs to simulate (the scenario's jobs x schedulers) for `allot simulate` to use threads
- * when `--threads` is not given. A thread starts in about 0.9 s through tsx (how the bin runs)
- * and posts its clusters' results back; the simulator does a few thousand jobs a second, so
- * below this the start-up would eat most of the gain. The 2-day lab (2,184 jobs) stays in this
- * thread; the 30-day lab (31,728) and a year go to threads.
+ * What simulating a job costs under each scheduler, against allocation: the baseline's greedy
+ * pass is 7-9x quicker (docs/simulations.md, "Speed": the 30-day lab 0.8 s against 5.2 s,
+ * Philly 0.9 s against 5.9 s, the year 26 s against 229 s).
+ */
+export const JOB_COST: Record<SchedulerName, number> = { allocation: 1, baseline: 1 / 8 };
+
+/**
+ * Fewest jobs to simulate under allocation (a baseline job counting {@link JOB_COST}) for
+ * `allot simulate` to use threads when `--threads` is not given: about 8 s of work in one thread
+ * (the 30-day lab's 31,728 jobs take 10-14 s under allocation), against about 0.9 s to start a
+ * thread through tsx, as the bin runs, and to post its results back. The 2-day lab (2,184 jobs,
+ * both schedulers) and the 30-day lab under baseline alone stay in this thread; the 30-day lab
+ * under allocation and a year under either go to threads.
  */
 export const THREADS_MIN_JOBS = 20_000;
 
 /** The most `--threads` accepts. */
 export const MAX_THREADS = 256;
 
-/** What a simulate run has to do: its scenario's jobs and clusters, and how many schedulers. */
-export type SimulateWork = { jobs: number; clusters: number; schedulers: number };
+/** What a simulate run has to do: its scenario's jobs and clusters, under these schedulers. */
+export type SimulateWork = {
+  jobs: number;
+  clusters: number;
+  schedulers: readonly SchedulerName[];
+};
 
 /**
- * Threads for a run: `requested` (`--threads`) when given, else the machine's cores once there
- * are {@link THREADS_MIN_JOBS} jobs to simulate; never more than its tasks (one per scheduler and
- * cluster). 1 means in this thread, without workers.
+ * Threads for a run: `requested` (`--threads`) when given, else the machine's cores once the
+ * run is worth {@link THREADS_MIN_JOBS} allocation jobs; never more than its tasks (one per
+ * scheduler and cluster). 1 means in this thread, without workers.
  *
- * @example chooseThreadCount({ jobs: 31_728, clusters: 3, schedulers: 2 }, undefined, 2) // 2
+ * @example chooseThreadCount({ jobs: 31_728, clusters: 3, schedulers: ["allocation"] }, undefined, 2) // 2
  */
 export function chooseThreadCount(
   work: SimulateWork,
   requested: number | undefined,
   cores: number = availableParallelism(),
 ): number {
-  const tasks = work.clusters * work.schedulers;
-  const wanted = requested ?? (work.jobs * work.schedulers >= THREADS_MIN_JOBS ? cores : 1);
+  const tasks = work.clusters * work.schedulers.length;
+  const jobs = work.schedulers.reduce((sum, name) => sum + work.jobs * JOB_COST[name], 0);
+  const wanted = requested ?? (jobs >= THREADS_MIN_JOBS ? cores : 1);
   return Math.max(1, Math.min(wanted, tasks));
 }
 

@@ -99,7 +99,7 @@ async function runThreaded(
   const work = {
     jobs: scenario.jobs.length,
     clusters: scenario.clusters.length,
-    schedulers: schedulers.length,
+    schedulers,
   };
   const threads = chooseThreadCount(work, requested === "auto" ? undefined : requested);
   const start = performance.now();
