@@ -1,6 +1,8 @@
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { build } from "esbuild";
 import { afterAll, describe, expect, it } from "vitest";
 import { generateLabScenario } from "../sim";
 import type { CliIo } from "./io";
@@ -69,6 +71,32 @@ describe("allot simulate --threads", () => {
     // Progress is overwritten in place, reaches every replay's end, and is cleared at the end.
     expect(onThreads.stderr).toContain("\rbaseline 100% · allocation 100%\u001b[K");
     expect(onThreads.stderr.endsWith("\r\u001b[K")).toBe(true);
+  }, 30_000);
+
+  it("bundled on its own, with no thread code beside it, says so and simulates in one thread", async () => {
+    const bundle = file("cli.mjs");
+    await build({
+      entryPoints: ["lib/cli/main.ts"],
+      outfile: bundle,
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      logLevel: "warning",
+    });
+    writeFileSync(file("tiny.json"), readFileSync("lib/sim/testdata/debug-vs-hog.json"));
+    const argv = ["simulate", file("tiny.json"), "--scheduler", "both", "--out"];
+    const bundled = spawnSync(
+      process.execPath,
+      [bundle, ...argv, file("tiny-bundled.json"), "--threads", "2"],
+      { encoding: "utf8" },
+    );
+    const here = await run([...argv, file("tiny-here.json"), "--threads", "1"]);
+    expect(bundled.stderr).toBe(
+      "allot: simulate: no worker thread code beside this bundle; simulating in one thread\n",
+    );
+    expect(bundled.status).toBe(0);
+    expect(bundled.stdout).toBe(here.stdout);
+    expect(readFileSync(file("tiny-bundled.json"))).toEqual(readFileSync(file("tiny-here.json")));
   }, 30_000);
 
   it("refuses a thread count that is not a whole number from 1", async () => {

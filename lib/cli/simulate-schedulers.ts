@@ -63,7 +63,8 @@ export function chooseThreadCount(
  * after another (`onResult` gets each as it is done, so that its report can be built before the
  * next starts); else on `threads` worker threads, then `onResult` for each. Progress goes to
  * stderr on a terminal. A failed thread stops the others and rejects with an
- * {@link InputError} naming its error.
+ * {@link InputError} naming its error. A bundle of the command line alone, with no thread code
+ * to start, says so on stderr and runs here.
  *
  * @example await simulateSchedulers(io, scenario, ["baseline", "allocation"], 2, (result) => reports.push(buildReport(scenario, result)))
  */
@@ -74,7 +75,15 @@ export async function simulateSchedulers(
   threads: number,
   onResult: (result: SimulationResult) => void,
 ): Promise<void> {
-  if (threads <= 1) {
+  // Loaded only for threads: a run in this thread (and every other command) starts as before.
+  const pool = threads > 1 ? await import("../sim-threads/cluster-threads") : null;
+  const canThread = pool?.hasClusterThreadEntry() ?? false;
+  if (pool && !canThread) {
+    io.stderr(
+      "allot: simulate: no worker thread code beside this bundle; simulating in one thread\n",
+    );
+  }
+  if (!pool || !canThread) {
     for (const name of schedulers) {
       const onProgress = progressReporter(io, name);
       const result = runSimulation(scenario, SCHEDULERS[name], onProgress ? { onProgress } : {});
@@ -83,12 +92,10 @@ export async function simulateSchedulers(
     }
     return;
   }
-  // Loaded only here: a run in this thread (and every other command) starts as before.
-  const { runReplays } = await import("../sim-threads/cluster-threads");
   const onProgress = replayProgressReporter(io, schedulers);
   let results: SimulationResult[];
   try {
-    results = await runReplays(
+    results = await pool.runReplays(
       schedulers.map((scheduler) => ({ scenario, scheduler })),
       { concurrency: threads, ...(onProgress ? { onProgress } : {}) },
     );

@@ -6,8 +6,9 @@
 // runSimulation's in one thread (lib/sim/simulate.test.ts and cluster-threads.test.ts check
 // it). A thread takes task after task: starting one costs about 0.2 s from the worker's bundle
 // and 0.9 s through tsx, as much as a small cluster's whole simulation.
+import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { serialize } from "node:v8";
 import { Worker } from "node:worker_threads";
 import {
@@ -39,6 +40,14 @@ const THREAD_BUNDLE = process.env.ALLOT_SIM_THREAD_BUNDLE;
 const BOOT = THREAD_BUNDLE
   ? `import(${JSON.stringify(pathToFileURL(THREAD_BUNDLE).href)})`
   : `import("tsx/esm/api").then(({ register }) => { register(); return import(${JSON.stringify(THREAD_URL)}); })`;
+
+/**
+ * Whether threads can start from here: the thread's bundle exists, or its source beside this
+ * file. A caller bundled on its own (say the command line, bundled to time it) has neither.
+ */
+export function hasClusterThreadEntry(): boolean {
+  return existsSync(THREAD_BUNDLE ?? fileURLToPath(THREAD_URL));
+}
 
 /**
  * Threads started ahead of their tasks ({@link startClusterThreads}): they boot (0.2-0.4 s)
