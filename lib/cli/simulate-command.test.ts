@@ -99,7 +99,7 @@ describe("allot simulate --threads", () => {
     expect(readFileSync(file("tiny-bundled.json"))).toEqual(readFileSync(file("tiny-here.json")));
   }, 30_000);
 
-  it("refuses a thread count that is not a whole number from 1", async () => {
+  it("refuses a thread count that is not a whole number from 1, and documents the flag", async () => {
     writeFileSync(file("tiny.json"), readFileSync("lib/sim/testdata/debug-vs-hog.json"));
     for (const value of ["0", "abc", "1.5", "-2", "257"]) {
       expect(await run(["simulate", file("tiny.json"), `--threads=${value}`])).toEqual({
@@ -110,6 +110,9 @@ describe("allot simulate --threads", () => {
     }
     expect((await run(["simulate", file("tiny.json"), "--threads"])).stderr).toBe(
       "allot: simulate: option --threads needs a value (see allot simulate --help)\n",
+    );
+    expect((await run(["simulate", "--help"])).stdout).toMatch(
+      /--threads <n> +simulate on n worker threads, one task per scheduler and cluster/,
     );
   });
 });
