@@ -26,7 +26,7 @@ Options:
                       budget, allocated, end reason) for a timeline picture
   --threads <n>       simulate on n worker threads, one task per scheduler and cluster (at
                       most that many threads); 1 runs everything in this thread. Default: the
-                      machine's cores once there are 20,000 jobs to simulate under allocation
+                      machine's cores once there are 50,000 jobs to simulate under allocation
                       (a baseline job counts 1/8: it is that much quicker), else 1. The
                       outputs are the same whatever the number
   -h, --help          show this help

@@ -22,13 +22,16 @@ export const JOB_COST: Record<SchedulerName, number> = { allocation: 1, baseline
 
 /**
  * Fewest jobs to simulate under allocation (a baseline job counting {@link JOB_COST}) for
- * `allot simulate` to use threads when `--threads` is not given: about 8 s of work in one thread
- * (the 30-day lab's 31,728 jobs take 10-14 s under allocation), against about 0.9 s to start a
- * thread through tsx, as the bin runs, and to post its results back. The 2-day lab (2,184 jobs,
- * both schedulers) and the 30-day lab under baseline alone stay in this thread; the 30-day lab
- * under allocation and a year under either go to threads.
+ * `allot simulate` to use threads when `--threads` is not given. Threads cost CPU: each starts
+ * through tsx (about 0.7 s of CPU, as the bin runs), compiles the engine again and keeps its own
+ * heap, and results cross back; 2 threads took 40-55% more CPU than one. One thread already uses
+ * about 1.3 cores (V8 collects and compiles beside it). On 2 idle cores, the 30-day lab under
+ * allocation (31,728 jobs) took as long on 2 threads as on one (10.2-10.4 s against
+ * 9.8-10.5 s), both schedulers 11.2 s against 11.4-12.5 s; the year's first 30 days (79,762
+ * jobs, both) 18.6 s against 26-27 s. So the lab stays in this thread and a year goes to
+ * threads.
  */
-export const THREADS_MIN_JOBS = 20_000;
+export const THREADS_MIN_JOBS = 50_000;
 
 /** The most `--threads` accepts. */
 export const MAX_THREADS = 256;
@@ -45,7 +48,7 @@ export type SimulateWork = {
  * run is worth {@link THREADS_MIN_JOBS} allocation jobs; never more than its tasks (one per
  * scheduler and cluster). 1 means in this thread, without workers.
  *
- * @example chooseThreadCount({ jobs: 31_728, clusters: 3, schedulers: ["allocation"] }, undefined, 2) // 2
+ * @example chooseThreadCount({ jobs: 79_762, clusters: 3, schedulers: ["allocation"] }, undefined, 2) // 2
  */
 export function chooseThreadCount(
   work: SimulateWork,
