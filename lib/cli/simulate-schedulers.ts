@@ -24,12 +24,12 @@ export const JOB_COST: Record<SchedulerName, number> = { allocation: 1, baseline
  * Fewest jobs to simulate under allocation (a baseline job counting {@link JOB_COST}) for
  * `allot simulate` to use threads when `--threads` is not given. Threads cost CPU: each starts
  * through tsx (about 0.7 s of CPU, as the bin runs), compiles the engine again and keeps its own
- * heap, and results cross back; 2 threads took 40-55% more CPU than one. One thread already uses
- * about 1.3 cores (V8 collects and compiles beside it). On 2 idle cores, the 30-day lab under
- * allocation (31,728 jobs) took as long on 2 threads as on one (10.2-10.4 s against
- * 9.8-10.5 s), both schedulers 11.2 s against 11.4-12.5 s; the year's first 30 days (79,762
- * jobs, both) 18.6 s against 26-27 s. So the lab stays in this thread and a year goes to
- * threads.
+ * heap, and results cross back: 2 threads took 20-50% more CPU than one, which already uses
+ * about 1.3 cores (V8 collects and compiles beside it). On 2 idle cores (docs/simulations.md,
+ * "allot simulate on threads"), the 30-day lab (31,728 jobs) took 10.2-11.3 s on 2 threads
+ * against 9.7-9.9 s on one under allocation, and about as long both ways with both schedulers;
+ * the year's first 30 days (79,762 jobs, both) 15-17 s against 21-26 s, the whole year 247 s
+ * against 359 s. So the lab stays in this thread and a year goes to threads.
  */
 export const THREADS_MIN_JOBS = 50_000;
 
