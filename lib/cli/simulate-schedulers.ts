@@ -15,8 +15,9 @@ import { CLEAR_LINE, progressReporter, replayProgressReporter } from "./scenario
 
 /**
  * What simulating a job costs under each scheduler, against allocation: the baseline's greedy
- * pass is 7-9x quicker (docs/simulations.md, "Speed": the 30-day lab 0.8 s against 5.2 s,
- * Philly 0.9 s against 5.9 s, the year 26 s against 229 s).
+ * pass is 4-9x quicker (docs/simulations.md, "Speed", on 2026-12-01: the 30-day lab 1.6 s
+ * against 6.4-7.9 s, Philly 1.2 s against 6.9-8.4 s, the year 21.8 s against 204 s; the night
+ * before, 7-9x).
  */
 export const JOB_COST: Record<SchedulerName, number> = { allocation: 1, baseline: 1 / 8 };
 
