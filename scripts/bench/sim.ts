@@ -7,11 +7,14 @@
 // --scheduler's) in one fresh process, their clusters on N worker threads (1: in this thread, one
 // after another; auto: as many as allot simulate would use by default), each report built as its
 // result comes; prints the wall seconds.
+// Runs from an esbuild bundle of itself, as the `allot` bin runs the command line (bin/bundle.mjs):
+// through tsx the engine runs about 3x slower, and users do not run it that way.
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { chooseThreadCount, simulateSchedulers } from "../../lib/cli/simulate-schedulers";
 import type { CliIo } from "../../lib/cli/io";
+import { ensureBundle } from "../../bin/bundle.mjs";
 import {
   buildReport,
   convertPhillyTrace,
@@ -23,6 +26,15 @@ import {
   type Scenario,
   type SchedulerName,
 } from "../../lib/sim";
+
+if (process.env.ALLOT_BENCH_BUNDLED !== "1") {
+  const { entryPath } = await ensureBundle("bench-sim", "scripts/bench/sim.ts");
+  const child = spawnSync(process.execPath, [entryPath, ...process.argv.slice(2)], {
+    stdio: "inherit",
+    env: { ...process.env, ALLOT_BENCH_BUNDLED: "1" },
+  });
+  process.exit(child.status ?? 1);
+}
 
 const DEFAULT_TRACE = path.join(import.meta.dirname, "../../../shared/traces/philly.csv");
 const FLEET = [
@@ -154,12 +166,11 @@ if (only && threads !== null) {
     // A fresh process per run, so one run's heap cannot slow or inflate the next.
     const runs = threads === null ? ["baseline", "allocation"] : [only ?? "both"];
     for (const scheduler of runs) {
+      // This bundle again (the environment says so): no loader.
       const child = spawnSync(
         process.execPath,
         [
-          "--import",
-          "tsx",
-          import.meta.filename,
+          process.argv[1]!,
           workload,
           "--scheduler",
           scheduler,

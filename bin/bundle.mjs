@@ -1,0 +1,122 @@
+// Bundles TypeScript entry points of this repository with esbuild into ES modules that Node runs
+// directly, our code only (packages stay imports), and keeps them in node_modules/.cache/allot
+// until a source file they were built from changes. Used by the `allot` bin and the simulator's
+// benchmark: Node runs the engine about 3x faster from such a bundle than through tsx, whose
+// on-the-fly transform keeps every function's name by wrapping each closure as it is made
+// (Philly's allocation replay: 8 s bundled, 17 s bundled with names kept, 25 s through tsx).
+// Plain JavaScript, so that the bin needs no loader. ADR 017.
+import { createHash } from "node:crypto";
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+/** The thread of lib/sim-threads, bundled beside every entry point that may start threads. */
+const THREAD_ENTRY = path.join(ROOT, "lib", "sim-threads", "sim-thread.ts");
+
+function hashOf(sources) {
+  const hash = createHash("sha256");
+  for (const [file, text] of sources) hash.update(`${file}\0${text}\0`);
+  return hash.digest("hex");
+}
+
+/** Whether the sources recorded for a bundle still read the same. */
+async function isFresh(dir) {
+  try {
+    const record = JSON.parse(await readFile(path.join(dir, "sources.json"), "utf8"));
+    const sources = [];
+    for (const file of record.files) sources.push([file, await readFile(file, "utf8")]);
+    return hashOf(sources) === record.hash;
+  } catch {
+    return false;
+  }
+}
+
+async function writeAside(file, contents) {
+  const aside = `${file}.${process.pid}.tmp`;
+  await writeFile(aside, contents);
+  await rename(aside, file);
+}
+
+async function build(dir, entryPoints, threadPath) {
+  const { build: esbuild } = await import("esbuild");
+  // Each module keeps its own import.meta (the source file's), as under tsx: paths such as the
+  // Philly trace's beside the repository stay right. The bytes read are the ones hashed.
+  const sources = [];
+  const keepImportMeta = {
+    name: "keep-import-meta",
+    setup(builder) {
+      builder.onLoad({ filter: /\.ts$/ }, async (args) => {
+        if (args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
+        const source = await readFile(args.path, "utf8");
+        sources.push([args.path, source]);
+        return {
+          loader: "ts",
+          contents: source
+            .replaceAll("import.meta.dirname", JSON.stringify(path.dirname(args.path)))
+            .replaceAll("import.meta.filename", JSON.stringify(args.path))
+            .replaceAll("import.meta.url", JSON.stringify(pathToFileURL(args.path).href)),
+        };
+      });
+    },
+  };
+  const { outputFiles } = await esbuild({
+    write: false,
+    entryPoints,
+    outdir: dir,
+    outExtension: { ".js": ".mjs" },
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    packages: "external",
+    tsconfig: path.join(ROOT, "tsconfig.json"),
+    plugins: [keepImportMeta],
+    define: { "process.env.ALLOT_SIM_THREAD_BUNDLE": JSON.stringify(threadPath) },
+    logLevel: "warning",
+  });
+  await mkdir(dir, { recursive: true });
+  // Written aside and renamed, so that another run meanwhile never reads half a file.
+  for (const file of outputFiles) await writeAside(file.path, file.contents);
+  sources.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const record = { files: sources.map(([file]) => file), hash: hashOf(sources) };
+  await writeAside(path.join(dir, "sources.json"), JSON.stringify(record));
+}
+
+/**
+ * The bundle of `entry` (a TypeScript file of this repository) and of the simulation thread it
+ * may start, built when missing or when a source changed: `{ entryPath, threadPath }`. Kept in
+ * node_modules/.cache/allot/<name>, or in the temporary directory when that is not writable.
+ *
+ * @example const { entryPath } = await ensureBundle("cli", "lib/cli/main.ts"); await import(pathToFileURL(entryPath).href)
+ */
+export async function ensureBundle(name, entry) {
+  const cacheDirs = [
+    path.join(ROOT, "node_modules", ".cache", "allot", name),
+    path.join(
+      tmpdir(),
+      `allot-${createHash("sha256").update(ROOT).digest("hex").slice(0, 12)}`,
+      name,
+    ),
+  ];
+  let lastError = null;
+  for (const dir of cacheDirs) {
+    const entryPath = path.join(dir, "entry.mjs");
+    const threadPath = path.join(dir, "sim-thread.mjs");
+    try {
+      if (!(await isFresh(dir))) {
+        await build(
+          dir,
+          { entry: path.resolve(ROOT, entry), "sim-thread": THREAD_ENTRY },
+          threadPath,
+        );
+      }
+      return { entryPath, threadPath };
+    } catch (error) {
+      lastError = error;
+    }
+  }
+  throw lastError;
+}

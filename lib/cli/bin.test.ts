@@ -1,0 +1,81 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { generateLabScenario } from "../sim";
+import type { CliIo } from "./io";
+import { main } from "./main";
+
+const ROOT = path.resolve(import.meta.dirname, "..", "..");
+const BIN = path.join(ROOT, "bin", "allot.mjs");
+const DIR = mkdtempSync(path.join(tmpdir(), "allot-bin-"));
+const file = (name: string) => path.join(DIR, name);
+
+function runBin(argv: string[]) {
+  const child = spawnSync(process.execPath, [BIN, ...argv], { encoding: "utf8", cwd: DIR });
+  return { code: child.status, stdout: child.stdout, stderr: child.stderr };
+}
+
+describe("the allot bin", () => {
+  afterAll(() => rmSync(DIR, { recursive: true, force: true }));
+
+  it("runs the command line from its bundle: the outputs of this process, threads included", async () => {
+    const scenario = generateLabScenario({
+      days: 2,
+      seed: 5,
+      clusters: [
+        { name: "h100", gpuType: "H100", nodes: 10, gpusPerNode: 8 },
+        { name: "b200", gpuType: "B200", nodes: 6, gpusPerNode: 8 },
+      ],
+    });
+    writeFileSync(file("lab.json"), JSON.stringify(scenario));
+    const args = (out: string, threads: number) => [
+      "simulate",
+      file("lab.json"),
+      "--scheduler",
+      "both",
+      "--threads",
+      String(threads),
+      "--out",
+      file(`${out}.report.json`),
+      "--timeline",
+      file(`${out}.timeline.json`),
+    ];
+    const stdout: string[] = [];
+    const io: CliIo = {
+      stdout: (text) => stdout.push(text),
+      stderr: () => undefined,
+      isStderrTty: false,
+      readText: (name) => readFileSync(name, "utf8"),
+      writeText: (name, text) => writeFileSync(name, text),
+    };
+    expect(await main(args("here", 1), io)).toBe(0);
+
+    // Two threads, started from the bundle's own thread module.
+    const bin = runBin(args("bin", 2));
+    expect(bin.stderr).toBe("");
+    expect(bin.code).toBe(0);
+    expect(bin.stdout).toBe(stdout.join(""));
+    for (const kind of ["report", "timeline"]) {
+      expect(readFileSync(file(`bin.${kind}.json`), "utf8")).toBe(
+        readFileSync(file(`here.${kind}.json`), "utf8"),
+      );
+    }
+
+    // The bundle is kept: a second run builds nothing.
+    const entry = path.join(ROOT, "node_modules", ".cache", "allot", "cli", "entry.mjs");
+    const builtMs = statSync(entry).mtimeMs;
+    const help = runBin(["--help"]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: allot <command>/);
+    expect(statSync(entry).mtimeMs).toBe(builtMs);
+  });
+
+  it("gives bad input a message and exit 1, not a stack trace", () => {
+    const missing = runBin(["simulate", file("nothing-here.json")]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/^allot: .*nothing-here\.json: cannot read/);
+    expect(missing.stderr).not.toMatch(/\n\s+at /);
+  });
+});

@@ -1,0 +1,38 @@
+import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { ensureBundle } from "../../bin/bundle.mjs";
+
+const ROOT = path.resolve(import.meta.dirname, "..", "..");
+const NAME = `test-${process.pid}`;
+const DIR = mkdtempSync(path.join(tmpdir(), "allot-bundle-"));
+
+describe("ensureBundle (bin/bundle.mjs)", () => {
+  afterAll(() => {
+    rmSync(DIR, { recursive: true, force: true });
+    rmSync(path.join(ROOT, "node_modules", ".cache", "allot", NAME), { recursive: true });
+  });
+
+  it("builds once, keeps the bundle while its sources read the same, and builds again after a change", async () => {
+    const source = path.join(DIR, "entry.ts");
+    const helper = path.join(DIR, "helper.ts");
+    writeFileSync(helper, "export const value: number = 1;\n");
+    writeFileSync(source, 'import { value } from "./helper";\nexport const answer = value;\n');
+    const load = async (entryPath: string, version: number) =>
+      ((await import(`${pathToFileURL(entryPath).href}?v=${version}`)) as { answer: number })
+        .answer;
+
+    const first = await ensureBundle(NAME, source);
+    expect(await load(first.entryPath, 1)).toBe(1);
+    const builtMs = statSync(first.entryPath).mtimeMs;
+    await ensureBundle(NAME, source);
+    expect(statSync(first.entryPath).mtimeMs).toBe(builtMs);
+
+    // An imported file changes: the bundle is built again.
+    writeFileSync(helper, "export const value: number = 2;\n");
+    const second = await ensureBundle(NAME, source);
+    expect(await load(second.entryPath, 2)).toBe(2);
+  });
+});
