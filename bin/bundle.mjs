@@ -40,10 +40,17 @@ async function writeAside(file, contents) {
   await rename(aside, file);
 }
 
-async function build(dir, entryPoints, threadPath) {
-  const { build: esbuild } = await import("esbuild");
-  // Each module keeps its own import.meta (the source file's), as under tsx: paths such as the
-  // Philly trace's beside the repository stay right. The bytes read are the ones hashed.
+/**
+ * Bundles `entryPoints` ({ name: absolute path }) into `outDir` as `<name>.mjs`: our TypeScript
+ * only (packages stay imports), each module keeping its own `import.meta` (the source file's), as
+ * under tsx, so that paths such as the Philly trace's beside the repository stay right. Files are
+ * written aside and renamed, so that a run meanwhile never reads half a file. Returns the bytes
+ * of every source read, by path, sorted.
+ *
+ * @example await bundleEntries({ entryPoints: { cli: "/repo/lib/cli/main.ts" }, outDir, define: {} })
+ */
+export async function bundleEntries({ entryPoints, outDir, define }) {
+  const { build } = await import("esbuild");
   const sources = [];
   const keepImportMeta = {
     name: "keep-import-meta",
@@ -62,10 +69,10 @@ async function build(dir, entryPoints, threadPath) {
       });
     },
   };
-  const { outputFiles } = await esbuild({
+  const { outputFiles } = await build({
     write: false,
     entryPoints,
-    outdir: dir,
+    outdir: outDir,
     outExtension: { ".js": ".mjs" },
     bundle: true,
     platform: "node",
@@ -74,13 +81,20 @@ async function build(dir, entryPoints, threadPath) {
     packages: "external",
     tsconfig: path.join(ROOT, "tsconfig.json"),
     plugins: [keepImportMeta],
-    define: { "process.env.ALLOT_SIM_THREAD_BUNDLE": JSON.stringify(threadPath) },
+    define,
     logLevel: "warning",
   });
-  await mkdir(dir, { recursive: true });
-  // Written aside and renamed, so that another run meanwhile never reads half a file.
+  await mkdir(outDir, { recursive: true });
   for (const file of outputFiles) await writeAside(file.path, file.contents);
-  sources.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return sources.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+}
+
+async function build(dir, entryPoints, threadPath) {
+  const sources = await bundleEntries({
+    entryPoints,
+    outDir: dir,
+    define: { "process.env.ALLOT_SIM_THREAD_BUNDLE": JSON.stringify(threadPath) },
+  });
   const record = { files: sources.map(([file]) => file), hash: hashOf(sources) };
   await writeAside(path.join(dir, "sources.json"), JSON.stringify(record));
 }
