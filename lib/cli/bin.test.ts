@@ -4,8 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { generateLabScenario } from "../sim";
-import type { CliIo } from "./io";
-import { main } from "./main";
+import { runMain } from "./test-helpers";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 const BIN = path.join(ROOT, "bin", "allot.mjs");
@@ -42,21 +41,14 @@ describe("the allot bin", () => {
       "--timeline",
       file(`${out}.timeline.json`),
     ];
-    const stdout: string[] = [];
-    const io: CliIo = {
-      stdout: (text) => stdout.push(text),
-      stderr: () => undefined,
-      isStderrTty: false,
-      readText: (name) => readFileSync(name, "utf8"),
-      writeText: (name, text) => writeFileSync(name, text),
-    };
-    expect(await main(args("here", 1), io)).toBe(0);
+    const here = await runMain(args("here", 1));
+    expect(here.code).toBe(0);
 
     // Two threads, started from the bundle's own thread module.
     const bin = runBin(args("bin", 2));
     expect(bin.stderr).toBe("");
     expect(bin.code).toBe(0);
-    expect(bin.stdout).toBe(stdout.join(""));
+    expect(bin.stdout).toBe(here.stdout);
     for (const kind of ["report", "timeline"]) {
       expect(readFileSync(file(`bin.${kind}.json`), "utf8")).toBe(
         readFileSync(file(`here.${kind}.json`), "utf8"),

@@ -5,25 +5,9 @@ import path from "node:path";
 import { build } from "esbuild";
 import { afterAll, describe, expect, it } from "vitest";
 import { generateLabScenario } from "../sim";
-import type { CliIo } from "./io";
-import { main } from "./main";
+import { runMain as run } from "./test-helpers";
 
 const DIR = mkdtempSync(path.join(tmpdir(), "allot-simulate-"));
-
-/** The real file system; the streams kept for the test, stderr shown as a terminal's if asked. */
-async function run(argv: string[], isStderrTty = false) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIo = {
-    stdout: (text) => out.push(text),
-    stderr: (text) => err.push(text),
-    isStderrTty,
-    readText: (file) => readFileSync(file, "utf8"),
-    writeText: (file, text) => writeFileSync(file, text),
-  };
-  const code = await main(argv, io);
-  return { code, stdout: out.join(""), stderr: err.join("") };
-}
 
 const file = (name: string) => path.join(DIR, name);
 
