@@ -47,8 +47,11 @@ export { orderQueue, type QueueEntry } from "./queue-order";
 export {
   canEverPlace,
   createGpuPool,
+  freeGpuBounds,
+  mayPlaceWithin,
   placeJob,
   placementShape,
+  type FreeGpuBounds,
   type GpuPool,
   type PlacementShape,
 } from "./placement";

@@ -134,6 +134,20 @@ describe("standing queue", () => {
     expect(queue.size).toBe(1);
   });
 
+  it("tells the best rank of the budgets with jobs of a kind queued", () => {
+    const queue = createStandingQueue(tree, cluster);
+    const rankOf = (budgetId: string) => LEAVES.indexOf(budgetId) + 1;
+    expect(queue.bestRank(true, rankOf)).toBe(Infinity);
+    queue.add(job("z1", "b/z"));
+    queue.add(job("y1", "a/y"));
+    // w has no share: its job queues unallocated.
+    queue.add(job("w1", "b/w"));
+    expect(queue.bestRank(true, rankOf)).toBe(2);
+    expect(queue.bestRank(false, rankOf)).toBe(4);
+    queue.remove("y1");
+    expect(queue.bestRank(true, rankOf)).toBe(3);
+  });
+
   it("raises its bounds when the smallest job leaves", () => {
     const queue = createStandingQueue(tree, cluster);
     queue.add(job("small", "a/x", { gpus: 1, minRuntimeSec: 60 }));

@@ -255,6 +255,11 @@ export type StandingQueue = PendingQueue & {
   remove(jobId: string): void;
   /** Jobs queued, errors included. */
   readonly size: number;
+  /**
+   * The best (lowest) rank under `rankOf` of the budgets with jobs of this kind queued; Infinity
+   * when none is. O(budgets); walks keep their order.
+   */
+  bestRank(isAllocated: boolean, rankOf: RankOf): number;
 };
 
 /**
@@ -426,6 +431,13 @@ export function createStandingQueue(tree: BudgetTree, cluster: ClusterSpec): Sta
     walk,
     add,
     remove,
+    bestRank(isAllocated, rankOf) {
+      let best = Number.POSITIVE_INFINITY;
+      for (const line of lines[isAllocated ? 1 : 0]!.values()) {
+        if (line.byPriority.length > 0) best = Math.min(best, rankOf(line.budgetId));
+      }
+      return best;
+    },
   };
 }
 

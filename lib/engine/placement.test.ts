@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { canEverPlace, createFitCheck, createGpuPool, placeJob, placementShape } from "./placement";
+import {
+  canEverPlace,
+  createFitCheck,
+  createGpuPool,
+  freeGpuBounds,
+  mayPlaceWithin,
+  placeJob,
+  placementShape,
+} from "./placement";
 import type { ClusterNodeState } from "./types";
 
 function pool(free: number[], size = 8, health: ClusterNodeState["health"][] = []) {
@@ -88,5 +96,56 @@ describe("canEverPlace", () => {
         { index: 0, gpus: 8, health: "healthy" },
       ]),
     ).toThrow(RangeError);
+  });
+});
+
+describe("freeGpuBounds and mayPlaceWithin", () => {
+  it("count healthy nodes only: free GPUs, the most on one node, the wholly free full-size nodes", () => {
+    const nodes: ClusterNodeState[] = [
+      { index: 0, gpus: 8, health: "healthy" },
+      { index: 1, gpus: 8, health: "draining" },
+      { index: 2, gpus: 4, health: "healthy" },
+      { index: 3, gpus: 8, health: "healthy" },
+    ];
+    const bounds = freeGpuBounds(nodes, [8, 8, 4, 3]);
+    expect(bounds).toEqual({
+      nodeSizeGpus: 8,
+      usableFreeGpus: 15,
+      maxNodeFreeGpus: 8,
+      wholeFreeNodes: 1,
+    });
+    expect(mayPlaceWithin(bounds, 8)).toBe(true);
+    expect(mayPlaceWithin(bounds, 12)).toBe(true);
+    // Two whole nodes, and 16 GPUs in all, are not there.
+    expect(mayPlaceWithin(bounds, 16)).toBe(false);
+    expect(mayPlaceWithin({ ...bounds, maxNodeFreeGpus: 4, wholeFreeNodes: 0 }, 5)).toBe(false);
+  });
+
+  it("rule a job out only when placeJob finds no placement (property)", () => {
+    const nodeArbitrary = fc.record({
+      gpus: fc.constantFrom(4, 8),
+      health: fc.constantFrom("healthy", "healthy", "draining", "down"),
+      used: fc.integer({ min: 0, max: 8 }),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(nodeArbitrary, { minLength: 1, maxLength: 6 }),
+        fc.integer({ min: 1, max: 40 }),
+        (specs, gpus) => {
+          const nodes = specs.map((spec, index) => ({
+            index,
+            gpus: spec.gpus,
+            health: spec.health as ClusterNodeState["health"],
+          }));
+          const free = specs.map((spec) => Math.max(0, spec.gpus - spec.used));
+          const gpuPool = createGpuPool(nodes);
+          free.forEach((gpusFree, position) => (gpuPool.free[position] = gpusFree));
+          if (!mayPlaceWithin(freeGpuBounds(nodes, free), gpus)) {
+            expect(placeJob(gpuPool, gpus)).toBeNull();
+          }
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });

@@ -20,6 +20,57 @@ export type GpuPool = {
   nodeSizeGpus: number;
 };
 
+/**
+ * Upper bounds on what one placement on free GPUs could take, from the healthy nodes: when they
+ * rule a job out, `placeJob` would find nothing, and no node needs a look.
+ */
+export type FreeGpuBounds = {
+  /** G, as `GpuPool.nodeSizeGpus`. */
+  nodeSizeGpus: number;
+  /** Free GPUs on healthy nodes. */
+  usableFreeGpus: number;
+  /** The most free GPUs of one healthy node. */
+  maxNodeFreeGpus: number;
+  /** Healthy nodes of G GPUs with every GPU free. */
+  wholeFreeNodes: number;
+};
+
+/**
+ * The bounds of free GPUs on `nodes`, free GPUs given per node index (`freeGpus[node.index]`).
+ * O(nodes).
+ *
+ * @example freeGpuBounds([{ index: 0, gpus: 8, health: "healthy" }], [8]).wholeFreeNodes // 1
+ */
+export function freeGpuBounds(
+  nodes: readonly ClusterNodeState[],
+  freeGpus: readonly number[],
+): FreeGpuBounds {
+  const bounds = { nodeSizeGpus: 0, usableFreeGpus: 0, maxNodeFreeGpus: 0, wholeFreeNodes: 0 };
+  for (const node of nodes) bounds.nodeSizeGpus = Math.max(bounds.nodeSizeGpus, node.gpus);
+  for (const node of nodes) {
+    if (node.health !== "healthy") continue;
+    const free = freeGpus[node.index] ?? 0;
+    bounds.usableFreeGpus += free;
+    if (free > bounds.maxNodeFreeGpus) bounds.maxNodeFreeGpus = free;
+    if (free === bounds.nodeSizeGpus && node.gpus === free) bounds.wholeFreeNodes += 1;
+  }
+  return bounds;
+}
+
+/**
+ * False only when no placement of `gpus` on free GPUs fits `bounds` (`placeJob` would give null):
+ * too few free GPUs in all, no node with enough for a one-node job or the remainder, or too few
+ * wholly free nodes.
+ *
+ * @example mayPlaceWithin({ nodeSizeGpus: 8, usableFreeGpus: 6, maxNodeFreeGpus: 4, wholeFreeNodes: 0 }, 5) // false
+ */
+export function mayPlaceWithin(bounds: FreeGpuBounds, gpus: number): boolean {
+  if (gpus > bounds.usableFreeGpus) return false;
+  const size = bounds.nodeSizeGpus;
+  if (gpus <= size) return gpus <= bounds.maxNodeFreeGpus;
+  return Math.floor(gpus / size) <= bounds.wholeFreeNodes && gpus % size <= bounds.maxNodeFreeGpus;
+}
+
 /** Shape of a job's placement (ADR 010): one node, or whole nodes plus a remainder. */
 export type PlacementShape = {
   /** Whole nodes of `nodeSizeGpus` GPUs; 0 for a job that fits in one node. */

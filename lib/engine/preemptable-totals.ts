@@ -1,4 +1,5 @@
 import type { LiveRun } from "./cluster-state";
+import type { Holdings } from "./holdings";
 
 /**
  * GPUs that preemption could free, as standing runs count them: unallocated runs, and
@@ -24,6 +25,33 @@ const emptyTotals = (): PreemptableTotals => ({
   runsBySlot: [],
 });
 
+/**
+ * The GPUs preemption could free for an allocated job, on the totals: those of unallocated runs,
+ * and of unprotected runs of budgets ranked below the job's (`rankOfSlot` > `jobRank`) that the
+ * share guard on `holdings` lets it preempt, asked once per budget and run size.
+ */
+export function guardedPreemptableGpus(
+  totals: PreemptableTotals,
+  job: { node: number; gpus: number; rank: number },
+  holdings: Holdings,
+  rankOfSlot: (slot: number) => number,
+  nodeOfSlot: (slot: number) => number,
+): number {
+  let total = totals.unallocatedGpus;
+  for (let slot = 0; slot < totals.bySlot.length; slot += 1) {
+    const bySize = totals.bySlot[slot];
+    if (!bySize || rankOfSlot(slot) <= job.rank) continue;
+    for (let at = 0; at < bySize.sizes.length; at += 1) {
+      const usable = bySize.gpus[at]!;
+      const gpus = bySize.sizes[at]!;
+      if (usable > 0 && holdings.mayPreemptAt(job.node, nodeOfSlot(slot), job.gpus, gpus)) {
+        total += usable;
+      }
+    }
+  }
+  return total;
+}
+
 /** Preemptable totals kept current as runs come and go and protections end (internal). */
 export type PreemptableTracker = {
   add(entry: LiveRun): void;
@@ -34,6 +62,8 @@ export type PreemptableTracker = {
    * `isProtectedNow` right for `nowSec`: allocated and protected past it.
    */
   totalsAt(nowSec: number, entries: readonly LiveRun[]): PreemptableTotals;
+  /** Protections of standing runs ended so far, as the last `totalsAt` counted them. */
+  readonly protectionEnds: number;
 };
 
 /**
@@ -48,6 +78,7 @@ export function createPreemptableTracker(): PreemptableTracker {
   // Protected runs, soonest protection end first; `waiting` tells which are still standing.
   let heap: LiveRun[] = [];
   let waiting = new Set<LiveRun>();
+  let protectionEnds = 0;
 
   const count = (entry: LiveRun, sign: 1 | -1): void => {
     let gpus = 0;
@@ -133,9 +164,15 @@ export function createPreemptableTracker(): PreemptableTracker {
       while (heap.length > 0 && heap[0]!.protectedUntilSec <= nowSec) {
         const entry = pop();
         entry.isProtectedNow = false;
-        if (waiting.delete(entry)) count(entry, 1);
+        if (waiting.delete(entry)) {
+          count(entry, 1);
+          protectionEnds += 1;
+        }
       }
       return totals;
+    },
+    get protectionEnds() {
+      return protectionEnds;
     },
   };
 }

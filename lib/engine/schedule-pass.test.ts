@@ -52,6 +52,7 @@ describe("runSchedulePass placement", () => {
       ["j2", "2:3"],
     ]);
     expect(result.waiting).toEqual([]);
+    expect(result.reservationHolderRank).toBeNull();
   });
 
   it("a job larger than any node takes whole nodes, all at once", () => {
@@ -397,6 +398,8 @@ describe("runSchedulePass queue order and reservation", () => {
       ["big", "wait-resources"],
       ["small", "wait-reservation"],
     ]);
+    // big, of hi, holds the reservation; hi ranks first.
+    expect(result.reservationHolderRank).toBe(1);
     expect(result.waiting.map((wait) => explainReason(wait.reason))).toEqual([
       "Waiting: needs 16 GPUs on whole nodes; 6 are free (0 whole nodes); 8 are held by protected runs until +2h40m; no budget ranks above yours; nodes 0-1 are kept for it, expected ready by +2h40m.",
       "Waiting: needs 4 GPUs on one node; it would fit, but nodes 0-1 are kept for a job of hi that ranks ahead and needs 16 GPUs (ready by +2h40m; a job protected only until then may use them); 1 budget ranks above yours.",

@@ -2,6 +2,7 @@ import { loadClusterState, type ClusterState, type LiveRun } from "./cluster-sta
 import { protectedUntilSec } from "./contract";
 import { createBudgetRefs, rankBudgets, type FairTreeRanking } from "./fair-tree";
 import { createHoldings, type Holdings } from "./holdings";
+import { guardedPreemptableGpus } from "./preemptable-totals";
 import {
   isPendingQueue,
   queueFromPending,
@@ -10,7 +11,7 @@ import {
   type QueueGroup,
   type RankOf,
 } from "./pending-queue";
-import { placeJob, placementShape } from "./placement";
+import { mayPlaceWithin, placeJob, placementShape, type FreeGpuBounds } from "./placement";
 import {
   canMakeRoom,
   hasRoomIn,
@@ -89,6 +90,11 @@ export type SchedulePassResult = {
   waiting: WaitDecision[];
   /** Jobs left waiting that may start later (errors excluded), by kind. */
   waitingCounts: { allocated: number; unallocated: number };
+  /**
+   * The rank of the job holding the reservation when the allocated jobs were last walked (the
+   * first that could not start and that the healthy nodes could hold), or null if none did.
+   */
+  reservationHolderRank: number | null;
   /** Draining nodes left without runs: ready for maintenance. */
   drainsCompleted: DrainCompleteDecision[];
 };
@@ -174,7 +180,7 @@ function decide(
     if (entry.isAllocated) holdings.add(entry.budgetId, -entry.gpus);
     for (const slice of entry.slices) {
       if (pool.isUsable[slice.position]) {
-        usableFreeGpus += slice.gpus;
+        bounds.usableFreeGpus += slice.gpus;
         freedOn(slice.position);
       }
     }
@@ -187,32 +193,27 @@ function decide(
   const waiting: WaitDecision[] = [...queue.errors];
   const isStarted = new Set<PendingJob>();
   const { minGpus } = queue;
-  // Free GPUs on healthy nodes bound every placement without preemption: below minGpus, none
-  // fits. Kept current by starts and preemptions.
-  let usableFreeGpus = 0;
-  // Upper bounds on what one placement could take, so most failing placements need no scan: the
-  // most free GPUs of a healthy node, and the healthy full-size nodes wholly free. Starts only
-  // lower the truth below them; preemptions raise them (`freedOn`).
-  let maxNodeFreeGpus = 0;
-  let wholeFreeNodes = 0;
+  // The free GPUs of healthy nodes, kept exact by starts and preemptions (below minGpus, nothing
+  // fits), and bounds on what one placement could take, so most failing placements need no scan:
+  // starts only lower the truth below those, preemptions raise them (`freedOn`).
+  const bounds: FreeGpuBounds = {
+    nodeSizeGpus: pool.nodeSizeGpus,
+    usableFreeGpus: 0,
+    maxNodeFreeGpus: 0,
+    wholeFreeNodes: 0,
+  };
   const freedOn = (position: number): void => {
     const free = pool.free[position]!;
-    if (free > maxNodeFreeGpus) maxNodeFreeGpus = free;
-    if (free === pool.nodeSizeGpus && pool.capacity[position] === free) wholeFreeNodes += 1;
+    if (free > bounds.maxNodeFreeGpus) bounds.maxNodeFreeGpus = free;
+    if (free === pool.nodeSizeGpus && pool.capacity[position] === free) bounds.wholeFreeNodes += 1;
   };
   for (let position = 0; position < pool.free.length; position += 1) {
     if (!pool.isUsable[position]) continue;
-    usableFreeGpus += pool.free[position]!;
+    bounds.usableFreeGpus += pool.free[position]!;
     freedOn(position);
   }
   // False only when no placement of `gpus` on free GPUs exists (`placeJob` would give null).
-  const mayPlace = (gpus: number): boolean => {
-    if (gpus > usableFreeGpus) return false;
-    const size = pool.nodeSizeGpus;
-    if (gpus <= size) return gpus <= maxNodeFreeGpus;
-    const remainderGpus = gpus % size;
-    return Math.floor(gpus / size) <= wholeFreeNodes && remainderGpus <= maxNodeFreeGpus;
-  };
+  const mayPlace = (gpus: number): boolean => mayPlaceWithin(bounds, gpus);
 
   const starts: StartDecision[] = [];
   let startedAllocated = 0;
@@ -231,7 +232,7 @@ function decide(
     for (const slice of slices) {
       pool.free[slice.position] = pool.free[slice.position]! - slice.gpus;
       if (pool.free[slice.position]! < 0) throw new Error("Placement overfilled a node.");
-      if (pool.isUsable[slice.position]) usableFreeGpus -= slice.gpus;
+      if (pool.isUsable[slice.position]) bounds.usableFreeGpus -= slice.gpus;
     }
     const until = protectedUntilSec(nowSec, job.minRuntimeSec, isAllocated);
     const index = live.length;
@@ -336,7 +337,7 @@ function decide(
       return "started";
     }
     // Most plans fail: skip those that could not free enough GPUs even with every victim.
-    if (usableFreeGpus + preemptableGpus(job, jobRank) < job.gpus) return "failed";
+    if (bounds.usableFreeGpus + preemptableGpus(job, jobRank) < job.gpus) return "failed";
     const jobNode = holdings.nodeIndexOf(job.budgetId);
     const isAllowedRun = (entry: LiveRun): boolean =>
       !entry.isGone &&
@@ -428,7 +429,7 @@ function decide(
     // reservation's nodes are chosen only when they decide.
     const mayBackfill = (rank: number, gpus: number, minRuntimeSec: number): boolean => {
       if (reservation === null || rank <= reservation.holderRank) return false;
-      if (gpus >= smallestFailedBackfillGpus || gpus > usableFreeGpus) return false;
+      if (gpus >= smallestFailedBackfillGpus || gpus > bounds.usableFreeGpus) return false;
       const readyAtSec = reserved()!.readyAtSec;
       return readyAtSec !== null && nowSec + minRuntimeSec <= readyAtSec;
     };
@@ -444,7 +445,7 @@ function decide(
       }
       const maxGpus = Math.max(
         smallestFailedGpus - 1,
-        Math.min(smallestFailedBackfillGpus - 1, usableFreeGpus),
+        Math.min(smallestFailedBackfillGpus - 1, bounds.usableFreeGpus),
       );
       if (maxGpus < group.minGpus) return undefined;
       const known = reservation.value;
@@ -471,7 +472,7 @@ function decide(
           (reservation === null ||
             jobRank <= reservation.holderRank ||
             job.gpus >= smallestFailedBackfillGpus ||
-            job.gpus > usableFreeGpus ||
+            job.gpus > bounds.usableFreeGpus ||
             (reservation.value !== null &&
               (reservation.value.readyAtSec === null ||
                 nowSec + job.minRuntimeSec > reservation.value.readyAtSec)))
@@ -553,11 +554,11 @@ function decide(
   // Unallocated work takes only GPUs no allocated job could start on in this pass.
   let smallestFailedUnallocated = Number.POSITIVE_INFINITY;
   const mayStartUnallocated = (gpus: number): boolean =>
-    gpus < smallestFailedUnallocated && gpus <= usableFreeGpus;
+    gpus < smallestFailedUnallocated && gpus <= bounds.usableFreeGpus;
   const nextUnallocatedGroup = queue.walk(false, rankOf);
   // Larger jobs than this could not be placed, as above.
   const nextUnallocatedOf = (group: QueueGroup): PendingJob | undefined => {
-    const maxGpus = Math.min(smallestFailedUnallocated - 1, usableFreeGpus);
+    const maxGpus = Math.min(smallestFailedUnallocated - 1, bounds.usableFreeGpus);
     return maxGpus < group.minGpus ? undefined : group.next(maxGpus);
   };
   unallocated: for (let group = nextUnallocatedGroup(); group; group = nextUnallocatedGroup()) {
@@ -616,6 +617,7 @@ function decide(
     preemptions,
     waiting,
     waitingCounts,
+    reservationHolderRank: reservation?.holderRank ?? null,
     drainsCompleted: state.drainsCompleted,
   };
 }
@@ -672,22 +674,15 @@ function createPreemptableBound(
   };
   const totals = state.preemptable;
   if (totals) {
-    return (job, jobRank) => {
-      const jobNode = holdings.nodeIndexOf(job.budgetId);
-      let total = totals.unallocatedGpus;
-      for (let slot = 0; slot < totals.bySlot.length; slot += 1) {
-        const bySize = totals.bySlot[slot];
-        if (!bySize || state.rankBySlot[slot]! <= jobRank) continue;
-        for (let at = 0; at < bySize.sizes.length; at += 1) {
-          const usable = bySize.gpus[at]!;
-          const gpus = bySize.sizes[at]!;
-          if (usable > 0 && holdings.mayPreemptAt(jobNode, nodeOfSlot(slot), job.gpus, gpus)) {
-            total += usable;
-          }
-        }
-      }
-      return total;
-    };
+    const rankOfSlot = (slot: number): number => state.rankBySlot[slot]!;
+    return (job, jobRank) =>
+      guardedPreemptableGpus(
+        totals,
+        { node: holdings.nodeIndexOf(job.budgetId), gpus: job.gpus, rank: jobRank },
+        holdings,
+        rankOfSlot,
+        nodeOfSlot,
+      );
   }
   return (job, jobRank) => {
     byRank ??= build();

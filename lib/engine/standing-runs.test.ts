@@ -199,3 +199,41 @@ describe("standing runs", () => {
     );
   });
 });
+
+describe("standing runs' protection ends and preemption bound", () => {
+  // a and b hold equal shares; the share guard lets a take from b only while b holds more.
+  const rankOf = (budgetId: string) => (budgetId === "a" ? 1 : 2);
+
+  it("count the protections that end as time goes on, and name their budgets", () => {
+    const runs = createStandingRuns(makeCluster(2).nodes);
+    runs.add(makeRun("b1", "b", [{ node: 0, gpus: 4 }], { protectedUntilSec: 100 }));
+    runs.add(makeRun("b2", "b", [{ node: 0, gpus: 4 }], { protectedUntilSec: 300 }));
+    runs.add(makeRun("a1", "a", [{ node: 1, gpus: 2 }], { protectedUntilSec: 200 }));
+    expect(runs.protectionEndsBy(50)).toBe(0);
+    expect(runs.protectionEndsBy(100)).toBe(1);
+    expect(runs.protectionEndsBy(250)).toBe(2);
+    expect(runs.protectionsEndedIn(50, 250)).toEqual(["b", "a"]);
+    expect(runs.protectionsEndedIn(100, 250)).toEqual(["a"]);
+    // A run gone before its protection ends is not counted.
+    runs.remove("b2");
+    expect(runs.protectionEndsBy(400)).toBe(2);
+    expect(runs.protectionsEndedIn(250, 400)).toEqual([]);
+  });
+
+  it("bounds what preemption could free: unallocated runs, and lower budgets the guard allows", () => {
+    const runs = createStandingRuns(makeCluster(3).nodes);
+    runs.add(makeRun("b1", "b", [{ node: 0, gpus: 8 }], { protectedUntilSec: 0 }));
+    runs.add(makeRun("b2", "b", [{ node: 1, gpus: 4 }], { protectedUntilSec: 500 }));
+    runs.add(makeRun("free", "a", [{ node: 2, gpus: 2 }], { isAllocated: false }));
+    runs.add(makeRun("a1", "a", [{ node: 2, gpus: 2 }], { protectedUntilSec: 0 }));
+    const job = { budgetId: "a", gpus: 4 };
+    // b holds 12 GPUs to a's 2: a job of a may take b1's 8 (a would hold 6, b 4).
+    expect(runs.preemptableBound(tree, 100, job, 1, rankOf)).toBe(2 + 8);
+    // Once b2's protection ends its 4 count too.
+    expect(runs.preemptableBound(tree, 600, job, 1, rankOf)).toBe(2 + 8 + 4);
+    // A job of b ranks below a: only the unallocated run.
+    expect(runs.preemptableBound(tree, 600, { budgetId: "b", gpus: 4 }, 2, rankOf)).toBe(2);
+    // The guard: a job of a as large as b's holdings may not preempt b's runs.
+    expect(runs.preemptableBound(tree, 600, { budgetId: "a", gpus: 12 }, 1, rankOf)).toBe(2);
+  });
+});

@@ -1,8 +1,13 @@
 import { createBudgetSlots, type BudgetSlots } from "./budget-slots";
 import type { LiveRun, NodesSeen } from "./cluster-state";
 import { createGpuPool, createPositionLookup, slicesOf, type GpuPool } from "./placement";
-import { createPreemptableTracker, type PreemptableTracker } from "./preemptable-totals";
-import type { ActiveRun, ClusterNodeState } from "./types";
+import { createHoldings } from "./holdings";
+import {
+  createPreemptableTracker,
+  guardedPreemptableGpus,
+  type PreemptableTracker,
+} from "./preemptable-totals";
+import type { ActiveRun, BudgetTree, ClusterNodeState } from "./types";
 
 /** The runs of a cluster kept from pass to pass: added as they start, removed as they end. */
 export type StandingRuns = {
@@ -12,6 +17,31 @@ export type StandingRuns = {
   remove(runId: string): void;
   /** Whether some run, in start order, passes `test`. */
   some(test: (run: ActiveRun) => boolean): boolean;
+  /**
+   * How many protections of standing runs have ended by `nowSec` (of runs standing when they
+   * ended), counted since the runs were created: an unchanged count between two moments means
+   * that no run standing throughout lost its protection in between. `nowSec` must not go back.
+   */
+  protectionEndsBy(nowSec: number): number;
+  /**
+   * The budgets of the standing allocated runs whose protection ended after `afterSec` and by
+   * `nowSec`, one entry per run. O(runs).
+   */
+  protectionsEndedIn(afterSec: number, nowSec: number): string[];
+  /**
+   * An upper bound on the GPUs preemption could free at `nowSec` for an allocated `job` of rank
+   * `jobRank` (`rankOf`, as a pass ranks), as a pass on these runs bounds it before it starts
+   * anything: those of unallocated runs, and of unprotected runs of budgets ranked below it that
+   * the share guard on `tree` lets it preempt, on every node. `nowSec` must not go back.
+   * O(budgets x run sizes).
+   */
+  preemptableBound(
+    tree: BudgetTree,
+    nowSec: number,
+    job: { budgetId: string; gpus: number },
+    jobRank: number,
+    rankOf: (budgetId: string) => number,
+  ): number;
   readonly size: number;
 };
 
@@ -152,6 +182,33 @@ export function createStandingRuns(nodes: readonly ClusterNodeState[]): Standing
     },
     some(test) {
       return state.entries.some((entry) => entry.run !== null && test(entry.run));
+    },
+    protectionEndsBy(nowSec) {
+      state.preemptable.totalsAt(nowSec, state.entries);
+      return state.preemptable.protectionEnds;
+    },
+    protectionsEndedIn(afterSec, nowSec) {
+      const budgetIds: string[] = [];
+      for (const entry of state.entries) {
+        const until = entry.protectedUntilSec;
+        if (entry.run !== null && entry.isAllocated && afterSec < until && until <= nowSec) {
+          budgetIds.push(entry.budgetId);
+        }
+      }
+      return budgetIds;
+    },
+    preemptableBound(tree, nowSec, job, jobRank, rankOf) {
+      const totals = state.preemptable.totalsAt(nowSec, state.entries);
+      const holdings = createHoldings(tree, []);
+      state.allocatedGpus.forEach((gpus, budgetId) => holdings.add(budgetId, gpus));
+      const { ids } = state.budgetSlots;
+      return guardedPreemptableGpus(
+        totals,
+        { node: holdings.nodeIndexOf(job.budgetId), gpus: job.gpus, rank: jobRank },
+        holdings,
+        (slot) => rankOf(ids[slot]!),
+        (slot) => holdings.nodeIndexOf(ids[slot]!),
+      );
     },
     get size() {
       return entryById.size;
