@@ -1,12 +1,17 @@
 import {
   createFairTreeRanker,
+  getBudgetNode,
+  isAllocatedRun,
   createStandingQueue,
   createStandingRuns,
   runSchedulePass,
   validateBudgetTree,
   type StandingQueue,
+  type ClusterNodeState,
+  type PendingJob,
   type StandingRuns,
 } from "../engine";
+import { isStillQuiet, type QuietMark } from "./quiet-pass";
 import type { Scenario, SimCluster } from "./scenario";
 import type { Scheduler, SchedulerPlan, SchedulerView } from "./scheduler";
 
@@ -20,17 +25,30 @@ export const RERANK_INTERVAL_SEC = 300;
 
 const NO_PLAN: SchedulerPlan = { starts: [], preemptions: [], wakeAtSec: null };
 
-/** Whether a node is draining, and whether a healthy node has a free GPU: one look at each. */
-function nodesAt(view: SchedulerView): { isDraining: boolean; hasFreeGpu: boolean } {
+/**
+ * Whether a node is draining, whether a healthy node has a free GPU, and whether every node is
+ * the object `seen` holds (the simulator replaces a node's object when its health changes):
+ * one look at each. `seen` is brought up to date.
+ */
+function nodesAt(
+  view: SchedulerView,
+  seen: ClusterNodeState[],
+): { isDraining: boolean; hasFreeGpu: boolean; isSameNodes: boolean } {
   let isDraining = false;
   let hasFreeGpu = false;
+  let isSameNodes = seen.length === view.cluster.nodes.length;
   const { nodes } = view.cluster;
+  seen.length = nodes.length;
   for (let i = 0; i < nodes.length; i++) {
-    const health = nodes[i]!.health;
-    if (health === "draining") isDraining = true;
-    else if (health === "healthy" && (view.freeGpus[i] ?? 0) > 0) hasFreeGpu = true;
+    const node = nodes[i]!;
+    if (seen[i] !== node) {
+      isSameNodes = false;
+      seen[i] = node;
+    }
+    if (node.health === "draining") isDraining = true;
+    else if (node.health === "healthy" && (view.freeGpus[i] ?? 0) > 0) hasFreeGpu = true;
   }
-  return { isDraining, hasFreeGpu };
+  return { isDraining, hasFreeGpu, isSameNodes };
 }
 
 /** True when every run is allocated and protected. */
@@ -41,14 +59,44 @@ function isAllProtected(nowSec: number, runs: StandingRuns): boolean {
 /**
  * The budget scheduler (DESIGN sections 3-4): a thin adapter around the engine's
  * `runSchedulePass`, fed the simulator's incremental usage window; decisions and reasons are the
- * engine's own. One shortcut, exact: no pass when nothing is free or preemptable (no free GPU on
+ * engine's own. Two shortcuts, exact: no pass when nothing is free or preemptable (no free GPU on
  * a healthy node, no unallocated run, every allocated run protected), since the engine could
- * then neither start nor preempt anything. Asks to be woken every {@link RERANK_INTERVAL_SEC}
- * while allocated jobs wait for GPUs.
+ * then neither start nor preempt anything; and none when the pass before decided nothing and
+ * only arrivals that could not start or move the reservation came since (`isStillQuiet`,
+ * ADR 018). Asks to be woken every {@link RERANK_INTERVAL_SEC} while allocated jobs wait for
+ * GPUs.
  *
  * @example runSimulation(scenario, createAllocationScheduler)
  */
 export function createAllocationScheduler(scenario: Scenario, cluster: SimCluster): Scheduler {
+  return createAllocationSchedulerWith({ skipsQuietPasses: true })(scenario, cluster);
+}
+
+/** Options of {@link createAllocationSchedulerWith}. */
+export type AllocationSchedulerOptions = {
+  /** Whether to pass over passes shown to decide nothing (ADR 018); true in `allot`. */
+  skipsQuietPasses: boolean;
+  /** Called for each pass passed over, for tests and benchmarks. */
+  onQuietPass?: (nowSec: number) => void;
+};
+
+/**
+ * The budget scheduler with its shortcuts chosen: {@link createAllocationScheduler} skips quiet
+ * passes; tests compare it with a scheduler that runs every pass.
+ *
+ * @example runSimulation(scenario, createAllocationSchedulerWith({ skipsQuietPasses: false }))
+ */
+export function createAllocationSchedulerWith(
+  options: AllocationSchedulerOptions,
+): (scenario: Scenario, cluster: SimCluster) => Scheduler {
+  return (scenario, cluster) => createScheduler(scenario, cluster, options);
+}
+
+function createScheduler(
+  scenario: Scenario,
+  cluster: SimCluster,
+  options: AllocationSchedulerOptions,
+): Scheduler {
   const checked = validateBudgetTree(scenario.tree);
   if (!checked.ok) {
     const problems = checked.issues.map((issue) => issue.message).join("; ");
@@ -64,6 +112,18 @@ export function createAllocationScheduler(scenario: Scenario, cluster: SimCluste
   // leave as they start; runs come and go with the view's deltas.
   let queue: StandingQueue | null = null;
   let runs: StandingRuns | null = null;
+  // The nodes as the last pass saw them, and what it left if it decided nothing.
+  const seenNodes: ClusterNodeState[] = [];
+  let quiet: QuietMark | null = null;
+  const shareByBudget = new Map<string, number>();
+  const isAllocated = (job: PendingJob): boolean => {
+    let share = shareByBudget.get(job.budgetId);
+    if (share === undefined) {
+      share = getBudgetNode(tree, job.budgetId)?.effectiveShare ?? 0;
+      shareByBudget.set(job.budgetId, share);
+    }
+    return isAllocatedRun(job.minRuntimeSec, share);
+  };
 
   function plan(view: SchedulerView): SchedulerPlan {
     queue ??= createStandingQueue(tree, view.cluster);
@@ -71,16 +131,44 @@ export function createAllocationScheduler(scenario: Scenario, cluster: SimCluste
     for (const job of view.newlyPending) queue.add(job);
     for (const run of view.runsStarted) runs.add(run);
     for (const run of view.runsEnded) runs.remove(run.id);
-    const { isDraining, hasFreeGpu } = nodesAt(view);
-    if (queue.size === 0 && !isDraining) return NO_PLAN;
+    const { isDraining, hasFreeGpu, isSameNodes } = nodesAt(view, seenNodes);
+    // Every pending job would wait; allocated ones would ask for a re-rank.
+    const waitPlan = (): SchedulerPlan => {
+      const isWaiting = queue!.allocatedCount > 0;
+      return { ...NO_PLAN, wakeAtSec: isWaiting ? view.nowSec + RERANK_INTERVAL_SEC : null };
+    };
+    if (queue.size === 0 && !isDraining) {
+      quiet = null;
+      return NO_PLAN;
+    }
     // Nothing free or preemptable: the engine could neither start nor preempt anything.
     if (!hasFreeGpu && isAllProtected(view.nowSec, runs)) {
-      // Every pending job would wait; allocated ones would ask for a re-rank.
-      const isWaiting = queue.allocatedCount > 0;
-      return { ...NO_PLAN, wakeAtSec: isWaiting ? view.nowSec + RERANK_INTERVAL_SEC : null };
+      quiet = null;
+      return waitPlan();
     }
     for (const index of leafIndices) leafUsage[index] = view.usageOf(tree.nodes[index]!.id);
     const ranking = rank(leafUsage, { capacityGpus, windowSec: view.cluster.lookbackSec });
+    const protectionEnds = runs.protectionEndsBy(view.nowSec);
+    const isQuiet =
+      options.skipsQuietPasses &&
+      quiet !== null &&
+      isStillQuiet(quiet, {
+        view,
+        isSameNodes,
+        isDraining,
+        ranking,
+        protectionEnds,
+        runs,
+        tree,
+        isAllocated,
+        bestAllocatedRank: (rankOf) => queue!.bestRank(true, rankOf),
+      });
+    if (isQuiet) {
+      // A pass passed over decided nothing, as a pass run now would: the next compares with now.
+      quiet = { ...quiet!, atSec: view.nowSec, protectionEnds };
+      options.onQuietPass?.(view.nowSec);
+      return waitPlan();
+    }
     const result = runSchedulePass({
       cluster: view.cluster,
       nowSec: view.nowSec,
@@ -91,6 +179,16 @@ export function createAllocationScheduler(scenario: Scenario, cluster: SimCluste
       describeWaits: false,
     });
     for (const start of result.starts) queue.remove(start.jobId);
+    quiet =
+      result.starts.length === 0 && result.preemptions.length === 0
+        ? {
+            rankByBudgetId: ranking.rankByBudgetId,
+            leafCount: ranking.leafCount,
+            holderRank: result.reservationHolderRank,
+            atSec: view.nowSec,
+            protectionEnds,
+          }
+        : null;
     const isWaitingForGpus = result.waitingCounts.allocated > 0;
     return {
       starts: result.starts.map((start) => ({

@@ -1,0 +1,101 @@
+import {
+  freeGpuBounds,
+  mayPlaceWithin,
+  type FairTreeRanking,
+  type BudgetTree,
+  type FreeGpuBounds,
+  type PendingJob,
+  type StandingRuns,
+} from "../engine";
+import type { SchedulerView } from "./scheduler";
+
+/**
+ * What a scheduling pass that decided nothing (no start, no preemption) leaves for the next: the
+ * ranks it walked the queue on, the rank of its reservation's holder, and how many protections
+ * had ended by then (ADR 018).
+ */
+export type QuietMark = {
+  /** The ranking's ranks record, compared by identity: the ranker shares it while ranks hold. */
+  rankByBudgetId: Readonly<Record<string, number>>;
+  leafCount: number;
+  /** `SchedulePassResult.reservationHolderRank`. */
+  holderRank: number | null;
+  /** The moment of that pass, and `StandingRuns.protectionEndsBy` then. */
+  atSec: number;
+  protectionEnds: number;
+};
+
+/** What a pass is about to be given, for `isStillQuiet`. */
+export type QuietCheck = {
+  view: SchedulerView;
+  /** Whether every node is the same object as at the pass before (no health change). */
+  isSameNodes: boolean;
+  isDraining: boolean;
+  ranking: FairTreeRanking;
+  /** `StandingRuns.protectionEndsBy` now. */
+  protectionEnds: number;
+  runs: StandingRuns;
+  tree: BudgetTree;
+  /** Whether a job queues as allocated (`isAllocatedRun` on its budget's share). */
+  isAllocated: (job: PendingJob) => boolean;
+  /** The best rank of the allocated jobs queued (`StandingQueue.bestRank`). */
+  bestAllocatedRank: (rankOf: (budgetId: string) => number) => number;
+};
+
+/**
+ * Whether a pass now would decide nothing, shown without running it (ADR 018): the pass before
+ * decided nothing, and since then only jobs arrived (or a wake-up came): no run started or ended,
+ * no node changed, the ranks are the same record, and no protection ended that a queued job could
+ * use (a run's protection matters only to jobs ranked before its budget, and to drains). That
+ * pass's walk then meets every job it met on the same nodes, runs, ranks and reservation, and the
+ * new jobs can only fail and narrow what later jobs are tried for, provided none of them could:
+ * - start on free GPUs (the bounds of healthy nodes' free GPUs rule it out);
+ * - start by preemption (free GPUs plus every GPU preemption could free for its rank fall short);
+ * - take the reservation (an allocated job ranks strictly after the holder, and there is one).
+ *
+ * False whenever any of this is not shown; the caller then runs the pass.
+ *
+ * @example isStillQuiet(mark, { view, isSameNodes, ranking, protectionEnds, runs, isAllocated })
+ */
+export function isStillQuiet(mark: QuietMark | null, check: QuietCheck): boolean {
+  const { view, ranking } = check;
+  if (
+    mark === null ||
+    !check.isSameNodes ||
+    view.runsStarted.length > 0 ||
+    view.runsEnded.length > 0 ||
+    ranking.rankByBudgetId !== mark.rankByBudgetId ||
+    ranking.leafCount !== mark.leafCount
+  ) {
+    return false;
+  }
+  const unknownRank = ranking.leafCount + 1;
+  const rankOf = (budgetId: string): number => ranking.rankByBudgetId[budgetId] ?? unknownRank;
+  if (check.protectionEnds !== mark.protectionEnds) {
+    // A run no longer protected may be preempted by jobs ranked before its budget, and is
+    // drained off a draining node. New allocated jobs rank after the holder (below), so after
+    // every queued job when the old ones do.
+    if (check.isDraining) return false;
+    const bestRank = check.bestAllocatedRank(rankOf);
+    for (const budgetId of check.runs.protectionsEndedIn(mark.atSec, view.nowSec)) {
+      if (rankOf(budgetId) > bestRank) return false;
+    }
+  }
+  if (view.newlyPending.length === 0) return true;
+  const bounds: FreeGpuBounds = freeGpuBounds(view.cluster.nodes, view.freeGpus);
+  for (const job of view.newlyPending) {
+    if (mayPlaceWithin(bounds, job.gpus)) return false;
+    if (!check.isAllocated(job)) continue;
+    const jobRank = rankOf(job.budgetId);
+    if (mark.holderRank === null || jobRank <= mark.holderRank) return false;
+    const preemptableGpus = check.runs.preemptableBound(
+      check.tree,
+      view.nowSec,
+      job,
+      jobRank,
+      rankOf,
+    );
+    if (bounds.usableFreeGpus + preemptableGpus >= job.gpus) return false;
+  }
+  return true;
+}
