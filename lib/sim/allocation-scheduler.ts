@@ -1,14 +1,14 @@
 import {
   createFairTreeRanker,
-  getBudgetNode,
-  isAllocatedRun,
   createStandingQueue,
   createStandingRuns,
+  getBudgetNode,
+  isAllocatedRun,
   runSchedulePass,
   validateBudgetTree,
-  type StandingQueue,
   type ClusterNodeState,
   type PendingJob,
+  type StandingQueue,
   type StandingRuns,
 } from "../engine";
 import { isStillQuiet, type QuietMark } from "./quiet-pass";

@@ -55,7 +55,7 @@ export type QuietCheck = {
  *
  * False whenever any of this is not shown; the caller then runs the pass.
  *
- * @example isStillQuiet(mark, { view, isSameNodes, ranking, protectionEnds, runs, isAllocated })
+ * @example if (isStillQuiet(mark, check)) return { starts: [], preemptions: [], wakeAtSec }
  */
 export function isStillQuiet(mark: QuietMark | null, check: QuietCheck): boolean {
   const { view, ranking } = check;
