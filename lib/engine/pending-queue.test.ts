@@ -146,6 +146,11 @@ describe("standing queue", () => {
     expect(queue.bestRank(false, rankOf)).toBe(4);
     queue.remove("y1");
     expect(queue.bestRank(true, rankOf)).toBe(3);
+    expect([queue.isAllocated("z1"), queue.isAllocated("w1"), queue.isAllocated("y1")]).toEqual([
+      true,
+      false,
+      false,
+    ]);
   });
 
   it("raises its bounds when the smallest job leaves", () => {

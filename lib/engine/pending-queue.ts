@@ -260,6 +260,8 @@ export type StandingQueue = PendingQueue & {
    * when none is. O(budgets); walks keep their order.
    */
   bestRank(isAllocated: boolean, rankOf: RankOf): number;
+  /** Whether a job is queued as allocated: false for unallocated, unknown and error jobs. */
+  isAllocated(jobId: string): boolean;
 };
 
 /**
@@ -438,6 +440,7 @@ export function createStandingQueue(tree: BudgetTree, cluster: ClusterSpec): Sta
       }
       return best;
     },
+    isAllocated: (jobId) => queued.get(jobId)?.kind === 1,
   };
 }
 

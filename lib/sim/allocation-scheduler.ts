@@ -2,12 +2,9 @@ import {
   createFairTreeRanker,
   createStandingQueue,
   createStandingRuns,
-  getBudgetNode,
-  isAllocatedRun,
   runSchedulePass,
   validateBudgetTree,
   type ClusterNodeState,
-  type PendingJob,
   type StandingQueue,
   type StandingRuns,
 } from "../engine";
@@ -49,6 +46,12 @@ function nodesAt(
     else if (node.health === "healthy" && (view.freeGpus[i] ?? 0) > 0) hasFreeGpu = true;
   }
   return { isDraining, hasFreeGpu, isSameNodes };
+}
+
+/** No start and no preemption: every pending job waits, allocated ones asking for a re-rank. */
+function waitPlan(queue: StandingQueue, nowSec: number): SchedulerPlan {
+  const isWaiting = queue.allocatedCount > 0;
+  return { ...NO_PLAN, wakeAtSec: isWaiting ? nowSec + RERANK_INTERVAL_SEC : null };
 }
 
 /** True when every run is allocated and protected. */
@@ -115,15 +118,6 @@ function createScheduler(
   // The nodes as the last pass saw them, and what it left if it decided nothing.
   const seenNodes: ClusterNodeState[] = [];
   let quiet: QuietMark | null = null;
-  const shareByBudget = new Map<string, number>();
-  const isAllocated = (job: PendingJob): boolean => {
-    let share = shareByBudget.get(job.budgetId);
-    if (share === undefined) {
-      share = getBudgetNode(tree, job.budgetId)?.effectiveShare ?? 0;
-      shareByBudget.set(job.budgetId, share);
-    }
-    return isAllocatedRun(job.minRuntimeSec, share);
-  };
 
   function plan(view: SchedulerView): SchedulerPlan {
     queue ??= createStandingQueue(tree, view.cluster);
@@ -132,11 +126,6 @@ function createScheduler(
     for (const run of view.runsStarted) runs.add(run);
     for (const run of view.runsEnded) runs.remove(run.id);
     const { isDraining, hasFreeGpu, isSameNodes } = nodesAt(view, seenNodes);
-    // Every pending job would wait; allocated ones would ask for a re-rank.
-    const waitPlan = (): SchedulerPlan => {
-      const isWaiting = queue!.allocatedCount > 0;
-      return { ...NO_PLAN, wakeAtSec: isWaiting ? view.nowSec + RERANK_INTERVAL_SEC : null };
-    };
     if (queue.size === 0 && !isDraining) {
       quiet = null;
       return NO_PLAN;
@@ -144,7 +133,7 @@ function createScheduler(
     // Nothing free or preemptable: the engine could neither start nor preempt anything.
     if (!hasFreeGpu && isAllProtected(view.nowSec, runs)) {
       quiet = null;
-      return waitPlan();
+      return waitPlan(queue, view.nowSec);
     }
     for (const index of leafIndices) leafUsage[index] = view.usageOf(tree.nodes[index]!.id);
     const ranking = rank(leafUsage, { capacityGpus, windowSec: view.cluster.lookbackSec });
@@ -160,14 +149,14 @@ function createScheduler(
         protectionEnds,
         runs,
         tree,
-        isAllocated,
+        isAllocated: (job) => queue!.isAllocated(job.id),
         bestAllocatedRank: (rankOf) => queue!.bestRank(true, rankOf),
       });
     if (isQuiet) {
       // A pass passed over decided nothing, as a pass run now would: the next compares with now.
       quiet = { ...quiet!, atSec: view.nowSec, protectionEnds };
       options.onQuietPass?.(view.nowSec);
-      return waitPlan();
+      return waitPlan(queue, view.nowSec);
     }
     const result = runSchedulePass({
       cluster: view.cluster,

@@ -36,7 +36,7 @@ export type QuietCheck = {
   protectionEnds: number;
   runs: StandingRuns;
   tree: BudgetTree;
-  /** Whether a job queues as allocated (`isAllocatedRun` on its budget's share). */
+  /** Whether a new job is queued as allocated (`StandingQueue.isAllocated`). */
   isAllocated: (job: PendingJob) => boolean;
   /** The best rank of the allocated jobs queued (`StandingQueue.bestRank`). */
   bestAllocatedRank: (rankOf: (budgetId: string) => number) => number;
