@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { generateLabScenario } from "../sim";
-import { runMain } from "./test-helpers";
+import { runMain, simulateBothArgs } from "./test-helpers";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 const BIN = path.join(ROOT, "bin", "allot.mjs");
@@ -29,18 +29,13 @@ describe("the allot bin", () => {
       ],
     });
     writeFileSync(file("lab.json"), JSON.stringify(scenario));
-    const args = (out: string, threads: number) => [
-      "simulate",
-      file("lab.json"),
-      "--scheduler",
-      "both",
-      "--threads",
-      String(threads),
-      "--out",
-      file(`${out}.report.json`),
-      "--timeline",
-      file(`${out}.timeline.json`),
-    ];
+    const args = (out: string, threads: number) =>
+      simulateBothArgs(
+        file("lab.json"),
+        threads,
+        file(`${out}.report.json`),
+        file(`${out}.timeline.json`),
+      );
     const here = await runMain(args("here", 1));
     expect(here.code).toBe(0);
 

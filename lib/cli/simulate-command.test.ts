@@ -5,7 +5,7 @@ import path from "node:path";
 import { build } from "esbuild";
 import { afterAll, describe, expect, it } from "vitest";
 import { generateLabScenario } from "../sim";
-import { runMain as run } from "./test-helpers";
+import { runMain as run, simulateBothArgs } from "./test-helpers";
 
 const DIR = mkdtempSync(path.join(tmpdir(), "allot-simulate-"));
 
@@ -28,18 +28,12 @@ describe("allot simulate --threads", () => {
     writeFileSync(file("lab.json"), JSON.stringify(scenario));
     const simulate = (threads: number, isTty: boolean) =>
       run(
-        [
-          "simulate",
+        simulateBothArgs(
           file("lab.json"),
-          "--scheduler",
-          "both",
-          "--threads",
-          String(threads),
-          "--out",
+          threads,
           file(`report-${threads}.json`),
-          "--timeline",
           file(`timeline-${threads}.json`),
-        ],
+        ),
         isTty,
       );
     const inThisThread = await simulate(1, false);

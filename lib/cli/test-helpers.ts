@@ -19,3 +19,24 @@ export async function runMain(argv: string[], isStderrTty = false) {
   const code = await main(argv, io);
   return { code, stdout: out.join(""), stderr: err.join("") };
 }
+
+/** `allot simulate` of both schedulers on `threads` threads, writing a report and a timeline. */
+export function simulateBothArgs(
+  scenarioPath: string,
+  threads: number,
+  reportPath: string,
+  timelinePath: string,
+): string[] {
+  return [
+    "simulate",
+    scenarioPath,
+    "--scheduler",
+    "both",
+    "--threads",
+    String(threads),
+    "--out",
+    reportPath,
+    "--timeline",
+    timelinePath,
+  ];
+}
