@@ -227,55 +227,78 @@ function rankRolledUp(
     for (let index = 0; index < usage.length; index += 1) copy[index] = usage[index]!;
     rowUsage = copy;
   }
-  const makeRows = (): FairTreeRow[] =>
-    nodes.map((node, index) => {
-      const leafRank = node.isLeaf ? ranks[index]! : null;
-      return {
-        id: node.id,
-        path: node.path,
-        name: node.name,
-        isLeaf: node.isLeaf,
-        weight: node.weight,
-        fraction: node.fraction,
-        effectiveShare: node.effectiveShare,
-        usageGpuSeconds: rowUsage[index]!,
-        usageRatio: usageRatio(
-          rowUsage[index]!,
-          node.effectiveShare,
-          options.capacityGpus,
-          options.windowSec,
-        ),
-        levelFairShare: index === 0 ? null : lf[index]!,
-        rank: leafRank,
-        fairShareFactor: leafRank === null ? null : fairShareFactor(leafRank, leafCount),
-      };
-    });
+  const makeRow = (index: number): FairTreeRow => {
+    const node = nodes[index]!;
+    const leafRank = node.isLeaf ? ranks[index]! : null;
+    return {
+      id: node.id,
+      path: node.path,
+      name: node.name,
+      isLeaf: node.isLeaf,
+      weight: node.weight,
+      fraction: node.fraction,
+      effectiveShare: node.effectiveShare,
+      usageGpuSeconds: rowUsage[index]!,
+      usageRatio: usageRatio(
+        rowUsage[index]!,
+        node.effectiveShare,
+        options.capacityGpus,
+        options.windowSec,
+      ),
+      levelFairShare: index === 0 ? null : lf[index]!,
+      rank: leafRank,
+      fairShareFactor: leafRank === null ? null : fairShareFactor(leafRank, leafCount),
+    };
+  };
   const ranking: FairTreeRanking = isLazy
-    ? new RankingWithLazyRows(makeRows, rankByBudgetId, leafIdsInRankOrder, leafCount)
-    : { rows: makeRows(), rankByBudgetId, leafIdsInRankOrder, leafCount };
+    ? new RankingWithLazyRows(makeRow, nodes.length, rankByBudgetId, leafIdsInRankOrder, leafCount)
+    : {
+        rows: nodes.map((_, index) => makeRow(index)),
+        rankByBudgetId,
+        leafIdsInRankOrder,
+        leafCount,
+      };
   return { ranking, ranks, order: leafOrder, childOrder };
 }
 
 /**
  * A ranking whose rows are built on first read: a pass reads the rows of the few budgets its
- * decisions name, most passes none. A class, so the getter sits on the prototype (V8's fast
- * path); `toJSON` writes what the plain object would.
+ * decisions name (`rowAt`), most passes none. A class, so the getter sits on the prototype (V8's
+ * fast path); `toJSON` writes what the plain object would.
  */
 class RankingWithLazyRows implements FairTreeRanking {
-  readonly #makeRows: () => FairTreeRow[];
+  readonly #makeRow: (index: number) => FairTreeRow;
+  readonly #rowCount: number;
   #rows: FairTreeRow[] | null = null;
+  /** Rows built one at a time before all were read. */
+  #someRows: (FairTreeRow | undefined)[] | null = null;
 
   constructor(
-    makeRows: () => FairTreeRow[],
+    makeRow: (index: number) => FairTreeRow,
+    rowCount: number,
     readonly rankByBudgetId: Record<string, number>,
     readonly leafIdsInRankOrder: string[],
     readonly leafCount: number,
   ) {
-    this.#makeRows = makeRows;
+    this.#makeRow = makeRow;
+    this.#rowCount = rowCount;
   }
 
   get rows(): FairTreeRow[] {
-    return (this.#rows ??= this.#makeRows());
+    if (this.#rows === null) {
+      const rows: FairTreeRow[] = [];
+      for (let index = 0; index < this.#rowCount; index += 1) rows.push(this.rowAt(index));
+      this.#rows = rows;
+      this.#someRows = null;
+    }
+    return this.#rows;
+  }
+
+  /** The row of tree node `index`, built alone if the rows are not. */
+  rowAt(index: number): FairTreeRow {
+    if (this.#rows !== null) return this.#rows[index]!;
+    const some = (this.#someRows ??= []);
+    return (some[index] ??= this.#makeRow(index));
   }
 
   toJSON(): FairTreeRanking {
@@ -308,7 +331,13 @@ export function createBudgetRefs(
     let ref = refs.get(budgetId);
     if (!ref) {
       const index = tree.indexById[budgetId];
-      const row = index === undefined ? undefined : ranking.rows[index];
+      // One row, not all: a pass names a few budgets.
+      const row =
+        index === undefined
+          ? undefined
+          : ranking instanceof RankingWithLazyRows
+            ? ranking.rowAt(index)
+            : ranking.rows[index];
       ref = {
         id: budgetId,
         path: row ? row.path || row.name : budgetId,

@@ -41,29 +41,47 @@ export function createHoldings(
   allocatedRuns: Iterable<{ budgetId: string; gpus: number }>,
 ): Holdings {
   // A plain array: a typed array this small costs more to make than to use.
-  const holdings = holdingsOf(tree, new Array<number>(tree.nodes.length).fill(0));
+  const holdings = new HeldByNode(tree, new Array<number>(tree.nodes.length).fill(0));
   for (const run of allocatedRuns) holdings.add(run.budgetId, run.gpus);
   return holdings;
 }
 
-/** Holdings on `held`, GPUs per tree node index (changed in place by `add`). */
-function holdingsOf(tree: BudgetTree, held: number[]): Holdings {
-  const { nodes, indexById } = tree;
-  const add = (budgetId: string, gpus: number): void => {
-    let index = indexById[budgetId];
+/**
+ * Holdings on `held`, GPUs per tree node index (changed in place by `add`). A class: a pass makes
+ * one, and methods on the prototype cost nothing to make.
+ */
+class HeldByNode implements Holdings {
+  constructor(
+    private readonly tree: BudgetTree,
+    private readonly held: number[],
+  ) {}
+
+  add(budgetId: string, gpus: number): void {
+    const { nodes } = this.tree;
+    let index = this.tree.indexById[budgetId];
     if (index === undefined) return;
     while (index >= 0) {
-      held[index] = held[index]! + gpus;
+      this.held[index] = this.held[index]! + gpus;
       index = nodes[index]!.parentIndex;
     }
-  };
-  const nodeIndexOf = (budgetId: string): number => indexById[budgetId] ?? -1;
-  const mayPreemptAt = (
-    preemptor: number,
-    victim: number,
-    jobGpus: number,
-    victimGpus: number,
-  ): boolean => {
+  }
+
+  nodeIndexOf(budgetId: string): number {
+    return this.tree.indexById[budgetId] ?? -1;
+  }
+
+  mayPreempt(preemptorId: string, victimId: string, jobGpus: number, victimGpus: number): boolean {
+    return this.mayPreemptAt(
+      this.nodeIndexOf(preemptorId),
+      this.nodeIndexOf(victimId),
+      jobGpus,
+      victimGpus,
+    );
+  }
+
+  mayPreemptAt(preemptor: number, victim: number, jobGpus: number, victimGpus: number): boolean {
+    const { nodes } = this.tree;
+    const { held } = this;
     let a = preemptor;
     let b = victim;
     if (a < 0 || b < 0 || a === b) return false;
@@ -85,18 +103,14 @@ function holdingsOf(tree: BudgetTree, held: number[]): Holdings {
       preemptorAfter <= (held[b]! - victimGpus) * preemptorShare ||
       preemptorAfter < held[b]! * preemptorShare
     );
-  };
+  }
 
-  return {
-    add,
-    mayPreempt: (preemptorId, victimId, jobGpus, victimGpus) =>
-      mayPreemptAt(nodeIndexOf(preemptorId), nodeIndexOf(victimId), jobGpus, victimGpus),
-    mayPreemptAt,
-    nodeIndexOf,
-    heldGpus: (budgetId) => {
-      const index = indexById[budgetId];
-      return index === undefined ? 0 : held[index]!;
-    },
-    snapshot: () => holdingsOf(tree, held.slice()),
-  };
+  heldGpus(budgetId: string): number {
+    const index = this.tree.indexById[budgetId];
+    return index === undefined ? 0 : this.held[index]!;
+  }
+
+  snapshot(): Holdings {
+    return new HeldByNode(this.tree, this.held.slice());
+  }
 }

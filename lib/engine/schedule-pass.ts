@@ -169,7 +169,7 @@ function decide(
   const { pool, live, heldByPosition, preemptions, victimsByPosition } = state;
   // Allocated GPUs held per tree node, kept current through the pass (the share guard, ADR 011).
   const holdings = createHoldings(tree, []);
-  state.addAllocatedHeld(holdings.add);
+  state.addAllocatedHeld((budgetId, gpus) => holdings.add(budgetId, gpus));
   // Tree node per budget slot, for the share guard asked of many runs; filled as asked.
   const nodeBySlot: number[] = [];
   const nodeOfSlot = (slot: number): number =>

@@ -154,7 +154,14 @@ function createScheduler(
       });
     if (isQuiet) {
       // A pass passed over decided nothing, as a pass run now would: the next compares with now.
-      quiet = { ...quiet!, atSec: view.nowSec, protectionEnds };
+      // A new mark, written out: an object spread here costs more than the check.
+      quiet = {
+        rankByBudgetId: quiet!.rankByBudgetId,
+        leafCount: quiet!.leafCount,
+        holderRank: quiet!.holderRank,
+        atSec: view.nowSec,
+        protectionEnds,
+      };
       options.onQuietPass?.(view.nowSec);
       return waitPlan(queue, view.nowSec);
     }

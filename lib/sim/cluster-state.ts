@@ -47,7 +47,8 @@ export function createClusterState(scenario: Scenario, spec: SimCluster, jobs: r
     health: "healthy",
   }));
   const freeGpus = nodes.map((node) => node.gpus);
-  const runsOnNode = nodes.map(() => new Set<LiveRun>());
+  // Runs holding GPUs per node, counted: only a node going down needs the runs themselves.
+  const runsOnNode = new Int32Array(nodes.length);
   const isDrainCounted = nodes.map(() => false);
   const live = new Map<string, LiveRun>();
   const pending = new Map<number, PendingJob>();
@@ -86,11 +87,7 @@ export function createClusterState(scenario: Scenario, spec: SimCluster, jobs: r
   }
 
   function checkDrained(node: number): void {
-    if (
-      nodes[node]?.health === "draining" &&
-      runsOnNode[node]?.size === 0 &&
-      !isDrainCounted[node]
-    ) {
+    if (nodes[node]?.health === "draining" && runsOnNode[node] === 0 && !isDrainCounted[node]) {
       isDrainCounted[node] = true;
       cluster.automatedDrains++;
     }
@@ -106,7 +103,7 @@ export function createClusterState(scenario: Scenario, spec: SimCluster, jobs: r
     if (why !== undefined) record.reason = why;
     for (const slice of active.placement) {
       freeGpus[slice.node] = (freeGpus[slice.node] ?? 0) + slice.gpus;
-      runsOnNode[slice.node]?.delete(run);
+      runsOnNode[slice.node]! -= 1;
       checkDrained(slice.node);
     }
     if (active.isAllocated) usage.addRate(active.budgetId, -active.gpus, nowSec);
@@ -132,8 +129,13 @@ export function createClusterState(scenario: Scenario, spec: SimCluster, jobs: r
     isDrainCounted[node] = false;
     const upGpus = nodes.reduce((sum, n) => sum + (n.health === "down" ? 0 : n.gpus), 0);
     cluster.healthChanges.push({ atSec: nowSec, upGpus });
-    if (health === "down")
-      for (const run of [...(runsOnNode[node] ?? [])]) endRun(run, "node-down", nowSec);
+    if (health === "down") {
+      // Live runs in start order, as they took their GPUs on the node.
+      const onNode = [...live.values()].filter((run) =>
+        run.active.placement.some((slice) => slice.node === node),
+      );
+      for (const run of onNode) endRun(run, "node-down", nowSec);
+    }
     checkDrained(node);
   }
 
@@ -212,7 +214,7 @@ export function createClusterState(scenario: Scenario, spec: SimCluster, jobs: r
     startedRuns.push(active);
     for (const slice of placement) {
       freeGpus[slice.node] = (freeGpus[slice.node] ?? 0) - slice.gpus;
-      runsOnNode[slice.node]?.add(run);
+      runsOnNode[slice.node]! += 1;
     }
     if (isAllocated) usage.addRate(job.budgetId, job.gpus, nowSec);
     return run;
