@@ -51,11 +51,12 @@ export type ClusterState = {
   preemptions: PreemptDecision[];
   drainsCompleted: DrainCompleteDecision[];
   /**
-   * Unprotected runs on healthy positions, in `compareVictims` order, with their GPUs there:
-   * built on first call (most passes never preempt), as the runs stood when loaded; runs started
-   * in the pass are never victims.
+   * Unprotected runs on healthy positions, in `compareVictims` order, with their GPUs there, by
+   * position: the lists of `positions` (every position when none is given), each built on the
+   * first call that asks for it (most passes never preempt). Runs started in the pass are never
+   * victims; runs ended in it may be left out of a list built after (they are no victims).
    */
-  victimsByPosition: () => VictimSlot[][];
+  victimsByPosition: (positions?: readonly number[]) => VictimSlot[][];
   /** Ends a live run now: frees its GPUs and records the preemption. */
   endRun: (entry: LiveRun, reason: PreemptReason) => void;
   /** Called once the pass is done: gives standing runs back their state before the pass. */
@@ -312,9 +313,15 @@ export function loadClusterState(
     }
     return list;
   };
-  let victims: VictimSlot[][] | null = null;
-  const victimsByPosition = (): VictimSlot[][] =>
-    (victims ??= heldByPosition.map((_, position) => victimsOn(position)));
+  const victims: VictimSlot[][] = [];
+  const victimsByPosition = (positions?: readonly number[]): VictimSlot[][] => {
+    if (positions) for (const position of positions) victims[position] ??= victimsOn(position);
+    else
+      for (let position = 0; position < heldByPosition.length; position += 1) {
+        victims[position] ??= victimsOn(position);
+      }
+    return victims;
+  };
 
   // Standing runs get back to what they were: the pass's starts come off their lists.
   const finish = (): void => {

@@ -168,6 +168,16 @@ describe("canMakeRoom and canMakeRoomAmong", () => {
           const positions = positionsWithRoom(pool, gpus, room);
           expect(hasRoomIn(pool, gpus, room, undefined, positions)).toBe(plan !== null);
           expect(hasRoomIn(pool, gpus, room, excluded, positions)).toBe(planOutside !== null);
+          // Planned at only those positions, with victim lists of those alone: the same plans.
+          const onlyThere = slots.map((list, position) =>
+            positions.includes(position) ? list : [],
+          );
+          expect(
+            planPreemption(pool, gpus, candidates, onlyThere, isAllowed, 100, undefined, positions),
+          ).toEqual(plan);
+          expect(
+            planPreemption(pool, gpus, candidates, onlyThere, isAllowed, 100, excluded, positions),
+          ).toEqual(planOutside);
         },
       ),
       { numRuns: 2000 },

@@ -78,9 +78,12 @@ export function planPreemption(
   isAllowed: (candidate: number) => boolean,
   nowSec: number,
   isExcluded?: Uint8Array,
+  positions?: readonly number[],
 ): PreemptionPlan | null {
   const shape = placementShape(gpus, pool.nodeSizeGpus);
   const nodeCount = pool.free.length;
+  // The positions that may serve, ascending: every one unless the caller narrowed them.
+  const candidatePositions = positions ?? Array.from({ length: nodeCount }, (_, i) => i);
   // Victims chosen and GPUs free after them; copied on the first choice (most plans fail
   // before any, and allocate nothing).
   let chosen: Uint8Array | null = null;
@@ -144,7 +147,7 @@ export function planPreemption(
   if (shape.wholeNodes > 0) {
     const size = pool.nodeSizeGpus;
     const options: VictimSetCost[] = [];
-    for (let position = 0; position < nodeCount; position += 1) {
+    for (const position of candidatePositions) {
       if (!isOpen(position) || pool.capacity[position] !== size) continue;
       const cost = victimsOn(position, size);
       if (cost) options.push(cost);
@@ -158,7 +161,7 @@ export function planPreemption(
   }
   if (shape.remainderGpus > 0) {
     let best: VictimSetCost | null = null;
-    for (let position = 0; position < nodeCount; position += 1) {
+    for (const position of candidatePositions) {
       if (!isOpen(position)) continue;
       const cost = victimsOn(position, shape.remainderGpus);
       if (!cost) continue;

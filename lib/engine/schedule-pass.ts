@@ -376,14 +376,17 @@ function decide(
     }
     const excluded = reserved()?.isExcluded;
     if (!canPlan(excluded)) return "failed";
+    // Only the nodes with room could serve: their victim lists alone are built and read.
+    const positions = roomy ?? undefined;
     const plan = planPreemption(
       pool,
       job.gpus,
       live,
-      victimsByPosition(),
+      victimsByPosition(positions),
       isAllowed,
       nowSec,
       excluded,
+      positions,
     );
     if (!plan) throw new Error("A plan failed where canMakeRoom found room.");
     // GPUs freed beyond what the job takes on a node may let an earlier-failed size fit.
