@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { createFairTreeRanker, fairShareFactor, levelFairShare, rankBudgets } from "./fair-tree";
+import {
+  createBudgetRefs,
+  createFairTreeRanker,
+  fairShareFactor,
+  levelFairShare,
+  rankBudgets,
+} from "./fair-tree";
 import { buildTree, type TreeSpec } from "./test-helpers";
 
 const OPTIONS = { capacityGpus: 8, windowSec: 604800 };
@@ -271,6 +277,14 @@ describe("createFairTreeRanker", () => {
           const ranking = rank(byIndex, OPTIONS);
           const expected = rankBudgets(tree, byId, OPTIONS);
           made.push([ranking, expected]);
+          // A budget's reference reads its one row before the rows are built: the same fields.
+          const leaf = expected.rows.find((row) => row.isLeaf)!;
+          expect(createBudgetRefs(tree, ranking)(leaf.id)).toEqual({
+            id: leaf.id,
+            path: leaf.path || leaf.name,
+            rank: leaf.rank,
+            usageRatio: leaf.usageRatio,
+          });
           if (previous) {
             const isSame =
               JSON.stringify(previous.rankByBudgetId) === JSON.stringify(ranking.rankByBudgetId) &&

@@ -69,7 +69,7 @@ export function rankBudgets(
   leafUsage: Record<string, number>,
   options: RankingOptions,
 ): FairTreeRanking {
-  return rankRolledUp(tree, rollUpUsage(tree, leafUsage), options, null, false).ranking;
+  return rankRolledUp(tree, rollUpUsage(tree, leafUsage), options, null, null).ranking;
 }
 
 /** Ranks the same tree again and again: see {@link createFairTreeRanker}. */
@@ -92,13 +92,24 @@ export type FairTreeRanker = (
  */
 export function createFairTreeRanker(tree: BudgetTree): FairTreeRanker {
   const usage = new Float64Array(tree.nodes.length);
+  const scratch: RankScratch = {
+    lf: new Array<number>(tree.nodes.length).fill(0),
+    ranks: new Array<number>(tree.nodes.length).fill(0),
+    leafOrder: [],
+  };
   let previous: RankedLeaves | null = null;
   return (leafUsageByIndex, options) => {
     for (let index = 0; index < usage.length; index += 1) usage[index] = leafUsageByIndex[index]!;
-    previous = rankRolledUp(tree, rollUpInPlace(tree, usage), options, previous, true);
+    previous = rankRolledUp(tree, rollUpInPlace(tree, usage), options, previous, scratch);
     return previous.ranking;
   };
 }
+
+/**
+ * Arrays a ranker reuses from one ranking to the next (a ranking keeps copies of what its rows
+ * read, and only when its leaves' ranks or order changed).
+ */
+type RankScratch = { lf: number[]; ranks: number[]; leafOrder: number[] };
 
 /**
  * A ranking with its leaves' ranks by node index, its leaves in visiting order, and each inner
@@ -114,19 +125,22 @@ type RankedLeaves = {
 
 /**
  * The ranking on usage already rolled up (`rollUpUsage`), sharing `previous`'s leaf records
- * when the leaves' ranks and order are unchanged; rows built on first read when `isLazy` (then
- * `usage` may be reused by the caller: rows read a copy).
+ * when the leaves' ranks and order are unchanged. With `scratch` (a ranker's), rows are built on
+ * first read, `usage` may be reused by the caller (rows read a copy), and `previous`'s children
+ * orders are sorted again in place.
  */
 function rankRolledUp(
   tree: BudgetTree,
   usage: Float64Array,
   options: RankingOptions,
   previous: RankedLeaves | null,
-  isLazy: boolean,
+  scratch: RankScratch | null,
 ): RankedLeaves {
   const { nodes } = tree;
-  // Plain arrays: typed arrays this small cost more to make than to use.
-  const lf: number[] = new Array<number>(nodes.length).fill(0);
+  const isLazy = scratch !== null;
+  // Plain arrays: typed arrays this small cost more to make than to use. Only children's
+  // entries of `lf` are written and read.
+  const lf: number[] = scratch ? scratch.lf : new Array<number>(nodes.length).fill(0);
   for (let parentIndex = 0; parentIndex < nodes.length; parentIndex += 1) {
     const parentUsage = usage[parentIndex]!;
     for (const child of nodes[parentIndex]!.childIndices) {
@@ -136,8 +150,10 @@ function rankRolledUp(
     }
   }
 
-  const ranks: number[] = new Array<number>(nodes.length).fill(0);
-  const leafOrder: number[] = [];
+  // Every leaf's rank is written below; inner nodes keep 0.
+  const scratchRanks: number[] = scratch ? scratch.ranks : new Array<number>(nodes.length).fill(0);
+  const leafOrder: number[] = scratch ? scratch.leafOrder : [];
+  leafOrder.length = 0;
   let rank = 0;
   let nextRankNoTies = 1;
 
@@ -156,11 +172,11 @@ function rankRolledUp(
   // Children sorted per inner node, kept for the next ranking. The order is total (ids are
   // unique), so the sort gives the same result from any starting order. (Only the last order is
   // read here: a closure holding `previous` would keep every ranking before it alive.)
-  const childOrder: (number[] | undefined)[] = [];
   const lastChildOrder = previous?.childOrder;
+  const childOrder: (number[] | undefined)[] = isLazy && lastChildOrder ? lastChildOrder : [];
   const childrenOf = (index: number): number[] => {
     const last = lastChildOrder?.[index];
-    const children = last ? last.slice() : [...nodes[index]!.childIndices];
+    const children = last ? (isLazy ? last : last.slice()) : [...nodes[index]!.childIndices];
     childOrder[index] = children;
     return children;
   };
@@ -174,7 +190,7 @@ function rankRolledUp(
       const node = nodes[index]!;
       if (node.isLeaf) {
         if (!isTied) rank = nextRankNoTies;
-        ranks[index] = rank;
+        scratchRanks[index] = rank;
         leafOrder.push(index);
         nextRankNoTies += 1;
         continue;
@@ -201,7 +217,7 @@ function rankRolledUp(
   walk(childrenOf(0), false);
   if (root.isLeaf) {
     // A tree of one node: the root is the only budget.
-    ranks[0] = 1;
+    scratchRanks[0] = 1;
     leafOrder.push(0);
   }
 
@@ -209,8 +225,11 @@ function rankRolledUp(
   let isUnchanged = previous !== null && previous.order.length === leafOrder.length;
   for (let i = 0; isUnchanged && i < leafOrder.length; i += 1) {
     const index = leafOrder[i]!;
-    isUnchanged = previous!.order[i] === index && previous!.ranks[index] === ranks[index];
+    isUnchanged = previous!.order[i] === index && previous!.ranks[index] === scratchRanks[index];
   }
+  // The ranks and order this ranking keeps: the previous ones when equal, else its own copies.
+  const ranks = isUnchanged ? previous!.ranks : scratch ? scratchRanks.slice() : scratchRanks;
+  const order = isUnchanged ? previous!.order : scratch ? leafOrder.slice() : leafOrder;
   let rankByBudgetId: Record<string, number>;
   let leafIdsInRankOrder: string[];
   if (isUnchanged) {
@@ -227,6 +246,12 @@ function rankRolledUp(
     for (let index = 0; index < usage.length; index += 1) copy[index] = usage[index]!;
     rowUsage = copy;
   }
+  // A row's LF from the usage it reads, as computed above (the ranker reuses `lf`).
+  const rowLf = (index: number): number => {
+    const parentUsage = rowUsage[nodes[index]!.parentIndex]!;
+    const usageNorm = parentUsage === 0 ? 0 : rowUsage[index]! / parentUsage;
+    return levelFairShare(nodes[index]!.fraction, usageNorm);
+  };
   const makeRow = (index: number): FairTreeRow => {
     const node = nodes[index]!;
     const leafRank = node.isLeaf ? ranks[index]! : null;
@@ -245,7 +270,7 @@ function rankRolledUp(
         options.capacityGpus,
         options.windowSec,
       ),
-      levelFairShare: index === 0 ? null : lf[index]!,
+      levelFairShare: index === 0 ? null : rowLf(index),
       rank: leafRank,
       fairShareFactor: leafRank === null ? null : fairShareFactor(leafRank, leafCount),
     };
@@ -258,7 +283,7 @@ function rankRolledUp(
         leafIdsInRankOrder,
         leafCount,
       };
-  return { ranking, ranks, order: leafOrder, childOrder };
+  return { ranking, ranks, order, childOrder };
 }
 
 /**

@@ -414,49 +414,53 @@ function decide(
   };
   // The screen of backfill candidates the walk may pass over, set before each read.
   const backfill: BackfillScreen = { fromGpus: 0, nowSec, untilSec: 0 };
+  // The state of one sweep of the allocated queue, set anew at each (below). Jobs come in
+  // non-decreasing rank, so whoever could not start at size g blocks every later job of size
+  // >= g until a preemption changes the picture.
+  let hasFreedExtra = false;
+  let smallestFailedGpus = Number.POSITIVE_INFINITY;
+  let smallestFailedBackfillGpus = Number.POSITIVE_INFINITY;
+  // Whether a job of this rank, size and minimum runtime could still start: not blocked by
+  // size, or a backfill candidate (below). Checked on group bounds, a group that cannot is
+  // passed over unread, and once no job of the queue could, the sweep ends.
+  const mayStart = (rank: number, gpus: number, minRuntimeSec: number): boolean =>
+    gpus < smallestFailedGpus || mayBackfill(rank, gpus, minRuntimeSec);
+  // Backfill: a job whose protection ends before the reserved nodes are needed may use their
+  // free GPUs; the holder, ranked above, can preempt it by then. Cheap tests first: the
+  // reservation's nodes are chosen only when they decide.
+  const mayBackfill = (rank: number, gpus: number, minRuntimeSec: number): boolean => {
+    if (reservation === null || rank <= reservation.holderRank) return false;
+    if (gpus >= smallestFailedBackfillGpus || gpus > bounds.usableFreeGpus) return false;
+    const readyAtSec = reserved()!.readyAtSec;
+    return readyAtSec !== null && nowSec + minRuntimeSec <= readyAtSec;
+  };
+  // The group's next job that the screen below could let through: larger ones, and once the
+  // group's bounds are checked, backfill candidates whose protection would outlast the
+  // reservation's known ready time, are passed over in the queue's own loop; none when the
+  // group's smallest is too large. (Unchecked, the first job read leads to the check, which
+  // may end the group or the walk without reading the rest.)
+  const nextOf = (group: QueueGroup, isChecked: boolean): PendingJob | undefined => {
+    if (reservation === null || group.rank <= reservation.holderRank) {
+      const maxGpus = smallestFailedGpus - 1;
+      return maxGpus < group.minGpus ? undefined : group.next(maxGpus);
+    }
+    const maxGpus = Math.max(
+      smallestFailedGpus - 1,
+      Math.min(smallestFailedBackfillGpus - 1, bounds.usableFreeGpus),
+    );
+    if (maxGpus < group.minGpus) return undefined;
+    const known = reservation.value;
+    if (known === null || !isChecked) return group.next(maxGpus);
+    backfill.fromGpus = smallestFailedGpus;
+    backfill.untilSec = known.readyAtSec ?? Number.NEGATIVE_INFINITY;
+    return group.next(maxGpus, backfill);
+  };
   // Sweep the allocated queue; sweep again only if a preemption freed GPUs beyond its job's.
   for (let sweep = 0; sweep < 8; sweep += 1) {
     reservation = null;
-    let hasFreedExtra = false;
-    // Jobs come in non-decreasing rank, so whoever could not start at size g blocks every
-    // later job of size >= g until a preemption changes the picture.
-    let smallestFailedGpus = Number.POSITIVE_INFINITY;
-    let smallestFailedBackfillGpus = Number.POSITIVE_INFINITY;
-    // Whether a job of this rank, size and minimum runtime could still start: not blocked by
-    // size, or a backfill candidate (below). Checked on group bounds, a group that cannot is
-    // passed over unread, and once no job of the queue could, the sweep ends.
-    const mayStart = (rank: number, gpus: number, minRuntimeSec: number): boolean =>
-      gpus < smallestFailedGpus || mayBackfill(rank, gpus, minRuntimeSec);
-    // Backfill: a job whose protection ends before the reserved nodes are needed may use their
-    // free GPUs; the holder, ranked above, can preempt it by then. Cheap tests first: the
-    // reservation's nodes are chosen only when they decide.
-    const mayBackfill = (rank: number, gpus: number, minRuntimeSec: number): boolean => {
-      if (reservation === null || rank <= reservation.holderRank) return false;
-      if (gpus >= smallestFailedBackfillGpus || gpus > bounds.usableFreeGpus) return false;
-      const readyAtSec = reserved()!.readyAtSec;
-      return readyAtSec !== null && nowSec + minRuntimeSec <= readyAtSec;
-    };
-    // The group's next job that the screen below could let through: larger ones, and once the
-    // group's bounds are checked, backfill candidates whose protection would outlast the
-    // reservation's known ready time, are passed over in the queue's own loop; none when the
-    // group's smallest is too large. (Unchecked, the first job read leads to the check, which
-    // may end the group or the walk without reading the rest.)
-    const nextOf = (group: QueueGroup, isChecked: boolean): PendingJob | undefined => {
-      if (reservation === null || group.rank <= reservation.holderRank) {
-        const maxGpus = smallestFailedGpus - 1;
-        return maxGpus < group.minGpus ? undefined : group.next(maxGpus);
-      }
-      const maxGpus = Math.max(
-        smallestFailedGpus - 1,
-        Math.min(smallestFailedBackfillGpus - 1, bounds.usableFreeGpus),
-      );
-      if (maxGpus < group.minGpus) return undefined;
-      const known = reservation.value;
-      if (known === null || !isChecked) return group.next(maxGpus);
-      backfill.fromGpus = smallestFailedGpus;
-      backfill.untilSec = known.readyAtSec ?? Number.NEGATIVE_INFINITY;
-      return group.next(maxGpus, backfill);
-    };
+    hasFreedExtra = false;
+    smallestFailedGpus = Number.POSITIVE_INFINITY;
+    smallestFailedBackfillGpus = Number.POSITIVE_INFINITY;
     const nextGroup = queue.walk(true, rankOf);
     groups: for (let group = nextGroup(); group; group = nextGroup()) {
       const jobRank = group.rank;
