@@ -216,6 +216,29 @@ function count(counts: Map<number, number>, key: number, delta: 1 | -1): boolean
 }
 
 /**
+ * The group of one budget line alone, the usual case: one object per group read, its `next` on
+ * the prototype. It passes over the jobs `QueueGroup.next` lets it.
+ */
+class LineGroup implements QueueGroup {
+  #at = 0;
+
+  constructor(
+    readonly rank: number,
+    readonly minGpus: number,
+    readonly minMinRuntimeSec: number,
+    private readonly jobs: readonly PendingJob[],
+  ) {}
+
+  next(maxGpus = Number.POSITIVE_INFINITY, backfill?: BackfillScreen): PendingJob | undefined {
+    const { jobs } = this;
+    while (this.#at < jobs.length && isScreenedOut(jobs[this.#at]!, maxGpus, backfill)) {
+      this.#at += 1;
+    }
+    return jobs[this.#at++];
+  }
+}
+
+/**
  * The next job of tied lines: places in submit order, each taken by its line's next job. One
  * line passes over the jobs `QueueGroup.next` lets it; tied lines return every job.
  */
@@ -392,10 +415,13 @@ export function createStandingQueue(tree: BudgetTree, cluster: ClusterSpec): Sta
       const rank = ranked[start]!.rank;
       let end = start + 1;
       while (end < ranked.length && ranked[end]!.rank === rank) end += 1;
-      const tied =
-        end === start + 1
-          ? [ranked[start]!.line]
-          : ranked.slice(start, end).map(({ line }) => line);
+      if (end === start + 1) {
+        const { line } = ranked[start]!;
+        start = end;
+        const bounds = boundsOf(line);
+        return new LineGroup(rank, bounds.minGpus, bounds.minMinRuntimeSec, line.byPriority);
+      }
+      const tied = ranked.slice(start, end).map(({ line }) => line);
       start = end;
       let groupMinGpus = Number.POSITIVE_INFINITY;
       let groupMinRuntimeSec = Number.POSITIVE_INFINITY;
