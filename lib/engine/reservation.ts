@@ -112,9 +112,16 @@ export function reserveNodes(request: ReservationRequest): Reservation | null {
   if (!canReserve(pool, gpus)) return null;
   const shape = placementShape(gpus, pool.nodeSizeGpus);
   const nodeCount = pool.free.length;
-  const { readyAt } = createReadiness(request);
-  const chosen: { position: number; atSec: number }[] = [];
+  const readiness = new Readiness(request);
+  // The chosen nodes (indices) and the latest of their ready times.
+  const nodes: number[] = [];
+  let latestSec = Number.NEGATIVE_INFINITY;
   const isExcluded = new Uint8Array(nodeCount);
+  const choose = (position: number, atSec: number): void => {
+    nodes.push(pool.indexOf[position]!);
+    if (atSec > latestSec) latestSec = atSec;
+    isExcluded[position] = 1;
+  };
   if (shape.wholeNodes > 0) {
     // The options, in ascending position: parallel lists.
     const positions: number[] = [];
@@ -123,48 +130,36 @@ export function reserveNodes(request: ReservationRequest): Reservation | null {
     let readyNow = 0;
     for (let position = 0; position < nodeCount && readyNow < shape.wholeNodes; position += 1) {
       if (!pool.isUsable[position] || pool.capacity[position] !== pool.nodeSizeGpus) continue;
-      const atSec = readyAt(position, pool.nodeSizeGpus, Number.POSITIVE_INFINITY);
+      const atSec = readiness.readyAt(position, pool.nodeSizeGpus, Number.POSITIVE_INFINITY);
       if (atSec === nowSec) readyNow += 1;
       positions.push(position);
       atSecs.push(atSec);
     }
     if (positions.length < shape.wholeNodes) return null;
-    for (const at of earliestOptions(atSecs, shape.wholeNodes)) {
-      chosen.push({ position: positions[at]!, atSec: atSecs[at]! });
-      isExcluded[positions[at]!] = 1;
-    }
+    for (const at of earliestOptions(atSecs, shape.wholeNodes)) choose(positions[at]!, atSecs[at]!);
   }
   if (shape.remainderGpus > 0) {
-    let best: { position: number; atSec: number } | null = null;
+    let bestPosition = -1;
+    let bestAtSec = Number.POSITIVE_INFINITY;
     // Nothing is ready before now: a node ready now is the earliest.
-    for (let position = 0; position < nodeCount && best?.atSec !== nowSec; position += 1) {
+    for (let position = 0; position < nodeCount && bestAtSec !== nowSec; position += 1) {
       if (!pool.isUsable[position] || isExcluded[position]) continue;
       if (pool.capacity[position]! < shape.remainderGpus) continue;
-      const cutoffSec = best?.atSec ?? Number.POSITIVE_INFINITY;
-      const atSec = readyAt(position, shape.remainderGpus, cutoffSec);
-      if (!best || atSec < best.atSec) best = { position, atSec };
+      const atSec = readiness.readyAt(position, shape.remainderGpus, bestAtSec);
+      if (bestPosition < 0 || atSec < bestAtSec) {
+        bestPosition = position;
+        bestAtSec = atSec;
+      }
     }
-    if (!best) return null;
-    chosen.push(best);
-    isExcluded[best.position] = 1;
+    if (bestPosition < 0) return null;
+    choose(bestPosition, bestAtSec);
   }
-  const latest = Math.max(...chosen.map((option) => option.atSec));
   return {
     isExcluded,
-    nodes: chosen.map((option) => pool.indexOf[option.position]!).sort((a, b) => a - b),
-    readyAtSec: Number.isFinite(latest) ? latest : null,
+    nodes: nodes.sort((a, b) => a - b),
+    readyAtSec: Number.isFinite(latestSec) ? latestSec : null,
   };
 }
-
-/** When nodes can hold a job of rank `jobRank`, from the runs on them (see `reserveNodes`). */
-type Readiness = {
-  /** When `position` has `need` GPUs, counting releases; `cutoffSec` when that is not before it. */
-  readyAt: (position: number, need: number, cutoffSec: number) => number;
-  /** Whether `position` has `need` GPUs by `atSec` (inclusive) or before it: `readyAt` <= or <. */
-  isReadyBy: (position: number, need: number, atSec: number, isInclusive: boolean) => boolean;
-  /** Whether all of `position`'s GPUs could be had now: every run on it released now. */
-  isWholeReadyNow: (position: number) => boolean;
-};
 
 /**
  * Release times of runs on several nodes, computed once per readiness and met once per node: by
@@ -175,79 +170,45 @@ type Readiness = {
 let releaseStamps = new Float64Array(0);
 let releaseTimes = new Float64Array(0);
 let lastStamp = 0;
+/** The releases on one node before a cutoff, sorted, while `readyAt` reads them: shared too. */
+const scratchAt: number[] = [];
+const scratchGpus: number[] = [];
 
-function createReadiness(request: ReservationRequest): Readiness {
-  const { pool, jobRank, runs, heldByPosition, nowSec } = request;
-  const isShielded = request.isShielded ?? (() => false);
-  if (releaseStamps.length < runs.length) {
-    const size = Math.max(runs.length, 2 * releaseStamps.length, 64);
-    releaseStamps = new Float64Array(size);
-    releaseTimes = new Float64Array(size);
+/**
+ * When nodes can hold a job of rank `jobRank`, from the runs on them (see `reserveNodes`). A
+ * class, so that the many made in a replay share their methods instead of making closures.
+ */
+class Readiness {
+  readonly #request: ReservationRequest;
+  readonly #stamp: number;
+
+  constructor(request: ReservationRequest) {
+    this.#request = request;
+    const { length } = request.runs;
+    if (releaseStamps.length < length) {
+      const size = Math.max(length, 2 * releaseStamps.length, 64);
+      releaseStamps = new Float64Array(size);
+      releaseTimes = new Float64Array(size);
+    }
+    lastStamp += 1;
+    this.#stamp = lastStamp;
   }
-  lastStamp += 1;
-  const stamp = lastStamp;
-  const release = (index: number): number => {
-    const run = runs[index]!;
-    // The share guard is asked only of the runs it could keep: unprotected, ranked below.
-    const mayBeShielded = run.isAllocated && run.rank > jobRank && run.protectedUntilSec <= nowSec;
-    return releaseAtSec(run, jobRank, nowSec, mayBeShielded && isShielded(index));
-  };
-  const releaseOf = (index: number): number => {
-    if (runs[index]!.slices.length === 1) return release(index);
-    // Runs added since the arrays grew (none in a pass so far) go uncached.
-    if (index >= releaseStamps.length) return release(index);
-    if (releaseStamps[index] !== stamp) {
-      releaseTimes[index] = release(index);
-      releaseStamps[index] = stamp;
-    }
-    return releaseTimes[index]!;
-  };
-  // Scratch lists, plain arrays: cheaper to make than typed ones this small.
-  const scratchAt: number[] = [];
-  const scratchGpus: number[] = [];
-  // The GPUs a run holds on one node.
-  const onNodeOf = (run: HeldRun, position: number): number => {
-    const { slices } = run;
-    if (slices.length === 1) return slices[0]!.gpus;
-    for (const slice of slices) if (slice.position === position) return slice.gpus;
-    return 0;
-  };
-  // A need of all of a node's GPUs (a whole node of a gang job, or a job as large as its node)
-  // is met when the last run on it releases: no order of releases to sort. Free and held GPUs add
-  // up to the node's (`slicesOf` refuses placements where they would not), so one run released
-  // at or after the cutoff decides.
-  const wholeNodeReadyAt = (
-    position: number,
-    free: number,
-    held: readonly number[],
-    cutoffSec: number,
-  ): number => {
-    let have = free;
-    let latestSec = nowSec;
-    for (const index of held) {
-      const run = runs[index]!;
-      if (run.isGone) continue;
-      const atSec = releaseOf(index);
-      if (atSec >= cutoffSec) return cutoffSec;
-      if (atSec > latestSec) latestSec = atSec;
-      have += onNodeOf(run, position);
-    }
-    return have >= pool.capacity[position]! ? latestSec : cutoffSec;
-  };
-  // Never before nowSec; `cutoffSec` when the caller already has a node as early.
-  const readyAt = (position: number, need: number, cutoffSec: number): number => {
+
+  /** When `position` has `need` GPUs, counting releases; `cutoffSec` when that is not before it. */
+  readyAt(position: number, need: number, cutoffSec: number): number {
+    const { pool, runs, heldByPosition, nowSec } = this.#request;
     let have = pool.free[position]!;
     if (have >= need) return nowSec;
     const held = heldByPosition[position] ?? [];
-    if (need === pool.capacity[position]) return wholeNodeReadyAt(position, have, held, cutoffSec);
+    if (need === pool.capacity[position]) return this.#wholeNodeReadyAt(position, have, cutoffSec);
     let count = 0;
     let releasedBeforeCutoff = 0;
     for (const index of held) {
       const run = runs[index]!;
       if (run.isGone) continue;
-      const atSec = releaseOf(index);
+      const atSec = this.#releaseOf(index);
       if (atSec >= cutoffSec) continue;
-      const onNode = onNodeOf(run, position);
+      const onNode = gpusOnNode(run, position);
       releasedBeforeCutoff += onNode;
       // Insertion sort by release time, then fewer GPUs first.
       let at = count;
@@ -270,27 +231,84 @@ function createReadiness(request: ReservationRequest): Readiness {
       if (have >= need) return scratchAt[i]!;
     }
     return cutoffSec;
-  };
-  const isReadyBy = (position: number, need: number, atSec: number, isInclusive: boolean) => {
+  }
+
+  /** Whether `position` has `need` GPUs by `atSec` (inclusive) or before it: `readyAt` <= or <. */
+  isReadyBy(position: number, need: number, atSec: number, isInclusive: boolean): boolean {
+    const { pool, runs, heldByPosition, nowSec } = this.#request;
     // Free GPUs count as released now.
-    const isBy = (releaseSec: number): boolean =>
-      isInclusive ? releaseSec <= atSec : releaseSec < atSec;
-    let have = isBy(nowSec) ? pool.free[position]! : 0;
+    let have = (isInclusive ? nowSec <= atSec : nowSec < atSec) ? pool.free[position]! : 0;
     for (const index of heldByPosition[position] ?? []) {
       if (have >= need) break;
       const run = runs[index]!;
-      if (!run.isGone && isBy(releaseOf(index))) have += onNodeOf(run, position);
+      if (run.isGone) continue;
+      const releaseSec = this.#releaseOf(index);
+      if (isInclusive ? releaseSec <= atSec : releaseSec < atSec) have += gpusOnNode(run, position);
     }
     return have >= need;
-  };
-  // Free and held GPUs add up to the node's: it is whole now when no run is released later.
-  const isWholeReadyNow = (position: number): boolean => {
+  }
+
+  /** Whether all of `position`'s GPUs could be had now: every run on it released now. */
+  isWholeReadyNow(position: number): boolean {
+    const { runs, heldByPosition, nowSec } = this.#request;
+    // Free and held GPUs add up to the node's: it is whole now when no run is released later.
     for (const index of heldByPosition[position] ?? []) {
-      if (!runs[index]!.isGone && releaseOf(index) > nowSec) return false;
+      if (!runs[index]!.isGone && this.#releaseOf(index) > nowSec) return false;
     }
     return true;
-  };
-  return { readyAt, isReadyBy, isWholeReadyNow };
+  }
+
+  // A need of all of a node's GPUs (a whole node of a gang job, or a job as large as its node)
+  // is met when the last run on it releases: no order of releases to sort. Free and held GPUs add
+  // up to the node's (`slicesOf` refuses placements where they would not), so one run released
+  // at or after the cutoff decides.
+  #wholeNodeReadyAt(position: number, free: number, cutoffSec: number): number {
+    const { pool, runs, heldByPosition, nowSec } = this.#request;
+    let have = free;
+    let latestSec = nowSec;
+    for (const index of heldByPosition[position] ?? []) {
+      const run = runs[index]!;
+      if (run.isGone) continue;
+      const atSec = this.#releaseOf(index);
+      if (atSec >= cutoffSec) return cutoffSec;
+      if (atSec > latestSec) latestSec = atSec;
+      have += gpusOnNode(run, position);
+    }
+    return have >= pool.capacity[position]! ? latestSec : cutoffSec;
+  }
+
+  // Release times of multi-node runs are kept in the shared arrays (met once per node).
+  #releaseOf(index: number): number {
+    const { runs } = this.#request;
+    if (runs[index]!.slices.length === 1) return this.#release(index);
+    // Runs added since the arrays grew (none in a pass so far) go uncached.
+    if (index >= releaseStamps.length) return this.#release(index);
+    if (releaseStamps[index] !== this.#stamp) {
+      releaseTimes[index] = this.#release(index);
+      releaseStamps[index] = this.#stamp;
+    }
+    return releaseTimes[index]!;
+  }
+
+  #release(index: number): number {
+    const { jobRank, runs, nowSec, isShielded } = this.#request;
+    const run = runs[index]!;
+    // The share guard is asked only of the runs it could keep: unprotected, ranked below.
+    const mayBeShielded =
+      isShielded !== undefined &&
+      run.isAllocated &&
+      run.rank > jobRank &&
+      run.protectedUntilSec <= nowSec;
+    return releaseAtSec(run, jobRank, nowSec, mayBeShielded && isShielded(index));
+  }
+}
+
+/** The GPUs a run holds on one node. */
+function gpusOnNode(run: HeldRun, position: number): number {
+  const { slices } = run;
+  if (slices.length === 1) return slices[0]!.gpus;
+  for (const slice of slices) if (slice.position === position) return slice.gpus;
+  return 0;
 }
 
 /**
@@ -312,11 +330,11 @@ export function reservesOtherThan(
   const isCandidate = (at: number): boolean =>
     pool.isUsable[at] === 1 && pool.capacity[at]! >= need;
   if (!canReserve(pool, gpus) || !isCandidate(position)) return { isOutside: true };
-  const { readyAt, isReadyBy } = createReadiness(request);
-  const atSec = readyAt(position, need, Number.POSITIVE_INFINITY);
+  const readiness = new Readiness(request);
+  const atSec = readiness.readyAt(position, need, Number.POSITIVE_INFINITY);
   for (let other = 0; other < pool.free.length; other += 1) {
     if (other === position || !isCandidate(other)) continue;
-    if (isReadyBy(other, need, atSec, other < position)) return { isOutside: true };
+    if (readiness.isReadyBy(other, need, atSec, other < position)) return { isOutside: true };
   }
   const isExcluded = new Uint8Array(pool.free.length);
   isExcluded[position] = 1;
@@ -343,12 +361,12 @@ export function surelyReserved(request: ReservationRequest): Uint8Array | null {
   const { pool, gpus } = request;
   const { wholeNodes } = placementShape(gpus, pool.nodeSizeGpus);
   if (wholeNodes === 0 || !canReserve(pool, gpus)) return null;
-  const { isWholeReadyNow } = createReadiness(request);
+  const readiness = new Readiness(request);
   const isReserved = new Uint8Array(pool.free.length);
   let found = 0;
   for (let position = 0; position < pool.free.length && found < wholeNodes; position += 1) {
     if (!pool.isUsable[position] || pool.capacity[position] !== pool.nodeSizeGpus) continue;
-    if (isWholeReadyNow(position)) {
+    if (readiness.isWholeReadyNow(position)) {
       isReserved[position] = 1;
       found += 1;
     }
