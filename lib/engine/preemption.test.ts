@@ -165,6 +165,10 @@ describe("canMakeRoom and canMakeRoomAmong", () => {
           );
           // Read at only the positions whose room could count: the same answers.
           const room = roomAmong(pool, groups, isAllowedRun);
+          // Written into a reused list that holds other numbers: the same room, in that list.
+          const reused = new Array<number>(room.length + 2).fill(99);
+          expect(roomAmong(pool, groups, isAllowedRun, reused)).toBe(reused);
+          expect(reused.slice(0, room.length)).toEqual(room);
           const positions = positionsWithRoom(pool, gpus, room);
           expect(hasRoomIn(pool, gpus, room, undefined, positions)).toBe(plan !== null);
           expect(hasRoomIn(pool, gpus, room, excluded, positions)).toBe(planOutside !== null);

@@ -238,7 +238,8 @@ export function canMakeRoomAmong<Victim extends VictimCandidate>(
 
 /**
  * The GPUs each position could offer: free ones plus those of the allowed candidates in
- * `victimGroups` (see {@link canMakeRoomAmong}), by position.
+ * `victimGroups` (see {@link canMakeRoomAmong}), by position. Written into `into` when given (a
+ * caller's reused list, its first entries overwritten), else into a new list.
  *
  * @example hasRoomIn(pool, 8, roomAmong(pool, [unallocatedRuns], (run) => !run.isGone))
  */
@@ -246,8 +247,9 @@ export function roomAmong<Victim extends VictimCandidate>(
   pool: GpuPool,
   victimGroups: readonly Iterable<Victim>[],
   isAllowed: (victim: Victim) => boolean,
+  into?: number[],
 ): number[] {
-  const room = new Array<number>(pool.free.length);
+  const room = into ?? new Array<number>(pool.free.length);
   for (let position = 0; position < pool.free.length; position += 1) {
     room[position] = pool.free[position]!;
   }

@@ -123,20 +123,22 @@ export function reserveNodes(request: ReservationRequest): Reservation | null {
     isExcluded[position] = 1;
   };
   if (shape.wholeNodes > 0) {
-    // The options, in ascending position: parallel lists.
-    const positions: number[] = [];
-    const atSecs: number[] = [];
+    // The options, in ascending position, the first `options` entries of the shared lists.
+    let options = 0;
     // Once enough nodes are ready now, no later node comes before them (ties: lowest first).
     let readyNow = 0;
     for (let position = 0; position < nodeCount && readyNow < shape.wholeNodes; position += 1) {
       if (!pool.isUsable[position] || pool.capacity[position] !== pool.nodeSizeGpus) continue;
       const atSec = readiness.readyAt(position, pool.nodeSizeGpus, Number.POSITIVE_INFINITY);
       if (atSec === nowSec) readyNow += 1;
-      positions.push(position);
-      atSecs.push(atSec);
+      optionPositions[options] = position;
+      optionAtSecs[options] = atSec;
+      options += 1;
     }
-    if (positions.length < shape.wholeNodes) return null;
-    for (const at of earliestOptions(atSecs, shape.wholeNodes)) choose(positions[at]!, atSecs[at]!);
+    if (options < shape.wholeNodes) return null;
+    for (const at of earliestOptions(optionAtSecs, options, shape.wholeNodes)) {
+      choose(optionPositions[at]!, optionAtSecs[at]!);
+    }
   }
   if (shape.remainderGpus > 0) {
     let bestPosition = -1;
@@ -173,6 +175,11 @@ let lastStamp = 0;
 /** The releases on one node before a cutoff, sorted, while `readyAt` reads them: shared too. */
 const scratchAt: number[] = [];
 const scratchGpus: number[] = [];
+/** A gang job's options while `reserveNodes` chooses among them (not reentrant): shared too. */
+const optionPositions: number[] = [];
+const optionAtSecs: number[] = [];
+/** A copy of the options' times that `earliestOptions` reorders: shared too. */
+const selectionScratch: number[] = [];
 
 /**
  * When nodes can hold a job of rank `jobRank`, from the runs on them (see `reserveNodes`). A
@@ -375,18 +382,19 @@ export function surelyReserved(request: ReservationRequest): Uint8Array | null {
 }
 
 /**
- * The indices of the `count` earliest times (ties: lowest index): a few selection rounds when
- * `count` is small (earliest first), else the `count`-th earliest time found by a selection, no
- * sort, then the times before it and the first ones at it (ascending index). Does not reorder
- * `atSecs`.
+ * The indices of the `count` earliest of the first `length` times (ties: lowest index): a few
+ * selection rounds when `count` is small (earliest first), else the `count`-th earliest time
+ * found by a selection, no sort, then the times before it and the first ones at it (ascending
+ * index). Does not reorder `atSecs`.
  */
-function earliestOptions(atSecs: readonly number[], count: number): number[] {
+function earliestOptions(atSecs: readonly number[], length: number, count: number): number[] {
   const chosen: number[] = [];
   if (count > 8) {
-    const lastSec = nthSmallest(atSecs.slice(), count - 1);
+    for (let i = 0; i < length; i += 1) selectionScratch[i] = atSecs[i]!;
+    const lastSec = nthSmallest(selectionScratch, length, count - 1);
     let tiesLeft = count;
-    for (const atSec of atSecs) if (atSec < lastSec) tiesLeft -= 1;
-    for (let i = 0; i < atSecs.length; i += 1) {
+    for (let i = 0; i < length; i += 1) if (atSecs[i]! < lastSec) tiesLeft -= 1;
+    for (let i = 0; i < length; i += 1) {
       if (atSecs[i]! < lastSec) chosen.push(i);
       else if (atSecs[i] === lastSec && tiesLeft > 0) {
         chosen.push(i);
@@ -395,10 +403,10 @@ function earliestOptions(atSecs: readonly number[], count: number): number[] {
     }
     return chosen;
   }
-  const isChosen = new Uint8Array(atSecs.length);
+  const isChosen = new Uint8Array(length);
   for (let round = 0; round < count; round += 1) {
     let best = -1;
-    for (let i = 0; i < atSecs.length; i += 1) {
+    for (let i = 0; i < length; i += 1) {
       if (!isChosen[i] && (best < 0 || atSecs[i]! < atSecs[best]!)) best = i;
     }
     isChosen[best] = 1;
@@ -407,10 +415,13 @@ function earliestOptions(atSecs: readonly number[], count: number): number[] {
   return chosen;
 }
 
-/** The value at index `n` of `values` once sorted ascending (Hoare's selection); reorders it. */
-function nthSmallest(values: number[], n: number): number {
+/**
+ * The value at index `n` of the first `length` of `values` once sorted ascending (Hoare's
+ * selection); reorders them.
+ */
+function nthSmallest(values: number[], length: number, n: number): number {
   let low = 0;
-  let high = values.length - 1;
+  let high = length - 1;
   while (low < high) {
     const pivot = values[(low + high) >> 1]!;
     let i = low;

@@ -157,6 +157,13 @@ function rankLookup(ranking: FairTreeRanking): RankOf {
   return rankOf;
 }
 
+/**
+ * The room of each node for the job a pass plans for, written anew for each plan and read only
+ * within it: one list for every pass (passes never run inside one another), so that plans make
+ * none.
+ */
+const roomScratch: number[] = [];
+
 /** The decisions of a pass on the loaded cluster state (see `runSchedulePass`). */
 function decide(
   input: SchedulePassInput,
@@ -360,7 +367,7 @@ function decide(
     }
     // Most of the plans left fail too, for want of one node that could be cleared enough: checked
     // first without the reservation (which need not be chosen then), then outside it.
-    const room = victimGroups ? roomAmong(pool, victimGroups, isAllowedRun) : null;
+    const room = victimGroups ? roomAmong(pool, victimGroups, isAllowedRun, roomScratch) : null;
     // The nodes that could count, read once: the job may be asked about up to three times.
     const roomy = room ? positionsWithRoom(pool, job.gpus, room) : null;
     const canPlan = (excluded?: Uint8Array): boolean =>
