@@ -25,10 +25,11 @@ Options:
   --timeline <file>   write per-GPU run segments (cluster, node, GPU indexes, start, end, job,
                       budget, allocated, end reason) for a timeline picture
   --threads <n>       simulate on n worker threads, one task per scheduler and cluster (at
-                      most that many threads); 1 runs everything in this thread. Default: the
-                      machine's cores once there are 50,000 jobs to simulate under allocation
-                      (a baseline job counts 1/8: it is that much quicker), else 1. The
-                      outputs are the same whatever the number
+                      most that many threads); 1 runs everything in this thread. Default: one
+                      per two of the machine's cores (V8 takes the other) once there are
+                      50,000 jobs to simulate under allocation (a baseline job counts 1/8: it
+                      is that much quicker), else 1. The outputs are the same whatever the
+                      number
   -h, --help          show this help
 `;
 

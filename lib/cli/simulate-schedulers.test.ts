@@ -3,25 +3,30 @@ import { generateLabScenario, parseScenario, type SchedulerName } from "../sim";
 import { InputError, type CliIo } from "./io";
 import {
   chooseThreadCount,
+  CORES_PER_THREAD,
   JOB_COST,
   simulateSchedulers,
   THREADS_MIN_JOBS,
 } from "./simulate-schedulers";
 
 describe("chooseThreadCount", () => {
-  it("takes the machine's cores from THREADS_MIN_JOBS allocation jobs, else this thread", () => {
+  it("takes a thread per two cores from THREADS_MIN_JOBS allocation jobs, else this thread", () => {
     expect(THREADS_MIN_JOBS).toBe(50_000);
+    expect(CORES_PER_THREAD).toBe(2);
     const year30 = { jobs: 79_762, clusters: 3, schedulers: ["allocation" as const] };
-    expect(chooseThreadCount(year30, undefined, 2)).toBe(2);
+    expect(chooseThreadCount(year30, undefined, 2)).toBe(1); // two cores: V8 takes one
+    expect(chooseThreadCount(year30, undefined, 4)).toBe(2);
+    expect(chooseThreadCount(year30, undefined, 5)).toBe(2);
     expect(chooseThreadCount(year30, undefined, 8)).toBe(3); // one task per cluster
     const both: SchedulerName[] = ["baseline", "allocation"];
-    expect(chooseThreadCount({ ...year30, schedulers: both }, undefined, 8)).toBe(6);
+    expect(chooseThreadCount({ ...year30, schedulers: both }, undefined, 8)).toBe(4);
+    expect(chooseThreadCount({ ...year30, schedulers: both }, undefined, 16)).toBe(6);
     expect(chooseThreadCount(year30, undefined, 1)).toBe(1); // one core
-    expect(chooseThreadCount({ ...year30, clusters: 1 }, undefined, 4)).toBe(1); // one task
-    expect(chooseThreadCount({ ...year30, jobs: 50_000 }, undefined, 2)).toBe(2);
-    expect(chooseThreadCount({ ...year30, jobs: 49_999 }, undefined, 2)).toBe(1);
-    expect(chooseThreadCount({ ...year30, jobs: 31_728 }, undefined, 2)).toBe(1); // lab, 30 d
-    expect(chooseThreadCount({ jobs: 31_728, clusters: 3, schedulers: both }, undefined, 2)).toBe(
+    expect(chooseThreadCount({ ...year30, clusters: 1 }, undefined, 8)).toBe(1); // one task
+    expect(chooseThreadCount({ ...year30, jobs: 50_000 }, undefined, 4)).toBe(2);
+    expect(chooseThreadCount({ ...year30, jobs: 49_999 }, undefined, 4)).toBe(1);
+    expect(chooseThreadCount({ ...year30, jobs: 31_728 }, undefined, 4)).toBe(1); // lab, 30 d
+    expect(chooseThreadCount({ jobs: 31_728, clusters: 3, schedulers: both }, undefined, 4)).toBe(
       1,
     );
   });
@@ -29,12 +34,12 @@ describe("chooseThreadCount", () => {
   it("counts a baseline job as 1/8 of an allocation job", () => {
     const baseline = { clusters: 3, schedulers: ["baseline" as const] };
     expect(JOB_COST).toEqual({ allocation: 1, baseline: 0.125 });
-    expect(chooseThreadCount({ ...baseline, jobs: 399_999 }, undefined, 2)).toBe(1);
-    expect(chooseThreadCount({ ...baseline, jobs: 400_000 }, undefined, 2)).toBe(2);
-    expect(chooseThreadCount({ ...baseline, jobs: 969_017 }, undefined, 2)).toBe(2); // the year
+    expect(chooseThreadCount({ ...baseline, jobs: 399_999 }, undefined, 4)).toBe(1);
+    expect(chooseThreadCount({ ...baseline, jobs: 400_000 }, undefined, 4)).toBe(2);
+    expect(chooseThreadCount({ ...baseline, jobs: 969_017 }, undefined, 4)).toBe(2); // the year
     const both = { clusters: 3, schedulers: ["baseline", "allocation"] as SchedulerName[] };
-    expect(chooseThreadCount({ ...both, jobs: 44_445 }, undefined, 2)).toBe(2); // 50,000.6
-    expect(chooseThreadCount({ ...both, jobs: 44_444 }, undefined, 2)).toBe(1); // 49,999.5
+    expect(chooseThreadCount({ ...both, jobs: 44_445 }, undefined, 4)).toBe(2); // 50,000.6
+    expect(chooseThreadCount({ ...both, jobs: 44_444 }, undefined, 4)).toBe(1); // 49,999.5
   });
 
   it("follows --threads whatever the size and cores, up to one thread per task", () => {

@@ -23,16 +23,21 @@ export const JOB_COST: Record<SchedulerName, number> = { allocation: 1, baseline
 
 /**
  * Fewest jobs to simulate under allocation (a baseline job counting {@link JOB_COST}) for
- * `allot simulate` to use threads when `--threads` is not given. Threads cost CPU: each starts
- * through tsx (about 0.7 s of CPU, as the bin runs), compiles the engine again and keeps its own
- * heap, and results cross back: 2 threads took 20-50% more CPU than one, which already uses
- * about 1.3 cores (V8 collects and compiles beside it). On 2 idle cores (docs/simulations.md,
- * "allot simulate on threads"), the 30-day lab (31,728 jobs) took 10.2-11.3 s on 2 threads
- * against 9.7-9.9 s on one under allocation, and about as long both ways with both schedulers;
- * the year's first 30 days (79,762 jobs, both) 15-17 s against 21-26 s, the whole year 247 s
- * against 359 s. So the lab stays in this thread and a year goes to threads.
+ * `allot simulate` to use threads when `--threads` is not given. Threads cost CPU: each compiles
+ * the engine again and keeps its own heap, and results cross back. Measured through tsx
+ * (docs/simulations.md, "allot simulate on threads"), the 30-day lab (31,728 jobs) gained
+ * nothing from 2 threads and the year did; so the lab stays in this thread.
  */
 export const THREADS_MIN_JOBS = 50_000;
+
+/**
+ * Cores a simulation thread is given when `--threads` is not: its own, and one for V8, which
+ * collects garbage and compiles beside it (one allocation replay keeps 1.1-1.4 cores busy).
+ * Bundled, on 2 cores, 2 threads lost to one every time on 2026-12-01 (docs/simulations.md):
+ * the year's first 30 days with both schedulers 16.4-16.7 s against 14.2-14.5 s, the whole year
+ * 210 s against 190 s (7.5 GB of peak RSS against 2.8), on 1.6-1.9x the CPU.
+ */
+export const CORES_PER_THREAD = 2;
 
 /** The most `--threads` accepts. */
 export const MAX_THREADS = 256;
@@ -45,11 +50,12 @@ export type SimulateWork = {
 };
 
 /**
- * Threads for a run: `requested` (`--threads`) when given, else the machine's cores once the
- * run is worth {@link THREADS_MIN_JOBS} allocation jobs; never more than its tasks (one per
- * scheduler and cluster). 1 means in this thread, without workers.
+ * Threads for a run: `requested` (`--threads`) when given, else one per
+ * {@link CORES_PER_THREAD} of the machine's cores once the run is worth
+ * {@link THREADS_MIN_JOBS} allocation jobs; never more than its tasks (one per scheduler and
+ * cluster). 1 means in this thread, without workers.
  *
- * @example chooseThreadCount({ jobs: 79_762, clusters: 3, schedulers: ["allocation"] }, undefined, 2) // 2
+ * @example chooseThreadCount({ jobs: 79_762, clusters: 3, schedulers: ["allocation"] }, undefined, 8) // 3
  */
 export function chooseThreadCount(
   work: SimulateWork,
@@ -58,7 +64,7 @@ export function chooseThreadCount(
 ): number {
   const tasks = work.clusters * work.schedulers.length;
   const jobs = work.schedulers.reduce((sum, name) => sum + work.jobs * JOB_COST[name], 0);
-  const wanted = requested ?? (jobs >= THREADS_MIN_JOBS ? cores : 1);
+  const wanted = requested ?? (jobs >= THREADS_MIN_JOBS ? Math.floor(cores / CORES_PER_THREAD) : 1);
   return Math.max(1, Math.min(wanted, tasks));
 }
 
