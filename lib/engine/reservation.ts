@@ -207,7 +207,9 @@ class Readiness {
     let have = pool.free[position]!;
     if (have >= need) return nowSec;
     const held = heldByPosition[position] ?? [];
-    if (need === pool.capacity[position]) return this.#wholeNodeReadyAt(position, have, cutoffSec);
+    if (need === pool.capacity[position]) {
+      return this.#wholeNodeReadyAt(position, have, held, cutoffSec);
+    }
     let count = 0;
     let releasedBeforeCutoff = 0;
     for (const index of held) {
@@ -269,11 +271,16 @@ class Readiness {
   // is met when the last run on it releases: no order of releases to sort. Free and held GPUs add
   // up to the node's (`slicesOf` refuses placements where they would not), so one run released
   // at or after the cutoff decides.
-  #wholeNodeReadyAt(position: number, free: number, cutoffSec: number): number {
-    const { pool, runs, heldByPosition, nowSec } = this.#request;
+  #wholeNodeReadyAt(
+    position: number,
+    free: number,
+    held: readonly number[],
+    cutoffSec: number,
+  ): number {
+    const { pool, runs, nowSec } = this.#request;
     let have = free;
     let latestSec = nowSec;
-    for (const index of heldByPosition[position] ?? []) {
+    for (const index of held) {
       const run = runs[index]!;
       if (run.isGone) continue;
       const atSec = this.#releaseOf(index);
