@@ -352,6 +352,8 @@ export function loadClusterState(
 
 /** The nodes of a pass as given (each object and its fields) and what a pass made of them. */
 export type NodesSeen = {
+  /** The array given, when it and every node in it were frozen: no one can have changed them. */
+  frozen: readonly ClusterNodeState[] | null;
   nodes: readonly ClusterNodeState[];
   fields: readonly { index: number; gpus: number; health: NodeHealth }[];
   isUsable: Uint8Array;
@@ -369,7 +371,9 @@ function seeNodes(
   downAt: number[],
   drainingAt: number[],
 ): NodesSeen {
+  const isFrozen = Object.isFrozen(nodes) && nodes.every((node) => Object.isFrozen(node));
   return {
+    frozen: isFrozen ? nodes : null,
     nodes: [...nodes],
     fields: nodes.map(({ index, gpus, health }) => ({ index, gpus, health })),
     isUsable,
@@ -388,8 +392,13 @@ function positionsWith(healthAt: readonly NodeHealth[], health: NodeHealth): num
   return positions;
 }
 
-/** Whether `nodes` are the very objects seen, none changed since. */
+/**
+ * Whether `nodes` are the very objects seen, none changed since: at once when they are the very
+ * frozen array seen (as the simulator gives them, a new array whenever a node changes), else one
+ * node at a time.
+ */
 function isSameNodes(seen: NodesSeen, nodes: readonly ClusterNodeState[]): boolean {
+  if (nodes === seen.frozen) return true;
   if (seen.nodes.length !== nodes.length) return false;
   for (let i = 0; i < nodes.length; i += 1) {
     const node = nodes[i]!;

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { runSchedulePass } from "./schedule-pass";
 import { createStandingRuns } from "./standing-runs";
 import { buildTree, makeCluster, makeJob, makeRun } from "./test-helpers";
-import type { ActiveRun, NodeHealth } from "./types";
+import type { ActiveRun, ClusterNodeState, NodeHealth } from "./types";
 
 const tree = buildTree({ name: "lab", children: [{ name: "a" }, { name: "b" }] });
 
@@ -103,14 +103,45 @@ describe("standing runs", () => {
     const pass = () => runSchedulePass({ ...input, cluster, runs });
     const expected = () => runSchedulePass({ ...input, cluster, runs: list });
     expect(pass().preemptions).toEqual([]);
-    // A new node object, as the simulator gives it.
-    cluster.nodes[0] = { ...cluster.nodes[0]!, health: "draining" };
+    // A new node object in the same array.
+    const nodes = cluster.nodes as ClusterNodeState[];
+    nodes[0] = { ...nodes[0]!, health: "draining" };
     expect(pass()).toEqual(expected());
     expect(pass().preemptions.map((preemption) => preemption.runId)).toEqual(["old"]);
     // The same object, edited in place: node-down preemptions come before drain ones.
-    (cluster.nodes[1] as { health: string }).health = "down";
+    (nodes[1] as { health: string }).health = "down";
     expect(pass()).toEqual(expected());
     expect(pass().preemptions.map((preemption) => preemption.runId)).toEqual(["other", "old"]);
+  });
+
+  it("see a node's health change in a new frozen array of frozen nodes, as the simulator gives it", () => {
+    const freeze = (nodes: readonly ClusterNodeState[]): readonly ClusterNodeState[] =>
+      Object.freeze(nodes.map((node) => Object.freeze({ ...node })));
+    let cluster = makeCluster(2, 8);
+    cluster = { ...cluster, nodes: freeze(cluster.nodes) };
+    const list = [
+      makeRun("old", "a", [{ node: 0, gpus: 8 }], { protectedUntilSec: 0 }),
+      makeRun("other", "b", [{ node: 1, gpus: 4 }], { protectedUntilSec: 0 }),
+    ];
+    const runs = createStandingRuns(cluster.nodes);
+    for (const run of list) runs.add(run);
+    const input = { nowSec: 100, tree, leafUsage: { a: 5, b: 5 }, pending: [] };
+    const pass = () => runSchedulePass({ ...input, cluster, runs });
+    const expected = () => runSchedulePass({ ...input, cluster, runs: list });
+    // The same frozen array twice: known to hold the same nodes.
+    expect(pass().preemptions).toEqual([]);
+    expect(pass()).toEqual(expected());
+    const withHealth = (node: number, health: NodeHealth): readonly ClusterNodeState[] =>
+      freeze(cluster.nodes.map((each) => (each.index === node ? { ...each, health } : each)));
+    cluster = { ...cluster, nodes: withHealth(0, "draining") };
+    expect(pass()).toEqual(expected());
+    expect(pass().preemptions.map((preemption) => preemption.runId)).toEqual(["old"]);
+    cluster = { ...cluster, nodes: withHealth(1, "down") };
+    expect(pass()).toEqual(expected());
+    expect(pass().preemptions.map((preemption) => preemption.runId)).toEqual(["other", "old"]);
+    cluster = { ...cluster, nodes: withHealth(0, "healthy") };
+    expect(pass()).toEqual(expected());
+    expect(pass().preemptions.map((preemption) => preemption.runId)).toEqual(["other"]);
   });
 
   it("decide as the list, pass after pass, as runs come and go, ranks shift and time moves", () => {
@@ -179,7 +210,7 @@ describe("standing runs", () => {
             standing.add(run);
             list.push(run);
           }
-          cluster.nodes[3] = { ...cluster.nodes[3]!, health };
+          (cluster.nodes as ClusterNodeState[])[3] = { ...cluster.nodes[3]!, health };
           const input = {
             cluster,
             nowSec,

@@ -26,7 +26,7 @@ export type BudgetNode = {
 /** A cluster as the engine sees it at one moment. */
 export type ClusterSpec = {
   name: string;
-  nodes: ClusterNodeState[];
+  nodes: readonly ClusterNodeState[];
   /** Sliding usage window W, default 7 days. */
   lookbackSec: number;
   /** The largest minimum runtime a job may declare, default 8 h. */

@@ -23,29 +23,22 @@ export const RERANK_INTERVAL_SEC = 300;
 const NO_PLAN: SchedulerPlan = { starts: [], preemptions: [], wakeAtSec: null };
 
 /**
- * Whether a node is draining, whether a healthy node has a free GPU, and whether every node is
- * the object `seen` holds (the simulator replaces a node's object when its health changes):
- * one look at each. `seen` is brought up to date.
+ * What the adapter knows of the nodes: whether one is draining, kept for the array it was read
+ * from. The simulator gives a new (frozen) array whenever a node changes (`SchedulerView`), so
+ * the same array means the same nodes.
  */
-function nodesAt(
-  view: SchedulerView,
-  seen: ClusterNodeState[],
-): { isDraining: boolean; hasFreeGpu: boolean; isSameNodes: boolean } {
-  let isDraining = false;
-  let hasFreeGpu = false;
-  let isSameNodes = seen.length === view.cluster.nodes.length;
+type NodesSeen = { nodes: readonly ClusterNodeState[] | null; isDraining: boolean };
+
+/**
+ * Whether a node is draining and whether the nodes are the array `seen` holds (brought up to
+ * date): one look at each node only when the array is new.
+ */
+function nodesAt(view: SchedulerView, seen: NodesSeen): { isSameNodes: boolean } {
   const { nodes } = view.cluster;
-  seen.length = nodes.length;
-  for (let i = 0; i < nodes.length; i++) {
-    const node = nodes[i]!;
-    if (seen[i] !== node) {
-      isSameNodes = false;
-      seen[i] = node;
-    }
-    if (node.health === "draining") isDraining = true;
-    else if (node.health === "healthy" && (view.freeGpus[i] ?? 0) > 0) hasFreeGpu = true;
-  }
-  return { isDraining, hasFreeGpu, isSameNodes };
+  if (nodes === seen.nodes) return { isSameNodes: true };
+  seen.nodes = nodes;
+  seen.isDraining = nodes.some((node) => node.health === "draining");
+  return { isSameNodes: false };
 }
 
 /** No start and no preemption: every pending job waits, allocated ones asking for a re-rank. */
@@ -116,7 +109,7 @@ function createScheduler(
   let queue: StandingQueue | null = null;
   let runs: StandingRuns | null = null;
   // The nodes as the last pass saw them, and what it left if it decided nothing.
-  const seenNodes: ClusterNodeState[] = [];
+  const seenNodes: NodesSeen = { nodes: null, isDraining: false };
   let quiet: QuietMark | null = null;
 
   function plan(view: SchedulerView): SchedulerPlan {
@@ -125,7 +118,9 @@ function createScheduler(
     for (const job of view.newlyPending) queue.add(job);
     for (const run of view.runsStarted) runs.add(run);
     for (const run of view.runsEnded) runs.remove(run.id);
-    const { isDraining, hasFreeGpu, isSameNodes } = nodesAt(view, seenNodes);
+    const { isSameNodes } = nodesAt(view, seenNodes);
+    const { isDraining } = seenNodes;
+    const hasFreeGpu = view.usableFreeGpus > 0;
     if (queue.size === 0 && !isDraining) {
       quiet = null;
       return NO_PLAN;

@@ -83,8 +83,7 @@ export function simulateCluster(
         state.setHealth(change.node, change.state, nowSec);
         hasChanged = true;
       } else if (event.kind === "protectionEnd") {
-        const isDraining = state.nodes.some((node) => node.health === "draining");
-        hasChanged ||= isLive(event.ref) !== null && (state.pending.size > 0 || isDraining);
+        hasChanged ||= isLive(event.ref) !== null && (state.pending.size > 0 || state.isDraining());
       } else if (event.atSec === wakeSec) {
         hasChanged = true;
         wakeSec = Infinity;

@@ -41,12 +41,17 @@ export function createClusterState(scenario: Scenario, spec: SimCluster, jobs: r
   }));
   const remainingSec = jobs.map((job) => job.workSec);
   const queuedSinceSec = jobs.map((job) => job.submitSec);
-  const nodes: ClusterNodeState[] = Array.from({ length: spec.nodes }, (_, index) => ({
-    index,
-    gpus: spec.gpusPerNode,
-    health: "healthy",
-  }));
+  // Frozen, and replaced whenever a node changes, so that a scheduler may know the nodes it saw
+  // by the array alone (`SchedulerView.cluster`).
+  let nodes: readonly ClusterNodeState[] = Object.freeze(
+    Array.from({ length: spec.nodes }, (_, index) =>
+      Object.freeze({ index, gpus: spec.gpusPerNode, health: "healthy" as NodeHealth }),
+    ),
+  );
   const freeGpus = nodes.map((node) => node.gpus);
+  // Free GPUs on healthy nodes, and draining nodes, counted as they change.
+  let usableFreeGpus = spec.nodes * spec.gpusPerNode;
+  let drainingNodes = 0;
   // Runs holding GPUs per node, counted: only a node going down needs the runs themselves.
   const runsOnNode = new Int32Array(nodes.length);
   const isDrainCounted = nodes.map(() => false);
@@ -103,6 +108,7 @@ export function createClusterState(scenario: Scenario, spec: SimCluster, jobs: r
     if (why !== undefined) record.reason = why;
     for (const slice of active.placement) {
       freeGpus[slice.node] = (freeGpus[slice.node] ?? 0) + slice.gpus;
+      if (nodes[slice.node]?.health === "healthy") usableFreeGpus += slice.gpus;
       runsOnNode[slice.node]! -= 1;
       checkDrained(slice.node);
     }
@@ -125,7 +131,15 @@ export function createClusterState(scenario: Scenario, spec: SimCluster, jobs: r
   function setHealth(node: number, health: NodeHealth, nowSec: number): void {
     const state = nodes[node] as ClusterNodeState;
     if (state.health === health) return;
-    nodes[node] = { ...state, health };
+    const changed = nodes.slice();
+    changed[node] = Object.freeze({ ...state, health });
+    nodes = Object.freeze(changed);
+    fixed.cluster = { ...fixed.cluster, nodes };
+    const free = freeGpus[node] ?? 0;
+    if (state.health === "healthy") usableFreeGpus -= free;
+    if (health === "healthy") usableFreeGpus += free;
+    if (state.health === "draining") drainingNodes -= 1;
+    if (health === "draining") drainingNodes += 1;
     isDrainCounted[node] = false;
     const upGpus = nodes.reduce((sum, n) => sum + (n.health === "down" ? 0 : n.gpus), 0);
     cluster.healthChanges.push({ atSec: nowSec, upGpus });
@@ -214,6 +228,7 @@ export function createClusterState(scenario: Scenario, spec: SimCluster, jobs: r
     startedRuns.push(active);
     for (const slice of placement) {
       freeGpus[slice.node] = (freeGpus[slice.node] ?? 0) - slice.gpus;
+      usableFreeGpus -= slice.gpus;
       runsOnNode[slice.node]! += 1;
     }
     if (isAllocated) usage.addRate(job.budgetId, job.gpus, nowSec);
@@ -242,7 +257,7 @@ export function createClusterState(scenario: Scenario, spec: SimCluster, jobs: r
     arrivals = [];
     startedRuns = [];
     endedRuns = [];
-    return createLazyView(nowSec, fixed, deltas, lists);
+    return createLazyView(nowSec, fixed, deltas, usableFreeGpus, lists);
   }
 
   function finish(endSec: number): JobRecord[] {
@@ -257,7 +272,8 @@ export function createClusterState(scenario: Scenario, spec: SimCluster, jobs: r
 
   return {
     cluster,
-    nodes,
+    /** Whether a node is draining. */
+    isDraining: (): boolean => drainingNodes > 0,
     live,
     pending,
     records,

@@ -25,6 +25,7 @@ class LazyView implements SchedulerView {
   readonly cluster: ClusterSpec;
   readonly tree: readonly BudgetNode[];
   readonly freeGpus: readonly number[];
+  readonly usableFreeGpus: number;
   readonly newlyPending: readonly PendingJob[];
   readonly runsStarted: readonly ActiveRun[];
   readonly runsEnded: readonly ActiveRun[];
@@ -33,11 +34,18 @@ class LazyView implements SchedulerView {
   private runningList: ActiveRun[] | null = null;
   private usageSnapshot: Record<string, number> | null = null;
 
-  constructor(nowSec: number, fixed: ViewFixed, deltas: ViewDeltas, sources: ViewSources) {
+  constructor(
+    nowSec: number,
+    fixed: ViewFixed,
+    deltas: ViewDeltas,
+    usableFreeGpus: number,
+    sources: ViewSources,
+  ) {
     this.nowSec = nowSec;
     this.cluster = fixed.cluster;
     this.tree = fixed.tree;
     this.freeGpus = fixed.freeGpus;
+    this.usableFreeGpus = usableFreeGpus;
     this.newlyPending = deltas.newlyPending;
     this.runsStarted = deltas.runsStarted;
     this.runsEnded = deltas.runsEnded;
@@ -64,16 +72,18 @@ class LazyView implements SchedulerView {
 }
 
 /**
- * A scheduler's view of one cluster at `nowSec`: the fixed parts and this pass's deltas as
- * given; `pending`, `running` and `usageByLeaf` built from `sources` on first read, then kept.
+ * A scheduler's view of one cluster at `nowSec`: the fixed parts, this pass's deltas and the free
+ * GPUs of healthy nodes as given; `pending`, `running` and `usageByLeaf` built from `sources` on
+ * first read, then kept.
  *
- * @example createLazyView(60, fixed, { newlyPending: [], runsStarted: [], runsEnded: [] }, sources).pending
+ * @example createLazyView(60, fixed, { newlyPending: [], runsStarted: [], runsEnded: [] }, 8, sources).pending
  */
 export function createLazyView(
   nowSec: number,
   fixed: ViewFixed,
   deltas: ViewDeltas,
+  usableFreeGpus: number,
   sources: ViewSources,
 ): SchedulerView {
-  return new LazyView(nowSec, fixed, deltas, sources);
+  return new LazyView(nowSec, fixed, deltas, usableFreeGpus, sources);
 }

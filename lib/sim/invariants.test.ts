@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { runSchedulePass, validateBudgetTree } from "../engine";
 import { createAllocationSchedulerWith, RERANK_INTERVAL_SEC } from "./allocation-scheduler";
 import { parseScenario, type Scenario } from "./scenario";
-import type { SchedulerFactory } from "./scheduler";
+import type { SchedulerFactory, SchedulerView } from "./scheduler";
 import { SCHEDULERS } from "./schedulers";
 import { runSimulation } from "./simulate";
 import type { SimulationResult } from "./sim-types";
@@ -53,14 +53,31 @@ const scenarioArb = fc
     return result.value;
   });
 
-/** Wraps a policy to record the clock of every pass it is asked for. */
+/**
+ * Wraps a policy to record the clock of every pass it is asked for, and to check what the view
+ * counts for it: the free GPUs of healthy nodes, and nodes frozen, in a new array whenever one
+ * changes (the same array holds the same nodes).
+ */
 function watchClock(factory: SchedulerFactory, clock: number[]): SchedulerFactory {
   return (scenario, cluster) => {
     const inner = factory(scenario, cluster);
+    let lastNodes: SchedulerView["cluster"]["nodes"] | null = null;
+    let lastHealth = "";
     return {
       name: inner.name,
       plan(view) {
         clock.push(view.nowSec);
+        const { nodes } = view.cluster;
+        const usableFree = nodes.reduce(
+          (sum, node) => sum + (node.health === "healthy" ? view.freeGpus[node.index]! : 0),
+          0,
+        );
+        expect(view.usableFreeGpus).toBe(usableFree);
+        expect(Object.isFrozen(nodes) && nodes.every((node) => Object.isFrozen(node))).toBe(true);
+        const health = nodes.map((node) => node.health).join();
+        if (nodes === lastNodes) expect(health).toBe(lastHealth);
+        lastNodes = nodes;
+        lastHealth = health;
         return inner.plan(view);
       },
     };

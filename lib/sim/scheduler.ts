@@ -7,6 +7,10 @@ import type { Scenario, SimCluster } from "./scenario";
  */
 export type SchedulerView = {
   nowSec: number;
+  /**
+   * `nodes` is frozen, nodes too, and the simulator gives a new array whenever a node changes:
+   * the same array means the same nodes.
+   */
   cluster: ClusterSpec;
   tree: readonly BudgetNode[];
   /** Waiting jobs in the order they (re)joined the queue. */
@@ -23,6 +27,8 @@ export type SchedulerView = {
   runsEnded: readonly ActiveRun[];
   /** Free GPUs per node index (healthy or not). */
   freeGpus: readonly number[];
+  /** Free GPUs on healthy nodes, summed. */
+  usableFreeGpus: number;
   /** Allocated GPU-seconds per leaf id within the lookback window; absent means 0. */
   usageByLeaf: Readonly<Record<string, number>>;
   /** One leaf's entry of `usageByLeaf` (0 when absent), without building the whole record. */
