@@ -129,6 +129,14 @@ function checkAgainstNaive(
   if (gpus > pool.nodeSizeGpus) {
     const sure = surelyReserved(request);
     expect(sure !== null).toBe(expected !== null);
+    // Written into an array given, whatever it held.
+    const into = new Uint8Array(nodes.length).fill(1);
+    expect(surelyReserved(request, into)).toEqual(sure);
+    if (sure) expect(surelyReserved(request, into)).toBe(into);
+    // The same for a request asked first here: what one works out, the other reads.
+    const fresh = { ...request };
+    expect(surelyReserved(fresh)).toEqual(sure);
+    expect(reserveNodes(fresh)).toEqual(reservation);
     for (let position = 0; position < nodes.length; position += 1) {
       if (sure?.[position] !== 1) continue;
       sureChecks.reserved += 1;

@@ -12,7 +12,8 @@ export type HeldRun = {
 
 /**
  * What a reservation is worked out from: the job's size and rank, the nodes, the runs holding
- * GPUs on them, and the moment.
+ * GPUs on them, and the moment. The same object stands for the same state: `reserveNodes` and
+ * `surelyReserved` asked of it share what they work out; a changed state needs a new request.
  */
 export type ReservationRequest = {
   pool: GpuPool;
@@ -20,7 +21,10 @@ export type ReservationRequest = {
   gpus: number;
   jobRank: number;
   runs: readonly HeldRun[];
-  /** Runs (indices into `runs`) holding GPUs on each position. */
+  /**
+   * Runs (indices into `runs`) holding GPUs on each position: with the free GPUs there, the GPUs
+   * of those not gone make the position's capacity (as the engine's pool and runs always do).
+   */
   heldByPosition: readonly (readonly number[])[];
   nowSec: number;
   /** Whether the share guard keeps the job from preempting run `index`; default never. */
@@ -112,7 +116,6 @@ export function reserveNodes(request: ReservationRequest): Reservation | null {
   if (!canReserve(pool, gpus)) return null;
   const shape = placementShape(gpus, pool.nodeSizeGpus);
   const nodeCount = pool.free.length;
-  const readiness = new Readiness(request);
   // The chosen nodes (indices) and the latest of their ready times.
   const nodes: number[] = [];
   let latestSec = Number.NEGATIVE_INFINITY;
@@ -123,24 +126,16 @@ export function reserveNodes(request: ReservationRequest): Reservation | null {
     isExcluded[position] = 1;
   };
   if (shape.wholeNodes > 0) {
-    // The options, in ascending position, the first `options` entries of the shared lists.
-    let options = 0;
-    // Once enough nodes are ready now, no later node comes before them (ties: lowest first).
-    let readyNow = 0;
-    for (let position = 0; position < nodeCount && readyNow < shape.wholeNodes; position += 1) {
-      if (!pool.isUsable[position] || pool.capacity[position] !== pool.nodeSizeGpus) continue;
-      const atSec = readiness.readyAt(position, pool.nodeSizeGpus, Number.POSITIVE_INFINITY);
-      if (atSec === nowSec) readyNow += 1;
-      optionPositions[options] = position;
-      optionAtSecs[options] = atSec;
-      options += 1;
-    }
+    const options = scanWholeNodes(request, shape.wholeNodes);
     if (options < shape.wholeNodes) return null;
     for (const at of earliestOptions(optionAtSecs, options, shape.wholeNodes)) {
       choose(optionPositions[at]!, optionAtSecs[at]!);
     }
   }
   if (shape.remainderGpus > 0) {
+    // The scan's release times, when there was one, serve here too.
+    const readiness =
+      scannedRequest === request && scannedReadiness ? scannedReadiness : new Readiness(request);
     let bestPosition = -1;
     let bestAtSec = Number.POSITIVE_INFINITY;
     // Nothing is ready before now: a node ready now is the earliest.
@@ -180,6 +175,38 @@ const optionPositions: number[] = [];
 const optionAtSecs: number[] = [];
 /** A copy of the options' times that `earliestOptions` reorders: shared too. */
 const selectionScratch: number[] = [];
+/** The request whose options the lists hold (`scanWholeNodes`), how many, and its readiness. */
+let scannedRequest: ReservationRequest | null = null;
+let scannedOptions = 0;
+let scannedReadiness: Readiness | null = null;
+
+/**
+ * A gang job's options for its whole nodes: the full-size usable nodes in ascending position,
+ * each with the time it can hold a whole node of the job, written to the first entries of
+ * `optionPositions` and `optionAtSecs`, up to the point where `wholeNodes` of them are ready now
+ * (no later node comes before those: ties go to the lowest). Gives how many. Read by
+ * `surelyReserved` and `reserveNodes` alike: the lists are written again only for another
+ * request, as the same request stands for the same state.
+ */
+function scanWholeNodes(request: ReservationRequest, wholeNodes: number): number {
+  if (scannedRequest === request) return scannedOptions;
+  const { pool, nowSec } = request;
+  const readiness = new Readiness(request);
+  let options = 0;
+  let readyNow = 0;
+  for (let position = 0; position < pool.free.length && readyNow < wholeNodes; position += 1) {
+    if (!pool.isUsable[position] || pool.capacity[position] !== pool.nodeSizeGpus) continue;
+    const atSec = readiness.readyAt(position, pool.nodeSizeGpus, Number.POSITIVE_INFINITY);
+    if (atSec === nowSec) readyNow += 1;
+    optionPositions[options] = position;
+    optionAtSecs[options] = atSec;
+    options += 1;
+  }
+  scannedRequest = request;
+  scannedOptions = options;
+  scannedReadiness = readiness;
+  return options;
+}
 
 /**
  * When nodes can hold a job of rank `jobRank`, from the runs on them (see `reserveNodes`). A
@@ -208,7 +235,7 @@ class Readiness {
     if (have >= need) return nowSec;
     const held = heldByPosition[position] ?? [];
     if (need === pool.capacity[position]) {
-      return this.#wholeNodeReadyAt(position, have, held, cutoffSec);
+      return this.#wholeNodeReadyAt(held, cutoffSec);
     }
     let count = 0;
     let releasedBeforeCutoff = 0;
@@ -257,38 +284,20 @@ class Readiness {
     return have >= need;
   }
 
-  /** Whether all of `position`'s GPUs could be had now: every run on it released now. */
-  isWholeReadyNow(position: number): boolean {
-    const { runs, heldByPosition, nowSec } = this.#request;
-    // Free and held GPUs add up to the node's: it is whole now when no run is released later.
-    for (const index of heldByPosition[position] ?? []) {
-      if (!runs[index]!.isGone && this.#releaseOf(index) > nowSec) return false;
-    }
-    return true;
-  }
-
   // A need of all of a node's GPUs (a whole node of a gang job, or a job as large as its node)
-  // is met when the last run on it releases: no order of releases to sort. Free and held GPUs add
-  // up to the node's (`slicesOf` refuses placements where they would not), so one run released
-  // at or after the cutoff decides.
-  #wholeNodeReadyAt(
-    position: number,
-    free: number,
-    held: readonly number[],
-    cutoffSec: number,
-  ): number {
-    const { pool, runs, nowSec } = this.#request;
-    let have = free;
+  // is met when the last run on it releases: no order of releases to sort, and no GPUs to count,
+  // as free and held GPUs add up to the node's (`ReservationRequest`). One run released at or
+  // after the cutoff decides.
+  #wholeNodeReadyAt(held: readonly number[], cutoffSec: number): number {
+    const { runs, nowSec } = this.#request;
     let latestSec = nowSec;
     for (const index of held) {
-      const run = runs[index]!;
-      if (run.isGone) continue;
+      if (runs[index]!.isGone) continue;
       const atSec = this.#releaseOf(index);
       if (atSec >= cutoffSec) return cutoffSec;
       if (atSec > latestSec) latestSec = atSec;
-      have += gpusOnNode(run, position);
     }
-    return have >= pool.capacity[position]! ? latestSec : cutoffSec;
+    return latestSec;
   }
 
   // Release times of multi-node runs are kept in the shared arrays (met once per node).
@@ -369,21 +378,20 @@ export function reservesOtherThan(
  * such a position; null for a one-node job or one the healthy nodes can never hold. O(runs on
  * the nodes read).
  *
+ * @param into written over and given back when of the pool's length (a caller asking often
+ *   spares making one each time); else a new array is
  * @example surelyReserved({ pool, gpus: 16, jobRank: 2, runs, heldByPosition, nowSec: 0 })?.[3] // 1 if reserved
  */
-export function surelyReserved(request: ReservationRequest): Uint8Array | null {
+export function surelyReserved(request: ReservationRequest, into?: Uint8Array): Uint8Array | null {
   const { pool, gpus } = request;
   const { wholeNodes } = placementShape(gpus, pool.nodeSizeGpus);
   if (wholeNodes === 0 || !canReserve(pool, gpus)) return null;
-  const readiness = new Readiness(request);
-  const isReserved = new Uint8Array(pool.free.length);
-  let found = 0;
-  for (let position = 0; position < pool.free.length && found < wholeNodes; position += 1) {
-    if (!pool.isUsable[position] || pool.capacity[position] !== pool.nodeSizeGpus) continue;
-    if (readiness.isWholeReadyNow(position)) {
-      isReserved[position] = 1;
-      found += 1;
-    }
+  const options = scanWholeNodes(request, wholeNodes);
+  const isReserved =
+    into?.length === pool.free.length ? into.fill(0) : new Uint8Array(pool.free.length);
+  // A whole node is ready now when every run on it is released now.
+  for (let i = 0; i < options; i += 1) {
+    if (optionAtSecs[i] === request.nowSec) isReserved[optionPositions[i]!] = 1;
   }
   return isReserved;
 }

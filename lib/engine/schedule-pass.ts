@@ -164,6 +164,13 @@ function rankLookup(ranking: FairTreeRanking): RankOf {
  */
 const roomScratch: number[] = [];
 
+/**
+ * The nodes a gang reservation surely takes (`surelyReserved`), written anew for each holder and
+ * read only within its sweep: shared by every pass, as `roomScratch` is, and replaced when a
+ * cluster of another size needs one.
+ */
+let surelyScratch: Uint8Array = new Uint8Array(0);
+
 /** The decisions of a pass on the loaded cluster state (see `runSchedulePass`). */
 function decide(
   input: SchedulePassInput,
@@ -521,7 +528,12 @@ function decide(
                     ? (position: number) => reservesOtherThan(request, position)
                     : null,
                 // Asked only while the nodes are not chosen: nothing has started since.
-                surely: () => (sure !== undefined ? sure : (sure = surelyReserved(request))),
+                surely: () => {
+                  if (sure !== undefined) return sure;
+                  sure = surelyReserved(request, surelyScratch);
+                  if (sure) surelyScratch = sure;
+                  return sure;
+                },
                 shield: null as Holdings | null,
                 value: null,
               };
