@@ -1,11 +1,18 @@
 import { createBudgetSlots, type BudgetSlots } from "./budget-slots";
 import type { PreemptableTotals } from "./preemptable-totals";
 import { isProtected, preemptionOutcome } from "./contract";
-import { createGpuPool, createPositionLookup, slicesOf, type GpuPool } from "./placement";
+import {
+  createGpuPool,
+  createPositionLookup,
+  slicesOf,
+  type FreeGpuBounds,
+  type GpuPool,
+} from "./placement";
 import { compareVictims, type VictimCandidate, type VictimSlot } from "./preemption";
 import type { BudgetRef, DrainCompleteDecision, PreemptDecision, PreemptReason } from "./reasons";
 import type { SchedulePassInput } from "./schedule-pass";
 import { standingRunsState } from "./standing-runs";
+import { countUsableFree, usableFreeBounds } from "./usable-free";
 import type { ActiveRun, ClusterNodeState, NodeHealth } from "./types";
 
 /** A run holding GPUs during the pass: an input run or a start of this pass. */
@@ -43,6 +50,11 @@ export type ClusterState = {
    * node (count the loaded runs).
    */
   preemptable: PreemptableTotals | null;
+  /**
+   * The bounds of free GPUs on usable positions as loaded, from the standing runs' counts (a new
+   * object, for the pass to change); null when a pass must count them itself.
+   */
+  freeBounds: FreeGpuBounds | null;
   /**
    * Gives `add` the allocated GPUs held per leaf budget by the runs loaded and not ended while
    * loading (a budget may come more than once). Call it before the pass ends or starts a run.
@@ -101,6 +113,7 @@ export function loadClusterState(
     drainingAt = positionsWith(healthAt, "draining");
     if (standing) {
       standing.nodesSeen = seeNodes(cluster.nodes, pool.isUsable, healthAt, downAt, drainingAt);
+      standing.usableFree = countUsableFree(standing.pool, standing.free, pool.isUsable);
     }
   }
   const positionOf = standing?.positionOf ?? createPositionLookup(pool);
@@ -274,6 +287,14 @@ export function loadClusterState(
       drainsCompleted.push({ node, reason: { rule: "drain-complete", atSec: nowSec, node } });
     }
   }
+  // The free GPUs of usable positions as the standing runs counted them, unless a run ended
+  // here held some there.
+  const usableFree = isTotalled ? standing!.usableFree : null;
+  const freeBounds =
+    usableFree?.isUsable === pool.isUsable &&
+    !ended.some((entry) => entry.slices.some((slice) => pool.isUsable[slice.position] === 1))
+      ? usableFreeBounds(usableFree, pool.nodeSizeGpus)
+      : null;
   const addAllocatedHeld = (add: (budgetId: string, gpus: number) => void): void => {
     if (isTotalled) {
       // forEach: no entry pair made per budget.
@@ -341,6 +362,7 @@ export function loadClusterState(
     budgetSlots,
     rankBySlot,
     preemptable,
+    freeBounds,
     addAllocatedHeld,
     preemptions,
     drainsCompleted,

@@ -210,7 +210,8 @@ function decide(
   // The free GPUs of healthy nodes, kept exact by starts and preemptions (below minGpus, nothing
   // fits), and bounds on what one placement could take, so most failing placements need no scan:
   // starts only lower the truth below those, preemptions raise them (`freedOn`).
-  const bounds: FreeGpuBounds = {
+  // Standing runs count them as they come and go; else every usable position is read.
+  const bounds: FreeGpuBounds = state.freeBounds ?? {
     nodeSizeGpus: pool.nodeSizeGpus,
     usableFreeGpus: 0,
     maxNodeFreeGpus: 0,
@@ -221,7 +222,7 @@ function decide(
     if (free > bounds.maxNodeFreeGpus) bounds.maxNodeFreeGpus = free;
     if (free === pool.nodeSizeGpus && pool.capacity[position] === free) bounds.wholeFreeNodes += 1;
   };
-  for (let position = 0; position < pool.free.length; position += 1) {
+  for (let position = 0; !state.freeBounds && position < pool.free.length; position += 1) {
     if (!pool.isUsable[position]) continue;
     bounds.usableFreeGpus += pool.free[position]!;
     freedOn(position);

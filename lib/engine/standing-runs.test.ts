@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { runSchedulePass } from "./schedule-pass";
-import { createStandingRuns } from "./standing-runs";
+import { createStandingRuns, standingRunsState } from "./standing-runs";
+import { countUsableFree } from "./usable-free";
 import { buildTree, makeCluster, makeJob, makeRun } from "./test-helpers";
 import type { ActiveRun, ClusterNodeState, NodeHealth } from "./types";
 
@@ -223,6 +224,11 @@ describe("standing runs", () => {
           };
           expect(runSchedulePass({ ...input, runs: standing })).toEqual(
             runSchedulePass({ ...input, runs: list }),
+          );
+          // The free GPUs of usable nodes, counted as runs came and went, as counted anew.
+          const kept = standingRunsState(standing)!;
+          expect(kept.usableFree).toEqual(
+            countUsableFree(kept.pool, kept.free, kept.usableFree!.isUsable),
           );
         }
       }),

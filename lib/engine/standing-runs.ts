@@ -8,6 +8,7 @@ import {
   type PreemptableTracker,
 } from "./preemptable-totals";
 import type { ActiveRun, BudgetTree, ClusterNodeState } from "./types";
+import { changeUsableFree, type UsableFree } from "./usable-free";
 
 /** The runs of a cluster kept from pass to pass: added as they start, removed as they end. */
 export type StandingRuns = {
@@ -62,6 +63,8 @@ export type StandingRunsState = {
   free: Int32Array;
   /** Positions whose `free` is below 0: while any is, a pass loads every run itself. */
   overfilledCount: number;
+  /** `free` on the positions usable at the last pass, counted; null before any pass. */
+  usableFree: UsableFree | null;
   /** Scratch for a pass's own free GPUs, reused from pass to pass. */
   passFree: Int32Array;
   /** Allocated GPUs held by the standing runs of each leaf budget. */
@@ -101,6 +104,7 @@ export function createStandingRuns(nodes: readonly ClusterNodeState[]): Standing
     heldByPosition: Array.from({ length: pool.free.length }, () => []),
     free: pool.capacity.slice(),
     overfilledCount: 0,
+    usableFree: null,
     passFree: pool.capacity.slice(),
     allocatedGpus: new Map(),
     budgetSlots: createBudgetSlots(),
@@ -112,12 +116,16 @@ export function createStandingRuns(nodes: readonly ClusterNodeState[]): Standing
   };
   // A run takes (`sign` 1) or gives back (-1) its GPUs in the running totals.
   const hold = (entry: LiveRun, sign: 1 | -1): void => {
+    const usable = state.usableFree;
     for (const slice of entry.slices) {
       const before = state.free[slice.position]!;
       const after = before - sign * slice.gpus;
       state.free[slice.position] = after;
       if (before >= 0 && after < 0) state.overfilledCount += 1;
       else if (before < 0 && after >= 0) state.overfilledCount -= 1;
+      if (usable?.isUsable[slice.position]) {
+        changeUsableFree(usable, state.pool, slice.position, before, after);
+      }
     }
     if (entry.isAllocated) {
       const held = (state.allocatedGpus.get(entry.budgetId) ?? 0) + sign * entry.gpus;
