@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { freeGpuBounds } from "./placement";
 import { runSchedulePass } from "./schedule-pass";
 import { createStandingRuns, standingRunsState } from "./standing-runs";
 import { countUsableFree } from "./usable-free";
@@ -132,6 +133,12 @@ describe("standing runs", () => {
     // The same frozen array twice: known to hold the same nodes.
     expect(pass().preemptions).toEqual([]);
     expect(pass()).toEqual(expected());
+    // The free GPUs counted as runs came: for the nodes the last pass saw, and only those.
+    expect(runs.freeBounds(cluster.nodes)).toEqual(freeGpuBounds(cluster.nodes, [0, 4]));
+    runs.remove("other");
+    expect(runs.freeBounds(cluster.nodes)).toEqual(freeGpuBounds(cluster.nodes, [0, 8]));
+    runs.add(list[1]!);
+    expect(runs.freeBounds([...cluster.nodes])).toBeNull();
     const withHealth = (node: number, health: NodeHealth): readonly ClusterNodeState[] =>
       freeze(cluster.nodes.map((each) => (each.index === node ? { ...each, health } : each)));
     cluster = { ...cluster, nodes: withHealth(0, "draining") };

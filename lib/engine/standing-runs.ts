@@ -1,6 +1,12 @@
 import { createBudgetSlots, type BudgetSlots } from "./budget-slots";
 import type { LiveRun, NodesSeen } from "./cluster-state";
-import { createGpuPool, createPositionLookup, slicesOf, type GpuPool } from "./placement";
+import {
+  createGpuPool,
+  createPositionLookup,
+  slicesOf,
+  type FreeGpuBounds,
+  type GpuPool,
+} from "./placement";
 import { createHoldings } from "./holdings";
 import {
   createPreemptableTracker,
@@ -8,7 +14,7 @@ import {
   type PreemptableTracker,
 } from "./preemptable-totals";
 import type { ActiveRun, BudgetTree, ClusterNodeState } from "./types";
-import { changeUsableFree, type UsableFree } from "./usable-free";
+import { changeUsableFree, usableFreeBounds, type UsableFree } from "./usable-free";
 
 /** The runs of a cluster kept from pass to pass: added as they start, removed as they end. */
 export type StandingRuns = {
@@ -43,6 +49,12 @@ export type StandingRuns = {
     jobRank: number,
     rankOf: (budgetId: string) => number,
   ): number;
+  /**
+   * The bounds of free GPUs on usable nodes with these runs holding theirs (`freeGpuBounds`), as
+   * counted while runs came and went: for `nodes` given to the last pass as the very same frozen
+   * array (`ClusterSpec.nodes`), with no node overfilled; null otherwise. O(G).
+   */
+  freeBounds(nodes: readonly ClusterNodeState[]): FreeGpuBounds | null;
   readonly size: number;
 };
 
@@ -217,6 +229,15 @@ export function createStandingRuns(nodes: readonly ClusterNodeState[]): Standing
         (slot) => rankOf(ids[slot]!),
         (slot) => holdings.nodeIndexOf(ids[slot]!),
       );
+    },
+    freeBounds(nodes) {
+      const { usableFree, nodesSeen } = state;
+      const isCounted =
+        usableFree !== null &&
+        state.overfilledCount === 0 &&
+        nodesSeen?.frozen === nodes &&
+        usableFree.isUsable === nodesSeen.isUsable;
+      return isCounted ? usableFreeBounds(usableFree, state.pool.nodeSizeGpus) : null;
     },
     get size() {
       return entryById.size;

@@ -82,7 +82,9 @@ export function isStillQuiet(mark: QuietMark | null, check: QuietCheck): boolean
     }
   }
   if (view.newlyPending.length === 0) return true;
-  const bounds: FreeGpuBounds = freeGpuBounds(view.cluster.nodes, view.freeGpus);
+  // As the standing runs counted them while runs came and went, else a look at every node.
+  const bounds: FreeGpuBounds =
+    check.runs.freeBounds(view.cluster.nodes) ?? freeGpuBounds(view.cluster.nodes, view.freeGpus);
   for (const job of view.newlyPending) {
     if (mayPlaceWithin(bounds, job.gpus)) return false;
     if (!check.isAllocated(job)) continue;
