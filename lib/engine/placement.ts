@@ -164,7 +164,12 @@ export function placeJob(
       positions.length > 0 && (taken ? taken.has(position) : positions.includes(position));
     let best = -1;
     let bestFree = Number.POSITIVE_INFINITY;
-    for (let position = 0; position < free.length; position += 1) {
+    // An exact fit cannot be beaten, and ties go to the lowest position: the first one ends it.
+    for (
+      let position = 0;
+      position < free.length && bestFree !== shape.remainderGpus;
+      position += 1
+    ) {
       if (!pool.isUsable[position] || isExcluded?.[position] || isTaken(position)) continue;
       const available = free[position]!;
       if (available >= shape.remainderGpus && available < bestFree) {
