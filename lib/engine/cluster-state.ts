@@ -75,6 +75,9 @@ export type ClusterState = {
   finish: () => void;
 };
 
+/** No entries: what most passes find on down and draining nodes, made once. */
+const NONE_HELD: readonly number[] = Object.freeze([]);
+
 /**
  * Loads nodes and runs for a pass (internal): runs touching a down node end at once, protected
  * or not; unprotected runs touching a draining node are preempted; draining nodes left empty are
@@ -126,8 +129,12 @@ export function loadClusterState(
   const preemptions: PreemptDecision[] = [];
   const live: LiveRun[] = standing?.entries ?? [];
   const budgetSlots = standing?.budgetSlots ?? createBudgetSlots();
-  // Slots given to runs of a list get their rank once the list is loaded.
-  const rankBySlot = budgetSlots.ids.map(rankOf);
+  // Slots given to runs of a list get their rank once the list is loaded. Standing runs keep the
+  // last pass's ranks while its ranking holds (the same lookup) and no slot came since.
+  const rankBySlot =
+    standing?.rankOfSeen === rankOf && standing.rankBySlotSeen.length === budgetSlots.ids.length
+      ? standing.rankBySlotSeen
+      : budgetSlots.ids.map(rankOf);
   // Totals count the GPUs of down and draining nodes too: an upper bound there (it over-counts),
   // and the runs there are checked one by one (gone, or on nodes no plan uses).
   const preemptable = isTotalled ? standing!.preemptable.totalsAt(nowSec, live) : null;
@@ -137,9 +144,9 @@ export function loadClusterState(
   }
 
   // Entries holding GPUs on nodes of this health, ascending: the order of `live`.
-  const heldOn = (health: "down" | "draining"): number[] => {
+  const heldOn = (health: "down" | "draining"): readonly number[] => {
     const positions = health === "down" ? downAt : drainingAt;
-    if (positions.length === 0) return [];
+    if (positions.length === 0) return NONE_HELD;
     const indices: number[] = [];
     for (const position of positions) indices.push(...heldByPosition[position]!);
     return [...new Set(indices)].sort((a, b) => a - b);
@@ -208,7 +215,9 @@ export function loadClusterState(
     // Entries stay with their per-pass fields: gone as removed (`finish` undoes this pass's
     // ends), protected as the totals just left them, ranked as when last ranked. Only entries
     // whose budget may rank otherwise get their rank again.
-    const from = isSameRanks(standing.rankBySlotSeen, rankBySlot) ? standing.rankedCount : 0;
+    const isSame =
+      standing.rankBySlotSeen === rankBySlot || isSameRanks(standing.rankBySlotSeen, rankBySlot);
+    const from = isSame ? standing.rankedCount : 0;
     for (let index = from; index < live.length; index += 1) {
       const entry = live[index]!;
       if (entry.run !== null) entry.rank = rankBySlot[entry.budgetSlot]!;
@@ -229,10 +238,12 @@ export function loadClusterState(
     standing.isProtectionKept = preemptable !== null;
   }
   if (standing) {
-    standing.rankBySlotSeen = rankBySlot.slice();
+    // Kept as it is: nothing writes it from here on (standing runs bring no slots while loading).
+    standing.rankBySlotSeen = rankBySlot;
+    standing.rankOfSeen = rankOf;
     standing.rankedCount = live.length;
     // Totals counted every run's GPUs: those of runs ending on a down node come back.
-    for (const index of isTotalled ? heldOn("down") : []) {
+    for (const index of isTotalled ? heldOn("down") : NONE_HELD) {
       const entry = live[index]!;
       if (entry.run === null || !endIfDown(entry, entry.run)) continue;
       for (const slice of entry.slices) {
@@ -262,7 +273,7 @@ export function loadClusterState(
       for (const slice of slices) heldByPosition[slice.position]!.push(index);
     }
   }
-  for (let slot = rankBySlot.length; slot < budgetSlots.ids.length; slot += 1) {
+  for (let slot = rankBySlot.length; !standing && slot < budgetSlots.ids.length; slot += 1) {
     rankBySlot.push(rankOf(budgetSlots.ids[slot]!));
   }
   for (const index of heldOn("draining")) {

@@ -87,8 +87,12 @@ export type StandingRunsState = {
   preemptable: PreemptableTracker;
   /** The nodes of the last pass, reused while they stay the same objects with the same fields. */
   nodesSeen: NodesSeen | null;
-  /** Rank per budget slot at the last pass, and how many entries (from the first) it ranked. */
+  /**
+   * Rank per budget slot at the last pass (shared with it, read only), the lookup it was read
+   * with, and how many entries (from the first) it ranked.
+   */
   rankBySlotSeen: number[];
+  rankOfSeen: ((budgetId: string) => number) | null;
   rankedCount: number;
   /** Whether entries' `isProtectedNow` is as `preemptable` last set it (a pass may overwrite it). */
   isProtectionKept: boolean;
@@ -123,6 +127,7 @@ export function createStandingRuns(nodes: readonly ClusterNodeState[]): Standing
     preemptable: createPreemptableTracker(),
     nodesSeen: null,
     rankBySlotSeen: [],
+    rankOfSeen: null,
     rankedCount: 0,
     isProtectionKept: false,
   };
