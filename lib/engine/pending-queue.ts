@@ -317,6 +317,8 @@ export function createStandingQueue(tree: BudgetTree, cluster: ClusterSpec): Sta
     rankOf: RankOf;
     version: number;
     ranked: { line: BudgetLine; rank: number }[];
+    /** The lines of each run of ties in `ranked`, by the index it starts at, listed when read. */
+    tiedFrom: BudgetLine[][];
   };
   const orders: (LineOrder | null)[] = [null, null];
   const linesChanged = [0, 0];
@@ -405,7 +407,7 @@ export function createStandingQueue(tree: BudgetTree, cluster: ClusterSpec): Sta
         if (line.byPriority.length > 0) ranked.push({ line, rank: rankOf(line.budgetId) });
       }
       sortSmall(ranked, (a, b) => a.rank - b.rank);
-      order = { rankOf, version: linesChanged[kind]!, ranked };
+      order = { rankOf, version: linesChanged[kind]!, ranked, tiedFrom: [] };
       orders[kind] = order;
     }
     const { ranked } = order;
@@ -421,7 +423,8 @@ export function createStandingQueue(tree: BudgetTree, cluster: ClusterSpec): Sta
         const bounds = boundsOf(line);
         return new LineGroup(rank, bounds.minGpus, bounds.minMinRuntimeSec, line.byPriority);
       }
-      const tied = ranked.slice(start, end).map(({ line }) => line);
+      // Lines tied in rank: listed once per order, not per walk.
+      const tied = (order.tiedFrom[start] ??= ranked.slice(start, end).map(({ line }) => line));
       start = end;
       let groupMinGpus = Number.POSITIVE_INFINITY;
       let groupMinRuntimeSec = Number.POSITIVE_INFINITY;
