@@ -1,8 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { LiveRun } from "./cluster-state";
-import { createPreemptableTracker, type PreemptableTotals } from "./preemptable-totals";
-import { makeRun } from "./test-helpers";
+import { createHoldings } from "./holdings";
+import {
+  createPreemptableTracker,
+  guardedPreemptableGpus,
+  type PreemptableTotals,
+} from "./preemptable-totals";
+import { buildTree, makeRun } from "./test-helpers";
 
 function entryOf(id: number, slot: number, gpus: number, isAllocated: boolean, untilSec: number) {
   const run = makeRun(`r${id}`, `b${slot}`, [{ node: 0, gpus }], {
@@ -103,5 +108,41 @@ describe("preemptable totals", () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("guarded preemptable GPUs", () => {
+  it("stop counting once they reach what the caller needs, and count all below it", () => {
+    const tracker = createPreemptableTracker();
+    const entries = [
+      entryOf(0, 0, 2, false, 0),
+      entryOf(1, 1, 4, true, 0),
+      entryOf(2, 2, 8, true, 0),
+      entryOf(3, 3, 1, true, 0),
+    ];
+    for (const entry of entries) tracker.add(entry);
+    const totals = tracker.totalsAt(100, entries);
+    const tree = buildTree({ name: "lab", children: [0, 1, 2, 3].map((i) => ({ name: `b${i}` })) });
+    // The victims' budgets hold 10 GPUs each, b0 none: the share guard lets b0 take from all.
+    const holdings = createHoldings(
+      tree,
+      [1, 2, 3].map((i) => ({ budgetId: `b${i}`, gpus: 10 })),
+    );
+    const count = (enoughGpus?: number) =>
+      guardedPreemptableGpus(
+        totals,
+        { node: holdings.nodeIndexOf("b0"), gpus: 1, rank: 1 },
+        holdings,
+        (slot) => slot + 1,
+        (slot) => holdings.nodeIndexOf(`b${slot}`),
+        enoughGpus,
+      );
+    // Every run is unprotected and ranked below b0: unallocated 2, then b1's 4, b2's 8, b3's 1.
+    expect(count()).toBe(2 + 4 + 8 + 1);
+    expect(count(100)).toBe(15);
+    expect(count(5)).toBe(2 + 4);
+    expect(count(6)).toBe(2 + 4);
+    expect(count(7)).toBe(2 + 4 + 8);
+    expect(count(2)).toBe(2);
   });
 });

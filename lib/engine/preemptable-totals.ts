@@ -28,7 +28,9 @@ const emptyTotals = (): PreemptableTotals => ({
 /**
  * The GPUs preemption could free for an allocated job, on the totals: those of unallocated runs,
  * and of unprotected runs of budgets ranked below the job's (`rankOfSlot` > `jobRank`) that the
- * share guard on `holdings` lets it preempt, asked once per budget and run size.
+ * share guard on `holdings` lets it preempt, asked once per budget and run size. Counting stops
+ * once it reaches `enoughGpus`, for callers that only compare it with that: the count then is at
+ * least `enoughGpus`, not all.
  */
 export function guardedPreemptableGpus(
   totals: PreemptableTotals,
@@ -36,9 +38,10 @@ export function guardedPreemptableGpus(
   holdings: Holdings,
   rankOfSlot: (slot: number) => number,
   nodeOfSlot: (slot: number) => number,
+  enoughGpus = Number.POSITIVE_INFINITY,
 ): number {
   let total = totals.unallocatedGpus;
-  for (let slot = 0; slot < totals.bySlot.length; slot += 1) {
+  for (let slot = 0; slot < totals.bySlot.length && total < enoughGpus; slot += 1) {
     const bySize = totals.bySlot[slot];
     if (!bySize || rankOfSlot(slot) <= job.rank) continue;
     for (let at = 0; at < bySize.sizes.length; at += 1) {

@@ -352,7 +352,8 @@ function decide(
       return "started";
     }
     // Most plans fail: skip those that could not free enough GPUs even with every victim.
-    if (bounds.usableFreeGpus + preemptableGpus(job, jobRank) < job.gpus) return "failed";
+    const missingGpus = job.gpus - bounds.usableFreeGpus;
+    if (preemptableGpus(job, jobRank, missingGpus) < missingGpus) return "failed";
     const jobNode = holdings.nodeIndexOf(job.budgetId);
     const isAllowedRun = (entry: LiveRun): boolean =>
       !entry.isGone &&
@@ -656,13 +657,14 @@ function decide(
  * and starts since only lower the truth. With standing totals, runs are taken as standing, before
  * this pass's down-node and drain ends, and GPUs on down or draining nodes count too: the bound
  * only grows. Grouped by budget and run size, so a query costs O(budgets x sizes) instead of a
- * walk over every victim.
+ * walk over every victim. With standing totals, counting stops once it reaches `enoughGpus` (all
+ * the caller compares it with).
  */
 function createPreemptableBound(
   state: ClusterState,
   holdings: Holdings,
   nodeOfSlot: (slot: number) => number,
-): (job: PendingJob, jobRank: number) => number {
+): (job: PendingJob, jobRank: number, enoughGpus: number) => number {
   type Group = { budgetId: string; rank: number; gpus: number; usable: number };
   // Built on the first query: most passes place or give up before any plan.
   let unallocatedGpus = 0;
@@ -702,13 +704,14 @@ function createPreemptableBound(
   const totals = state.preemptable;
   if (totals) {
     const rankOfSlot = (slot: number): number => state.rankBySlot[slot]!;
-    return (job, jobRank) =>
+    return (job, jobRank, enoughGpus) =>
       guardedPreemptableGpus(
         totals,
         { node: holdings.nodeIndexOf(job.budgetId), gpus: job.gpus, rank: jobRank },
         holdings,
         rankOfSlot,
         nodeOfSlot,
+        enoughGpus,
       );
   }
   return (job, jobRank) => {
