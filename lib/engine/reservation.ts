@@ -181,6 +181,15 @@ let scannedOptions = 0;
 let scannedReadiness: Readiness | null = null;
 
 /**
+ * Lets go of the request the lists were last written for (and through it of the runs and the
+ * pass it came from): called when a pass ends, so that nothing of it outlives the pass.
+ */
+export function forgetWholeNodeScan(): void {
+  scannedRequest = null;
+  scannedReadiness = null;
+}
+
+/**
  * A gang job's options for its whole nodes: the full-size usable nodes in ascending position,
  * each with the time it can hold a whole node of the job, written to the first entries of
  * `optionPositions` and `optionAtSecs`, up to the point where `wholeNodes` of them are ready now

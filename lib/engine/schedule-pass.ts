@@ -30,6 +30,7 @@ import type {
 } from "./reasons";
 import {
   canReserve,
+  forgetWholeNodeScan,
   reserveNodes,
   reservesOtherThan,
   surelyReserved,
@@ -133,6 +134,7 @@ export function runSchedulePass(input: SchedulePassInput): SchedulePassResult {
     return decide(input, ranking, rankOf, budgetRef, state);
   } finally {
     state.finish();
+    forgetWholeNodeScan();
   }
 }
 
