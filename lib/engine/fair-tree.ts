@@ -96,6 +96,7 @@ export function createFairTreeRanker(tree: BudgetTree): FairTreeRanker {
     lf: new Array<number>(tree.nodes.length).fill(0),
     ranks: new Array<number>(tree.nodes.length).fill(0),
     leafOrder: [],
+    merged: new Map(),
   };
   let previous: RankedLeaves | null = null;
   return (leafUsageByIndex, options) => {
@@ -109,7 +110,13 @@ export function createFairTreeRanker(tree: BudgetTree): FairTreeRanker {
  * Arrays a ranker reuses from one ranking to the next (a ranking keeps copies of what its rows
  * read, and only when its leaves' ranks or order changed).
  */
-type RankScratch = { lf: number[]; ranks: number[]; leafOrder: number[] };
+type RankScratch = {
+  lf: number[];
+  ranks: number[];
+  leafOrder: number[];
+  /** Per first sibling of tied inner siblings: those siblings, and their children as last sorted. */
+  merged: Map<number, { members: number[]; order: number[] }>;
+};
 
 /**
  * A ranking with its leaves' ranks by node index, its leaves in visiting order, and each inner
@@ -203,15 +210,28 @@ function rankRolledUp(
         walk(childrenOf(index), isTied);
         continue;
       }
-      const merged = [...node.childIndices];
+      const from = i;
       while (i + 1 < siblings.length) {
         const next = siblings[i + 1]!;
         if (nodes[next]!.isLeaf || lf[next] !== lf[index]) break;
-        merged.push(...nodes[next]!.childIndices);
         i += 1;
       }
-      walk(merged, isTied);
+      walk(mergedChildren(siblings, from, i), isTied);
     }
+  };
+  // The children of tied inner siblings `from`..`to`, walked as one: with a ranker's scratch, in
+  // the order they were last sorted in when the same siblings tied (the sort's result does not
+  // depend on it), else in tree order.
+  const mergedChildren = (siblings: readonly number[], from: number, to: number): number[] => {
+    const kept = scratch?.merged.get(siblings[from]!);
+    let isSame = kept !== undefined && kept.members.length === to - from + 1;
+    for (let k = 0; isSame && k <= to - from; k += 1)
+      isSame = kept!.members[k] === siblings[from + k];
+    if (isSame) return kept!.order;
+    const order: number[] = [];
+    for (let k = from; k <= to; k += 1) order.push(...nodes[siblings[k]!]!.childIndices);
+    scratch?.merged.set(siblings[from]!, { members: siblings.slice(from, to + 1), order });
+    return order;
   };
   const root = nodes[0]!;
   walk(childrenOf(0), false);
