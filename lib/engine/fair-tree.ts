@@ -224,10 +224,11 @@ function rankRolledUp(
   // depend on it), else in tree order.
   const mergedChildren = (siblings: readonly number[], from: number, to: number): number[] => {
     const kept = scratch?.merged.get(siblings[from]!);
-    let isSame = kept !== undefined && kept.members.length === to - from + 1;
-    for (let k = 0; isSame && k <= to - from; k += 1)
-      isSame = kept!.members[k] === siblings[from + k];
-    if (isSame) return kept!.order;
+    const isSame =
+      kept !== undefined &&
+      kept.members.length === to - from + 1 &&
+      kept.members.every((member, k) => member === siblings[from + k]);
+    if (isSame) return kept.order;
     const order: number[] = [];
     for (let k = from; k <= to; k += 1) order.push(...nodes[siblings[k]!]!.childIndices);
     scratch?.merged.set(siblings[from]!, { members: siblings.slice(from, to + 1), order });

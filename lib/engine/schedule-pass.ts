@@ -224,10 +224,12 @@ function decide(
     if (free > bounds.maxNodeFreeGpus) bounds.maxNodeFreeGpus = free;
     if (free === pool.nodeSizeGpus && pool.capacity[position] === free) bounds.wholeFreeNodes += 1;
   };
-  for (let position = 0; !state.freeBounds && position < pool.free.length; position += 1) {
-    if (!pool.isUsable[position]) continue;
-    bounds.usableFreeGpus += pool.free[position]!;
-    freedOn(position);
+  if (!state.freeBounds) {
+    for (let position = 0; position < pool.free.length; position += 1) {
+      if (!pool.isUsable[position]) continue;
+      bounds.usableFreeGpus += pool.free[position]!;
+      freedOn(position);
+    }
   }
   // False only when no placement of `gpus` on free GPUs exists (`placeJob` would give null).
   const mayPlace = (gpus: number): boolean => mayPlaceWithin(bounds, gpus);

@@ -5,9 +5,26 @@ import { runSchedulePass } from "./schedule-pass";
 import { createStandingRuns, standingRunsState } from "./standing-runs";
 import { countUsableFree } from "./usable-free";
 import { buildTree, makeCluster, makeJob, makeRun } from "./test-helpers";
-import type { ActiveRun, ClusterNodeState, NodeHealth } from "./types";
+import type { ActiveRun, ClusterNodeState, ClusterSpec, NodeHealth } from "./types";
 
 const tree = buildTree({ name: "lab", children: [{ name: "a" }, { name: "b" }] });
+
+/**
+ * Two unprotected runs, of a on node 0 (8 GPUs) and of b on node 1 (4), standing and as a list,
+ * and a pass at 100 s on the cluster `clusterNow` gives with each.
+ */
+function twoUnprotectedRuns(clusterNow: () => ClusterSpec) {
+  const list = [
+    makeRun("old", "a", [{ node: 0, gpus: 8 }], { protectedUntilSec: 0 }),
+    makeRun("other", "b", [{ node: 1, gpus: 4 }], { protectedUntilSec: 0 }),
+  ];
+  const runs = createStandingRuns(clusterNow().nodes);
+  for (const run of list) runs.add(run);
+  const input = { nowSec: 100, tree, leafUsage: { a: 5, b: 5 }, pending: [] };
+  const pass = () => runSchedulePass({ ...input, cluster: clusterNow(), runs });
+  const expected = () => runSchedulePass({ ...input, cluster: clusterNow(), runs: list });
+  return { list, runs, pass, expected };
+}
 
 describe("standing runs", () => {
   it("decide as the list of runs after many come and go, and keep the order they came in", () => {
@@ -95,15 +112,7 @@ describe("standing runs", () => {
 
   it("see a node's health change between passes, whether the node is replaced or edited", () => {
     const cluster = makeCluster(2, 8);
-    const list = [
-      makeRun("old", "a", [{ node: 0, gpus: 8 }], { protectedUntilSec: 0 }),
-      makeRun("other", "b", [{ node: 1, gpus: 4 }], { protectedUntilSec: 0 }),
-    ];
-    const runs = createStandingRuns(cluster.nodes);
-    for (const run of list) runs.add(run);
-    const input = { nowSec: 100, tree, leafUsage: { a: 5, b: 5 }, pending: [] };
-    const pass = () => runSchedulePass({ ...input, cluster, runs });
-    const expected = () => runSchedulePass({ ...input, cluster, runs: list });
+    const { pass, expected } = twoUnprotectedRuns(() => cluster);
     expect(pass().preemptions).toEqual([]);
     // A new node object in the same array.
     const nodes = cluster.nodes as ClusterNodeState[];
@@ -121,15 +130,7 @@ describe("standing runs", () => {
       Object.freeze(nodes.map((node) => Object.freeze({ ...node })));
     let cluster = makeCluster(2, 8);
     cluster = { ...cluster, nodes: freeze(cluster.nodes) };
-    const list = [
-      makeRun("old", "a", [{ node: 0, gpus: 8 }], { protectedUntilSec: 0 }),
-      makeRun("other", "b", [{ node: 1, gpus: 4 }], { protectedUntilSec: 0 }),
-    ];
-    const runs = createStandingRuns(cluster.nodes);
-    for (const run of list) runs.add(run);
-    const input = { nowSec: 100, tree, leafUsage: { a: 5, b: 5 }, pending: [] };
-    const pass = () => runSchedulePass({ ...input, cluster, runs });
-    const expected = () => runSchedulePass({ ...input, cluster, runs: list });
+    const { list, runs, pass, expected } = twoUnprotectedRuns(() => cluster);
     // The same frozen array twice: known to hold the same nodes.
     expect(pass().preemptions).toEqual([]);
     expect(pass()).toEqual(expected());

@@ -30,15 +30,15 @@ const NO_PLAN: SchedulerPlan = { starts: [], preemptions: [], wakeAtSec: null };
 type NodesSeen = { nodes: readonly ClusterNodeState[] | null; isDraining: boolean };
 
 /**
- * Whether a node is draining and whether the nodes are the array `seen` holds (brought up to
- * date): one look at each node only when the array is new.
+ * Whether the view's nodes are the array `seen` holds; if not, `seen` is brought up to date, with
+ * one look at each node.
  */
-function nodesAt(view: SchedulerView, seen: NodesSeen): { isSameNodes: boolean } {
+function seeNodes(view: SchedulerView, seen: NodesSeen): boolean {
   const { nodes } = view.cluster;
-  if (nodes === seen.nodes) return { isSameNodes: true };
+  if (nodes === seen.nodes) return true;
   seen.nodes = nodes;
   seen.isDraining = nodes.some((node) => node.health === "draining");
-  return { isSameNodes: false };
+  return false;
 }
 
 /** No start and no preemption: every pending job waits, allocated ones asking for a re-rank. */
@@ -118,7 +118,7 @@ function createScheduler(
     for (const job of view.newlyPending) queue.add(job);
     for (const run of view.runsStarted) runs.add(run);
     for (const run of view.runsEnded) runs.remove(run.id);
-    const { isSameNodes } = nodesAt(view, seenNodes);
+    const isSameNodes = seeNodes(view, seenNodes);
     const { isDraining } = seenNodes;
     const hasFreeGpu = view.usableFreeGpus > 0;
     if (queue.size === 0 && !isDraining) {
