@@ -181,17 +181,11 @@ function createScheduler(
           }
         : null;
     const isWaitingForGpus = result.waitingCounts.allocated > 0;
+    // The engine's decisions are the plan's as they are: they carry the fields the simulator
+    // reads (job, placement, kind and reason of a start; run and reason of a preemption).
     return {
-      starts: result.starts.map((start) => ({
-        jobId: start.jobId,
-        placement: start.placement,
-        isAllocated: start.isAllocated,
-        reason: start.reason,
-      })),
-      preemptions: result.preemptions.map((preemption) => ({
-        runId: preemption.runId,
-        reason: preemption.reason,
-      })),
+      starts: result.starts,
+      preemptions: result.preemptions,
       wakeAtSec: isWaitingForGpus ? view.nowSec + RERANK_INTERVAL_SEC : null,
     };
   }
