@@ -134,6 +134,24 @@ describe("rankBudgets (SLURM fair_tree.html cases)", () => {
 });
 
 describe("rankBudgets edge cases", () => {
+  it("ties in LF are visited leaves first, then by name, then by id, merged children too", () => {
+    const spec = {
+      name: "root",
+      children: [
+        { name: "b", children: [{ name: "x" }, { name: "w" }] },
+        { name: "a", children: [{ name: "y" }, { name: "x" }] },
+        { name: "c" },
+      ],
+    };
+    // No usage: every LF is infinity. The leaf c comes before the inner nodes; a and b tie and
+    // merge their children, ordered by name, and a/x before b/x by id.
+    const ranking = rankBudgets(buildTree(spec), {}, OPTIONS);
+    expect(ranking.leafIdsInRankOrder).toEqual(["c", "b/w", "a/x", "b/x", "a/y"]);
+    const rank = createFairTreeRanker(buildTree(spec));
+    const leafUsage = new Float64Array(buildTree(spec).nodes.length);
+    expect(rank(leafUsage, OPTIONS).leafIdsInRankOrder).toEqual(ranking.leafIdsInRankOrder);
+  });
+
   it("no usage anywhere: every leaf has LF infinity and all tie at rank 1", () => {
     const spec = {
       name: "root",
