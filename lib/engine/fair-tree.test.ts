@@ -145,11 +145,11 @@ describe("rankBudgets edge cases", () => {
     };
     // No usage: every LF is infinity. The leaf c comes before the inner nodes; a and b tie and
     // merge their children, ordered by name, and a/x before b/x by id.
-    const ranking = rankBudgets(buildTree(spec), {}, OPTIONS);
+    const tree = buildTree(spec);
+    const ranking = rankBudgets(tree, {}, OPTIONS);
     expect(ranking.leafIdsInRankOrder).toEqual(["c", "b/w", "a/x", "b/x", "a/y"]);
-    const rank = createFairTreeRanker(buildTree(spec));
-    const leafUsage = new Float64Array(buildTree(spec).nodes.length);
-    expect(rank(leafUsage, OPTIONS).leafIdsInRankOrder).toEqual(ranking.leafIdsInRankOrder);
+    const ranked = createFairTreeRanker(tree)(new Float64Array(tree.nodes.length), OPTIONS);
+    expect(ranked.leafIdsInRankOrder).toEqual(ranking.leafIdsInRankOrder);
   });
 
   it("no usage anywhere: every leaf has LF infinity and all tie at rank 1", () => {
