@@ -273,8 +273,10 @@ export function loadClusterState(
       for (const slice of slices) heldByPosition[slice.position]!.push(index);
     }
   }
-  for (let slot = rankBySlot.length; !standing && slot < budgetSlots.ids.length; slot += 1) {
-    rankBySlot.push(rankOf(budgetSlots.ids[slot]!));
+  if (!standing) {
+    for (let slot = rankBySlot.length; slot < budgetSlots.ids.length; slot += 1) {
+      rankBySlot.push(rankOf(budgetSlots.ids[slot]!));
+    }
   }
   for (const index of heldOn("draining")) {
     const entry = live[index]!;

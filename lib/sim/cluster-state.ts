@@ -215,8 +215,8 @@ export function createClusterState(scenario: Scenario, spec: SimCluster, jobs: r
       endReason: "running",
     };
     // A new array of exactly the runs: `push` would reserve room for 16 in each of a year's
-    // million records, most of which keep one run (made as a literal: a spread of none costs more).
-    record.runs = record.runs.length === 0 ? [runRecord] : [...record.runs, runRecord];
+    // million records, most of which keep one run.
+    record.runs = [...record.runs, runRecord];
     const run: LiveRun = {
       active,
       record: runRecord,
