@@ -311,8 +311,12 @@ class Readiness {
 
   // Release times of multi-node runs are kept in the shared arrays (met once per node).
   #releaseOf(index: number): number {
-    const { runs } = this.#request;
-    if (runs[index]!.slices.length === 1) return this.#release(index);
+    const { runs, jobRank, nowSec } = this.#request;
+    const run = runs[index]!;
+    // Decided without the run's slices, which lie elsewhere in memory (as `releaseAtSec` does).
+    if (!run.isAllocated) return nowSec;
+    if (run.rank <= jobRank) return Number.POSITIVE_INFINITY;
+    if (run.slices.length === 1) return this.#release(index);
     // Runs added since the arrays grew (none in a pass so far) go uncached.
     if (index >= releaseStamps.length) return this.#release(index);
     if (releaseStamps[index] !== this.#stamp) {
