@@ -154,96 +154,169 @@ describe("standing runs", () => {
   });
 
   it("decide as the list, pass after pass, as runs come and go, ranks shift and time moves", () => {
-    const deep = buildTree({
-      name: "lab",
-      children: [{ name: "a" }, { name: "b", children: [{ name: "x" }, { name: "y" }] }],
-    });
-    const leaves = ["a", "b/x", "b/y"];
-    const step = fc.record({
-      adds: fc.array(
-        fc.record({
-          leaf: fc.nat(2),
-          gpus: fc.constantFrom(1, 2, 4, 8, 16),
-          isAllocated: fc.boolean(),
-          protectSec: fc.constantFrom(0, 300, 3600),
-        }),
-        { maxLength: 6 },
-      ),
-      // Which runs end before the pass: every run whose turn comes up.
-      endEvery: fc.constantFrom(0, 1, 2, 3),
-      advanceSec: fc.constantFrom(0, 60, 600, 3600, -600),
-      usage: fc.array(fc.constantFrom(0, 100, 5000), { minLength: 3, maxLength: 3 }),
-      health: fc.constantFrom<NodeHealth>("healthy", "healthy", "healthy", "draining", "down"),
-      jobs: fc.array(
-        fc.record({
-          leaf: fc.nat(2),
-          gpus: fc.constantFrom(1, 2, 4, 8, 12),
-          minRuntimeSec: fc.constantFrom(0, 600),
-        }),
-        { maxLength: 4 },
-      ),
-    });
     fc.assert(
-      fc.property(fc.array(step, { minLength: 1, maxLength: 12 }), (steps) => {
-        const cluster = makeCluster(4, 8);
-        const standing = createStandingRuns(cluster.nodes);
-        let list: ActiveRun[] = [];
-        const free = [8, 8, 8, 8];
-        let nowSec = 10_000;
-        let nextId = 0;
-        for (const { adds, endEvery, advanceSec, usage, health, jobs } of steps) {
-          if (endEvery > 0) {
-            const [ending, kept] = [[] as ActiveRun[], [] as ActiveRun[]];
-            list.forEach((run, i) => (i % endEvery === 0 ? ending : kept).push(run));
-            for (const run of ending) {
-              standing.remove(run.id);
-              for (const slice of run.placement) free[slice.node]! += slice.gpus;
-            }
-            list = kept;
-          }
-          nowSec += advanceSec;
-          for (const add of adds) {
-            // First fit on one node, or whole nodes for 16 GPUs.
-            const nodes =
-              add.gpus === 16
-                ? free.flatMap((gpus, node) => (gpus === 8 ? [node] : [])).slice(0, 2)
-                : free.flatMap((gpus, node) => (gpus >= add.gpus ? [node] : [])).slice(0, 1);
-            if (nodes.length * Math.min(add.gpus, 8) < add.gpus || nodes.length === 0) continue;
-            const placement = nodes.map((node) => ({ node, gpus: Math.min(add.gpus, 8) }));
-            for (const slice of placement) free[slice.node]! -= slice.gpus;
-            const run = makeRun(`r${nextId++}`, leaves[add.leaf]!, placement, {
-              startSec: nowSec - 100,
-              isAllocated: add.isAllocated,
-              protectedUntilSec: add.isAllocated ? nowSec + add.protectSec : nowSec - 100,
-            });
-            standing.add(run);
-            list.push(run);
-          }
-          (cluster.nodes as ClusterNodeState[])[3] = { ...cluster.nodes[3]!, health };
-          const input = {
-            cluster,
-            nowSec,
-            tree: deep,
-            leafUsage: Object.fromEntries(leaves.map((leaf, i) => [leaf, usage[i]!])),
-            pending: jobs.map((job, i) =>
-              makeJob(`j${i}`, leaves[job.leaf]!, job.gpus, { minRuntimeSec: job.minRuntimeSec }),
-            ),
-            describeWaits: false,
-          };
-          expect(runSchedulePass({ ...input, runs: standing })).toEqual(
-            runSchedulePass({ ...input, runs: list }),
-          );
-          // The free GPUs of usable nodes, counted as runs came and went, as counted anew.
-          const kept = standingRunsState(standing)!;
-          expect(kept.usableFree).toEqual(
-            countUsableFree(kept.pool, kept.free, kept.usableFree!.isUsable),
-          );
-        }
-      }),
+      fc.property(fc.array(passStep(), { minLength: 1, maxLength: 12 }), (steps) =>
+        checkPassAfterPass(4, steps),
+      ),
       { numRuns: 300 },
     );
   });
+
+  it("decide as the list, pass after pass, where gang jobs wait on protected runs", () => {
+    // Mostly allocated runs whose protections end at many moments, runs across two nodes, gang
+    // jobs and short jobs that may backfill: reservations are chosen on runs that came, went
+    // and were preempted in earlier passes.
+    const step = passStep({
+      addGpus: fc.constantFrom(2, 4, 8, 12, 16),
+      isAllocated: fc.constantFrom(true, true, true, false),
+      protectSec: fc.integer({ min: 0, max: 40 }).map((steps) => steps * 300),
+      advanceSec: fc.constantFrom(0, 60, 600, 3600),
+      jobGpus: fc.constantFrom(1, 4, 8, 16, 24),
+      minRuntimeSec: fc.constantFrom(0, 300, 1800, 7200),
+    });
+    passCounts.backfills = 0;
+    passCounts.reserved = 0;
+    fc.assert(
+      fc.property(fc.array(step, { minLength: 2, maxLength: 12 }), (steps) =>
+        checkPassAfterPass(6, steps),
+      ),
+      { numRuns: 300 },
+    );
+    // Passes with a reservation (about 800 of some 2,000), and backfills onto its nodes (about
+    // 20), often enough to be tested.
+    expect(passCounts.reserved).toBeGreaterThan(400);
+    expect(passCounts.backfills).toBeGreaterThan(5);
+  });
 });
+
+const deep = buildTree({
+  name: "lab",
+  children: [{ name: "a" }, { name: "b", children: [{ name: "x" }, { name: "y" }] }],
+});
+const leaves = ["a", "b/x", "b/y"];
+
+/** Passes checked below that kept a reservation, and starts kept for its holder (backfills). */
+const passCounts = { backfills: 0, reserved: 0 };
+
+/** What happens before one pass of `checkPassAfterPass`, drawn from the choices given. */
+function passStep(
+  choices: {
+    addGpus?: fc.Arbitrary<number>;
+    isAllocated?: fc.Arbitrary<boolean>;
+    protectSec?: fc.Arbitrary<number>;
+    advanceSec?: fc.Arbitrary<number>;
+    jobGpus?: fc.Arbitrary<number>;
+    minRuntimeSec?: fc.Arbitrary<number>;
+  } = {},
+) {
+  return fc.record({
+    adds: fc.array(
+      fc.record({
+        leaf: fc.nat(2),
+        gpus: choices.addGpus ?? fc.constantFrom(1, 2, 4, 8, 16),
+        isAllocated: choices.isAllocated ?? fc.boolean(),
+        protectSec: choices.protectSec ?? fc.constantFrom(0, 300, 3600),
+      }),
+      { maxLength: 6 },
+    ),
+    // Which runs end before the pass: every run whose turn comes up.
+    endEvery: fc.constantFrom(0, 1, 2, 3),
+    advanceSec: choices.advanceSec ?? fc.constantFrom(0, 60, 600, 3600, -600),
+    usage: fc.array(fc.constantFrom(0, 100, 5000), { minLength: 3, maxLength: 3 }),
+    health: fc.constantFrom<NodeHealth>("healthy", "healthy", "healthy", "draining", "down"),
+    jobs: fc.array(
+      fc.record({
+        leaf: fc.nat(2),
+        gpus: choices.jobGpus ?? fc.constantFrom(1, 2, 4, 8, 12),
+        minRuntimeSec: choices.minRuntimeSec ?? fc.constantFrom(0, 600),
+      }),
+      { maxLength: 4 },
+    ),
+  });
+}
+
+type PassStep = ReturnType<typeof passStep> extends fc.Arbitrary<infer T> ? T : never;
+
+/** First fit: one node, or two whole nodes for 16 GPUs, or a whole node and 4 GPUs for 12. */
+function firstFit(free: readonly number[], gpus: number): { node: number; gpus: number }[] | null {
+  const whole = free.flatMap((freeGpus, node) => (freeGpus === 8 ? [node] : []));
+  if (gpus === 16) {
+    return whole.length < 2 ? null : whole.slice(0, 2).map((node) => ({ node, gpus: 8 }));
+  }
+  if (gpus === 12) {
+    const first = whole[0];
+    const other = free.findIndex((freeGpus, node) => node !== first && freeGpus >= 4);
+    return first === undefined || other < 0
+      ? null
+      : [
+          { node: first, gpus: 8 },
+          { node: other, gpus: 4 },
+        ];
+  }
+  const node = free.findIndex((freeGpus) => freeGpus >= gpus);
+  return node < 0 ? null : [{ node, gpus }];
+}
+
+/**
+ * Runs `steps` on a cluster of `nodeCount` 8-GPU nodes: before each pass some runs end, time
+ * moves, runs start (`firstFit`) and node 3's health may change; each
+ * pass on standing runs decides what a pass on the same runs as a list decides.
+ */
+function checkPassAfterPass(nodeCount: number, steps: readonly PassStep[]): void {
+  const cluster = makeCluster(nodeCount, 8);
+  const standing = createStandingRuns(cluster.nodes);
+  let list: ActiveRun[] = [];
+  const free = Array.from({ length: nodeCount }, () => 8);
+  let nowSec = 10_000;
+  let nextId = 0;
+  for (const { adds, endEvery, advanceSec, usage, health, jobs } of steps) {
+    if (endEvery > 0) {
+      const [ending, kept] = [[] as ActiveRun[], [] as ActiveRun[]];
+      list.forEach((run, i) => (i % endEvery === 0 ? ending : kept).push(run));
+      for (const run of ending) {
+        standing.remove(run.id);
+        for (const slice of run.placement) free[slice.node]! += slice.gpus;
+      }
+      list = kept;
+    }
+    nowSec += advanceSec;
+    for (const add of adds) {
+      const placement = firstFit(free, add.gpus);
+      if (!placement) continue;
+      for (const slice of placement) free[slice.node]! -= slice.gpus;
+      const run = makeRun(`r${nextId++}`, leaves[add.leaf]!, placement, {
+        startSec: nowSec - 100,
+        isAllocated: add.isAllocated,
+        protectedUntilSec: add.isAllocated ? nowSec + add.protectSec : nowSec - 100,
+      });
+      standing.add(run);
+      list.push(run);
+    }
+    (cluster.nodes as ClusterNodeState[])[3] = { ...cluster.nodes[3]!, health };
+    const input = {
+      cluster,
+      nowSec,
+      tree: deep,
+      leafUsage: Object.fromEntries(leaves.map((leaf, i) => [leaf, usage[i]!])),
+      pending: jobs.map((job, i) =>
+        makeJob(`j${i}`, leaves[job.leaf]!, job.gpus, { minRuntimeSec: job.minRuntimeSec }),
+      ),
+      describeWaits: false,
+    };
+    const result = runSchedulePass({ ...input, runs: standing });
+    expect(result).toEqual(runSchedulePass({ ...input, runs: list }));
+    if (result.reservationHolderRank !== null) passCounts.reserved += 1;
+    for (const start of result.starts) {
+      if (start.reason.rule === "start-allocated" && start.reason.keptFor)
+        passCounts.backfills += 1;
+    }
+    // The free GPUs of usable nodes, counted as runs came and went, as counted anew.
+    const kept = standingRunsState(standing)!;
+    expect(kept.usableFree).toEqual(
+      countUsableFree(kept.pool, kept.free, kept.usableFree!.isUsable),
+    );
+  }
+}
 
 describe("standing runs' protection ends and preemption bound", () => {
   // a and b hold equal shares; the share guard lets a take from b only while b holds more.
