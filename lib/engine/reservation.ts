@@ -313,7 +313,8 @@ class Readiness {
   #releaseOf(index: number): number {
     const { runs, jobRank, nowSec } = this.#request;
     const run = runs[index]!;
-    // Decided without the run's slices, which lie elsewhere in memory (as `releaseAtSec` does).
+    // The first two rules of `releaseAtSec`, kept in step with it: decided without reading the
+    // run's slices, which lie elsewhere in memory.
     if (!run.isAllocated) return nowSec;
     if (run.rank <= jobRank) return Number.POSITIVE_INFINITY;
     if (run.slices.length === 1) return this.#release(index);
