@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createHoldings } from "./holdings";
 import { buildTree } from "./test-helpers";
@@ -67,6 +68,30 @@ describe("createHoldings", () => {
     expect(holdings.mayPreempt("lang/post", "lang/pre", 1, 8)).toBe(true);
     // Taking all 8 would leave post exactly where pre was: not below, refused.
     expect(holdings.mayPreempt("lang/post", "lang/pre", 8, 8)).toBe(false);
+  });
+
+  it("is monotone in the victim's GPUs: a larger victim never turns a refusal into a yes", () => {
+    const budgets = ["lang/pre", "lang/post", "vision"];
+    fc.assert(
+      fc.property(
+        fc.array(fc.nat({ max: 40 }), { minLength: 3, maxLength: 3 }),
+        fc.constantFrom(...budgets),
+        fc.constantFrom(...budgets),
+        fc.integer({ min: 1, max: 16 }),
+        fc.integer({ min: 1, max: 40 }),
+        (held, preemptor, victim, jobGpus, victimGpus) => {
+          const holdings = createHoldings(
+            TREE,
+            budgets.map((budgetId, i) => ({ budgetId, gpus: held[i]! })),
+          );
+          if (holdings.mayPreempt(preemptor, victim, jobGpus, victimGpus)) return;
+          for (let larger = victimGpus + 1; larger <= 48; larger += 1) {
+            expect(holdings.mayPreempt(preemptor, victim, jobGpus, larger)).toBe(false);
+          }
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 
   it("never lets a budget preempt itself or an unknown budget", () => {

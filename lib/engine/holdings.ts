@@ -14,7 +14,7 @@ export type Holdings = {
    * siblings below their common ancestor), the preemptor's GPUs held per unit of share after
    * the start must not exceed the victim's after the preemption, or must stay below the
    * victim's before it (Kueue's two fair-sharing preemption strategies). Always false for one
-   * budget.
+   * budget. Monotone in `victimGpus`: what it refuses for a victim, it refuses for a larger one.
    */
   mayPreempt(preemptorId: string, victimId: string, jobGpus: number, victimGpus: number): boolean;
   /** `mayPreempt` by tree node index (`nodeIndexOf`), for loops that ask it of many runs. */

@@ -1,10 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { LiveRun } from "./cluster-state";
-import { createHoldings } from "./holdings";
+import { createHoldings, type Holdings } from "./holdings";
 import {
   createPreemptableTracker,
   guardedPreemptableGpus,
+  shareGuardOnSlot,
   type PreemptableTotals,
 } from "./preemptable-totals";
 import { buildTree, makeRun } from "./test-helpers";
@@ -144,5 +145,105 @@ describe("guarded preemptable GPUs", () => {
     expect(count(6)).toBe(2 + 4);
     expect(count(7)).toBe(2 + 4 + 8);
     expect(count(2)).toBe(2);
+  });
+});
+
+/** Holdings whose share guard lets any budget preempt runs of at most `maxVictimGpus` GPUs. */
+function thresholdGuard(maxVictimGpus: number): Holdings {
+  const unused = (): never => {
+    throw new Error("not used by shareGuardOnSlot");
+  };
+  return {
+    add: unused,
+    mayPreempt: unused,
+    mayPreemptAt: (_preemptor, _victim, _jobGpus, victimGpus) => victimGpus <= maxVictimGpus,
+    nodeIndexOf: unused,
+    heldGpus: unused,
+    snapshot: unused,
+  };
+}
+
+describe("shareGuardOnSlot", () => {
+  // Runs of two victim budgets (slots 1 and 2), some protected past the moment of the totals,
+  // some removed; the tracker is brought to that moment first, so that removed runs leave sizes
+  // counted at 0 behind.
+  const runsArbitrary = fc.array(
+    fc.record({
+      slot: fc.integer({ min: 1, max: 2 }),
+      gpus: fc.constantFrom(1, 2, 4, 8, 16),
+      untilSec: fc.constantFrom(0, 200),
+      isRemoved: fc.boolean(),
+    }),
+    { maxLength: 12 },
+  );
+  const totalsOf = (
+    runs: { slot: number; gpus: number; untilSec: number; isRemoved: boolean }[],
+  ) => {
+    const tracker = createPreemptableTracker();
+    tracker.totalsAt(100, []);
+    const entries = runs.map((run, i) => entryOf(i, run.slot, run.gpus, true, run.untilSec));
+    for (const entry of entries) tracker.add(entry);
+    runs.forEach((run, i) => {
+      if (!run.isRemoved) return;
+      entries[i]!.run = null;
+      tracker.remove(entries[i]!);
+    });
+    return tracker.totalsAt(100, entries);
+  };
+  const verdictOf = (answers: boolean[]) =>
+    !answers.includes(true) ? "none" : answers.includes(false) ? "some" : "all";
+
+  it("says none, all or some as a guard monotone in the victim's GPUs answers each run", () => {
+    const seen = new Set<string>();
+    fc.assert(
+      fc.property(runsArbitrary, fc.integer({ min: 0, max: 16 }), (runs, maxVictimGpus) => {
+        const totals = totalsOf(runs);
+        const holdings = thresholdGuard(maxVictimGpus);
+        for (const slot of [1, 2]) {
+          const answers = [...(totals.runsBySlot[slot] ?? [])].map(
+            (entry) => entry.gpus <= maxVictimGpus,
+          );
+          seen.add(verdictOf(answers));
+          const job = { node: 1, gpus: 1 };
+          expect(shareGuardOnSlot(totals, slot, job, holdings, slot + 1)).toBe(verdictOf(answers));
+        }
+      }),
+      { numRuns: 500 },
+    );
+    expect([...seen].sort()).toEqual(["all", "none", "some"]);
+  });
+
+  it("agrees with the real share guard asked of each run", () => {
+    const tree = buildTree({ name: "lab", children: [0, 1, 2].map((i) => ({ name: `b${i}` })) });
+    const seen = new Set<string>();
+    fc.assert(
+      fc.property(
+        runsArbitrary,
+        fc.array(fc.nat({ max: 48 }), { minLength: 3, maxLength: 3 }),
+        fc.constantFrom(1, 2, 4, 8, 16),
+        (runs, held, jobGpus) => {
+          const totals = totalsOf(runs);
+          const holdings = createHoldings(
+            tree,
+            held.map((gpus, i) => ({ budgetId: `b${i}`, gpus })),
+          );
+          const job = { node: holdings.nodeIndexOf("b0"), gpus: jobGpus };
+          for (const slot of [1, 2]) {
+            const victimNode = holdings.nodeIndexOf(`b${slot}`);
+            const answers = [...(totals.runsBySlot[slot] ?? [])].map((entry) =>
+              holdings.mayPreemptAt(job.node, victimNode, job.gpus, entry.gpus),
+            );
+            seen.add(verdictOf(answers));
+            expect(shareGuardOnSlot(totals, slot, job, holdings, victimNode)).toBe(
+              verdictOf(answers),
+            );
+          }
+        },
+      ),
+      { numRuns: 500 },
+    );
+    // The real guard refuses or allows a budget's runs alike: its second rule (the preemptor
+    // below the victim before the preemption) holds whenever its first does.
+    expect([...seen].sort()).toEqual(["all", "none"]);
   });
 });

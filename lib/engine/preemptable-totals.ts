@@ -55,6 +55,35 @@ export function guardedPreemptableGpus(
   return total;
 }
 
+/**
+ * What the share guard on `holdings` lets a job do to the runs the totals count for a budget
+ * slot: preempt none, every one, or some (each run must then be asked). Asked of the slot's
+ * smallest and largest run sizes alone, since a larger victim only makes the guard stricter
+ * (`Holdings.mayPreemptAt` is monotone in the victim's GPUs). "none" when the slot counts no run.
+ */
+export function shareGuardOnSlot(
+  totals: PreemptableTotals,
+  slot: number,
+  job: { node: number; gpus: number },
+  holdings: Holdings,
+  victimNode: number,
+): "none" | "some" | "all" {
+  const bySize = totals.bySlot[slot];
+  if (!bySize) return "none";
+  let smallestGpus = Number.POSITIVE_INFINITY;
+  let largestGpus = 0;
+  for (let at = 0; at < bySize.sizes.length; at += 1) {
+    if (bySize.gpus[at]! <= 0) continue;
+    const size = bySize.sizes[at]!;
+    if (size < smallestGpus) smallestGpus = size;
+    if (size > largestGpus) largestGpus = size;
+  }
+  if (largestGpus === 0) return "none";
+  if (!holdings.mayPreemptAt(job.node, victimNode, job.gpus, smallestGpus)) return "none";
+  if (largestGpus === smallestGpus) return "all";
+  return holdings.mayPreemptAt(job.node, victimNode, job.gpus, largestGpus) ? "all" : "some";
+}
+
 /** Preemptable totals kept current as runs come and go and protections end (internal). */
 export type PreemptableTracker = {
   add(entry: LiveRun): void;

@@ -253,6 +253,21 @@ export function roomAmong<Victim extends VictimCandidate>(
   for (let position = 0; position < pool.free.length; position += 1) {
     room[position] = pool.free[position]!;
   }
+  addRoomOf(room, victimGroups, isAllowed);
+  return room;
+}
+
+/**
+ * Adds to `room` (by position, as {@link roomAmong} gives it) the GPUs of the allowed candidates
+ * in `victimGroups`, for groups screened with another test than the first ones.
+ *
+ * @example addRoomOf(roomAmong(pool, [unallocatedRuns], isFree), [runsOfSomeBudget], isAllowed)
+ */
+export function addRoomOf<Victim extends VictimCandidate>(
+  room: number[],
+  victimGroups: readonly Iterable<Victim>[],
+  isAllowed: (victim: Victim) => boolean,
+): void {
   for (const victims of victimGroups) {
     for (const victim of victims) {
       if (!isAllowed(victim)) continue;
@@ -261,7 +276,6 @@ export function roomAmong<Victim extends VictimCandidate>(
       }
     }
   }
-  return room;
 }
 
 /**

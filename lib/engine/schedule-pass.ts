@@ -2,7 +2,11 @@ import { loadClusterState, type ClusterState, type LiveRun } from "./cluster-sta
 import { protectedUntilSec } from "./contract";
 import { createBudgetRefs, rankBudgets, type FairTreeRanking } from "./fair-tree";
 import { createHoldings, type Holdings } from "./holdings";
-import { guardedPreemptableGpus } from "./preemptable-totals";
+import {
+  guardedPreemptableGpus,
+  shareGuardOnSlot,
+  type PreemptableTotals,
+} from "./preemptable-totals";
 import {
   isPendingQueue,
   queueFromPending,
@@ -13,6 +17,7 @@ import {
 } from "./pending-queue";
 import { mayPlaceWithin, placeJob, placementShape, type FreeGpuBounds } from "./placement";
 import {
+  addRoomOf,
   canMakeRoom,
   hasRoomIn,
   planPreemption,
@@ -172,6 +177,9 @@ const roomScratch: number[] = [];
  * cluster of another size needs one.
  */
 let surelyScratch: Uint8Array = new Uint8Array(0);
+
+/** Runs of one budget from which the share guard is asked once for all (`shareGuardOnSlot`). */
+const SCREENED_SLOT_RUNS = 4;
 
 /** The decisions of a pass on the loaded cluster state (see `runSchedulePass`). */
 function decide(
@@ -368,19 +376,13 @@ function decide(
     // Runs started in this pass are never victims.
     const isAllowed = (index: number): boolean =>
       index < state.loadedCount && isAllowedRun(live[index]!);
-    // With standing totals, only the runs they count could be victims: unallocated ones, and
-    // unprotected ones of budgets ranked below the job's.
+    // With standing totals, only the runs they count could be victims.
     const totals = state.preemptable;
-    let victimGroups: Set<LiveRun>[] | null = null;
-    if (totals) {
-      victimGroups = [totals.unallocatedRuns];
-      totals.runsBySlot.forEach((runs, slot) => {
-        if (runs && state.rankBySlot[slot]! > jobRank) victimGroups!.push(runs);
-      });
-    }
+    const room = totals
+      ? roomOfCountedVictims(state, totals, holdings, nodeOfSlot, job, jobRank, isAllowedRun)
+      : null;
     // Most of the plans left fail too, for want of one node that could be cleared enough: checked
     // first without the reservation (which need not be chosen then), then outside it.
-    const room = victimGroups ? roomAmong(pool, victimGroups, isAllowedRun, roomScratch) : null;
     // The nodes that could count, read once: the job may be asked about up to three times.
     const roomy = room ? positionsWithRoom(pool, job.gpus, room) : null;
     const canPlan = (excluded?: Uint8Array): boolean =>
@@ -652,6 +654,46 @@ function decide(
     reservationHolderRank: reservation?.holderRank ?? null,
     drainsCompleted: state.drainsCompleted,
   };
+}
+
+/**
+ * The GPUs each position could offer a job (`roomAmong`) from the runs the standing totals count:
+ * unallocated ones, and unprotected ones of budgets ranked below the job's. The share guard is
+ * asked once per budget with many such runs: when it refuses them all (the usual case on Philly)
+ * they are passed over unread, when it allows them all they are read without asking it again;
+ * a few runs are asked one by one (`isAllowedRun`, the pass's own test of a victim).
+ */
+function roomOfCountedVictims(
+  state: ClusterState,
+  totals: PreemptableTotals,
+  holdings: Holdings,
+  nodeOfSlot: (slot: number) => number,
+  job: PendingJob,
+  jobRank: number,
+  isAllowedRun: (entry: LiveRun) => boolean,
+): number[] {
+  const openGroups: Set<LiveRun>[] = [totals.unallocatedRuns];
+  const guardedGroups: Set<LiveRun>[] = [];
+  const guardJob = { node: holdings.nodeIndexOf(job.budgetId), gpus: job.gpus };
+  const { runsBySlot } = totals;
+  for (let slot = 0; slot < runsBySlot.length; slot += 1) {
+    const runs = runsBySlot[slot];
+    if (runs === undefined || state.rankBySlot[slot]! <= jobRank) continue;
+    const count = runs.size;
+    if (count === 0) continue;
+    if (count < SCREENED_SLOT_RUNS) {
+      guardedGroups.push(runs);
+      continue;
+    }
+    const verdict = shareGuardOnSlot(totals, slot, guardJob, holdings, nodeOfSlot(slot));
+    if (verdict === "all") openGroups.push(runs);
+    else if (verdict === "some") guardedGroups.push(runs);
+  }
+  const isOpenRun = (entry: LiveRun): boolean =>
+    !entry.isGone && (!entry.isAllocated || (!entry.isProtectedNow && entry.rank > jobRank));
+  const room = roomAmong(state.pool, openGroups, isOpenRun, roomScratch);
+  addRoomOf(room, guardedGroups, isAllowedRun);
+  return room;
 }
 
 /**
