@@ -5,7 +5,7 @@ import { createHoldings, type Holdings } from "./holdings";
 import {
   createPreemptableTracker,
   guardedPreemptableGpus,
-  shareGuardOnSlot,
+  judgeSlotByShareGuard,
   type PreemptableTotals,
 } from "./preemptable-totals";
 import { buildTree, makeRun } from "./test-helpers";
@@ -151,7 +151,7 @@ describe("guarded preemptable GPUs", () => {
 /** Holdings whose share guard lets any budget preempt runs of at most `maxVictimGpus` GPUs. */
 function thresholdGuard(maxVictimGpus: number): Holdings {
   const unused = (): never => {
-    throw new Error("not used by shareGuardOnSlot");
+    throw new Error("not used by judgeSlotByShareGuard");
   };
   return {
     add: unused,
@@ -163,7 +163,7 @@ function thresholdGuard(maxVictimGpus: number): Holdings {
   };
 }
 
-describe("shareGuardOnSlot", () => {
+describe("judgeSlotByShareGuard", () => {
   // Runs of two victim budgets (slots 1 and 2), some protected past the moment of the totals,
   // some removed; the tracker is brought to that moment first, so that removed runs leave sizes
   // counted at 0 behind.
@@ -205,7 +205,9 @@ describe("shareGuardOnSlot", () => {
           );
           seen.add(verdictOf(answers));
           const job = { node: 1, gpus: 1 };
-          expect(shareGuardOnSlot(totals, slot, job, holdings, slot + 1)).toBe(verdictOf(answers));
+          expect(judgeSlotByShareGuard(totals, slot, job, holdings, slot + 1)).toBe(
+            verdictOf(answers),
+          );
         }
       }),
       { numRuns: 500 },
@@ -213,8 +215,11 @@ describe("shareGuardOnSlot", () => {
     expect([...seen].sort()).toEqual(["all", "none", "some"]);
   });
 
-  it("agrees with the real share guard asked of each run", () => {
-    const tree = buildTree({ name: "lab", children: [0, 1, 2].map((i) => ({ name: `b${i}` })) });
+  it("agrees with the real share guard asked of each run, on shares 3:1:2", () => {
+    const tree = buildTree({
+      name: "lab",
+      children: [3, 1, 2].map((weight, i) => ({ name: `b${i}`, weight })),
+    });
     const seen = new Set<string>();
     fc.assert(
       fc.property(
@@ -234,7 +239,7 @@ describe("shareGuardOnSlot", () => {
               holdings.mayPreemptAt(job.node, victimNode, job.gpus, entry.gpus),
             );
             seen.add(verdictOf(answers));
-            expect(shareGuardOnSlot(totals, slot, job, holdings, victimNode)).toBe(
+            expect(judgeSlotByShareGuard(totals, slot, job, holdings, victimNode)).toBe(
               verdictOf(answers),
             );
           }

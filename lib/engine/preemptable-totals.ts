@@ -60,8 +60,10 @@ export function guardedPreemptableGpus(
  * slot: preempt none, every one, or some (each run must then be asked). Asked of the slot's
  * smallest and largest run sizes alone, since a larger victim only makes the guard stricter
  * (`Holdings.mayPreemptAt` is monotone in the victim's GPUs). "none" when the slot counts no run.
+ * The engine's guard in fact answers a budget's runs alike (ADR 011), so "some" stays for guards
+ * that would not.
  */
-export function shareGuardOnSlot(
+export function judgeSlotByShareGuard(
   totals: PreemptableTotals,
   slot: number,
   job: { node: number; gpus: number },

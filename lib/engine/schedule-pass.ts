@@ -4,7 +4,7 @@ import { createBudgetRefs, rankBudgets, type FairTreeRanking } from "./fair-tree
 import { createHoldings, type Holdings } from "./holdings";
 import {
   guardedPreemptableGpus,
-  shareGuardOnSlot,
+  judgeSlotByShareGuard,
   type PreemptableTotals,
 } from "./preemptable-totals";
 import {
@@ -178,8 +178,11 @@ const roomScratch: number[] = [];
  */
 let surelyScratch: Uint8Array = new Uint8Array(0);
 
-/** Runs of one budget from which the share guard is asked once for all (`shareGuardOnSlot`). */
-const SCREENED_SLOT_RUNS = 4;
+/**
+ * The fewest unprotected runs of one budget for which a plan's room asks the share guard for one
+ * verdict on them all (`judgeSlotByShareGuard`) rather than asking it of each run.
+ */
+const MIN_RUNS_JUDGED_AS_ONE = 4;
 
 /** The decisions of a pass on the loaded cluster state (see `runSchedulePass`). */
 function decide(
@@ -367,24 +370,26 @@ function decide(
     const missingGpus = job.gpus - bounds.usableFreeGpus;
     if (preemptableGpus(job, jobRank, missingGpus) < missingGpus) return "failed";
     const jobNode = holdings.nodeIndexOf(job.budgetId);
+    // A victim: unallocated, or unprotected and of a budget ranked below the job's (open), and
+    // then one the share guard lets the job preempt (allowed).
+    const isOpenRun = (entry: LiveRun): boolean =>
+      !entry.isGone && (!entry.isAllocated || (!entry.isProtectedNow && entry.rank > jobRank));
     const isAllowedRun = (entry: LiveRun): boolean =>
-      !entry.isGone &&
+      isOpenRun(entry) &&
       (!entry.isAllocated ||
-        (!entry.isProtectedNow &&
-          entry.rank > jobRank &&
-          holdings.mayPreemptAt(jobNode, nodeOfSlot(entry.budgetSlot), job.gpus, entry.gpus)));
+        holdings.mayPreemptAt(jobNode, nodeOfSlot(entry.budgetSlot), job.gpus, entry.gpus));
     // Runs started in this pass are never victims.
     const isAllowed = (index: number): boolean =>
       index < state.loadedCount && isAllowedRun(live[index]!);
     // With standing totals, only the runs they count could be victims.
     const totals = state.preemptable;
     const room = totals
-      ? roomOfCountedVictims(state, totals, holdings, nodeOfSlot, job, jobRank, isAllowedRun)
+      ? countVictimRoom(state, totals, holdings, nodeOfSlot, job, jobRank, isOpenRun, isAllowedRun)
       : null;
-    // Most of the plans left fail too, for want of one node that could be cleared enough: checked
-    // first without the reservation (which need not be chosen then), then outside it.
     // The nodes that could count, read once: the job may be asked about up to three times.
     const roomy = room ? positionsWithRoom(pool, job.gpus, room) : null;
+    // Most of the plans left fail too, for want of one node that could be cleared enough: checked
+    // first without the reservation (which need not be chosen then), then outside it.
     const canPlan = (excluded?: Uint8Array): boolean =>
       room
         ? hasRoomIn(pool, job.gpus, room, excluded, roomy!)
@@ -658,18 +663,19 @@ function decide(
 
 /**
  * The GPUs each position could offer a job (`roomAmong`) from the runs the standing totals count:
- * unallocated ones, and unprotected ones of budgets ranked below the job's. The share guard is
- * asked once per budget with many such runs: when it refuses them all (the usual case on Philly)
- * they are passed over unread, when it allows them all they are read without asking it again;
- * a few runs are asked one by one (`isAllowedRun`, the pass's own test of a victim).
+ * unallocated ones, and unprotected ones of budgets ranked below the job's. The share guard gives
+ * one verdict per budget with many such runs: when it refuses them all (the usual case on Philly)
+ * they are passed over unread, when it allows them all they are read with `isOpenRun` alone; the
+ * runs of other budgets are read with `isAllowedRun`, which asks it of each.
  */
-function roomOfCountedVictims(
+function countVictimRoom(
   state: ClusterState,
   totals: PreemptableTotals,
   holdings: Holdings,
   nodeOfSlot: (slot: number) => number,
   job: PendingJob,
   jobRank: number,
+  isOpenRun: (entry: LiveRun) => boolean,
   isAllowedRun: (entry: LiveRun) => boolean,
 ): number[] {
   const openGroups: Set<LiveRun>[] = [totals.unallocatedRuns];
@@ -681,16 +687,14 @@ function roomOfCountedVictims(
     if (runs === undefined || state.rankBySlot[slot]! <= jobRank) continue;
     const count = runs.size;
     if (count === 0) continue;
-    if (count < SCREENED_SLOT_RUNS) {
+    if (count < MIN_RUNS_JUDGED_AS_ONE) {
       guardedGroups.push(runs);
       continue;
     }
-    const verdict = shareGuardOnSlot(totals, slot, guardJob, holdings, nodeOfSlot(slot));
+    const verdict = judgeSlotByShareGuard(totals, slot, guardJob, holdings, nodeOfSlot(slot));
     if (verdict === "all") openGroups.push(runs);
     else if (verdict === "some") guardedGroups.push(runs);
   }
-  const isOpenRun = (entry: LiveRun): boolean =>
-    !entry.isGone && (!entry.isAllocated || (!entry.isProtectedNow && entry.rank > jobRank));
   const room = roomAmong(state.pool, openGroups, isOpenRun, roomScratch);
   addRoomOf(room, guardedGroups, isAllowedRun);
   return room;

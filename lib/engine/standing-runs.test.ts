@@ -188,6 +188,28 @@ describe("standing runs", () => {
     expect(total.reserved).toBeGreaterThan(400);
     expect(total.backfills).toBeGreaterThan(0);
   });
+
+  it("decide as the list, pass after pass, where budgets hold many small unprotected runs", () => {
+    // Many 1- and 2-GPU runs, most of them unprotected, so that a budget ranked below a job holds
+    // 4 runs or more: the room a plan counts is then judged per budget (the share guard's one
+    // verdict), on runs some of which a draining or down node ends in the same pass.
+    const step = arbitraryPassStep({
+      addGpus: fc.constantFrom(1, 1, 2),
+      isAllocated: fc.constantFrom(true, true, true, false),
+      protectSec: fc.constantFrom(0, 0, 0, 600),
+      jobGpus: fc.constantFrom(1, 2, 4, 8),
+      endEvery: fc.constantFrom(0, 0, 0, 4),
+    });
+    let crowded = 0;
+    fc.assert(
+      fc.property(fc.array(step, { minLength: 2, maxLength: 12 }), (steps) => {
+        crowded += checkPassAfterPass(4, steps).crowded;
+      }),
+      { numRuns: 300 },
+    );
+    // Passes that preempted a run of a budget holding 4 unprotected runs or more (about 180).
+    expect(crowded).toBeGreaterThan(80);
+  });
 });
 
 const deepTree = buildTree({
@@ -205,6 +227,7 @@ function arbitraryPassStep(
     advanceSec?: fc.Arbitrary<number>;
     jobGpus?: fc.Arbitrary<number>;
     minRuntimeSec?: fc.Arbitrary<number>;
+    endEvery?: fc.Arbitrary<number>;
   } = {},
 ) {
   return fc.record({
@@ -218,7 +241,7 @@ function arbitraryPassStep(
       { maxLength: 6 },
     ),
     // Which runs end before the pass: every run whose turn comes up.
-    endEvery: fc.constantFrom(0, 1, 2, 3),
+    endEvery: choices.endEvery ?? fc.constantFrom(0, 1, 2, 3),
     advanceSec: choices.advanceSec ?? fc.constantFrom(0, 60, 600, 3600, -600),
     usage: fc.array(fc.constantFrom(0, 100, 5000), { minLength: 3, maxLength: 3 }),
     health: fc.constantFrom<NodeHealth>("healthy", "healthy", "healthy", "draining", "down"),
@@ -262,13 +285,14 @@ function placeFirstFit(
  * Runs `steps` on a cluster of `nodeCount` 8-GPU nodes: before each pass some runs end, time
  * moves, runs start (`placeFirstFit`) and node 3's health may change; each pass on standing
  * runs decides what a pass on the same runs as a list decides. Gives how many passes kept a
- * reservation and how many starts were kept for its holder (backfills).
+ * reservation, how many starts were kept for its holder (backfills), and how many passes
+ * preempted a run of a budget holding 4 unprotected allocated runs or more (crowded).
  */
 function checkPassAfterPass(
   nodeCount: number,
   steps: readonly PassStep[],
-): { reserved: number; backfills: number } {
-  const counts = { reserved: 0, backfills: 0 };
+): { reserved: number; backfills: number; crowded: number } {
+  const counts = { reserved: 0, backfills: 0, crowded: 0 };
   const cluster = makeCluster(nodeCount, 8);
   const standing = createStandingRuns(cluster.nodes);
   let list: ActiveRun[] = [];
@@ -314,6 +338,13 @@ function checkPassAfterPass(
     if (result.reservationHolderRank !== null) counts.reserved += 1;
     for (const start of result.starts) {
       if (start.reason.rule === "start-allocated" && start.reason.keptFor) counts.backfills += 1;
+    }
+    const unprotectedRuns = (budgetId: string) =>
+      list.filter(
+        (run) => run.budgetId === budgetId && run.isAllocated && run.protectedUntilSec <= nowSec,
+      ).length;
+    if (result.preemptions.some((preemption) => unprotectedRuns(preemption.budgetId) >= 4)) {
+      counts.crowded += 1;
     }
     // The free GPUs of usable nodes, counted as runs came and went, as counted anew.
     const kept = standingRunsState(standing)!;
