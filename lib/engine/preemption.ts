@@ -57,6 +57,36 @@ function compareCostsOnly(a: VictimSetCost, b: VictimSetCost): number {
 }
 
 /**
+ * Working arrays of `planPreemption`, shared by every plan (plans never run inside one another,
+ * and none keeps them past its return), so that a plan allocates no typed array: V8 makes most
+ * of them outside its heap, at a cost that showed in profiles. Each call gives the first `length`
+ * entries zeroed (or a copy of `free`); entries past them are left as they were.
+ */
+const planScratch = (() => {
+  let taken = new Uint8Array(0);
+  let chosen = new Uint8Array(0);
+  let freeAfter = new Int32Array(0);
+  const grown = (length: number, current: number): number => Math.max(length, 2 * current);
+  return {
+    taken(length: number): Uint8Array {
+      if (taken.length < length) taken = new Uint8Array(grown(length, taken.length));
+      return taken.fill(0, 0, length);
+    },
+    chosen(length: number): Uint8Array {
+      if (chosen.length < length) chosen = new Uint8Array(grown(length, chosen.length));
+      return chosen.fill(0, 0, length);
+    },
+    freeAfter(free: Int32Array): Int32Array {
+      if (freeAfter.length < free.length) {
+        freeAfter = new Int32Array(grown(free.length, freeAfter.length));
+      }
+      freeAfter.set(free);
+      return freeAfter;
+    },
+  };
+})();
+
+/**
  * Chooses runs to preempt so that a job of `gpus` GPUs can be placed, or returns null when even
  * every allowed preemption would not make room (then nothing is preempted).
  *
@@ -84,12 +114,12 @@ export function planPreemption(
   const nodeCount = pool.free.length;
   // The positions that may serve, ascending: every one unless the caller narrowed them.
   const candidatePositions = positions ?? Array.from({ length: nodeCount }, (_, i) => i);
-  // Victims chosen and GPUs free after them; copied on the first choice (most plans fail
-  // before any, and allocate nothing).
+  // Victims chosen and GPUs free after them, in the shared scratch arrays from the first choice
+  // on (most plans fail before any); positions taken by the plan.
   let chosen: Uint8Array | null = null;
   let freeAfter: Int32Array = pool.free;
   const slices: NodeSlice[] = [];
-  const taken = new Uint8Array(nodeCount);
+  const taken = planScratch.taken(nodeCount);
 
   // Cost of the victims needed on one node to reach `need` free GPUs, given victims already
   // chosen; null if the node cannot get there. Victim ids go to `ids` when it is given.
@@ -131,8 +161,8 @@ export function planPreemption(
     victimsOn(position, need, ids);
     taken[position] = 1;
     if (!chosen) {
-      chosen = new Uint8Array(candidates.length);
-      freeAfter = Int32Array.from(pool.free);
+      chosen = planScratch.chosen(candidates.length);
+      freeAfter = planScratch.freeAfter(pool.free);
     }
     for (const index of ids) {
       chosen[index] = 1;
@@ -177,9 +207,10 @@ export function planPreemption(
   }
   slices.sort((a, b) => a.node - b.node);
   const victims: number[] = [];
-  (chosen as Uint8Array | null)?.forEach((isChosen, index) => {
-    if (isChosen) victims.push(index);
-  });
+  const isChosen = chosen as Uint8Array | null;
+  for (let index = 0; isChosen && index < candidates.length; index += 1) {
+    if (isChosen[index]) victims.push(index);
+  }
   victims.sort((a, b) => compareVictims(candidates[a]!, candidates[b]!));
   return { victims, placement: slices };
 }

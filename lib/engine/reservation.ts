@@ -175,6 +175,8 @@ const optionPositions: number[] = [];
 const optionAtSecs: number[] = [];
 /** A copy of the options' times that `earliestOptions` reorders: shared too. */
 const selectionScratch: number[] = [];
+/** The options `earliestOptions` has chosen so far, by option: shared too (a typed array). */
+let isChosenScratch = new Uint8Array(0);
 /** The request whose options the lists hold (`scanWholeNodes`), how many, and its readiness. */
 let scannedRequest: ReservationRequest | null = null;
 let scannedOptions = 0;
@@ -432,7 +434,10 @@ function earliestOptions(atSecs: readonly number[], length: number, count: numbe
     }
     return chosen;
   }
-  const isChosen = new Uint8Array(length);
+  if (isChosenScratch.length < length) {
+    isChosenScratch = new Uint8Array(Math.max(length, 2 * isChosenScratch.length));
+  }
+  const isChosen = isChosenScratch.fill(0, 0, length);
   for (let round = 0; round < count; round += 1) {
     let best = -1;
     for (let i = 0; i < length; i += 1) {
