@@ -83,7 +83,8 @@ export function simulateCluster(
         state.setHealth(change.node, change.state, nowSec);
         hasChanged = true;
       } else if (event.kind === "protectionEnd") {
-        hasChanged ||= isLive(event.ref) !== null && (state.pending.size > 0 || state.isDraining());
+        hasChanged ||=
+          isLive(event.ref) !== null && (state.pendingCount() > 0 || state.isDraining());
       } else if (event.atSec === wakeSec) {
         hasChanged = true;
         wakeSec = Infinity;

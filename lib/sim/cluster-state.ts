@@ -56,8 +56,9 @@ export function createClusterState(scenario: Scenario, spec: SimCluster, jobs: r
   const runsOnNode = new Int32Array(nodes.length);
   const isDrainCounted = nodes.map(() => false);
   const live = new Map<string, LiveRun>();
-  const pending = new Map<number, PendingJob>();
-  // Job index by id of the pending jobs only: a small map, not one over every job of a year.
+  // Each pending job's entry by job index, and the pending jobs' indices by id in the order they
+  // were queued: one small map, not one over every job of a year.
+  const pendingByIndex: (PendingJob | undefined)[] = new Array(jobs.length);
   const pendingIndexById = new Map<string, number>();
   const usage = createUsageTracker(scenario.lookbackSec);
   const cluster: ClusterRecord = {
@@ -86,7 +87,7 @@ export function createClusterState(scenario: Scenario, spec: SimCluster, jobs: r
       priority: job.priority,
       submitSec: job.submitSec,
     };
-    pending.set(index, entry);
+    pendingByIndex[index] = entry;
     pendingIndexById.set(job.id, index);
     arrivals.push(entry);
   }
@@ -178,7 +179,7 @@ export function createClusterState(scenario: Scenario, spec: SimCluster, jobs: r
     if (placed !== job.gpus)
       throw new Error(`job ${job.id} placed on ${placed} GPUs, wants ${job.gpus}`);
     const record = records[index] as JobRecord;
-    pending.delete(index);
+    pendingByIndex[index] = undefined;
     pendingIndexById.delete(jobId);
     record.queuedSec += nowSec - (queuedSinceSec[index] ?? nowSec);
     record.firstStartSec ??= nowSec;
@@ -246,7 +247,7 @@ export function createClusterState(scenario: Scenario, spec: SimCluster, jobs: r
     freeGpus,
   };
   const lists: ViewSources = {
-    listPending: () => Array.from(pending.values()),
+    listPending: () => Array.from(pendingIndexById.values(), (index) => pendingByIndex[index]!),
     listRunning: () => Array.from(live.values(), (run) => run.active),
     snapshotUsage: (atSec) => usage.snapshot(atSec),
     usageAt: (leafId, atSec) => usage.usageAt(leafId, atSec),
@@ -262,7 +263,11 @@ export function createClusterState(scenario: Scenario, spec: SimCluster, jobs: r
 
   function finish(endSec: number): JobRecord[] {
     for (const [index, record] of records.entries()) {
-      if (record.state === "pending" && record.job.submitSec <= endSec && pending.has(index)) {
+      if (
+        record.state === "pending" &&
+        record.job.submitSec <= endSec &&
+        pendingByIndex[index] !== undefined
+      ) {
         record.queuedSec += endSec - (queuedSinceSec[index] ?? endSec);
       }
     }
@@ -275,7 +280,8 @@ export function createClusterState(scenario: Scenario, spec: SimCluster, jobs: r
     /** Whether a node is draining. */
     isDraining: (): boolean => drainingNodes > 0,
     live,
-    pending,
+    /** Jobs waiting to start. */
+    pendingCount: (): number => pendingIndexById.size,
     records,
     enqueue,
     endRun,
