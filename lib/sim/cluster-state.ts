@@ -56,8 +56,8 @@ export function createClusterState(scenario: Scenario, spec: SimCluster, jobs: r
   const runsOnNode = new Int32Array(nodes.length);
   const isDrainCounted = nodes.map(() => false);
   const live = new Map<string, LiveRun>();
-  // Each pending job's entry by job index, and the pending jobs' indices by id in the order they
-  // were queued: one small map, not one over every job of a year.
+  // Each pending job's entry by job index (an array over the cluster's jobs), and the pending
+  // jobs' indices by id in the order they were queued (a map of the pending jobs only).
   const pendingByIndex: (PendingJob | undefined)[] = new Array(jobs.length);
   const pendingIndexById = new Map<string, number>();
   const usage = createUsageTracker(scenario.lookbackSec);
