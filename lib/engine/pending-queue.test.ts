@@ -111,6 +111,50 @@ describe("standing queue", () => {
     );
   });
 
+  it("walks the order of orderQueue after every add and removal, as budgets gain and lose priorities", () => {
+    // Mostly one priority per budget, so that a budget's lines go from one priority to two and
+    // back (one list while one priority is queued) and ties between budgets read submit order.
+    const opsArbitrary = fc.array(
+      fc.record({
+        isRemoval: fc.boolean(),
+        leaf: fc.nat(3),
+        priority: fc.constantFrom<Priority>("normal", "normal", "normal", "high", "low"),
+        gpus: fc.constantFrom(1, 2, 8),
+        submitSec: fc.integer({ min: 0, max: 4 }),
+        pick: fc.nat(),
+      }),
+      { maxLength: 60 },
+    );
+    fc.assert(
+      fc.property(
+        opsArbitrary,
+        fc.array(fc.integer({ min: 1, max: 2 }), { minLength: 4, maxLength: 4 }),
+        (ops, ranks) => {
+          const rankOf = (budgetId: string): number => ranks[LEAVES.indexOf(budgetId)]!;
+          const isAllocated = (queued: PendingJob): boolean =>
+            queued.minRuntimeSec > 0 && queued.budgetId !== "b/w";
+          const queue = createStandingQueue(tree, cluster);
+          let queued: PendingJob[] = [];
+          ops.forEach((op, i) => {
+            if (op.isRemoval && queued.length > 0) {
+              const gone = queued[op.pick % queued.length]!;
+              queue.remove(gone.id);
+              queued = queued.filter((other) => other !== gone);
+            } else {
+              const added = job(`j${String(i).padStart(2, "0")}`, LEAVES[op.leaf]!, op);
+              queue.add(added);
+              queued.push(added);
+            }
+            expect(walkAll(queue, rankOf)).toEqual(
+              orderQueue(queued, rankOf, isAllocated).map((kept) => kept.id),
+            );
+          });
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it("keeps jobs that can never start apart, as errors", () => {
     const queue = createStandingQueue(tree, cluster);
     queue.add(job("inner", "a"));

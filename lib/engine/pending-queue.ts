@@ -137,6 +137,11 @@ export function queueFromPending(
 
 const PRIORITY_ORDER: Record<Priority, number> = { high: 0, normal: 1, low: 2 };
 
+/** A job's slot in `BudgetLine.priorityCounts`. */
+function priorityLevelOf(job: PendingJob): 0 | 1 | 2 | 3 {
+  return (PRIORITY_ORDER[job.priority] as 0 | 1 | 2 | undefined) ?? 3;
+}
+
 function compareSubmit(a: PendingJob, b: PendingJob): number {
   return a.submitSec - b.submitSec || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
@@ -186,11 +191,20 @@ function removeSorted(
   } else list.splice(at, 1);
 }
 
-/** One budget's waiting jobs of one kind, in its own order and in submit order. */
+/**
+ * One budget's waiting jobs of one kind, in its own order and in submit order. While its jobs
+ * share one priority the two orders are the same, and so is the array: one sorted insert and one
+ * sorted removal per job instead of two (a trace without priorities, such as Philly, never has
+ * two lists).
+ */
 type BudgetLine = {
   budgetId: string;
   byPriority: PendingJob[];
+  /** `byPriority` itself while fewer than two priorities are queued. */
   bySubmit: PendingJob[];
+  /** Jobs per priority (`PRIORITY_ORDER`; 3: a priority it does not know), and how many are not 0. */
+  priorityCounts: [number, number, number, number];
+  priorityLevels: number;
   /** Jobs per size and per minimum runtime, for the group bounds. */
   gpusCount: Map<number, number>;
   minRuntimeCount: Map<number, number>;
@@ -341,18 +355,28 @@ export function createStandingQueue(tree: BudgetTree, cluster: ClusterSpec): Sta
     const kind = isAllocatedRun(job.minRuntimeSec, share) ? 1 : 0;
     let line = lines[kind]!.get(job.budgetId);
     if (!line) {
+      const byPriority: PendingJob[] = [];
       line = {
         budgetId: job.budgetId,
-        byPriority: [],
-        bySubmit: [],
+        byPriority,
+        bySubmit: byPriority,
+        priorityCounts: [0, 0, 0, 0],
+        priorityLevels: 0,
         gpusCount: new Map(),
         minRuntimeCount: new Map(),
         bounds: null,
       };
       lines[kind]!.set(job.budgetId, line);
     }
+    const level = priorityLevelOf(job);
+    if (line.priorityCounts[level] === 0) line.priorityLevels += 1;
+    line.priorityCounts[level] += 1;
+    // A second priority: the submit order, until now the same, gets its own copy.
+    if (line.priorityLevels > 1 && line.bySubmit === line.byPriority) {
+      line.bySubmit = line.byPriority.slice();
+    }
     insertSorted(line.byPriority, job, comparePriority);
-    insertSorted(line.bySubmit, job, compareSubmit);
+    if (line.bySubmit !== line.byPriority) insertSorted(line.bySubmit, job, compareSubmit);
     if (line.byPriority.length === 1) linesChanged[kind] = linesChanged[kind]! + 1;
     count(line.gpusCount, job.gpus, 1);
     count(line.minRuntimeCount, job.minRuntimeSec, 1);
@@ -378,7 +402,14 @@ export function createStandingQueue(tree: BudgetTree, cluster: ClusterSpec): Sta
     const { job, line } = entry;
     queued.delete(jobId);
     removeSorted(line.byPriority, job, comparePriority);
-    removeSorted(line.bySubmit, job, compareSubmit);
+    if (line.bySubmit !== line.byPriority) removeSorted(line.bySubmit, job, compareSubmit);
+    const level = priorityLevelOf(job);
+    line.priorityCounts[level] -= 1;
+    if (line.priorityCounts[level] === 0) {
+      line.priorityLevels -= 1;
+      // One priority left: both orders are the same again.
+      if (line.priorityLevels < 2) line.bySubmit = line.byPriority;
+    }
     if (line.byPriority.length === 0) linesChanged[entry.kind] = linesChanged[entry.kind]! + 1;
     const isLastOfSize = count(line.gpusCount, job.gpus, -1);
     const isLastOfRuntime = count(line.minRuntimeCount, job.minRuntimeSec, -1);
