@@ -43,6 +43,10 @@ export function simulateUntil(
   if (!checked.ok) {
     throw new InputError(`budget tree: ${checked.issues.map((issue) => issue.message).join("; ")}`);
   }
-  const result = simulateCluster(scenario, cluster, SCHEDULERS.allocation, { untilSec: atSec });
+  // The queue explains each running job by its start.
+  const result = simulateCluster(scenario, cluster, SCHEDULERS.allocation, {
+    untilSec: atSec,
+    keepsStartReasons: true,
+  });
   return { cluster, tree: checked.value, result, atSec };
 }

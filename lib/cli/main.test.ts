@@ -145,6 +145,11 @@ describe("allot command line", () => {
     expect(json.jobs.map((job: { id: string; state: string }) => `${job.id}:${job.state}`)).toEqual(
       ["debug-1:running", "hog:pending"],
     );
+    // A running job is explained by its start.
+    expect(json.jobs[0].reason).toMatchObject({ rule: "start-allocated" });
+    expect(json.jobs[0].explanation).toMatch(
+      /^Started at \+2h00m on node 0 .*after preempting 1 run/,
+    );
   });
 
   it("generates a lab scenario and imports a Philly CSV", async () => {

@@ -131,7 +131,8 @@ export function simulateLabHistory(options: LabHistoryOptions): LabHistory {
     nodeEvents: parsed.value.nodeEvents.filter((event) => event.atSec < horizonSec),
     horizonSec,
   };
-  const result = runSimulation(scenario, createAllocationScheduler);
+  // Every start is stored as a decision, with its reason.
+  const result = runSimulation(scenario, createAllocationScheduler, { keepsStartReasons: true });
   const at = (sec: number) => startSec + sec;
 
   const jobs: HistoryJob[] = [];

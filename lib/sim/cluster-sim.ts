@@ -10,6 +10,11 @@ export type ClusterSimOptions = {
   untilSec?: number | null;
   /** Called now and then with the clock (seconds), for progress display. */
   onProgress?: (nowSec: number) => void;
+  /**
+   * Whether each run's record keeps the scheduler's reason for its start (`RunRecord.startReason`):
+   * only callers that explain runs ask (the JSON report leaves it out, and a year keeps a million).
+   */
+  keepsStartReasons?: boolean;
 };
 
 /** The outcome of one cluster, and the scheduler's view at the last moment simulated. */
@@ -37,6 +42,7 @@ export function simulateCluster(
 ): ClusterSimResult {
   const scheduler = factory(scenario, spec);
   const stopSec = options.untilSec ?? scenario.horizonSec ?? Infinity;
+  const keepsStartReasons = options.keepsStartReasons === true;
   const jobs = scenario.jobs
     .filter((job) => job.cluster === spec.name)
     .map((job, i) => ({ job, i }))
@@ -109,7 +115,7 @@ export function simulateCluster(
         isProtected,
         nowSec,
       );
-      if (start.reason !== undefined) run.record.startReason = start.reason;
+      if (keepsStartReasons && start.reason !== undefined) run.record.startReason = start.reason;
       liveByRef.push(run);
       const ref = liveByRef.length - 1;
       events.push({ atSec: run.expectedEndSec, kind: "completion", ref });

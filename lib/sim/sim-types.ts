@@ -20,7 +20,10 @@ export type RunRecord = {
   endReason: RunEndReason;
   /** The scheduler's reason for a preemption, as it gave it. */
   reason?: unknown;
-  /** The scheduler's reason for the start, as it gave it (not in the JSON report). */
+  /**
+   * The scheduler's reason for the start, as it gave it, when the simulation was asked to keep it
+   * (`keepsStartReasons`; not in the JSON report).
+   */
   startReason?: unknown;
 };
 

@@ -65,6 +65,23 @@ describe("runSimulation on the debug-vs-hog scenario", () => {
     expect(allocation.unallocatedShare).toBeGreaterThan(0);
   });
 
+  it("keeps each run's start reason only when asked, and decides the same either way", () => {
+    const kept = runSimulation(scenario, SCHEDULERS.allocation, { keepsStartReasons: true });
+    const plain = runSimulation(scenario, SCHEDULERS.allocation);
+    const debugRun = (result: typeof kept) =>
+      result.jobs.find((record) => record.job.id === "debug-1")!.runs[0]!;
+    expect(debugRun(kept).startReason).toMatchObject({
+      rule: "start-allocated",
+      preemptedRunIds: ["hog#1"],
+    });
+    expect(plain.jobs.flatMap((record) => record.runs).some((run) => "startReason" in run)).toBe(
+      false,
+    );
+    expect(JSON.stringify(buildReport(scenario, plain))).toBe(
+      JSON.stringify(buildReport(scenario, kept)),
+    );
+  });
+
   // The golden file is Prettier-formatted JSON, so compare values (byte identity of repeated
   // runs is the determinism test's job).
   it("matches the golden report", () => {

@@ -7,6 +7,8 @@ import type { ClusterRecord, JobRecord, SimulationResult } from "./sim-types";
 export type SimulationOptions = {
   /** Called now and then with the cluster name and the clock in seconds (progress display). */
   onProgress?: (cluster: string, nowSec: number) => void;
+  /** Whether run records keep the reasons of their starts (`ClusterSimOptions`); default false. */
+  keepsStartReasons?: boolean;
 };
 
 /**
@@ -38,6 +40,7 @@ export function simulateClusters(
     const spec = scenario.clusters.find((cluster) => cluster.name === name);
     if (!spec) throw new Error(`The scenario has no cluster "${name}".`);
     const { schedulerName, records, cluster } = simulateCluster(scenario, spec, factory, {
+      keepsStartReasons: options.keepsStartReasons === true,
       ...(options.onProgress
         ? { onProgress: (nowSec: number) => options.onProgress?.(name, nowSec) }
         : {}),
