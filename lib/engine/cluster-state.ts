@@ -11,9 +11,10 @@ import {
 import { compareVictims, type VictimCandidate, type VictimSlot } from "./preemption";
 import type { BudgetRef, DrainCompleteDecision, PreemptDecision, PreemptReason } from "./reasons";
 import type { SchedulePassInput } from "./schedule-pass";
-import { standingRunsState } from "./standing-runs";
+import { heldByTreeNode, standingRunsState } from "./standing-runs";
+import { createHoldings, createHoldingsOn, type Holdings } from "./holdings";
 import { countUsableFree, usableFreeBounds } from "./usable-free";
-import type { ActiveRun, ClusterNodeState, NodeHealth } from "./types";
+import type { ActiveRun, BudgetTree, ClusterNodeState, NodeHealth } from "./types";
 
 /** A run holding GPUs during the pass: an input run or a start of this pass. */
 export type LiveRun = VictimCandidate & {
@@ -56,10 +57,11 @@ export type ClusterState = {
    */
   freeBounds: FreeGpuBounds | null;
   /**
-   * Gives `add` the allocated GPUs held per leaf budget by the runs loaded and not ended while
-   * loading (a budget may come more than once). Call it before the pass ends or starts a run.
+   * The allocated GPUs held on `tree` by the runs loaded and not ended while loading (the share
+   * guard's holdings, a new object for the pass to change). Call it before the pass ends or
+   * starts a run.
    */
-  addAllocatedHeld: (add: (budgetId: string, gpus: number) => void) => void;
+  loadHoldings: (tree: BudgetTree) => Holdings;
   preemptions: PreemptDecision[];
   drainsCompleted: DrainCompleteDecision[];
   /**
@@ -308,16 +310,18 @@ export function loadClusterState(
     !ended.some((entry) => entry.slices.some((slice) => pool.isUsable[slice.position] === 1))
       ? usableFreeBounds(usableFree, pool.nodeSizeGpus)
       : null;
-  const addAllocatedHeld = (add: (budgetId: string, gpus: number) => void): void => {
+  const loadHoldings = (tree: BudgetTree): Holdings => {
     if (isTotalled) {
-      // forEach: no entry pair made per budget.
-      standing!.allocatedGpus.forEach((gpus, budgetId) => add(budgetId, gpus));
-      for (const entry of endedAllocated) add(entry.budgetId, -entry.gpus);
-    } else {
-      for (const entry of live) {
-        if (!entry.isGone && entry.isAllocated) add(entry.budgetId, entry.gpus);
-      }
+      // The standing runs' holdings on the tree, kept from pass to pass, copied.
+      const holdings = createHoldingsOn(tree, heldByTreeNode(standing!, tree).slice());
+      for (const entry of endedAllocated) holdings.add(entry.budgetId, -entry.gpus);
+      return holdings;
     }
+    const holdings = createHoldings(tree, []);
+    for (const entry of live) {
+      if (!entry.isGone && entry.isAllocated) holdings.add(entry.budgetId, entry.gpus);
+    }
+    return holdings;
   };
   const loadedCount = live.length;
   // Victim lists: loaded runs (never this pass's starts), unprotected, on healthy nodes, in
@@ -376,7 +380,7 @@ export function loadClusterState(
     rankBySlot,
     preemptable,
     freeBounds,
-    addAllocatedHeld,
+    loadHoldings,
     preemptions,
     drainsCompleted,
     victimsByPosition,

@@ -47,6 +47,25 @@ export function createHoldings(
 }
 
 /**
+ * Holdings on `held`, allocated GPUs per tree node index (a run counted for its leaf and every
+ * ancestor, as `add` counts it), taken as they are: later `add`s change the array.
+ *
+ * @example createHoldingsOn(tree, heldByNode.slice()).heldGpus("llm")
+ */
+export function createHoldingsOn(tree: BudgetTree, held: number[]): Holdings {
+  return new HeldByNode(tree, held);
+}
+
+/**
+ * Adds `gpus` to tree node `index` and every ancestor of it in `held` (GPUs per tree node index),
+ * as `Holdings.add` does for a budget; nothing for index -1 (a budget not in the tree).
+ */
+export function addAlongPath(tree: BudgetTree, held: number[], index: number, gpus: number): void {
+  const { nodes } = tree;
+  for (let at = index; at >= 0; at = nodes[at]!.parentIndex) held[at] = held[at]! + gpus;
+}
+
+/**
  * Holdings on `held`, GPUs per tree node index (changed in place by `add`). A class: a pass makes
  * one, and methods on the prototype cost nothing to make.
  */
@@ -57,13 +76,8 @@ class HeldByNode implements Holdings {
   ) {}
 
   add(budgetId: string, gpus: number): void {
-    const { nodes } = this.tree;
-    let index = this.tree.indexById[budgetId];
-    if (index === undefined) return;
-    while (index >= 0) {
-      this.held[index] = this.held[index]! + gpus;
-      index = nodes[index]!.parentIndex;
-    }
+    const index = this.tree.indexById[budgetId];
+    if (index !== undefined) addAlongPath(this.tree, this.held, index, gpus);
   }
 
   nodeIndexOf(budgetId: string): number {

@@ -1,7 +1,7 @@
 import { loadClusterState, type ClusterState, type LiveRun } from "./cluster-state";
 import { protectedUntilSec } from "./contract";
 import { createBudgetRefs, rankBudgets, type FairTreeRanking } from "./fair-tree";
-import { createHoldings, type Holdings } from "./holdings";
+import type { Holdings } from "./holdings";
 import {
   guardedPreemptableGpus,
   judgeSlotByShareGuard,
@@ -195,8 +195,7 @@ function decide(
   const { cluster, nowSec, tree } = input;
   const { pool, live, heldByPosition, preemptions, victimsByPosition } = state;
   // Allocated GPUs held per tree node, kept current through the pass (the share guard, ADR 011).
-  const holdings = createHoldings(tree, []);
-  state.addAllocatedHeld((budgetId, gpus) => holdings.add(budgetId, gpus));
+  const holdings = state.loadHoldings(tree);
   // Tree node per budget slot, for the share guard asked of many runs; filled as asked.
   const nodeBySlot: number[] = [];
   const nodeOfSlot = (slot: number): number =>

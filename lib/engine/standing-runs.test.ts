@@ -2,7 +2,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { freeGpuBounds } from "./placement";
 import { runSchedulePass } from "./schedule-pass";
-import { createStandingRuns, standingRunsState } from "./standing-runs";
+import { createHoldings } from "./holdings";
+import { createStandingRuns, heldByTreeNode, standingRunsState } from "./standing-runs";
 import { countUsableFree } from "./usable-free";
 import { buildTree, makeCluster, makeJob, makeRun } from "./test-helpers";
 import type { ActiveRun, ClusterNodeState, ClusterSpec, NodeHealth } from "./types";
@@ -57,6 +58,37 @@ describe("standing runs", () => {
         .filter((run) => run.placement[0]!.node === 3)
         .map((run) => expect.objectContaining({ runId: run.id })),
     );
+  });
+
+  it("keep their holdings on each budget tree asked for as runs come and go", () => {
+    const deep = buildTree({
+      name: "lab",
+      children: [{ name: "p", children: [{ name: "a" }, { name: "c" }] }, { name: "b" }],
+    });
+    const cluster = makeCluster(4, 8);
+    const runs = createStandingRuns(cluster.nodes);
+    const state = standingRunsState(runs)!;
+    const standing: ActiveRun[] = [];
+    // Leaves of either tree, and one of neither (held nowhere); unallocated runs hold nothing.
+    const budgets = ["a", "b", "p/a", "p/c", "gone"];
+    for (let i = 0; i < 60; i += 1) {
+      const run = makeRun(`r${i}`, budgets[i % 5]!, [{ node: i % 4, gpus: 1 }], {
+        isAllocated: i % 7 !== 0,
+      });
+      runs.add(run);
+      standing.push(run);
+      if (i % 3 === 0) {
+        runs.remove(standing[i >> 1]!.id);
+        standing.splice(i >> 1, 1);
+      }
+      // Asked of one tree, then the other, as runs change: each as if counted afresh.
+      const asked = i % 4 < 2 ? tree : deep;
+      const allocated = standing.filter((kept) => kept.isAllocated);
+      const expected = createHoldings(asked, allocated);
+      expect(heldByTreeNode(state, asked)).toEqual(
+        asked.nodes.map((node) => expected.heldGpus(node.id)),
+      );
+    }
   });
 
   it("refuses a run twice, a run on an unknown node or placed oddly, and other nodes", () => {

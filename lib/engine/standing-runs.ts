@@ -7,7 +7,7 @@ import {
   type FreeGpuBounds,
   type GpuPool,
 } from "./placement";
-import { createHoldings } from "./holdings";
+import { addAlongPath, createHoldingsOn } from "./holdings";
 import {
   createPreemptableTracker,
   guardedPreemptableGpus,
@@ -81,6 +81,11 @@ export type StandingRunsState = {
   passFree: Int32Array;
   /** Allocated GPUs held by the standing runs of each leaf budget. */
   allocatedGpus: Map<string, number>;
+  /**
+   * The same per node of the last budget tree asked for (`heldByTreeNode`), kept as runs come
+   * and go: a pass copies it instead of adding up the budgets. Null before any tree was asked.
+   */
+  treeHeld: TreeHeld | null;
   /** The slots of the entries' budgets (`LiveRun.budgetSlot`). */
   budgetSlots: BudgetSlots;
   /** GPUs preemption could free, kept as runs come and go. */
@@ -98,7 +103,34 @@ export type StandingRunsState = {
   isProtectionKept: boolean;
 };
 
+/** Allocated GPUs per node of `tree` (`Holdings`), and the tree node of each budget slot. */
+type TreeHeld = { tree: BudgetTree; held: number[]; nodeBySlot: number[] };
+
 const states = new WeakMap<StandingRuns, StandingRunsState>();
+
+/** The tree node of a budget slot (-1: not in the tree), looked up once per slot and tree. */
+function treeNodeOf(treeHeld: TreeHeld, slot: number, budgetId: string): number {
+  return (treeHeld.nodeBySlot[slot] ??= treeHeld.tree.indexById[budgetId] ?? -1);
+}
+
+/**
+ * Allocated GPUs held by the standing runs per node of `tree` (a run counts for its leaf and
+ * every ancestor; budgets outside the tree count nowhere), kept from pass to pass while the same
+ * tree is asked for: read only, copy it to change it. O(budgets) for a new tree, else O(1).
+ */
+export function heldByTreeNode(state: StandingRunsState, tree: BudgetTree): readonly number[] {
+  if (state.treeHeld?.tree === tree) return state.treeHeld.held;
+  const treeHeld: TreeHeld = {
+    tree,
+    held: new Array<number>(tree.nodes.length).fill(0),
+    nodeBySlot: [],
+  };
+  state.allocatedGpus.forEach((gpus, budgetId) => {
+    addAlongPath(tree, treeHeld.held, tree.indexById[budgetId] ?? -1, gpus);
+  });
+  state.treeHeld = treeHeld;
+  return treeHeld.held;
+}
 
 /**
  * Runs kept between passes, for callers that see them change by small deltas (the simulator,
@@ -123,6 +155,7 @@ export function createStandingRuns(nodes: readonly ClusterNodeState[]): Standing
     usableFree: null,
     passFree: pool.capacity.slice(),
     allocatedGpus: new Map(),
+    treeHeld: null,
     budgetSlots: createBudgetSlots(),
     preemptable: createPreemptableTracker(),
     nodesSeen: null,
@@ -148,6 +181,11 @@ export function createStandingRuns(nodes: readonly ClusterNodeState[]): Standing
       const held = (state.allocatedGpus.get(entry.budgetId) ?? 0) + sign * entry.gpus;
       if (held === 0) state.allocatedGpus.delete(entry.budgetId);
       else state.allocatedGpus.set(entry.budgetId, held);
+      const { treeHeld } = state;
+      if (treeHeld) {
+        const node = treeNodeOf(treeHeld, entry.budgetSlot, entry.budgetId);
+        addAlongPath(treeHeld.tree, treeHeld.held, node, sign * entry.gpus);
+      }
     }
   };
   const entryById = new Map<string, number>();
@@ -224,8 +262,7 @@ export function createStandingRuns(nodes: readonly ClusterNodeState[]): Standing
     },
     preemptableBound(tree, nowSec, job, jobRank, rankOf) {
       const totals = state.preemptable.totalsAt(nowSec, state.entries);
-      const holdings = createHoldings(tree, []);
-      state.allocatedGpus.forEach((gpus, budgetId) => holdings.add(budgetId, gpus));
+      const holdings = createHoldingsOn(tree, heldByTreeNode(state, tree).slice());
       const { ids } = state.budgetSlots;
       return guardedPreemptableGpus(
         totals,
