@@ -11,7 +11,7 @@ import {
 import { compareVictims, type VictimCandidate, type VictimSlot } from "./preemption";
 import type { BudgetRef, DrainCompleteDecision, PreemptDecision, PreemptReason } from "./reasons";
 import type { SchedulePassInput } from "./schedule-pass";
-import { heldByTreeNode, standingRunsState } from "./standing-runs";
+import { heldByTreeNode, standingRunsState, treeNodeBySlot } from "./standing-runs";
 import { createHoldings, createHoldingsOn, type Holdings } from "./holdings";
 import { countUsableFree, usableFreeBounds } from "./usable-free";
 import type { ActiveRun, BudgetTree, ClusterNodeState, NodeHealth } from "./types";
@@ -62,6 +62,11 @@ export type ClusterState = {
    * starts a run.
    */
   loadHoldings: (tree: BudgetTree) => Holdings;
+  /**
+   * The tree node of each budget slot on `tree`, as far as looked up (`Holdings.nodeIndexOf`):
+   * the pass fills it as it asks. Standing runs keep it from pass to pass (their slots stay).
+   */
+  nodeBySlotOn: (tree: BudgetTree) => number[];
   preemptions: PreemptDecision[];
   drainsCompleted: DrainCompleteDecision[];
   /**
@@ -381,6 +386,7 @@ export function loadClusterState(
     preemptable,
     freeBounds,
     loadHoldings,
+    nodeBySlotOn: (tree) => (standing ? treeNodeBySlot(standing, tree) : []),
     preemptions,
     drainsCompleted,
     victimsByPosition,

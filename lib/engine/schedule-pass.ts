@@ -197,7 +197,7 @@ function decide(
   // Allocated GPUs held per tree node, kept current through the pass (the share guard, ADR 011).
   const holdings = state.loadHoldings(tree);
   // Tree node per budget slot, for the share guard asked of many runs; filled as asked.
-  const nodeBySlot: number[] = [];
+  const nodeBySlot = state.nodeBySlotOn(tree);
   const nodeOfSlot = (slot: number): number =>
     (nodeBySlot[slot] ??= holdings.nodeIndexOf(state.budgetSlots.ids[slot]!));
   const preemptableGpus = createPreemptableBound(state, holdings, nodeOfSlot);

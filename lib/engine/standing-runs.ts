@@ -114,6 +114,15 @@ function treeNodeOf(treeHeld: TreeHeld, slot: number, budgetId: string): number 
 }
 
 /**
+ * The tree node of each budget slot of the standing runs on `tree` (-1: not in it), as far as
+ * looked up: kept from pass to pass with `heldByTreeNode`'s, for a pass to fill as it asks.
+ */
+export function treeNodeBySlot(state: StandingRunsState, tree: BudgetTree): number[] {
+  heldByTreeNode(state, tree);
+  return state.treeHeld!.nodeBySlot;
+}
+
+/**
  * Allocated GPUs held by the standing runs per node of `tree` (a run counts for its leaf and
  * every ancestor; budgets outside the tree count nowhere), kept from pass to pass while the same
  * tree is asked for: read only, copy it to change it. O(budgets) for a new tree, else O(1).
