@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { simulateCluster } from "./cluster-sim";
 import { buildReport } from "./metrics";
 import { parseScenario, type Scenario } from "./scenario";
 import { SCHEDULERS, type SchedulerName } from "./schedulers";
@@ -173,5 +174,34 @@ describe("simulateClusters and mergeClusterOutcomes (clusters simulated apart, e
     expect(() => simulateClusters(scenario, ["tiny"], SCHEDULERS.baseline)).toThrow(
       'The scenario has no cluster "tiny".',
     );
+  });
+});
+
+describe("simulateCluster's view at a moment", () => {
+  it("lists the pending jobs in the order they were queued, a preempted job requeued last", () => {
+    const job = (id: string, budget: string, submit: number, gpus: number) => ({
+      id,
+      budget,
+      cluster: "c",
+      user: "u",
+      submit,
+      gpus,
+      work: "10h",
+      minRuntime: "1h",
+      resumable: true,
+    });
+    // a1 holds the node; b1, of a budget with no usage, preempts it when its protection ends
+    // (b would hold 4 GPUs, fewer than a held: the share guard allows it). x1 waits from 120 s.
+    const scenario = load({
+      clusters: [{ name: "c", gpuType: "H100", nodes: 1, gpusPerNode: 8 }],
+      tree: { name: "lab", children: [{ name: "a" }, { name: "b" }] },
+      settings: { lookback: "7d", maxMinRuntime: "8h" },
+      jobs: [job("a1", "a", 0, 8), job("b1", "b", 60, 4), job("x1", "a", 120, 8)],
+    });
+    const { view } = simulateCluster(scenario, scenario.clusters[0]!, SCHEDULERS.allocation, {
+      untilSec: 3700,
+    });
+    expect(view.running.map((run) => run.id)).toEqual(["b1#1"]);
+    expect(view.pending.map((pending) => pending.id)).toEqual(["x1", "a1"]);
   });
 });
