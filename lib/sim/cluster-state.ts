@@ -214,6 +214,8 @@ export function createClusterState(scenario: Scenario, spec: SimCluster, jobs: r
       isAllocated,
       protectedUntilSec,
       endReason: "running",
+      // Set by a preemption: declared here, so that setting it later changes no record's shape.
+      reason: undefined,
     };
     // A new array of exactly the runs: `push` would reserve room for 16 in each of a year's
     // million records, most of which keep one run.
