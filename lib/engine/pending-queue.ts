@@ -202,15 +202,21 @@ type BudgetLine = {
   byPriority: PendingJob[];
   /** `byPriority` itself while fewer than two priorities are queued. */
   bySubmit: PendingJob[];
-  /** Jobs per priority (`PRIORITY_ORDER`; 3: a priority it does not know), and how many are not 0. */
+  /** Jobs per priority (`PRIORITY_ORDER`; 3: a priority it does not know). */
   priorityCounts: [number, number, number, number];
-  priorityLevels: number;
   /** Jobs per size and per minimum runtime, for the group bounds. */
   gpusCount: Map<number, number>;
   minRuntimeCount: Map<number, number>;
   /** The bounds, or null until read again after the last job of a smallest value left. */
   bounds: { minGpus: number; minMinRuntimeSec: number } | null;
 };
+
+/** How many priorities a line holds jobs of. */
+function priorityLevels(line: BudgetLine): number {
+  let levels = 0;
+  for (const count of line.priorityCounts) if (count > 0) levels += 1;
+  return levels;
+}
 
 function boundsOf(line: BudgetLine): { minGpus: number; minMinRuntimeSec: number } {
   if (line.bounds) return line.bounds;
@@ -361,7 +367,6 @@ export function createStandingQueue(tree: BudgetTree, cluster: ClusterSpec): Sta
         byPriority,
         bySubmit: byPriority,
         priorityCounts: [0, 0, 0, 0],
-        priorityLevels: 0,
         gpusCount: new Map(),
         minRuntimeCount: new Map(),
         bounds: null,
@@ -369,10 +374,10 @@ export function createStandingQueue(tree: BudgetTree, cluster: ClusterSpec): Sta
       lines[kind]!.set(job.budgetId, line);
     }
     const level = priorityLevelOf(job);
-    if (line.priorityCounts[level] === 0) line.priorityLevels += 1;
     line.priorityCounts[level] += 1;
     // A second priority: the submit order, until now the same, gets its own copy.
-    if (line.priorityLevels > 1 && line.bySubmit === line.byPriority) {
+    const isNewLevel = line.priorityCounts[level] === 1;
+    if (isNewLevel && line.bySubmit === line.byPriority && priorityLevels(line) > 1) {
       line.bySubmit = line.byPriority.slice();
     }
     insertSorted(line.byPriority, job, comparePriority);
@@ -405,10 +410,9 @@ export function createStandingQueue(tree: BudgetTree, cluster: ClusterSpec): Sta
     if (line.bySubmit !== line.byPriority) removeSorted(line.bySubmit, job, compareSubmit);
     const level = priorityLevelOf(job);
     line.priorityCounts[level] -= 1;
-    if (line.priorityCounts[level] === 0) {
-      line.priorityLevels -= 1;
-      // One priority left: both orders are the same again.
-      if (line.priorityLevels < 2) line.bySubmit = line.byPriority;
+    // One priority left: both orders are the same again.
+    if (line.priorityCounts[level] === 0 && priorityLevels(line) < 2) {
+      line.bySubmit = line.byPriority;
     }
     if (line.byPriority.length === 0) linesChanged[entry.kind] = linesChanged[entry.kind]! + 1;
     const isLastOfSize = count(line.gpusCount, job.gpus, -1);
