@@ -2,8 +2,10 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { generateLabScenario } from "../sim";
+import { SEMI_SPACE_FLAG } from "../../bin/node-flags.mjs";
 import { runMain, simulateBothArgs } from "./test-helpers";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
@@ -57,6 +59,32 @@ describe("the allot bin", () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^Usage: allot <command>/);
     expect(statSync(entry).mtimeMs).toBe(builtMs);
+  });
+
+  it("starts Node again once, with the simulations' young generation, unless one is given", () => {
+    // Each process prints the flags it was started with.
+    const preload = pathToFileURL(file("print-flags.mjs")).href;
+    writeFileSync(file("print-flags.mjs"), "console.error(JSON.stringify(process.execArgv));\n");
+    const run = (flags: string[]) => {
+      const child = spawnSync(process.execPath, [...flags, "--import", preload, BIN, "--help"], {
+        encoding: "utf8",
+        cwd: DIR,
+      });
+      expect(child.status).toBe(0);
+      expect(child.stdout).toMatch(/^Usage: allot <command>/);
+      return child.stderr
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line) as string[]);
+    };
+    expect(SEMI_SPACE_FLAG).toBe("--max-semi-space-size=128");
+    expect(run([])).toEqual([
+      ["--import", preload],
+      [SEMI_SPACE_FLAG, "--import", preload],
+    ]);
+    expect(run(["--max-semi-space-size=32"])).toEqual([
+      ["--max-semi-space-size=32", "--import", preload],
+    ]);
   });
 
   it("gives bad input a message and exit 1, not a stack trace", () => {

@@ -1,5 +1,6 @@
 import type { Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
+import { SEMI_SPACE_MB } from "../../bin/node-flags.mjs";
 import {
   generateLabScenario,
   parseScenario,
@@ -30,6 +31,7 @@ describe("runReplays (clusters in worker threads)", () => {
     let alive = 0;
     let mostAlive = 0;
     let spawned = 0;
+    const youngGenerationsMb: (number | undefined)[] = [];
     const snapshots: ReplayProgress[] = [];
     const [baseline, allocation] = await runReplays(
       [
@@ -43,6 +45,10 @@ describe("runReplays (clusters in worker threads)", () => {
           spawned += 1;
           mostAlive = Math.max(mostAlive, ++alive);
           worker.once("exit", () => (alive -= 1));
+          // As the thread's heap was made (ADR 021).
+          worker.once("online", () => {
+            youngGenerationsMb.push(worker.resourceLimits?.maxYoungGenerationSizeMb);
+          });
         },
       },
     );
@@ -51,6 +57,7 @@ describe("runReplays (clusters in worker threads)", () => {
     // Two threads, three clusters each: a thread takes task after task.
     expect(spawned).toBe(2);
     expect(mostAlive).toBe(2);
+    expect(youngGenerationsMb).toEqual([3 * SEMI_SPACE_MB, 3 * SEMI_SPACE_MB]);
     const overall = snapshots.map((snapshot) => snapshot.overall);
     expect(overall).toEqual([...overall].sort((a, b) => a - b));
     expect(snapshots.at(-1)).toEqual({ fractions: [1, 1], overall: 1, running: [] });

@@ -11,6 +11,7 @@ import { availableParallelism } from "node:os";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { serialize } from "node:v8";
 import { Worker } from "node:worker_threads";
+import { SIMULATION_WORKER_LIMITS } from "../../bin/node-flags.mjs";
 import {
   mergeClusterOutcomes,
   type ClusterOutcome,
@@ -41,6 +42,11 @@ const BOOT = THREAD_BUNDLE
   ? `import(${JSON.stringify(pathToFileURL(THREAD_BUNDLE).href)})`
   : `import("tsx/esm/api").then(({ register }) => { register(); return import(${JSON.stringify(THREAD_URL)}); })`;
 
+/** A cluster thread, with the young generation simulations are given (ADR 021). */
+function startThread(): Worker {
+  return new Worker(BOOT, { eval: true, resourceLimits: SIMULATION_WORKER_LIMITS });
+}
+
 /**
  * Whether threads can start from here: the thread's bundle exists, or its source beside this
  * file. A caller bundled on its own (say the command line, bundled to time it) has neither.
@@ -68,10 +74,7 @@ export type ClusterThreads = {
  * ends up not running them closes them itself.
  */
 export function startClusterThreads(count = availableParallelism()): ClusterThreads {
-  const workers = Array.from(
-    { length: Math.max(1, count) },
-    () => new Worker(BOOT, { eval: true }),
-  );
+  const workers = Array.from({ length: Math.max(1, count) }, startThread);
   const waiting = workers.map((worker) => {
     const entry = { worker, isAlive: true };
     // A thread that fails before its first task is not taken: a new one will show its error.
@@ -270,7 +273,7 @@ async function runTasks(
       const index = next++;
       const { replay } = tasks[index]!;
       if (!worker) {
-        worker = options.threads?.take() ?? new Worker(BOOT, { eval: true });
+        worker = options.threads?.take() ?? startThread();
         threads.add(worker);
         options.onSpawn?.(worker);
       }

@@ -8,13 +8,15 @@
 // after another; auto: as many as allot simulate would use by default), each report built as its
 // result comes; prints the wall seconds.
 // Runs from an esbuild bundle of itself, as the `allot` bin runs the command line (bin/bundle.mjs):
-// through tsx the engine runs about 3x slower, and users do not run it that way.
+// through tsx the engine runs about 3x slower, and users do not run it that way. Each process gets
+// the young generation the bin gives simulations (bin/node-flags.mjs, ADR 021).
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { chooseThreadCount, simulateSchedulers } from "../../lib/cli/simulate-schedulers";
 import type { CliIo } from "../../lib/cli/io";
 import { ensureBundle } from "../../bin/bundle.mjs";
+import { SEMI_SPACE_FLAG } from "../../bin/node-flags.mjs";
 import {
   buildReport,
   convertPhillyTrace,
@@ -29,10 +31,15 @@ import {
 
 if (process.env.ALLOT_BENCH_BUNDLED !== "1") {
   const { entryPath } = await ensureBundle("bench-sim", "scripts/bench/sim.ts");
-  const child = spawnSync(process.execPath, [entryPath, ...process.argv.slice(2)], {
-    stdio: "inherit",
-    env: { ...process.env, ALLOT_BENCH_BUNDLED: "1" },
-  });
+  // With the young generation `allot` gives simulations (ADR 021).
+  const child = spawnSync(
+    process.execPath,
+    [SEMI_SPACE_FLAG, entryPath, ...process.argv.slice(2)],
+    {
+      stdio: "inherit",
+      env: { ...process.env, ALLOT_BENCH_BUNDLED: "1" },
+    },
+  );
   process.exit(child.status ?? 1);
 }
 
@@ -170,6 +177,7 @@ if (only && threads !== null) {
       const child = spawnSync(
         process.execPath,
         [
+          SEMI_SPACE_FLAG,
           process.argv[1]!,
           workload,
           "--scheduler",
