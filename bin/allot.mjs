@@ -1,29 +1,39 @@
 #!/usr/bin/env node
 // The `allot` npm bin: runs the command line (lib/cli) from an esbuild bundle, built on first use
 // and again whenever a source changes (bin/bundle.mjs): Node runs it about 3x faster than through
-// tsx. ADR 017. Node starts again with a larger young generation unless one was given: V8 sets
-// it only when a process starts, and simulations spend a fifth of their time collecting young
-// garbage at the default size (ADR 021).
-import { spawnSync } from "node:child_process";
+// tsx. ADR 017. Node starts again with larger semi-spaces of its young generation unless given a
+// size: V8 sets them only when a process starts, and a long replay spends a fifth of its time
+// collecting young garbage at the default size (ADR 021).
+import { spawn } from "node:child_process";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { ensureBundle } from "./bundle.mjs";
 import { restartArgs } from "./node-flags.mjs";
 
+/** Signals passed on to the Node started again (a terminal's Ctrl-C reaches both anyway). */
+const FORWARDED_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"];
+
 const restart = restartArgs(
   process.execArgv,
+  process.env.NODE_OPTIONS,
   fileURLToPath(import.meta.url),
   process.argv.slice(2),
 );
 if (restart) {
-  const child = spawnSync(process.execPath, restart, { stdio: "inherit" });
-  if (child.error) {
-    process.stderr.write(`allot: could not start Node again: ${child.error.message}\n`);
+  const child = spawn(process.execPath, restart, { stdio: "inherit" });
+  const forward = (signal) => child.kill(signal);
+  for (const signal of FORWARDED_SIGNALS) process.on(signal, forward);
+  child.on("error", (error) => {
+    process.stderr.write(`allot: could not start Node again: ${error.message}\n`);
     process.exit(1);
-  }
-  if (child.signal) process.kill(process.pid, child.signal);
-  process.exit(child.status ?? 1);
+  });
+  // Its exit code, or the signal that ended it, becomes this process's.
+  child.on("exit", (code, signal) => {
+    for (const name of FORWARDED_SIGNALS) process.off(name, forward);
+    if (signal) process.kill(process.pid, signal);
+    process.exit(code ?? 1);
+  });
+} else {
+  const { entryPath } = await ensureBundle("cli", "lib/cli/main.ts");
+  const { main, createProcessIo } = await import(pathToFileURL(entryPath).href);
+  process.exitCode = await main(process.argv.slice(2), createProcessIo());
 }
-
-const { entryPath } = await ensureBundle("cli", "lib/cli/main.ts");
-const { main, createProcessIo } = await import(pathToFileURL(entryPath).href);
-process.exitCode = await main(process.argv.slice(2), createProcessIo());

@@ -22,10 +22,14 @@ function hashOf(sources) {
   return hash.digest("hex");
 }
 
-/** Whether the sources recorded for a bundle still read the same. */
+/** This file, recorded among every bundle's sources: a bundle made otherwise is made again. */
+const SELF = fileURLToPath(import.meta.url);
+
+/** Whether the sources recorded for a bundle, this file among them, still read the same. */
 async function isFresh(dir) {
   try {
     const record = JSON.parse(await readFile(path.join(dir, "sources.json"), "utf8"));
+    if (!record.files.includes(SELF)) return false;
     const sources = [];
     for (const file of record.files) sources.push([file, await readFile(file, "utf8")]);
     return hashOf(sources) === record.hash;
@@ -41,11 +45,11 @@ async function writeAside(file, contents) {
 }
 
 /**
- * Bundles `entryPoints` ({ name: absolute path }) into `outDir` as `<name>.mjs`: our TypeScript
- * only (packages stay imports), each module keeping its own `import.meta` (the source file's), as
- * under tsx, so that paths such as the Philly trace's beside the repository stay right. Files are
- * written aside and renamed, so that a run meanwhile never reads half a file. Returns the bytes
- * of every source read, by path, sorted.
+ * Bundles `entryPoints` ({ name: absolute path }) into `outDir` as `<name>.mjs`: our own modules
+ * only, TypeScript and `.mjs` (packages stay imports), each keeping its own `import.meta` (the
+ * source file's), as under tsx, so that paths such as the Philly trace's beside the repository
+ * stay right. Files are written aside and renamed, so that a run meanwhile never reads half a
+ * file. Returns the bytes of every source read, by path, sorted.
  *
  * @example await bundleEntries({ entryPoints: { cli: "/repo/lib/cli/main.ts" }, outDir, define: {} })
  */
@@ -55,12 +59,13 @@ export async function bundleEntries({ entryPoints, outDir, define }) {
   const keepImportMeta = {
     name: "keep-import-meta",
     setup(builder) {
-      builder.onLoad({ filter: /\.ts$/ }, async (args) => {
+      // Our TypeScript, and our plain JavaScript modules (bin/node-flags.mjs), recorded alike.
+      builder.onLoad({ filter: /\.(ts|mjs)$/ }, async (args) => {
         if (args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
         const source = await readFile(args.path, "utf8");
         sources.push([args.path, source]);
         return {
-          loader: "ts",
+          loader: args.path.endsWith(".ts") ? "ts" : "js",
           contents: source
             .replaceAll("import.meta.dirname", JSON.stringify(path.dirname(args.path)))
             .replaceAll("import.meta.filename", JSON.stringify(args.path))
@@ -95,6 +100,7 @@ async function build(dir, entryPoints, threadPath) {
     outDir: dir,
     define: { "process.env.ALLOT_SIM_THREAD_BUNDLE": JSON.stringify(threadPath) },
   });
+  sources.push([SELF, await readFile(SELF, "utf8")]);
   const record = { files: sources.map(([file]) => file), hash: hashOf(sources) };
   await writeAside(path.join(dir, "sources.json"), JSON.stringify(record));
 }

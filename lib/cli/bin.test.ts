@@ -1,5 +1,5 @@
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -61,14 +61,15 @@ describe("the allot bin", () => {
     expect(statSync(entry).mtimeMs).toBe(builtMs);
   });
 
-  it("starts Node again once, with the simulations' young generation, unless one is given", () => {
+  it("starts Node again once, with the simulations' semi-spaces, unless a size is given", () => {
     // Each process prints the flags it was started with.
     const preload = pathToFileURL(file("print-flags.mjs")).href;
     writeFileSync(file("print-flags.mjs"), "console.error(JSON.stringify(process.execArgv));\n");
-    const run = (flags: string[]) => {
+    const run = (flags: string[], nodeOptions = "") => {
       const child = spawnSync(process.execPath, [...flags, "--import", preload, BIN, "--help"], {
         encoding: "utf8",
         cwd: DIR,
+        env: { ...process.env, NODE_OPTIONS: nodeOptions },
       });
       expect(child.status).toBe(0);
       expect(child.stdout).toMatch(/^Usage: allot <command>/);
@@ -77,7 +78,7 @@ describe("the allot bin", () => {
         .split("\n")
         .map((line) => JSON.parse(line) as string[]);
     };
-    expect(SEMI_SPACE_FLAG).toBe("--max-semi-space-size=128");
+    expect(SEMI_SPACE_FLAG).toBe("--max-semi-space-size=64");
     expect(run([])).toEqual([
       ["--import", preload],
       [SEMI_SPACE_FLAG, "--import", preload],
@@ -85,7 +86,53 @@ describe("the allot bin", () => {
     expect(run(["--max-semi-space-size=32"])).toEqual([
       ["--max-semi-space-size=32", "--import", preload],
     ]);
-  });
+    expect(run(["--max_semi_space_size=32"])).toEqual([
+      ["--max_semi_space_size=32", "--import", preload],
+    ]);
+    expect(run([], "--max-semi-space-size=32")).toEqual([["--import", preload]]);
+  }, 30_000);
+
+  it("ends as the Node it started again ends, and passes a signal sent to it alone on", async () => {
+    // In the Node started again only (it has the flag): exit 7, end by a signal, or stay up.
+    const preload = (name: string, code: string) => {
+      const isChild = `process.execArgv.includes(${JSON.stringify(SEMI_SPACE_FLAG)})`;
+      writeFileSync(
+        file(name),
+        `import { writeFileSync } from "node:fs";\nif (${isChild}) { ${code} }\n`,
+      );
+      return pathToFileURL(file(name)).href;
+    };
+    const withPreload = (url: string) =>
+      spawnSync(process.execPath, ["--import", url, BIN, "--help"], { encoding: "utf8", cwd: DIR });
+    expect(withPreload(preload("exit-7.mjs", "process.exit(7);")).status).toBe(7);
+    const killed = withPreload(preload("killed.mjs", 'process.kill(process.pid, "SIGTERM");'));
+    expect(killed.signal).toBe("SIGTERM");
+
+    // A signal to the first process alone ends the second too.
+    const pidFile = file("child.pid");
+    const stay = preload(
+      "stay.mjs",
+      `writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000);`,
+    );
+    const bin = spawn(process.execPath, ["--import", stay, BIN, "--help"], { cwd: DIR });
+    const ended = new Promise<NodeJS.Signals | null>((resolve) =>
+      bin.once("exit", (_code, signal) => resolve(signal)),
+    );
+    while (!existsSync(pidFile)) await new Promise((resolve) => setTimeout(resolve, 20));
+    const childPid = Number(readFileSync(pidFile, "utf8"));
+    bin.kill("SIGTERM");
+    expect(await ended).toBe("SIGTERM");
+    const isAlive = (): boolean => {
+      try {
+        return process.kill(childPid, 0);
+      } catch {
+        return false;
+      }
+    };
+    const wasLeftRunning = isAlive();
+    if (wasLeftRunning) process.kill(childPid, "SIGKILL");
+    expect(wasLeftRunning).toBe(false);
+  }, 30_000);
 
   it("gives bad input a message and exit 1, not a stack trace", () => {
     const missing = runBin(["simulate", file("nothing-here.json")]);

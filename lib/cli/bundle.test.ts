@@ -34,5 +34,16 @@ describe("ensureBundle (bin/bundle.mjs)", () => {
     writeFileSync(helper, "export const value: number = 2;\n");
     const second = await ensureBundle(NAME, source);
     expect(await load(second.entryPath, 2)).toBe(2);
+
+    // So does an imported plain JavaScript module (as bin/node-flags.mjs is).
+    const plain = path.join(DIR, "plain.mjs");
+    writeFileSync(plain, "export const extra = 10;\n");
+    writeFileSync(
+      helper,
+      'import { extra } from "./plain.mjs";\nexport const value: number = 2 + extra;\n',
+    );
+    expect(await load((await ensureBundle(NAME, source)).entryPath, 3)).toBe(12);
+    writeFileSync(plain, "export const extra = 20;\n");
+    expect(await load((await ensureBundle(NAME, source)).entryPath, 4)).toBe(22);
   });
 });

@@ -45,7 +45,8 @@ describe("runReplays (clusters in worker threads)", () => {
           spawned += 1;
           mostAlive = Math.max(mostAlive, ++alive);
           worker.once("exit", () => (alive -= 1));
-          // As the thread's heap was made (ADR 021).
+          // As the thread was started (ADR 021); a process started with a size of its own
+          // would size its threads instead.
           worker.once("online", () => {
             youngGenerationsMb.push(worker.resourceLimits?.maxYoungGenerationSizeMb);
           });

@@ -16,7 +16,7 @@ import path from "node:path";
 import { chooseThreadCount, simulateSchedulers } from "../../lib/cli/simulate-schedulers";
 import type { CliIo } from "../../lib/cli/io";
 import { ensureBundle } from "../../bin/bundle.mjs";
-import { SEMI_SPACE_FLAG } from "../../bin/node-flags.mjs";
+import { isSemiSpaceFlag, SEMI_SPACE_FLAG } from "../../bin/node-flags.mjs";
 import {
   buildReport,
   convertPhillyTrace,
@@ -29,17 +29,16 @@ import {
   type SchedulerName,
 } from "../../lib/sim";
 
+// The semi-spaces the bin gives simulations (ADR 021), unless this process was given a size:
+// `npx tsx --max-semi-space-size=16 scripts/bench/sim.ts` times Node's default.
+const semiSpaceFlag = process.execArgv.find(isSemiSpaceFlag) ?? SEMI_SPACE_FLAG;
+
 if (process.env.ALLOT_BENCH_BUNDLED !== "1") {
   const { entryPath } = await ensureBundle("bench-sim", "scripts/bench/sim.ts");
-  // With the young generation `allot` gives simulations (ADR 021).
-  const child = spawnSync(
-    process.execPath,
-    [SEMI_SPACE_FLAG, entryPath, ...process.argv.slice(2)],
-    {
-      stdio: "inherit",
-      env: { ...process.env, ALLOT_BENCH_BUNDLED: "1" },
-    },
-  );
+  const child = spawnSync(process.execPath, [semiSpaceFlag, entryPath, ...process.argv.slice(2)], {
+    stdio: "inherit",
+    env: { ...process.env, ALLOT_BENCH_BUNDLED: "1" },
+  });
   process.exit(child.status ?? 1);
 }
 
@@ -177,7 +176,7 @@ if (only && threads !== null) {
       const child = spawnSync(
         process.execPath,
         [
-          SEMI_SPACE_FLAG,
+          semiSpaceFlag,
           process.argv[1]!,
           workload,
           "--scheduler",
