@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -12,7 +12,20 @@ const DIR = mkdtempSync(path.join(tmpdir(), "allot-bundle-"));
 describe("ensureBundle (bin/bundle.mjs)", () => {
   afterAll(() => {
     rmSync(DIR, { recursive: true, force: true });
-    rmSync(path.join(ROOT, "node_modules", ".cache", "allot", NAME), { recursive: true });
+    for (const name of [NAME, `${NAME}-bench`]) {
+      rmSync(path.join(ROOT, "node_modules", ".cache", "allot", name), {
+        recursive: true,
+        force: true,
+      });
+    }
+  });
+
+  it("bundles the simulator's benchmark, which imports this bundler", async () => {
+    const { entryPath } = await ensureBundle(`${NAME}-bench`, "scripts/bench/sim.ts");
+    const bundle = readFileSync(entryPath, "utf8");
+    expect(bundle).toContain("ALLOT_BENCH_BUNDLED");
+    // The bundler's own text, which names import.meta, left as written.
+    expect(bundle).toContain('.replaceAll("import.meta.url"');
   });
 
   it("builds once, keeps the bundle while its sources read the same, and builds again after a change", async () => {
@@ -35,9 +48,10 @@ describe("ensureBundle (bin/bundle.mjs)", () => {
     const second = await ensureBundle(NAME, source);
     expect(await load(second.entryPath, 2)).toBe(2);
 
-    // So does an imported plain JavaScript module (as bin/node-flags.mjs is).
+    // So does an imported plain JavaScript module (as bin/node-flags.mjs is), bundled as it is
+    // written (bin/bundle.mjs, bundled into the benchmark, names import.meta in its text).
     const plain = path.join(DIR, "plain.mjs");
-    writeFileSync(plain, "export const extra = 10;\n");
+    writeFileSync(plain, 'export const extra = "import.meta.url".length - 5;\n');
     writeFileSync(
       helper,
       'import { extra } from "./plain.mjs";\nexport const value: number = 2 + extra;\n',
