@@ -48,8 +48,8 @@ async function writeAside(file, contents) {
  * Bundles `entryPoints` ({ name: absolute path }) into `outDir` as `<name>.mjs`: our own modules
  * only, TypeScript and `.mjs` (packages stay imports), each TypeScript module keeping its own
  * `import.meta` (the source file's), as under tsx, so that paths such as the Philly trace's beside
- * the repository stay right. Files are written aside and renamed, so that a run meanwhile never reads half a
- * file. Returns the bytes of every source read, by path, sorted.
+ * the repository stay right. Files are written aside and renamed, so that a run meanwhile never
+ * reads half a file. Returns the bytes of every source read, by path, sorted.
  *
  * @example await bundleEntries({ entryPoints: { cli: "/repo/lib/cli/main.ts" }, outDir, define: {} })
  */

@@ -1,7 +1,7 @@
 // Node's flags for processes and threads that simulate (ADR 021). A replay allocates about 14 kB
 // per scheduling pass, most of it dead by the next, so V8's young generation fills every few
 // milliseconds; with its default semi-spaces of 16 MB the synthetic year spent a fifth of its
-// time in 3,229-3,246 scavenges. With 64 MB it spends a tenth of it in 819.
+// time in 3,229-3,256 scavenges. With 64 MB it spends about a tenth of it in 810-819.
 
 /** The size of each semi-space of V8's young generation for a simulation, in MB (default 16). */
 export const SEMI_SPACE_MB = 64;
