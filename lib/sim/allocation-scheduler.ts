@@ -103,7 +103,8 @@ function createScheduler(
   // Ranked once per pass on the leaves' usage, read one leaf at a time (ADR 014).
   const rank = createFairTreeRanker(tree);
   const leafUsage = new Float64Array(tree.nodes.length);
-  const leafIndices = tree.nodes.flatMap((node, index) => (node.isLeaf ? [index] : []));
+  // The leaves' ids by tree node index (null for inner nodes), read together at every pass.
+  const leafIdByIndex = tree.nodes.map((node) => (node.isLeaf ? node.id : null));
   // Queue and runs are kept from pass to pass (ADR 012): jobs join as the view reports them and
   // leave as they start; runs come and go with the view's deltas.
   let queue: StandingQueue | null = null;
@@ -130,7 +131,7 @@ function createScheduler(
       quiet = null;
       return waitPlan(queue, view.nowSec);
     }
-    for (const index of leafIndices) leafUsage[index] = view.usageOf(tree.nodes[index]!.id);
+    view.usagesOf(leafIdByIndex, leafUsage);
     const ranking = rank(leafUsage, { capacityGpus, windowSec: view.cluster.lookbackSec });
     const protectionEnds = runs.protectionEndsBy(view.nowSec);
     const isQuiet =

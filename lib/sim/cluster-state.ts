@@ -253,6 +253,7 @@ export function createClusterState(scenario: Scenario, spec: SimCluster, jobs: r
     listRunning: () => Array.from(live.values(), (run) => run.active),
     snapshotUsage: (atSec) => usage.snapshot(atSec),
     usageAt: (leafId, atSec) => usage.usageAt(leafId, atSec),
+    usagesAt: (leafIds, atSec, into) => usage.usagesAt(leafIds, atSec, into),
   };
 
   function view(nowSec: number): SchedulerView {

@@ -7,6 +7,7 @@ export type ViewSources = {
   listRunning(): ActiveRun[];
   snapshotUsage(atSec: number): Record<string, number>;
   usageAt(leafId: string, atSec: number): number;
+  usagesAt(leafIds: readonly (string | null)[], atSec: number, into: Float64Array): void;
 };
 
 /** What every view of a cluster shares: the simulator's own objects, updated in place. */
@@ -68,6 +69,18 @@ class LazyView implements SchedulerView {
     return this.usageSnapshot
       ? (this.usageSnapshot[leafId] ?? 0)
       : this.sources.usageAt(leafId, this.nowSec);
+  }
+
+  usagesOf(leafIds: readonly (string | null)[], into: Float64Array): void {
+    const snapshot = this.usageSnapshot;
+    if (!snapshot) {
+      this.sources.usagesAt(leafIds, this.nowSec, into);
+      return;
+    }
+    for (let index = 0; index < leafIds.length; index += 1) {
+      const leafId = leafIds[index];
+      if (leafId !== null && leafId !== undefined) into[index] = snapshot[leafId] ?? 0;
+    }
   }
 }
 

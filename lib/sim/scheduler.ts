@@ -33,6 +33,12 @@ export type SchedulerView = {
   usageByLeaf: Readonly<Record<string, number>>;
   /** One leaf's entry of `usageByLeaf` (0 when absent), without building the whole record. */
   usageOf(leafId: string): number;
+  /**
+   * `usageOf` the leaf named at each index of `leafIds`, written to the same index of `into`
+   * (indices without a name are left alone). Pass the same array every time: a policy reading
+   * the same leaves at every pass has them looked up once.
+   */
+  usagesOf(leafIds: readonly (string | null)[], into: Float64Array): void;
 };
 
 /** Start a pending job on these GPUs. `reason` is kept in the report as given. */

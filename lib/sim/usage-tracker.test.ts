@@ -26,6 +26,24 @@ describe("createUsageTracker", () => {
     expect(() => usage.usageAt("a", 40)).toThrow(/after/);
   });
 
+  it("reads many leaves at once as one at a time, leaves that start running later included", () => {
+    const usage = createUsageTracker(100);
+    const leafIds = ["a", null, "b", "c"];
+    const into = Float64Array.of(-1, -1, -1, -1);
+    usage.addRate("a", 2, 0);
+    usage.usagesAt(leafIds, 10, into);
+    expect([...into]).toEqual([20, -1, 0, 0]);
+    // "b" had no curve when the array was first read: it is looked up again.
+    usage.addRate("b", 4, 20);
+    usage.addRate("a", -2, 30);
+    usage.usagesAt(leafIds, 50, into);
+    expect([...into]).toEqual([60, -1, 120, 0]);
+    expect([...into]).toEqual([usage.usageAt("a", 50), -1, usage.usageAt("b", 50), 0]);
+    usage.usagesAt(leafIds, 150, into);
+    expect([...into]).toEqual([0, -1, 400, 0]);
+    expect(() => usage.usagesAt(leafIds, 140, into)).toThrow(/after/);
+  });
+
   it("matches the engine's full rescan at every moment (property)", () => {
     const runArb = fc.record({
       budgetId: fc.constantFrom("a", "b", "c"),
@@ -52,6 +70,8 @@ describe("createUsageTracker", () => {
             ])
             .sort((a, b) => a.atSec - b.atSec);
           const tracker = createUsageTracker(lookbackSec);
+          const leafIds = ["a", "b", "c"];
+          const all = new Float64Array(3);
           let next = 0;
           for (let nowSec = 0; nowSec <= 1600; nowSec += 37) {
             while (next < changes.length && changes[next]!.atSec <= nowSec) {
@@ -59,9 +79,11 @@ describe("createUsageTracker", () => {
               tracker.addRate(change.budgetId, change.delta, change.atSec);
             }
             const expected = computeLeafUsage(runs, nowSec, { kind: "window", lookbackSec });
-            for (const id of ["a", "b", "c"]) {
+            tracker.usagesAt(leafIds, nowSec, all);
+            leafIds.forEach((id, index) => {
               expect(tracker.usageAt(id, nowSec)).toBeCloseTo(expected[id] ?? 0, 6);
-            }
+              expect(all[index]).toBe(tracker.usageAt(id, nowSec));
+            });
           }
         },
       ),

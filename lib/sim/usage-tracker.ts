@@ -16,6 +16,12 @@ export type UsageTracker = {
   addRate(leafId: string, deltaGpus: number, atSec: number): void;
   /** Allocated GPU-seconds of the leaf in [atSec - W, atSec]. */
   usageAt(leafId: string, atSec: number): number;
+  /**
+   * `usageAt` of the leaf named at each index of `leafIds`, written to the same index of `into`
+   * (indices without a name are left alone). For one caller asking of the same array again and
+   * again (the allocation scheduler, every pass): its leaves are looked up once, not per call.
+   */
+  usagesAt(leafIds: readonly (string | null)[], atSec: number, into: Float64Array): void;
   /** Usage of every leaf that ever ran (a null-prototype record; absent means 0). */
   snapshot(atSec: number): Record<string, number>;
 };
@@ -57,14 +63,40 @@ export function createUsageTracker(lookbackSec: number): UsageTracker {
     return valueAt(curve, last, atSec);
   }
 
-  function usageAt(leafId: string, atSec: number): number {
+  function checkTime(atSec: number): void {
     if (atSec < lastQuerySec) throw new Error(`usage queried at ${atSec}s after ${lastQuerySec}s`);
     lastQuerySec = atSec;
-    const curve = curves.get(leafId);
-    if (!curve) return 0;
+  }
+
+  function usageOfCurve(curve: Curve, atSec: number): number {
     const usage =
       cumulativeAt(curve, atSec, false) - cumulativeAt(curve, atSec - lookbackSec, true);
     return usage > 0 ? usage : 0;
+  }
+
+  function usageAt(leafId: string, atSec: number): number {
+    checkTime(atSec);
+    const curve = curves.get(leafId);
+    return curve ? usageOfCurve(curve, atSec) : 0;
+  }
+
+  // The leaves `usagesAt` was last asked of, and their curves as far as they exist (a leaf gets
+  // its curve when it first runs, and keeps that object).
+  let namesSeen: readonly (string | null)[] | null = null;
+  let curvesSeen: (Curve | undefined)[] = [];
+
+  function usagesAt(leafIds: readonly (string | null)[], atSec: number, into: Float64Array): void {
+    checkTime(atSec);
+    if (leafIds !== namesSeen) {
+      namesSeen = leafIds;
+      curvesSeen = [];
+    }
+    for (let index = 0; index < leafIds.length; index += 1) {
+      const leafId = leafIds[index];
+      if (leafId === null || leafId === undefined) continue;
+      const curve = (curvesSeen[index] ??= curves.get(leafId));
+      into[index] = curve ? usageOfCurve(curve, atSec) : 0;
+    }
   }
 
   return {
@@ -84,6 +116,7 @@ export function createUsageTracker(lookbackSec: number): UsageTracker {
       curve.slopes.push((curve.slopes[last] ?? 0) + deltaGpus);
     },
     usageAt,
+    usagesAt,
     snapshot(atSec) {
       const out = Object.create(null) as Record<string, number>;
       for (const leafId of curves.keys()) {
