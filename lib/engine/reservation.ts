@@ -173,10 +173,8 @@ const scratchGpus: number[] = [];
 /** A gang job's options while `reserveNodes` chooses among them (not reentrant): shared too. */
 const optionPositions: number[] = [];
 const optionAtSecs: number[] = [];
-/** A copy of the options' times that `earliestOptions` reorders: shared too. */
-const selectionScratch: number[] = [];
-/** The options `earliestOptions` has chosen so far, by option: shared too (a typed array). */
-let isChosenScratch = new Uint8Array(0);
+/** The times of the options `earliestOptions` keeps so far, earliest first: shared too. */
+const keptAtScratch: number[] = [];
 /** The request whose options the lists hold (`scanWholeNodes`), how many, and its readiness. */
 let scannedRequest: ReservationRequest | null = null;
 let scannedOptions = 0;
@@ -413,68 +411,25 @@ export function surelyReserved(request: ReservationRequest, into?: Uint8Array): 
 }
 
 /**
- * The indices of the `count` earliest of the first `length` times (ties: lowest index): a few
- * selection rounds when `count` is small (earliest first), else the `count`-th earliest time
- * found by a selection, no sort, then the times before it and the first ones at it (ascending
- * index). Does not reorder `atSecs`.
+ * The indices of the `count` earliest of the first `length` times (ties: lowest index), earliest
+ * first: one pass in index order keeps the earliest so far, sorted, and a time enters only if it
+ * is before the last kept (a later index loses a tie). Most times are not, so each costs one
+ * comparison. Does not reorder `atSecs`.
  */
 function earliestOptions(atSecs: readonly number[], length: number, count: number): number[] {
+  const keptAt = keptAtScratch;
   const chosen: number[] = [];
-  if (count > 8) {
-    for (let i = 0; i < length; i += 1) selectionScratch[i] = atSecs[i]!;
-    const lastSec = nthSmallest(selectionScratch, length, count - 1);
-    let tiesLeft = count;
-    for (let i = 0; i < length; i += 1) if (atSecs[i]! < lastSec) tiesLeft -= 1;
-    for (let i = 0; i < length; i += 1) {
-      if (atSecs[i]! < lastSec) chosen.push(i);
-      else if (atSecs[i] === lastSec && tiesLeft > 0) {
-        chosen.push(i);
-        tiesLeft -= 1;
-      }
+  for (let i = 0; i < length; i += 1) {
+    const atSec = atSecs[i]!;
+    if (chosen.length === count && atSec >= keptAt[count - 1]!) continue;
+    let at = chosen.length < count ? chosen.length : count - 1;
+    while (at > 0 && keptAt[at - 1]! > atSec) {
+      keptAt[at] = keptAt[at - 1]!;
+      chosen[at] = chosen[at - 1]!;
+      at -= 1;
     }
-    return chosen;
-  }
-  if (isChosenScratch.length < length) {
-    isChosenScratch = new Uint8Array(Math.max(length, 2 * isChosenScratch.length));
-  }
-  const isChosen = isChosenScratch.fill(0, 0, length);
-  for (let round = 0; round < count; round += 1) {
-    let best = -1;
-    for (let i = 0; i < length; i += 1) {
-      if (!isChosen[i] && (best < 0 || atSecs[i]! < atSecs[best]!)) best = i;
-    }
-    isChosen[best] = 1;
-    chosen.push(best);
+    keptAt[at] = atSec;
+    chosen[at] = i;
   }
   return chosen;
-}
-
-/**
- * The value at index `n` of the first `length` of `values` once sorted ascending (Hoare's
- * selection); reorders them.
- */
-function nthSmallest(values: number[], length: number, n: number): number {
-  let low = 0;
-  let high = length - 1;
-  while (low < high) {
-    const pivot = values[(low + high) >> 1]!;
-    let i = low;
-    let j = high;
-    while (i <= j) {
-      while (values[i]! < pivot) i += 1;
-      while (values[j]! > pivot) j -= 1;
-      if (i <= j) {
-        const value = values[i]!;
-        values[i] = values[j]!;
-        values[j] = value;
-        i += 1;
-        j -= 1;
-      }
-    }
-    // Now values[low..j] <= pivot <= values[i..high], and those between equal the pivot.
-    if (n <= j) high = j;
-    else if (n >= i) low = i;
-    else return values[n]!;
-  }
-  return values[n]!;
 }
