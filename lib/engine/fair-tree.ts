@@ -82,7 +82,8 @@ export type FairTreeRanker = (
  * A {@link rankBudgets} for one tree ranked again and again (the simulator ranks once per pass):
  * usage comes by tree node index instead of by id, and when the leaves' ranks and order are those
  * of the previous call, the new ranking shares that call's `rankByBudgetId` and
- * `leafIdsInRankOrder` instead of building them again. Rankings are read-only. Gives what
+ * `leafIdsInRankOrder` instead of building them again. When every node's siblings are still in
+ * the order and with the ties of the previous call, the tree is not walked again. Rankings are read-only. Gives what
  * `rankBudgets` gives on the same usage (property-tested).
  *
  * @param leafUsageByIndex allocated GPU-seconds per tree node index; only leaves' entries are read
@@ -97,6 +98,8 @@ export function createFairTreeRanker(tree: BudgetTree): FairTreeRanker {
     ranks: new Array<number>(tree.nodes.length).fill(0),
     leafOrder: [],
     merged: new Map(),
+    isTiedWithPrevious: new Uint8Array(tree.nodes.length),
+    hasMerged: true,
   };
   let previous: RankedLeaves | null = null;
   return (leafUsageByIndex, options) => {
@@ -116,6 +119,10 @@ type RankScratch = {
   leafOrder: number[];
   /** Per first sibling of tied inner siblings: those siblings, and their children as last sorted. */
   merged: Map<number, { members: number[]; order: number[] }>;
+  /** Per node, as the last walk sorted its siblings: 1 if its LF equals the sibling's before it. */
+  isTiedWithPrevious: Uint8Array;
+  /** Whether the last walk walked tied inner siblings as one (or no walk was made yet). */
+  hasMerged: boolean;
 };
 
 /**
@@ -193,7 +200,9 @@ function rankRolledUp(
     sortSmall(siblings, compareSiblings);
     for (let i = 0; i < siblings.length; i += 1) {
       const index = siblings[i]!;
-      const isTied = i === 0 ? isGroupTied : lf[siblings[i - 1]!] === lf[index];
+      const isTiedWithPrevious = i > 0 && lf[siblings[i - 1]!] === lf[index];
+      if (scratch) scratch.isTiedWithPrevious[index] = isTiedWithPrevious ? 1 : 0;
+      const isTied = i === 0 ? isGroupTied : isTiedWithPrevious;
       const node = nodes[index]!;
       if (node.isLeaf) {
         if (!isTied) rank = nextRankNoTies;
@@ -210,6 +219,7 @@ function rankRolledUp(
         walk(childrenOf(index), isTied);
         continue;
       }
+      if (scratch) scratch.hasMerged = true;
       const from = i;
       while (i + 1 < siblings.length) {
         const next = siblings[i + 1]!;
@@ -234,17 +244,40 @@ function rankRolledUp(
     scratch?.merged.set(siblings[from]!, { members: siblings.slice(from, to + 1), order });
     return order;
   };
-  const root = nodes[0]!;
-  walk(childrenOf(0), false);
-  if (root.isLeaf) {
-    // A tree of one node: the root is the only budget.
-    scratchRanks[0] = 1;
-    leafOrder.push(0);
+  // Whether the walk would do again what the last one did: no tied inner siblings were walked as
+  // one, and every inner node's children, in the order last sorted, are still in order with the
+  // same ties. The walk's every step depends only on those, so the leaves' ranks and order are
+  // the last ones.
+  const isRepeat = (): boolean => {
+    if (scratch === null || scratch.hasMerged || !lastChildOrder) return false;
+    for (let parentIndex = 0; parentIndex < nodes.length; parentIndex += 1) {
+      const children = lastChildOrder[parentIndex];
+      if (children === undefined) continue;
+      for (let i = 1; i < children.length; i += 1) {
+        const child = children[i]!;
+        const lfBefore = lf[children[i - 1]!]!;
+        const lfChild = lf[child]!;
+        // In order by LF, tied as before; siblings tied before are in the order of their names.
+        if (lfBefore < lfChild) return false;
+        if ((lfBefore === lfChild) !== (scratch.isTiedWithPrevious[child] === 1)) return false;
+      }
+    }
+    return true;
+  };
+  const isRepeated = isRepeat();
+  if (!isRepeated) {
+    if (scratch) scratch.hasMerged = false;
+    walk(childrenOf(0), false);
+    if (nodes[0]!.isLeaf) {
+      // A tree of one node: the root is the only budget.
+      scratchRanks[0] = 1;
+      leafOrder.push(0);
+    }
   }
 
   const leafCount = tree.leafCount;
-  let isUnchanged = previous !== null && previous.order.length === leafOrder.length;
-  for (let i = 0; isUnchanged && i < leafOrder.length; i += 1) {
+  let isUnchanged = isRepeated || (previous !== null && previous.order.length === leafOrder.length);
+  for (let i = 0; !isRepeated && isUnchanged && i < leafOrder.length; i += 1) {
     const index = leafOrder[i]!;
     isUnchanged = previous!.order[i] === index && previous!.ranks[index] === scratchRanks[index];
   }
