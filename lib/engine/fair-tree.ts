@@ -83,8 +83,8 @@ export type FairTreeRanker = (
  * usage comes by tree node index instead of by id, and when the leaves' ranks and order are those
  * of the previous call, the new ranking shares that call's `rankByBudgetId` and
  * `leafIdsInRankOrder` instead of building them again. When every node's siblings are still in
- * the order and with the ties of the previous call, the tree is not walked again. Rankings are read-only. Gives what
- * `rankBudgets` gives on the same usage (property-tested).
+ * the order and with the ties of the previous call, the tree is not walked again. Rankings are
+ * read-only. Gives what `rankBudgets` gives on the same usage (property-tested).
  *
  * @param leafUsageByIndex allocated GPU-seconds per tree node index; only leaves' entries are read
  * @example
