@@ -154,6 +154,21 @@ function checkAgainstNaive(
 }
 
 describe("reserveNodes", () => {
+  it("gives each reservation its own exclusions, however many are made", () => {
+    const pool = createGpuPool([0, 1, 2].map((index) => ({ index, gpus: 8, health: "healthy" })));
+    pool.free.set([0, 0, 0]);
+    const request = { pool, gpus: 8, jobRank: 1, runs: [], heldByPosition: [[], [], []], nowSec: 0 };
+    // More than the bytes of one shared buffer, so that reservations come from several.
+    const made = Array.from({ length: 30_000 }, () => reserveNodes(request)!);
+    made[0]!.isExcluded[1] = 1;
+    made[1]!.isExcluded.fill(1);
+    expect([...made[0]!.isExcluded]).toEqual([1, 1, 0]);
+    expect([...made[2]!.isExcluded]).toEqual([1, 0, 0]);
+    expect(made.every((reservation) => reservation.isExcluded.length === 3)).toBe(true);
+    expect(made.slice(2).every((reservation) => reservation.isExcluded[0] === 1)).toBe(true);
+    expect(made.slice(2).every((reservation) => reservation.isExcluded[1] === 0)).toBe(true);
+  });
+
   it("reserves what the rule without shortcuts reserves, and canReserve says when it can", () => {
     fc.assert(
       fc.property(

@@ -1,4 +1,5 @@
 import { placementShape, type GpuPool } from "./placement";
+import { sortSmall } from "./sort-small";
 
 /** A run still holding GPUs, as the reservation sees it. */
 export type HeldRun = {
@@ -119,7 +120,7 @@ export function reserveNodes(request: ReservationRequest): Reservation | null {
   // The chosen nodes (indices) and the latest of their ready times.
   const nodes: number[] = [];
   let latestSec = Number.NEGATIVE_INFINITY;
-  const isExcluded = new Uint8Array(nodeCount);
+  const isExcluded = zeroedBytes(nodeCount);
   const choose = (position: number, atSec: number): void => {
     nodes.push(pool.indexOf[position]!);
     if (atSec > latestSec) latestSec = atSec;
@@ -153,9 +154,31 @@ export function reserveNodes(request: ReservationRequest): Reservation | null {
   }
   return {
     isExcluded,
-    nodes: nodes.sort((a, b) => a - b),
+    nodes: sortSmall(nodes, ascending),
     readyAtSec: Number.isFinite(latestSec) ? latestSec : null,
   };
+}
+
+const ascending = (a: number, b: number): number => a - b;
+
+/**
+ * Zeroed bytes for a reservation's `isExcluded`, cut one after another from a shared buffer and
+ * never handed out twice (a reservation may outlive its pass). A typed array with a buffer of its
+ * own costs a native allocation each, as V8 keeps only those of up to 64 bytes on its heap; a
+ * pass may make one or two.
+ */
+let bytesSlab = new ArrayBuffer(0);
+let bytesSlabUsed = 0;
+const BYTES_SLAB_SIZE = 64 * 1024;
+
+function zeroedBytes(length: number): Uint8Array {
+  if (bytesSlabUsed + length > bytesSlab.byteLength) {
+    bytesSlab = new ArrayBuffer(Math.max(length, BYTES_SLAB_SIZE));
+    bytesSlabUsed = 0;
+  }
+  const bytes = new Uint8Array(bytesSlab, bytesSlabUsed, length);
+  bytesSlabUsed += length;
+  return bytes;
 }
 
 /**
@@ -373,7 +396,7 @@ export function reservesOtherThan(
     if (other === position || !isCandidate(other)) continue;
     if (readiness.isReadyBy(other, need, atSec, other < position)) return { isOutside: true };
   }
-  const isExcluded = new Uint8Array(pool.free.length);
+  const isExcluded = zeroedBytes(pool.free.length);
   isExcluded[position] = 1;
   return {
     isOutside: false,
