@@ -157,7 +157,14 @@ describe("reserveNodes", () => {
   it("gives each reservation its own exclusions, however many are made", () => {
     const pool = createGpuPool([0, 1, 2].map((index) => ({ index, gpus: 8, health: "healthy" })));
     pool.free.set([0, 0, 0]);
-    const request = { pool, gpus: 8, jobRank: 1, runs: [], heldByPosition: [[], [], []], nowSec: 0 };
+    const request = {
+      pool,
+      gpus: 8,
+      jobRank: 1,
+      runs: [],
+      heldByPosition: [[], [], []],
+      nowSec: 0,
+    };
     // More than the bytes of one shared buffer, so that reservations come from several.
     const made = Array.from({ length: 30_000 }, () => reserveNodes(request)!);
     made[0]!.isExcluded[1] = 1;
