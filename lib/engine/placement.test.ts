@@ -32,6 +32,12 @@ describe("placeJob", () => {
     expect(placeJob(pool([8, 3, 5, 3]), 3)).toEqual([{ node: 1, gpus: 3 }]);
     expect(placeJob(pool([8, 3, 5, 3]), 4)).toEqual([{ node: 2, gpus: 4 }]);
     expect(placeJob(pool([2, 2]), 3)).toBeNull();
+    // Ties short of an exact fit go to the lowest too, found past nodes with too few.
+    expect(placeJob(pool([0, 2, 6, 8, 6, 0]), 4)).toEqual([{ node: 2, gpus: 4 }]);
+    expect(placeJob(pool([0, 8, 6, 8, 6]), 12)).toEqual([
+      { node: 1, gpus: 8 },
+      { node: 2, gpus: 4 },
+    ]);
   });
 
   it("a job larger than any node takes fully free whole nodes, all or nothing", () => {

@@ -148,8 +148,9 @@ export function placeJob(
     const size = pool.nodeSizeGpus;
     for (let position = 0; position < free.length; position += 1) {
       if (positions.length === shape.wholeNodes) break;
-      if (!pool.isUsable[position] || isExcluded?.[position]) continue;
-      if (pool.capacity[position] === size && free[position] === size) positions.push(position);
+      // Free GPUs first: on a busy cluster most nodes have too few, and the other tests are left.
+      if (free[position] !== size || pool.capacity[position] !== size) continue;
+      if (pool.isUsable[position] && !isExcluded?.[position]) positions.push(position);
     }
     if (positions.length < shape.wholeNodes) return null;
   }
@@ -170,12 +171,11 @@ export function placeJob(
       position < free.length && bestFree !== shape.remainderGpus;
       position += 1
     ) {
-      if (!pool.isUsable[position] || isExcluded?.[position] || isTaken(position)) continue;
       const available = free[position]!;
-      if (available >= shape.remainderGpus && available < bestFree) {
-        best = position;
-        bestFree = available;
-      }
+      if (available < shape.remainderGpus || available >= bestFree) continue;
+      if (!pool.isUsable[position] || isExcluded?.[position] || isTaken(position)) continue;
+      best = position;
+      bestFree = available;
     }
     if (best < 0) return null;
     slices.push({ node: pool.indexOf[best]!, gpus: shape.remainderGpus });
