@@ -332,9 +332,11 @@ export function hasRoomIn(
 export function positionsWithRoom(pool: GpuPool, gpus: number, room: readonly number[]): number[] {
   const shape = placementShape(gpus, pool.nodeSizeGpus);
   const positions: number[] = [];
+  // The least room that could count: on a busy cluster most nodes have less, tested first.
+  const leastGpus = shape.wholeNodes === 0 ? gpus : shape.remainderGpus || pool.nodeSizeGpus;
   for (let position = 0; position < pool.free.length; position += 1) {
-    if (!pool.isUsable[position]) continue;
     const gpusThere = room[position]!;
+    if (gpusThere < leastGpus || !pool.isUsable[position]) continue;
     const counts =
       shape.wholeNodes === 0
         ? gpusThere >= gpus
