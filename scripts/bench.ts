@@ -5,16 +5,11 @@
 import { spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 import path from "node:path";
+import { selectBenchFiles } from "./bench-files";
 
 const benchDir = path.join(import.meta.dirname, "bench");
 const wanted = process.argv.slice(2);
-const ONLY_WHEN_NAMED = new Set(["philly-browser.ts", "philly-stored.ts"]);
-const files = readdirSync(benchDir)
-  .filter((file) => file.endsWith(".ts"))
-  .filter((file) =>
-    wanted.length === 0 ? !ONLY_WHEN_NAMED.has(file) : wanted.some((name) => file.startsWith(name)),
-  )
-  .sort();
+const files = selectBenchFiles(readdirSync(benchDir), wanted);
 
 let failed = 0;
 for (const file of files) {

@@ -1,0 +1,33 @@
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { selectBenchFiles } from "./bench-files";
+
+const benchDir = path.join(import.meta.dirname, "bench");
+
+describe("selectBenchFiles", () => {
+  it("runs the benchmarks of scripts/bench, not their tests nor the module they share", () => {
+    const files = readdirSync(benchDir);
+    expect(files).toContain("bench-simulations.test.ts");
+    const selected = selectBenchFiles(files, []);
+    expect(selected).toEqual(expect.arrayContaining(["engine.ts", "philly-worker.ts", "sim.ts"]));
+    expect(selected.filter((file) => file.endsWith(".test.ts"))).toEqual([]);
+    expect(selected).not.toContain("bench-simulations.ts");
+    expect(selected).not.toContain("philly-browser.ts");
+  });
+
+  it("runs a benchmark run only when named when it is named, and what starts with a name", () => {
+    const files = ["philly-browser.ts", "philly-stored.ts", "philly-worker.ts", "sim.ts"];
+    expect(selectBenchFiles(files, ["philly-b"])).toEqual(["philly-browser.ts"]);
+    expect(selectBenchFiles(files, ["philly"])).toEqual([
+      "philly-browser.ts",
+      "philly-stored.ts",
+      "philly-worker.ts",
+    ]);
+  });
+
+  it("never runs a test, even when its name is given", () => {
+    const files = ["bench-simulations.db.test.ts", "bench-simulations.test.ts", "sim.ts"];
+    expect(selectBenchFiles(files, ["bench"])).toEqual([]);
+  });
+});
