@@ -174,9 +174,20 @@ describe("parseScenario", () => {
     ]);
   });
 
-  it("names a missing top-level field", () => {
+  it("names a missing top-level field, of a type or of any", () => {
     expect(issuesOf({ clusters: base.clusters, tree: base.tree })).toEqual([
-      "jobs: Invalid input: expected array, received undefined",
+      "jobs: required, but missing",
+    ]);
+    expect(issuesOf({ clusters: base.clusters, jobs: [] })).toEqual([
+      "tree: required, but missing",
+    ]);
+  });
+
+  it("names a job's missing field and keeps zod's word for a wrong type", () => {
+    const { gpus: _gpus, ...withoutGpus } = base.jobs[0]!;
+    expect(issuesOf({ ...base, jobs: [withoutGpus, { ...base.jobs[0], gpus: "two" }] })).toEqual([
+      "jobs[0].gpus: required, but missing",
+      "jobs[1].gpus: Invalid input: expected number, received string",
     ]);
   });
 });
