@@ -183,6 +183,23 @@ describe("parseScenario", () => {
     ]);
   });
 
+  it("lists the elements' problems too when the top level is wrong", () => {
+    const { gpus: _gpus, ...withoutGpus } = base.jobs[0]!;
+    const clusters = [{ ...base.clusters[0], nodes: 0 }];
+    const tree = { name: "lab", children: [{ name: "a", weight: -1 }] };
+    expect(issuesOf({ clusters, tree, jobs: [withoutGpus], extra: 1 })).toEqual([
+      '(file): Unrecognized key: "extra"',
+      "clusters[0].nodes: Too small: expected number to be >0",
+      "jobs[0].gpus: required, but missing",
+      "tree.children[0].weight: Too small: expected number to be >=0",
+    ]);
+    expect(issuesOf({ jobs: [withoutGpus] })).toEqual([
+      "clusters: required, but missing",
+      "jobs[0].gpus: required, but missing",
+      "tree: required, but missing",
+    ]);
+  });
+
   it("names a job's missing field and keeps zod's word for a wrong type", () => {
     const { gpus: _gpus, ...withoutGpus } = base.jobs[0]!;
     expect(issuesOf({ ...base, jobs: [withoutGpus, { ...base.jobs[0], gpus: "two" }] })).toEqual([

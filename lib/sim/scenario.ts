@@ -75,16 +75,16 @@ export function classifyJob(minRuntimeSec: number, gpus: number): JobClass {
  */
 export function parseScenario(input: unknown): ScenarioResult {
   const shape = scenarioFileSchema.safeParse(input);
-  if (!shape.success) return { ok: false, issues: toIssues(shape.error, []) };
-  const issues: ScenarioIssue[] = [];
-  function each<T>(items: readonly unknown[], schema: z.ZodType<T>, key: string): (T | null)[] {
-    return items.map((item, i) => {
-      const parsed = schema.safeParse(item);
-      if (parsed.success) return parsed.data;
-      issues.push(...toIssues(parsed.error, [key, i]));
-      return null;
-    });
+  if (!shape.success) {
+    // The elements are still checked one by one, so that a bad top level hides none of their
+    // problems; references between them need the whole file and wait for it.
+    const issues = toIssues(shape.error, []);
+    if (isRecord(input)) issues.push(...elementIssues(input));
+    return { ok: false, issues: issues.sort(compareIssues) };
   }
+  const issues: ScenarioIssue[] = [];
+  const each = <T>(items: readonly unknown[], schema: z.ZodType<T>, key: string) =>
+    eachElement(items, schema, key, issues);
   const tree = treeNodeSchema.safeParse(shape.data.tree);
   if (!tree.success) issues.push(...toIssues(tree.error, ["tree"]));
   const file: ParsedScenarioFile = {
@@ -98,6 +98,39 @@ export function parseScenario(input: unknown): ScenarioResult {
   if (issues.length === 0) return result;
   const later = result.ok ? [] : result.issues;
   return { ok: false, issues: [...issues, ...later].sort(compareIssues) };
+}
+
+/** Each element checked against `schema`, or null with its problems added to `issues`. */
+function eachElement<T>(
+  items: readonly unknown[],
+  schema: z.ZodType<T>,
+  key: string,
+  issues: ScenarioIssue[],
+): (T | null)[] {
+  return items.map((item, i) => {
+    const parsed = schema.safeParse(item);
+    if (parsed.success) return parsed.data;
+    issues.push(...toIssues(parsed.error, [key, i]));
+    return null;
+  });
+}
+
+/** The problems of a file's tree and of its elements, where they are there to check. */
+function elementIssues(file: Record<string, unknown>): ScenarioIssue[] {
+  const issues: ScenarioIssue[] = [];
+  if (file.tree !== undefined) {
+    const tree = treeNodeSchema.safeParse(file.tree);
+    if (!tree.success) issues.push(...toIssues(tree.error, ["tree"]));
+  }
+  const { clusters, jobs, nodeEvents } = file;
+  if (Array.isArray(clusters)) eachElement(clusters, clusterSchema, "clusters", issues);
+  if (Array.isArray(jobs)) eachElement(jobs, jobSchema, "jobs", issues);
+  if (Array.isArray(nodeEvents)) eachElement(nodeEvents, nodeEventSchema, "nodeEvents", issues);
+  return issues;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function normaliseScenario(file: ParsedScenarioFile): ScenarioResult {
