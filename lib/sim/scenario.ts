@@ -77,7 +77,8 @@ export function parseScenario(input: unknown): ScenarioResult {
   const shape = scenarioFileSchema.safeParse(input);
   if (!shape.success) {
     // The elements are still checked one by one, so that a bad top level hides none of their
-    // problems; references between them need the whole file and wait for it.
+    // own problems; what needs the whole file (references, durations against the settings'
+    // maximum) waits for it.
     const issues = toIssues(shape.error, []);
     if (isRecord(input)) issues.push(...elementIssues(input));
     return { ok: false, issues: issues.sort(compareIssues) };
