@@ -17,17 +17,8 @@ export function formatIssuePath(path: readonly PropertyKey[]): string {
 export function toIssues(error: z.ZodError, prefix: PropertyKey[]): ScenarioIssue[] {
   return error.issues.map((issue) => ({
     path: formatIssuePath([...prefix, ...issue.path]),
-    message: messageOf(issue),
+    message: issue.message,
   }));
-}
-
-/**
- * zod's message, but a missing field said plainly: zod names what it expected of the absent value
- * ("expected array, received undefined"; "expected nonoptional" for a field of any type).
- */
-function messageOf(issue: z.core.$ZodIssue): string {
-  const isMissing = issue.code === "invalid_type" && issue.message.endsWith("received undefined");
-  return isMissing ? "required, but missing" : issue.message;
 }
 
 /** Sorts issues in file order: by top-level key, then element index, then the rest of the path. */

@@ -200,11 +200,16 @@ describe("parseScenario", () => {
     ]);
   });
 
-  it("names a job's missing field and keeps zod's word for a wrong type", () => {
+  it("names missing fields of every kind and keeps zod's words for a wrong type", () => {
     const { gpus: _gpus, ...withoutGpus } = base.jobs[0]!;
-    expect(issuesOf({ ...base, jobs: [withoutGpus, { ...base.jobs[0], gpus: "two" }] })).toEqual([
+    const { submit: _submit, ...withoutSubmit } = base.jobs[0]!;
+    const jobs = [withoutGpus, { ...base.jobs[0], gpus: "two" }, withoutSubmit];
+    const nodeEvents = [{ at: "1h", cluster: "h100", node: 0 }];
+    expect(issuesOf({ ...base, jobs, nodeEvents })).toEqual([
       "jobs[0].gpus: required, but missing",
       "jobs[1].gpus: Invalid input: expected number, received string",
+      "jobs[2].submit: required, but missing",
+      "nodeEvents[0].state: required, but missing",
     ]);
   });
 });

@@ -66,6 +66,16 @@ export function classifyJob(minRuntimeSec: number, gpus: number): JobClass {
 }
 
 /**
+ * zod's checks, with a missing field said plainly: zod's own words name what it expected of the
+ * absent value ("Invalid input: expected nonoptional, received undefined", or just "Invalid
+ * input" for a field of several types). JSON has no undefined, so an undefined input is absent.
+ */
+const PARSE_PARAMS = {
+  error: (issue: { input?: unknown }) =>
+    issue.input === undefined ? "required, but missing" : undefined,
+};
+
+/**
  * Validates a parsed JSON value as a scenario (DESIGN section 6) and normalises it.
  *
  * Lists every problem with its path, e.g. `jobs[12].minRuntime: 9h is above the cluster
@@ -74,7 +84,7 @@ export function classifyJob(minRuntimeSec: number, gpus: number): JobClass {
  * @example parseScenario(JSON.parse(text)) // { ok: true, value } | { ok: false, issues }
  */
 export function parseScenario(input: unknown): ScenarioResult {
-  const shape = scenarioFileSchema.safeParse(input);
+  const shape = scenarioFileSchema.safeParse(input, PARSE_PARAMS);
   if (!shape.success) {
     // The elements are still checked one by one, so that a bad top level hides none of their
     // own problems; what needs the whole file (references, durations against the settings'
@@ -86,7 +96,7 @@ export function parseScenario(input: unknown): ScenarioResult {
   const issues: ScenarioIssue[] = [];
   const each = <T>(items: readonly unknown[], schema: z.ZodType<T>, key: string) =>
     eachElement(items, schema, key, issues);
-  const tree = treeNodeSchema.safeParse(shape.data.tree);
+  const tree = treeNodeSchema.safeParse(shape.data.tree, PARSE_PARAMS);
   if (!tree.success) issues.push(...toIssues(tree.error, ["tree"]));
   const file: ParsedScenarioFile = {
     ...shape.data,
@@ -109,7 +119,7 @@ function eachElement<T>(
   issues: ScenarioIssue[],
 ): (T | null)[] {
   return items.map((item, i) => {
-    const parsed = schema.safeParse(item);
+    const parsed = schema.safeParse(item, PARSE_PARAMS);
     if (parsed.success) return parsed.data;
     issues.push(...toIssues(parsed.error, [key, i]));
     return null;
@@ -120,7 +130,7 @@ function eachElement<T>(
 function elementIssues(file: Record<string, unknown>): ScenarioIssue[] {
   const issues: ScenarioIssue[] = [];
   if (file.tree !== undefined) {
-    const tree = treeNodeSchema.safeParse(file.tree);
+    const tree = treeNodeSchema.safeParse(file.tree, PARSE_PARAMS);
     if (!tree.success) issues.push(...toIssues(tree.error, ["tree"]));
   }
   const { clusters, jobs, nodeEvents } = file;
