@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { signInAs } from "./fixtures";
+import { signInAs, waitForHydration } from "./fixtures";
 
 type ApiNode = {
   id: string;
@@ -41,6 +41,7 @@ async function restoreSplit(
 
 async function openEditor(page: Page, name: string) {
   await page.goto("/budgets");
+  await waitForHydration(page);
   await page.getByRole("button", { name, exact: true }).click();
   await page.getByRole("button", { name: `Edit split of ${name}` }).click();
   return page.getByRole("region", { name: new RegExp(`Edit split of .*${name}$`) });
@@ -93,6 +94,7 @@ test("a PI sees no edit controls on a sibling program, and the API answers 403",
 }) => {
   await signInAs(page, "pi");
   await page.goto("/budgets");
+  await waitForHydration(page);
   await page.getByRole("button", { name: "vision", exact: true }).click();
   const details = page.getByRole("complementary", { name: "vision" });
   await expect(details).toBeVisible();
@@ -171,6 +173,7 @@ test("a PI adds and removes a member of their project; a researcher gets no peop
 }) => {
   await signInAs(page, "pi");
   await page.goto("/budgets");
+  await waitForHydration(page);
   await page.getByRole("button", { name: "lm-pretrain", exact: true }).click();
   const details = page.getByRole("complementary", { name: "language/lm-pretrain" });
   await details.getByRole("textbox", { name: "Add member by email" }).fill("nobody@allot.example");

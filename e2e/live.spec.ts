@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
-import { signInAs } from "./fixtures";
+import { signInAs, waitForHydration } from "./fixtures";
 import type { DemoRole } from "../lib/demo/lab-org";
 
 async function signedIn(browser: Browser, role: DemoRole): Promise<Page> {
@@ -42,6 +42,7 @@ test("a researcher submits a job and sees it ranked with a reason", async ({ pag
   });
 
   await page.goto("/jobs/new?cluster=h100");
+  await waitForHydration(page);
   await page.getByLabel("Name").fill("llama sweep 7");
   await page
     .getByLabel("Budget", { exact: true })
@@ -69,6 +70,7 @@ test("a researcher submits a job and sees it ranked with a reason", async ({ pag
   await expect(row).toContainText("Waiting: needs 16 GPUs");
 
   await page.goto("/jobs");
+  await waitForHydration(page);
   await page.getByRole("button", { name: "Cancel fill h100" }).click();
   await expect(page.getByRole("row", { name: /fill h100/ })).toContainText("cancelled");
   // With the cluster free, the waiting job starts at once.
@@ -102,6 +104,7 @@ test("a preempted job's page says why, in a sentence with numbers", async ({ pag
   expect(preemptor.job.state).toBe("running");
 
   await page.goto(`/jobs/${victim.job.id}`);
+  await waitForHydration(page);
   await expect(page.getByText("preempted", { exact: true })).toBeVisible();
   await expect(
     page.getByText(

@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { createPrismaClient } from "../lib/data/client";
 import { formatPeriod, lastFullMonth } from "../lib/reports/review-period";
 import { writeReviewHistory } from "../lib/testing/review-history";
-import { signInAs } from "./fixtures";
+import { signInAs, waitForHydration } from "./fixtures";
 
 // The server runs at 1x with no live driver: its clock is this machine's clock.
 const MONTH = lastFullMonth(Math.floor(Date.now() / 1000));
@@ -97,6 +97,7 @@ test("the period and cluster live in the URL; bad input is a 422 that names the 
 }) => {
   await signInAs(page, "researcher");
   await page.goto("/review");
+  await waitForHydration(page);
   // A researcher leads nothing: no what-if to start from here.
   await expect(page.getByRole("link", { name: "Download CSV" })).toBeVisible();
   await expect(page.getByRole("link", { name: "Try a new split (what-if)" })).toHaveCount(0);

@@ -10,7 +10,8 @@ test("a visitor who is not signed in is sent to the sign-in page", async ({ page
 
 test("a researcher signs in and reads the clusters and the budget tree", async ({ page }) => {
   // The app's scripts arrive late, as from a busy server: the tree's toggle is in the page
-  // before React can act on it, and the sign-in waits for them (a race that once failed CI).
+  // before React can act on it, and the sign-in waits until React has hydrated the page (a race
+  // that once failed CI).
   await page.route("**/_next/static/chunks/**", async (route) => {
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     await route.continue();

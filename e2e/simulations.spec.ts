@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { signInAs } from "./fixtures";
+import { signInAs, waitForHydration } from "./fixtures";
 
 // A small lab: one node of 4 GPUs, two budgets, jobs that contend for the node.
 const SMALL_SCENARIO = {
@@ -139,6 +139,7 @@ test("upload a small scenario, watch it run, see both result columns and the tim
 test("a broken scenario file is refused with every problem and its JSON path", async ({ page }) => {
   await signInAs(page, "researcher");
   await page.goto("/simulations/new");
+  await waitForHydration(page);
   await page.getByRole("radio", { name: /Upload a scenario file/ }).check();
   await page.getByLabel("Scenario file (JSON)").setInputFiles(file("broken.json", BROKEN_SCENARIO));
   await page.getByRole("button", { name: "Run simulation" }).click();

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { signInAs } from "./fixtures";
+import { signInAs, waitForHydration } from "./fixtures";
 
 type ApiNode = { id: string; parentId: string | null; path: string; name: string; weight: number };
 
@@ -45,6 +45,7 @@ test("a program lead drafts a split, replays today's demand under it, and adopts
   const language = tree.find((node) => node.path === "language")!;
   const before = tree.filter((node) => node.parentId === language.id);
   await page.goto(`/budgets?node=${language.id}`);
+  await waitForHydration(page);
   await page.getByRole("button", { name: "Edit split of language" }).click();
   const editor = page.getByRole("region", { name: /Edit split of language$/ });
   await editor.getByRole("spinbutton", { name: "Weight of lm-eval" }).fill("4");
@@ -85,6 +86,7 @@ test("a program lead drafts a split, replays today's demand under it, and adopts
 
   // Again with the control: the current split replayed beside the draft.
   await page.goto(draftUrl);
+  await waitForHydration(page);
   await runWhatIf(true);
   await expect(results).toBeVisible({ timeout: 60_000 });
   // Ours and whatever earlier specs left on b300 today.
