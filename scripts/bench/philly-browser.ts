@@ -8,7 +8,7 @@
 // comes from the simulation's row (polled every 50 ms), the worker's own log line and the page's
 // marks and network timing. --days N replays the trace's first N days; --log prints the server;
 // --screenshot saves the results page of the last run. The simulations it started are deleted at
-// the end (scripts/bench/bench-simulations.ts), so their results do not pile up in the database.
+// the end (scripts/bench/lib/bench-simulations.ts), so their results do not pile up in the database.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -16,7 +16,11 @@ import path from "node:path";
 import { chromium, type Page } from "@playwright/test";
 import pg from "pg";
 import { CHROMIUM_ARGS } from "../../e2e/chromium";
-import { isSimulationPage, removeBenchSimulations, simulationIdOfPage } from "./bench-simulations";
+import {
+  isSimulationPage,
+  removeBenchSimulations,
+  simulationIdOfPage,
+} from "./lib/bench-simulations";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 const args = process.argv.slice(2);

@@ -4,7 +4,7 @@
 // as scripts/bench/philly-browser.ts leaves it), runs `node .next/sim-worker/sim-worker.mjs` on
 // it (bundled here first) and prints the worker's laps and the SHA-256 of what it stored: the
 // summary and the unzipped report and timeline. Equal hashes on two commits mean identical
-// results. The row is deleted afterwards (scripts/bench/bench-simulations.ts).
+// results. The row is deleted afterwards (scripts/bench/lib/bench-simulations.ts).
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { loadavg } from "node:os";
@@ -12,7 +12,7 @@ import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import pg from "pg";
 import { buildWorkerBundle } from "../build-worker";
-import { insertBenchSimulation, removeBenchSimulations } from "./bench-simulations";
+import { insertBenchSimulation, removeBenchSimulations } from "./lib/bench-simulations";
 
 const args = process.argv.slice(2);
 const at = args.indexOf("--trace");

@@ -1,13 +1,13 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createPrismaClient } from "../../lib/data/client";
+import { createPrismaClient } from "../../../lib/data/client";
 import {
   claimSimulation,
   completeSimulation,
   insertSimulation,
   storeSimulationTimeline,
-} from "../../lib/data/simulation-store";
+} from "../../../lib/data/simulation-store";
 import { insertBenchSimulation, removeBenchSimulations } from "./bench-simulations";
 
 const databaseUrl = inject("databaseUrl");
