@@ -85,59 +85,47 @@ const PARSE_PARAMS = {
  */
 export function parseScenario(input: unknown): ScenarioResult {
   const shape = scenarioFileSchema.safeParse(input, PARSE_PARAMS);
-  if (!shape.success) {
-    // The elements are still checked one by one, so that a bad top level hides none of their
-    // own problems; what needs the whole file (references, durations against the settings'
-    // maximum) waits for it.
-    const issues = toIssues(shape.error, []);
-    if (isRecord(input)) issues.push(...elementIssues(input));
-    return { ok: false, issues: issues.sort(compareIssues) };
-  }
-  const issues: ScenarioIssue[] = [];
-  const each = <T>(items: readonly unknown[], schema: z.ZodType<T>, key: string) =>
-    eachElement(items, schema, key, issues);
-  const tree = treeNodeSchema.safeParse(shape.data.tree, PARSE_PARAMS);
-  if (!tree.success) issues.push(...toIssues(tree.error, ["tree"]));
-  const file: ParsedScenarioFile = {
-    ...shape.data,
-    tree: tree.success ? tree.data : null,
-    clusters: each(shape.data.clusters, clusterSchema, "clusters"),
-    jobs: each(shape.data.jobs, jobSchema, "jobs"),
-    nodeEvents: each(shape.data.nodeEvents ?? [], nodeEventSchema, "nodeEvents"),
-  };
-  const result = normaliseScenario(file);
+  const issues = shape.success ? [] : toIssues(shape.error, []);
+  // The elements are checked one by one even when the top level is wrong, so that it hides none
+  // of their own problems; what needs the whole file (references, durations against the
+  // settings' maximum) waits for it.
+  const elements = parseElements(isRecord(input) ? input : {}, issues);
+  if (!shape.success) return { ok: false, issues: issues.sort(compareIssues) };
+  const result = normaliseScenario({ ...shape.data, ...elements });
   if (issues.length === 0) return result;
   const later = result.ok ? [] : result.issues;
   return { ok: false, issues: [...issues, ...later].sort(compareIssues) };
 }
 
-/** Each element checked against `schema`, or null with its problems added to `issues`. */
-function eachElement<T>(
-  items: readonly unknown[],
-  schema: z.ZodType<T>,
-  key: string,
+/**
+ * A file's tree, clusters, jobs and node events, each checked on its own: null where it failed
+ * (its problems added to `issues`); a tree or list that is not there is left to the top level.
+ */
+function parseElements(
+  file: Record<string, unknown>,
   issues: ScenarioIssue[],
-): (T | null)[] {
-  return items.map((item, i) => {
-    const parsed = schema.safeParse(item, PARSE_PARAMS);
-    if (parsed.success) return parsed.data;
-    issues.push(...toIssues(parsed.error, [key, i]));
-    return null;
-  });
-}
-
-/** The problems of a file's tree and of its elements, where they are there to check. */
-function elementIssues(file: Record<string, unknown>): ScenarioIssue[] {
-  const issues: ScenarioIssue[] = [];
+): Pick<ParsedScenarioFile, "tree" | "clusters" | "jobs" | "nodeEvents"> {
+  const each = <T>(items: unknown, schema: z.ZodType<T>, key: string): (T | null)[] =>
+    !Array.isArray(items)
+      ? []
+      : items.map((item: unknown, i) => {
+          const parsed = schema.safeParse(item, PARSE_PARAMS);
+          if (parsed.success) return parsed.data;
+          issues.push(...toIssues(parsed.error, [key, i]));
+          return null;
+        });
+  let tree: ParsedScenarioFile["tree"] = null;
   if (file.tree !== undefined) {
-    const tree = treeNodeSchema.safeParse(file.tree, PARSE_PARAMS);
-    if (!tree.success) issues.push(...toIssues(tree.error, ["tree"]));
+    const parsed = treeNodeSchema.safeParse(file.tree, PARSE_PARAMS);
+    if (parsed.success) tree = parsed.data;
+    else issues.push(...toIssues(parsed.error, ["tree"]));
   }
-  const { clusters, jobs, nodeEvents } = file;
-  if (Array.isArray(clusters)) eachElement(clusters, clusterSchema, "clusters", issues);
-  if (Array.isArray(jobs)) eachElement(jobs, jobSchema, "jobs", issues);
-  if (Array.isArray(nodeEvents)) eachElement(nodeEvents, nodeEventSchema, "nodeEvents", issues);
-  return issues;
+  return {
+    tree,
+    clusters: each(file.clusters, clusterSchema, "clusters"),
+    jobs: each(file.jobs, jobSchema, "jobs"),
+    nodeEvents: each(file.nodeEvents, nodeEventSchema, "nodeEvents"),
+  };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
