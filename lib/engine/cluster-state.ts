@@ -12,6 +12,7 @@ import { compareVictims, type VictimCandidate, type VictimSlot } from "./preempt
 import type { BudgetRef, DrainCompleteDecision, PreemptDecision, PreemptReason } from "./reasons";
 import type { SchedulePassInput } from "./schedule-pass";
 import { heldByTreeNode, standingRunsState, treeNodeBySlot } from "./standing-runs";
+import { beginNodeRunsPass, markAllNodeRunsStale, touchNodeRuns, type NodeRuns } from "./node-runs";
 import { createHoldings, createHoldingsOn, type Holdings } from "./holdings";
 import { countUsableFree, usableFreeBounds } from "./usable-free";
 import type { ActiveRun, BudgetTree, ClusterNodeState, NodeHealth } from "./types";
@@ -78,6 +79,11 @@ export type ClusterState = {
   victimsByPosition: (positions?: readonly number[]) => VictimSlot[][];
   /** Ends a live run now: frees its GPUs and records the preemption. */
   endRun: (entry: LiveRun, reason: PreemptReason) => void;
+  /**
+   * The standing runs' summary per position, for this pass (`touchNodeRuns` where the pass starts
+   * a run); null for runs given as a list.
+   */
+  nodeRuns: NodeRuns | null;
   /** Called once the pass is done: gives standing runs back their state before the pass. */
   finish: () => void;
 };
@@ -135,6 +141,9 @@ export function loadClusterState(
   if (isTotalled) pool.free.set(standing!.free);
   const preemptions: PreemptDecision[] = [];
   const live: LiveRun[] = standing?.entries ?? [];
+  const heldByPosition: number[][] = standing?.heldByPosition ?? [];
+  const nodeRuns = standing?.nodeRuns ?? null;
+  if (nodeRuns) beginNodeRunsPass(nodeRuns, live, heldByPosition);
   const budgetSlots = standing?.budgetSlots ?? createBudgetSlots();
   // Slots given to runs of a list get their rank once the list is loaded. Standing runs keep the
   // last pass's ranks while its ranking holds (the same lookup) and no slot came since.
@@ -145,7 +154,6 @@ export function loadClusterState(
   // Totals count the GPUs of down and draining nodes too: an upper bound there (it over-counts),
   // and the runs there are checked one by one (gone, or on nodes no plan uses).
   const preemptable = isTotalled ? standing!.preemptable.totalsAt(nowSec, live) : null;
-  const heldByPosition: number[][] = standing?.heldByPosition ?? [];
   for (let position = heldByPosition.length; position < pool.free.length; position += 1) {
     heldByPosition.push([]);
   }
@@ -166,8 +174,10 @@ export function loadClusterState(
     if (entry.isAllocated) endedAllocated.push(entry);
     entry.isGone = true;
     ended.push(entry);
-    for (const slice of entry.slices)
+    for (const slice of entry.slices) {
       pool.free[slice.position] = pool.free[slice.position]! + slice.gpus;
+      if (nodeRuns) touchNodeRuns(nodeRuns, slice.position);
+    }
     const run = entry.run!;
     preemptions.push({
       runId: run.id,
@@ -186,6 +196,7 @@ export function loadClusterState(
     if (downNode) {
       entry.isGone = true;
       ended.push(entry);
+      if (nodeRuns) for (const slice of entry.slices) touchNodeRuns(nodeRuns, slice.position);
       if (entry.isAllocated) endedAllocated.push(entry);
       preemptions.push({
         runId: run.id,
@@ -225,6 +236,9 @@ export function loadClusterState(
     const isSame =
       standing.rankBySlotSeen === rankBySlot || isSameRanks(standing.rankBySlotSeen, rankBySlot);
     const from = isSame ? standing.rankedCount : 0;
+    // Entries ranked anew may rank otherwise: every position is summed up again. (Those ranked
+    // for the first time came since the last pass, and their positions are stale already.)
+    if (from === 0) markAllNodeRunsStale(standing.nodeRuns);
     for (let index = from; index < live.length; index += 1) {
       const entry = live[index]!;
       if (entry.run !== null) entry.rank = rankBySlot[entry.budgetSlot]!;
@@ -233,6 +247,7 @@ export function loadClusterState(
     // Entries stay; their per-pass fields are set anew. Gaps of removed runs count as gone.
     // Until every entry is set, no later pass may keep them (a node overfilled throws below).
     standing.isProtectionKept = false;
+    markAllNodeRunsStale(standing.nodeRuns);
     for (const entry of live) {
       const run = entry.run;
       entry.isGone = run === null;
@@ -391,6 +406,7 @@ export function loadClusterState(
     drainsCompleted,
     victimsByPosition,
     endRun,
+    nodeRuns,
     finish,
   };
 }

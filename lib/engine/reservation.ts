@@ -1,3 +1,4 @@
+import { wholeNodeReleaseAt, type NodeRuns } from "./node-runs";
 import { placementShape, type GpuPool } from "./placement";
 import { sortSmall } from "./sort-small";
 
@@ -30,6 +31,11 @@ export type ReservationRequest = {
   nowSec: number;
   /** Whether the share guard keeps the job from preempting run `index`; default never. */
   isShielded?: (index: number) => boolean;
+  /**
+   * The standing runs' summary per position, when `runs` and `heldByPosition` are the entries it
+   * sums up (a pass on standing runs): whole nodes are read from it where it can tell.
+   */
+  nodeRuns?: NodeRuns;
 };
 
 /** Nodes kept for the first allocated job that cannot start (ADR 010). */
@@ -222,13 +228,19 @@ export function forgetWholeNodeScan(): void {
  */
 function scanWholeNodes(request: ReservationRequest, wholeNodes: number): number {
   if (scannedRequest === request) return scannedOptions;
-  const { pool, nowSec } = request;
+  const { pool, nowSec, jobRank, nodeRuns } = request;
+  const size = pool.nodeSizeGpus;
   const readiness = new Readiness(request);
   let options = 0;
   let readyNow = 0;
   for (let position = 0; position < pool.free.length && readyNow < wholeNodes; position += 1) {
-    if (!pool.isUsable[position] || pool.capacity[position] !== pool.nodeSizeGpus) continue;
-    const atSec = readiness.readyAt(position, pool.nodeSizeGpus, Number.POSITIVE_INFINITY);
+    if (!pool.isUsable[position] || pool.capacity[position] !== size) continue;
+    // `readyAt` of a whole node, its first steps written out here: most nodes need no more.
+    let atSec = pool.free[position]! >= size ? nowSec : Number.NaN;
+    if (Number.isNaN(atSec) && nodeRuns) {
+      atSec = wholeNodeReleaseAt(nodeRuns, position, jobRank, nowSec, Number.POSITIVE_INFINITY);
+    }
+    if (Number.isNaN(atSec)) atSec = readiness.readyAt(position, size, Number.POSITIVE_INFINITY);
     if (atSec === nowSec) readyNow += 1;
     optionPositions[options] = position;
     optionAtSecs[options] = atSec;
@@ -267,6 +279,12 @@ class Readiness {
     if (have >= need) return nowSec;
     const held = heldByPosition[position] ?? [];
     if (need === pool.capacity[position]) {
+      const { nodeRuns } = this.#request;
+      if (nodeRuns) {
+        const { jobRank } = this.#request;
+        const atSec = wholeNodeReleaseAt(nodeRuns, position, jobRank, nowSec, cutoffSec);
+        if (!Number.isNaN(atSec)) return atSec;
+      }
       return this.#wholeNodeReadyAt(held, cutoffSec);
     }
     let count = 0;

@@ -42,6 +42,7 @@ import {
   type Reservation,
   type ReservationRequest,
 } from "./reservation";
+import { touchNodeRuns } from "./node-runs";
 import type { StandingRuns } from "./standing-runs";
 import type { ActiveRun, BudgetTree, ClusterSpec, NodeSlice, PendingJob, UsageMode } from "./types";
 import { usageWindowSec } from "./usage-window";
@@ -262,6 +263,7 @@ function decide(
       pool.free[slice.position] = pool.free[slice.position]! - slice.gpus;
       if (pool.free[slice.position]! < 0) throw new Error("Placement overfilled a node.");
       if (pool.isUsable[slice.position]) bounds.usableFreeGpus -= slice.gpus;
+      if (state.nodeRuns) touchNodeRuns(state.nodeRuns, slice.position);
     }
     const until = protectedUntilSec(nowSec, job.minRuntimeSec, isAllocated);
     const index = live.length;
@@ -556,6 +558,7 @@ function decide(
                 runs: live,
                 heldByPosition,
                 nowSec,
+                nodeRuns: state.nodeRuns ?? undefined,
                 // The share guard on the holdings when the holder failed (`shield`, ADR 014).
                 isShielded: (index) =>
                   !(holder.shield ?? holdings).mayPreemptAt(

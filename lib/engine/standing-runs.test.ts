@@ -221,6 +221,32 @@ describe("standing runs", () => {
     expect(total.backfills).toBeGreaterThan(0);
   });
 
+  it("decide as the list, pass after pass, where gang jobs wait on nodes that several runs share", () => {
+    // Small allocated runs of every budget, protected until many moments, some ending before
+    // each pass while the ranks shift: a gang job's reservation reads each whole node's runs
+    // from what the standing runs summed up at an earlier pass (`NodeRuns`), so each node's sum
+    // must follow its runs, their ranks and this pass's own starts and ends.
+    const step = arbitraryPassStep({
+      addGpus: fc.constantFrom(1, 2, 2, 4),
+      isAllocated: fc.constantFrom(true, true, true, false),
+      protectSec: fc.integer({ min: 0, max: 12 }).map((slots) => slots * 600),
+      advanceSec: fc.constantFrom(0, 300, 1200, 3600),
+      // Ranks that mostly hold from pass to pass, so that sums stand for several passes.
+      usage: fc.constantFrom([0, 100, 5000], [0, 100, 5000], [0, 100, 5000], [5000, 100, 0]),
+      jobGpus: fc.constantFrom(2, 8, 16, 24),
+      minRuntimeSec: fc.constantFrom(0, 600, 3600),
+      endEvery: fc.constantFrom(0, 0, 3, 5),
+    });
+    let reserved = 0;
+    fc.assert(
+      fc.property(fc.array(step, { minLength: 3, maxLength: 14 }), (steps) => {
+        reserved += checkPassAfterPass(6, steps, true).reserved;
+      }),
+      { numRuns: 400 },
+    );
+    expect(reserved).toBeGreaterThan(400);
+  });
+
   it("decide as the list, pass after pass, where budgets hold many small unprotected runs", () => {
     // Many 1- and 2-GPU runs, most of them unprotected, so that a budget ranked below a job holds
     // 4 runs or more: the room a plan counts is then judged per budget (the share guard's one
@@ -257,6 +283,7 @@ function arbitraryPassStep(
     isAllocated?: fc.Arbitrary<boolean>;
     protectSec?: fc.Arbitrary<number>;
     advanceSec?: fc.Arbitrary<number>;
+    usage?: fc.Arbitrary<number[]>;
     jobGpus?: fc.Arbitrary<number>;
     minRuntimeSec?: fc.Arbitrary<number>;
     endEvery?: fc.Arbitrary<number>;
@@ -275,7 +302,7 @@ function arbitraryPassStep(
     // Which runs end before the pass: every run whose turn comes up.
     endEvery: choices.endEvery ?? fc.constantFrom(0, 1, 2, 3),
     advanceSec: choices.advanceSec ?? fc.constantFrom(0, 60, 600, 3600, -600),
-    usage: fc.array(fc.constantFrom(0, 100, 5000), { minLength: 3, maxLength: 3 }),
+    usage: choices.usage ?? fc.array(fc.constantFrom(0, 100, 5000), { minLength: 3, maxLength: 3 }),
     health: fc.constantFrom<NodeHealth>("healthy", "healthy", "healthy", "draining", "down"),
     jobs: fc.array(
       fc.record({
@@ -318,11 +345,14 @@ function placeFirstFit(
  * moves, runs start (`placeFirstFit`) and node 3's health may change; each pass on standing
  * runs decides what a pass on the same runs as a list decides. Gives how many passes kept a
  * reservation, how many starts were kept for its holder (backfills), and how many passes
- * preempted a run of a budget holding 4 unprotected allocated runs or more (crowded).
+ * preempted a run of a budget holding 4 unprotected allocated runs or more (crowded). With
+ * `describeWaits`, the waiting jobs' reasons, which name the reservation's nodes and ready time,
+ * are compared too.
  */
 function checkPassAfterPass(
   nodeCount: number,
   steps: readonly PassStep[],
+  describeWaits = false,
 ): { reserved: number; backfills: number; crowded: number } {
   const counts = { reserved: 0, backfills: 0, crowded: 0 };
   const cluster = makeCluster(nodeCount, 8);
@@ -363,7 +393,7 @@ function checkPassAfterPass(
       pending: jobs.map((job, i) =>
         makeJob(`j${i}`, leaves[job.leaf]!, job.gpus, { minRuntimeSec: job.minRuntimeSec }),
       ),
-      describeWaits: false,
+      describeWaits,
     };
     const result = runSchedulePass({ ...input, runs: standing });
     expect(result).toEqual(runSchedulePass({ ...input, runs: list }));

@@ -9,6 +9,12 @@ import {
 } from "./placement";
 import { addAlongPath, createHoldingsOn } from "./holdings";
 import {
+  createNodeRuns,
+  markAllNodeRunsStale,
+  markNodeRunsStale,
+  type NodeRuns,
+} from "./node-runs";
+import {
   createPreemptableTracker,
   guardedPreemptableGpus,
   type PreemptableTracker,
@@ -101,6 +107,8 @@ export type StandingRunsState = {
   rankedCount: number;
   /** Whether entries' `isProtectedNow` is as `preemptable` last set it (a pass may overwrite it). */
   isProtectionKept: boolean;
+  /** The allocated runs on each position, summed up as they come and go (`NodeRuns`). */
+  nodeRuns: NodeRuns;
 };
 
 /** Allocated GPUs per node of `tree` (`Holdings`), and the tree node of each budget slot. */
@@ -172,6 +180,7 @@ export function createStandingRuns(nodes: readonly ClusterNodeState[]): Standing
     rankOfSeen: null,
     rankedCount: 0,
     isProtectionKept: false,
+    nodeRuns: createNodeRuns(pool.free.length),
   };
   // A run takes (`sign` 1) or gives back (-1) its GPUs in the running totals.
   const hold = (entry: LiveRun, sign: 1 | -1): void => {
@@ -213,6 +222,7 @@ export function createStandingRuns(nodes: readonly ClusterNodeState[]): Standing
     gaps = 0;
     // Entries moved: the next pass ranks them all again.
     state.rankedCount = 0;
+    markAllNodeRunsStale(state.nodeRuns);
   };
 
   const runs: StandingRuns = {
@@ -238,7 +248,10 @@ export function createStandingRuns(nodes: readonly ClusterNodeState[]): Standing
       hold(entry, 1);
       state.preemptable.add(entry);
       entryById.set(run.id, index);
-      for (const slice of slices) state.heldByPosition[slice.position]!.push(index);
+      for (const slice of slices) {
+        state.heldByPosition[slice.position]!.push(index);
+        markNodeRunsStale(state.nodeRuns, slice.position);
+      }
     },
     remove(runId) {
       const index = entryById.get(runId);
@@ -249,6 +262,7 @@ export function createStandingRuns(nodes: readonly ClusterNodeState[]): Standing
       entry.isGone = true;
       hold(entry, -1);
       state.preemptable.remove(entry);
+      for (const slice of entry.slices) markNodeRunsStale(state.nodeRuns, slice.position);
       gaps += 1;
       if (gaps > 64 && gaps > entryById.size) compact();
     },

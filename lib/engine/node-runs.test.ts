@@ -1,0 +1,73 @@
+import { describe, expect, it } from "vitest";
+import {
+  beginNodeRunsPass,
+  createNodeRuns,
+  markAllNodeRunsStale,
+  markNodeRunsStale,
+  touchNodeRuns,
+  wholeNodeReleaseAt,
+} from "./node-runs";
+
+type Entry = { isAllocated: boolean; rank: number; protectedUntilSec: number; run: unknown };
+
+const allocated = (rank: number, protectedUntilSec: number): Entry => ({
+  isAllocated: true,
+  rank,
+  protectedUntilSec,
+  run: {},
+});
+const unallocated: Entry = { isAllocated: false, rank: 9, protectedUntilSec: 0, run: {} };
+
+/** One position holding `entries`, summed up for a pass at `nowSec`. */
+function summed(entries: Entry[]) {
+  const nodeRuns = createNodeRuns(1);
+  const held = [entries.map((_, index) => index)];
+  beginNodeRunsPass(nodeRuns, entries, held);
+  return { nodeRuns, held };
+}
+
+describe("whole-node release from the runs summed up per node", () => {
+  it("is infinite (the cutoff) when an allocated run ranks at or above the job", () => {
+    const { nodeRuns } = summed([allocated(4, 900), allocated(2, 900)]);
+    expect(wholeNodeReleaseAt(nodeRuns, 0, 2, 600, Infinity)).toBe(Infinity);
+    expect(wholeNodeReleaseAt(nodeRuns, 0, 2, 600, 5000)).toBe(5000);
+  });
+
+  it("is the latest protection end when every allocated run is protected and ranked below", () => {
+    const { nodeRuns } = summed([allocated(4, 900), allocated(3, 1500), unallocated]);
+    expect(wholeNodeReleaseAt(nodeRuns, 0, 2, 600, Infinity)).toBe(1500);
+    expect(wholeNodeReleaseAt(nodeRuns, 0, 2, 600, 1200)).toBe(1200);
+  });
+
+  it("is now when only unallocated runs hold the node", () => {
+    const { nodeRuns } = summed([unallocated, unallocated]);
+    expect(wholeNodeReleaseAt(nodeRuns, 0, 1, 600, Infinity)).toBe(600);
+  });
+
+  it("cannot tell (NaN) for an unprotected allocated run the share guard may shield", () => {
+    const { nodeRuns } = summed([allocated(4, 600), allocated(3, 1500)]);
+    expect(wholeNodeReleaseAt(nodeRuns, 0, 2, 600, Infinity)).toBeNaN();
+  });
+
+  it("cannot tell a node touched in this pass, and can again in the next", () => {
+    const { nodeRuns, held } = summed([allocated(4, 900)]);
+    touchNodeRuns(nodeRuns, 0);
+    expect(wholeNodeReleaseAt(nodeRuns, 0, 2, 600, Infinity)).toBeNaN();
+    beginNodeRunsPass(nodeRuns, nodeRuns.entries, held);
+    expect(wholeNodeReleaseAt(nodeRuns, 0, 2, 600, Infinity)).toBe(900);
+  });
+
+  it("keeps its sums until the node is marked stale, then sums the runs as they are", () => {
+    const entries = [allocated(4, 900), allocated(3, 1500)];
+    const { nodeRuns } = summed(entries);
+    expect(wholeNodeReleaseAt(nodeRuns, 0, 2, 600, Infinity)).toBe(1500);
+    entries[1]!.run = null;
+    entries[0]!.rank = 1;
+    expect(wholeNodeReleaseAt(nodeRuns, 0, 2, 600, Infinity)).toBe(1500);
+    markNodeRunsStale(nodeRuns, 0);
+    expect(wholeNodeReleaseAt(nodeRuns, 0, 2, 600, Infinity)).toBe(Infinity);
+    entries[0]!.rank = 5;
+    markAllNodeRunsStale(nodeRuns);
+    expect(wholeNodeReleaseAt(nodeRuns, 0, 2, 600, Infinity)).toBe(900);
+  });
+});

@@ -1,0 +1,130 @@
+import type { HeldRun } from "./reservation";
+
+/**
+ * What the allocated standing runs on each node position add up to for a whole-node ready time
+ * (`reserveNodes`): their best (lowest) rank and the earliest and latest end of their
+ * protection. Kept by standing runs from pass to pass, worked out again for a position only
+ * when a run there came or went, or when the ranks changed: a gang job's reservation reads every
+ * node at every pass, and most nodes' runs have not changed since the pass before.
+ *
+ * Valid for the runs as loaded: a position where the pass itself started or ended a run
+ * (`touchNodeRuns`) is read from its runs, as without a summary.
+ */
+export type NodeRuns = {
+  /** Lowest rank of an allocated run per position; {@link NO_ALLOCATED_RUN} when none. */
+  minRank: Int32Array;
+  /** Earliest and latest `protectedUntilSec` of an allocated run per position. */
+  minProtectedUntilSec: Float64Array;
+  maxProtectedUntilSec: Float64Array;
+  /** 1 where runs came or went, or ranks changed, since the position was summed up. */
+  isStale: Uint8Array;
+  /** The pass a position was last touched in (`touchedInPass`): equal to `pass` means now. */
+  touchedInPass: Uint32Array;
+  pass: number;
+  /** The current pass's entries and the entries on each position (standing runs'). */
+  entries: readonly SummedEntry[];
+  heldByPosition: readonly (readonly number[])[];
+};
+
+/**
+ * Entries as the summary reads them: standing runs', `run` null once removed (and for the
+ * pass's own starts, which it never sums up).
+ */
+type SummedEntry = Pick<HeldRun, "isAllocated" | "rank" | "protectedUntilSec"> & {
+  run: unknown;
+};
+
+/** `NodeRuns.minRank` of a position without allocated runs: above every rank. */
+export const NO_ALLOCATED_RUN = 0x7fffffff;
+
+/** A summary of `positions` node positions, every position stale. */
+export function createNodeRuns(positions: number): NodeRuns {
+  return {
+    minRank: new Int32Array(positions),
+    minProtectedUntilSec: new Float64Array(positions),
+    maxProtectedUntilSec: new Float64Array(positions),
+    isStale: new Uint8Array(positions).fill(1),
+    touchedInPass: new Uint32Array(positions),
+    pass: 1,
+    entries: [],
+    heldByPosition: [],
+  };
+}
+
+/** Marks a position whose standing runs changed: summed up again when next read. */
+export function markNodeRunsStale(nodeRuns: NodeRuns, position: number): void {
+  nodeRuns.isStale[position] = 1;
+}
+
+/** Marks every position stale: the runs' ranks or their indices changed. */
+export function markAllNodeRunsStale(nodeRuns: NodeRuns): void {
+  nodeRuns.isStale.fill(1);
+}
+
+/**
+ * Starts a pass on the standing runs' entries as loaded (the pass's starts come after them): no
+ * position is touched in it yet.
+ */
+export function beginNodeRunsPass(
+  nodeRuns: NodeRuns,
+  entries: readonly SummedEntry[],
+  heldByPosition: readonly (readonly number[])[],
+): void {
+  nodeRuns.pass = nodeRuns.pass === 0xffffffff ? 1 : nodeRuns.pass + 1;
+  if (nodeRuns.pass === 1) nodeRuns.touchedInPass.fill(0);
+  nodeRuns.entries = entries;
+  nodeRuns.heldByPosition = heldByPosition;
+}
+
+/** Marks a position where the current pass started or ended a run. */
+export function touchNodeRuns(nodeRuns: NodeRuns, position: number): void {
+  nodeRuns.touchedInPass[position] = nodeRuns.pass;
+}
+
+function sumUp(nodeRuns: NodeRuns, position: number): void {
+  const { entries } = nodeRuns;
+  const held = nodeRuns.heldByPosition[position]!;
+  let minRank = NO_ALLOCATED_RUN;
+  let minUntilSec = Number.POSITIVE_INFINITY;
+  let maxUntilSec = Number.NEGATIVE_INFINITY;
+  for (const index of held) {
+    const entry = entries[index]!;
+    if (entry.run === null || !entry.isAllocated) continue;
+    if (entry.rank < minRank) minRank = entry.rank;
+    if (entry.protectedUntilSec < minUntilSec) minUntilSec = entry.protectedUntilSec;
+    if (entry.protectedUntilSec > maxUntilSec) maxUntilSec = entry.protectedUntilSec;
+  }
+  nodeRuns.minRank[position] = minRank;
+  nodeRuns.minProtectedUntilSec[position] = minUntilSec;
+  nodeRuns.maxProtectedUntilSec[position] = maxUntilSec;
+  nodeRuns.isStale[position] = 0;
+}
+
+/**
+ * When `position`'s runs release the whole node for a job of rank `jobRank` at `nowSec`, as
+ * `releaseAtSec` gives each run's release and the latest of them decides (`cutoffSec` if it is
+ * not before that), from the summary: infinite (so `cutoffSec`) when an allocated run ranks at
+ * or above the job, else the latest protection end, or `nowSec` when no allocated run is there.
+ * NaN when the summary cannot tell: the position was touched in this pass, or an allocated run
+ * there is unprotected and the share guard may shield it. The position must hold some run.
+ *
+ * @example wholeNodeReleaseAt(nodeRuns, 3, 2, 600, Infinity) // 900
+ */
+export function wholeNodeReleaseAt(
+  nodeRuns: NodeRuns,
+  position: number,
+  jobRank: number,
+  nowSec: number,
+  cutoffSec: number,
+): number {
+  if (nodeRuns.touchedInPass[position] === nodeRuns.pass) return Number.NaN;
+  if (nodeRuns.isStale[position]) sumUp(nodeRuns, position);
+  const minRank = nodeRuns.minRank[position]!;
+  let latestSec = nowSec;
+  if (minRank !== NO_ALLOCATED_RUN) {
+    if (minRank <= jobRank) return cutoffSec;
+    if (nodeRuns.minProtectedUntilSec[position]! <= nowSec) return Number.NaN;
+    latestSec = nodeRuns.maxProtectedUntilSec[position]!;
+  }
+  return latestSec >= cutoffSec ? cutoffSec : latestSec;
+}
