@@ -4,9 +4,26 @@ import {
   createNodeRuns,
   markAllNodeRunsStale,
   markNodeRunsStale,
+  RELEASE,
   touchNodeRuns,
-  wholeNodeReleaseAt,
+  wholeNodeRelease,
+  wholeNodeReleaseAt as releaseOfKindAt,
+  type NodeRuns,
 } from "./node-runs";
+
+/** The release time the summary gives, or NaN when it cannot tell. */
+function wholeNodeReleaseAt(
+  nodeRuns: NodeRuns,
+  position: number,
+  jobRank: number,
+  nowSec: number,
+  cutoffSec: number,
+): number {
+  const release = wholeNodeRelease(nodeRuns, position, jobRank, nowSec);
+  return release === RELEASE.unknown
+    ? Number.NaN
+    : releaseOfKindAt(nodeRuns, release, position, nowSec, cutoffSec);
+}
 
 type Entry = { isAllocated: boolean; rank: number; protectedUntilSec: number; run: unknown };
 

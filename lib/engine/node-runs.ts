@@ -100,31 +100,60 @@ function sumUp(nodeRuns: NodeRuns, position: number): void {
   nodeRuns.isStale[position] = 0;
 }
 
+/** What the summary tells of a whole node's release (`wholeNodeRelease`). */
+export const RELEASE = {
+  /** It cannot tell: read the node's runs. */
+  unknown: 0,
+  /** Never (an allocated run ranks at or above the job). */
+  never: 1,
+  /** At the latest protection end (`maxProtectedUntilSec`), after now. */
+  atProtectionEnd: 2,
+  /** Now: no allocated run is there. */
+  now: 3,
+} as const;
+
 /**
  * When `position`'s runs release the whole node for a job of rank `jobRank` at `nowSec`, as
- * `releaseAtSec` gives each run's release and the latest of them decides (`cutoffSec` if it is
- * not before that), from the summary: infinite (so `cutoffSec`) when an allocated run ranks at
- * or above the job, else the latest protection end, or `nowSec` when no allocated run is there.
- * NaN when the summary cannot tell: the position was touched in this pass, or an allocated run
- * there is unprotected and the share guard may shield it. The position must hold some run.
+ * `releaseAtSec` gives each run's release and the latest of them decides, from the summary:
+ * never when an allocated run ranks at or above the job, else at the latest protection end, or
+ * now when no allocated run is there. Unknown when the summary cannot tell: the position was
+ * touched in this pass, or an allocated run there is unprotected and the share guard may shield
+ * it. The position must hold some run. A kind, not a time, so that no time is boxed on its way
+ * out (V8 boxes a double that is not a small integer, such as Infinity).
  *
- * @example wholeNodeReleaseAt(nodeRuns, 3, 2, 600, Infinity) // 900
+ * @example wholeNodeRelease(nodeRuns, 3, 2, 600) // RELEASE.atProtectionEnd
  */
-export function wholeNodeReleaseAt(
+export function wholeNodeRelease(
   nodeRuns: NodeRuns,
   position: number,
   jobRank: number,
   nowSec: number,
-  cutoffSec: number,
-): number {
-  if (nodeRuns.touchedInPass[position] === nodeRuns.pass) return Number.NaN;
+): (typeof RELEASE)[keyof typeof RELEASE] {
+  if (nodeRuns.touchedInPass[position] === nodeRuns.pass) return RELEASE.unknown;
   if (nodeRuns.isStale[position]) sumUp(nodeRuns, position);
   const minRank = nodeRuns.minRank[position]!;
-  let latestSec = nowSec;
-  if (minRank !== NO_ALLOCATED_RUN) {
-    if (minRank <= jobRank) return cutoffSec;
-    if (nodeRuns.minProtectedUntilSec[position]! <= nowSec) return Number.NaN;
-    latestSec = nodeRuns.maxProtectedUntilSec[position]!;
-  }
-  return latestSec >= cutoffSec ? cutoffSec : latestSec;
+  if (minRank === NO_ALLOCATED_RUN) return RELEASE.now;
+  if (minRank <= jobRank) return RELEASE.never;
+  if (nodeRuns.minProtectedUntilSec[position]! <= nowSec) return RELEASE.unknown;
+  return RELEASE.atProtectionEnd;
+}
+
+/**
+ * The time of a known release kind (`wholeNodeRelease`) at `position`, or `cutoffSec` when that
+ * is not before it (as `readyAt` gives it).
+ */
+export function wholeNodeReleaseAt(
+  nodeRuns: NodeRuns,
+  release: (typeof RELEASE)[keyof typeof RELEASE],
+  position: number,
+  nowSec: number,
+  cutoffSec: number,
+): number {
+  const atSec =
+    release === RELEASE.never
+      ? Number.POSITIVE_INFINITY
+      : release === RELEASE.atProtectionEnd
+        ? nodeRuns.maxProtectedUntilSec[position]!
+        : nowSec;
+  return atSec >= cutoffSec ? cutoffSec : atSec;
 }

@@ -1,4 +1,4 @@
-import { wholeNodeReleaseAt, type NodeRuns } from "./node-runs";
+import { RELEASE, wholeNodeRelease, wholeNodeReleaseAt, type NodeRuns } from "./node-runs";
 import { placementShape, type GpuPool } from "./placement";
 import { sortSmall } from "./sort-small";
 
@@ -200,8 +200,17 @@ let lastStamp = 0;
 const scratchAt: number[] = [];
 const scratchGpus: number[] = [];
 /** A gang job's options while `reserveNodes` chooses among them (not reentrant): shared too. */
-const optionPositions: number[] = [];
-const optionAtSecs: number[] = [];
+let optionPositions = new Int32Array(64);
+let optionAtSecs = new Float64Array(64);
+
+function growOptions(): void {
+  const positions = new Int32Array(optionPositions.length * 2);
+  const atSecs = new Float64Array(optionAtSecs.length * 2);
+  positions.set(optionPositions);
+  atSecs.set(optionAtSecs);
+  optionPositions = positions;
+  optionAtSecs = atSecs;
+}
 /** The times of the options `earliestOptions` keeps so far, earliest first: shared too. */
 const keptAtScratch: number[] = [];
 /** The request whose options the lists hold (`scanWholeNodes`), how many, and its readiness. */
@@ -236,12 +245,19 @@ function scanWholeNodes(request: ReservationRequest, wholeNodes: number): number
   for (let position = 0; position < pool.free.length && readyNow < wholeNodes; position += 1) {
     if (!pool.isUsable[position] || pool.capacity[position] !== size) continue;
     // `readyAt` of a whole node, its first steps written out here: most nodes need no more.
-    let atSec = pool.free[position]! >= size ? nowSec : Number.NaN;
-    if (Number.isNaN(atSec) && nodeRuns) {
-      atSec = wholeNodeReleaseAt(nodeRuns, position, jobRank, nowSec, Number.POSITIVE_INFINITY);
-    }
-    if (Number.isNaN(atSec)) atSec = readiness.readyAt(position, size, Number.POSITIVE_INFINITY);
+    const release =
+      pool.free[position]! >= size
+        ? RELEASE.now
+        : nodeRuns
+          ? wholeNodeRelease(nodeRuns, position, jobRank, nowSec)
+          : RELEASE.unknown;
+    let atSec: number;
+    if (release === RELEASE.now) atSec = nowSec;
+    else if (release === RELEASE.never) atSec = Number.POSITIVE_INFINITY;
+    else if (release === RELEASE.atProtectionEnd) atSec = nodeRuns!.maxProtectedUntilSec[position]!;
+    else atSec = readiness.readyAt(position, size, Number.POSITIVE_INFINITY);
     if (atSec === nowSec) readyNow += 1;
+    if (options === optionAtSecs.length) growOptions();
     optionPositions[options] = position;
     optionAtSecs[options] = atSec;
     options += 1;
@@ -279,11 +295,10 @@ class Readiness {
     if (have >= need) return nowSec;
     const held = heldByPosition[position] ?? [];
     if (need === pool.capacity[position]) {
-      const { nodeRuns } = this.#request;
-      if (nodeRuns) {
-        const { jobRank } = this.#request;
-        const atSec = wholeNodeReleaseAt(nodeRuns, position, jobRank, nowSec, cutoffSec);
-        if (!Number.isNaN(atSec)) return atSec;
+      const { nodeRuns, jobRank } = this.#request;
+      const release = nodeRuns ? wholeNodeRelease(nodeRuns, position, jobRank, nowSec) : 0;
+      if (release !== RELEASE.unknown) {
+        return wholeNodeReleaseAt(nodeRuns!, release, position, nowSec, cutoffSec);
       }
       return this.#wholeNodeReadyAt(held, cutoffSec);
     }
@@ -457,7 +472,7 @@ export function surelyReserved(request: ReservationRequest, into?: Uint8Array): 
  * is before the last kept (a later index loses a tie). Most times are not, so each costs one
  * comparison. Does not reorder `atSecs`.
  */
-function earliestOptions(atSecs: readonly number[], length: number, count: number): number[] {
+function earliestOptions(atSecs: Float64Array, length: number, count: number): number[] {
   const keptAt = keptAtScratch;
   const chosen: number[] = [];
   for (let i = 0; i < length; i += 1) {
