@@ -143,6 +143,7 @@ export function loadClusterState(
   const live: LiveRun[] = standing?.entries ?? [];
   const heldByPosition: number[][] = standing?.heldByPosition ?? [];
   const nodeRuns = standing?.nodeRuns ?? null;
+  // Before the entries are ranked below: the sums are taken when first read, after loading.
   if (nodeRuns) beginNodeRunsPass(nodeRuns, live, heldByPosition);
   const budgetSlots = standing?.budgetSlots ?? createBudgetSlots();
   // Slots given to runs of a list get their rank once the list is loaded. Standing runs keep the

@@ -11,8 +11,11 @@ import type { HeldRun } from "./reservation";
  * (`touchNodeRuns`) is read from its runs, as without a summary.
  */
 export type NodeRuns = {
-  /** Lowest rank of an allocated run per position; {@link NO_ALLOCATED_RUN} when none. */
-  minRank: Int32Array;
+  /**
+   * Lowest rank of an allocated run per position; {@link NO_ALLOCATED_RUN} when none. Doubles, as
+   * ranks are numbers: a ranking given to a pass is not checked to hold whole ones.
+   */
+  minRank: Float64Array;
   /** Earliest and latest `protectedUntilSec` of an allocated run per position. */
   minProtectedUntilSec: Float64Array;
   maxProtectedUntilSec: Float64Array;
@@ -35,12 +38,12 @@ type SummedEntry = Pick<HeldRun, "isAllocated" | "rank" | "protectedUntilSec"> &
 };
 
 /** `NodeRuns.minRank` of a position without allocated runs: above every rank. */
-export const NO_ALLOCATED_RUN = 0x7fffffff;
+export const NO_ALLOCATED_RUN = Number.POSITIVE_INFINITY;
 
 /** A summary of `positions` node positions, every position stale. */
 export function createNodeRuns(positions: number): NodeRuns {
   return {
-    minRank: new Int32Array(positions),
+    minRank: new Float64Array(positions),
     minProtectedUntilSec: new Float64Array(positions),
     maxProtectedUntilSec: new Float64Array(positions),
     isStale: new Uint8Array(positions).fill(1),
@@ -87,6 +90,10 @@ function sumUp(nodeRuns: NodeRuns, position: number): void {
   let minRank = NO_ALLOCATED_RUN;
   let minUntilSec = Number.POSITIVE_INFINITY;
   let maxUntilSec = Number.NEGATIVE_INFINITY;
+  // Removed runs have no `run`. A run the pass ends is `isGone` but keeps its `run`: every such
+  // end touches the run's positions (`touchNodeRuns`), which are then read from their runs, and
+  // the pass's `finish` makes it not gone again, as it still stands. The sums describe the
+  // standing runs, not the pass's own ends and starts.
   for (const index of held) {
     const entry = entries[index]!;
     if (entry.run === null || !entry.isAllocated) continue;

@@ -255,6 +255,7 @@ function scanWholeNodes(request: ReservationRequest, wholeNodes: number): number
     if (release === RELEASE.now) atSec = nowSec;
     else if (release === RELEASE.never) atSec = Number.POSITIVE_INFINITY;
     else if (release === RELEASE.atProtectionEnd) atSec = nodeRuns!.maxProtectedUntilSec[position]!;
+    // (`readyAt` asks the sums again, and reads the runs.)
     else atSec = readiness.readyAt(position, size, Number.POSITIVE_INFINITY);
     if (atSec === nowSec) readyNow += 1;
     if (options === optionAtSecs.length) growOptions();
@@ -296,7 +297,9 @@ class Readiness {
     const held = heldByPosition[position] ?? [];
     if (need === pool.capacity[position]) {
       const { nodeRuns, jobRank } = this.#request;
-      const release = nodeRuns ? wholeNodeRelease(nodeRuns, position, jobRank, nowSec) : 0;
+      const release = nodeRuns
+        ? wholeNodeRelease(nodeRuns, position, jobRank, nowSec)
+        : RELEASE.unknown;
       if (release !== RELEASE.unknown) {
         return wholeNodeReleaseAt(nodeRuns!, release, position, nowSec, cutoffSec);
       }
