@@ -208,6 +208,25 @@ describe("reserveNodes", () => {
     expect(sureChecks.reserved).toBeGreaterThan(100);
   });
 
+  it("reserves for gang jobs of more nodes than are ready now, many of them ready now", () => {
+    // 150 nodes, 100 of them free, for a job of 120 whole nodes: the scan lists more nodes ready
+    // now than its first list holds (64).
+    const nodes = Array.from({ length: 150 }, () => ({ gpus: 8, isHealthy: true }));
+    const busy = Array.from({ length: 50 }, (_, i) => ({
+      node: 100 + i,
+      gpus: 8,
+      isAllocated: true,
+      rank: 3,
+      protectedUntilSec: 100 + i,
+      isGone: false,
+      isShielded: false,
+      span: 1,
+    }));
+    sureChecks.reserved = 0;
+    checkAgainstNaive(nodes, busy, 120 * 8, 1);
+    expect(sureChecks.reserved).toBe(100);
+  });
+
   it("breaks ties among the earliest nodes of large gang jobs as the rule does", () => {
     // Healthy full-size nodes and protections ending at a few moments: many nodes ready at the
     // same time, some of them past the job's whole nodes.

@@ -216,6 +216,9 @@ const keptAtScratch: number[] = [];
 /** The request whose options the lists hold (`scanWholeNodes`), how many, and its readiness. */
 let scannedRequest: ReservationRequest | null = null;
 let scannedOptions = 0;
+/** The positions of the scan's options that are ready now, in scan order, and how many. */
+let readyNowPositions = new Int32Array(64);
+let scannedReadyNow = 0;
 let scannedReadiness: Readiness | null = null;
 
 /**
@@ -257,7 +260,15 @@ function scanWholeNodes(request: ReservationRequest, wholeNodes: number): number
     else if (release === RELEASE.atProtectionEnd) atSec = nodeRuns!.maxProtectedUntilSec[position]!;
     // (`readyAt` asks the sums again, and reads the runs.)
     else atSec = readiness.readyAt(position, size, Number.POSITIVE_INFINITY);
-    if (atSec === nowSec) readyNow += 1;
+    if (atSec === nowSec) {
+      if (readyNow === readyNowPositions.length) {
+        const grown = new Int32Array(readyNow * 2);
+        grown.set(readyNowPositions);
+        readyNowPositions = grown;
+      }
+      readyNowPositions[readyNow] = position;
+      readyNow += 1;
+    }
     if (options === optionAtSecs.length) growOptions();
     optionPositions[options] = position;
     optionAtSecs[options] = atSec;
@@ -265,6 +276,7 @@ function scanWholeNodes(request: ReservationRequest, wholeNodes: number): number
   }
   scannedRequest = request;
   scannedOptions = options;
+  scannedReadyNow = readyNow;
   scannedReadiness = readiness;
   return options;
 }
@@ -459,13 +471,11 @@ export function surelyReserved(request: ReservationRequest, into?: Uint8Array): 
   const { pool, gpus } = request;
   const { wholeNodes } = placementShape(gpus, pool.nodeSizeGpus);
   if (wholeNodes === 0 || !canReserve(pool, gpus)) return null;
-  const options = scanWholeNodes(request, wholeNodes);
+  scanWholeNodes(request, wholeNodes);
   const isReserved =
     into?.length === pool.free.length ? into.fill(0) : new Uint8Array(pool.free.length);
-  // A whole node is ready now when every run on it is released now.
-  for (let i = 0; i < options; i += 1) {
-    if (optionAtSecs[i] === request.nowSec) isReserved[optionPositions[i]!] = 1;
-  }
+  // A whole node is ready now when every run on it is released now: the scan listed those.
+  for (let i = 0; i < scannedReadyNow; i += 1) isReserved[readyNowPositions[i]!] = 1;
   return isReserved;
 }
 
