@@ -211,7 +211,7 @@ describe("reserveNodes", () => {
   it("reserves for gang jobs of more nodes than are ready now, many of them ready now", () => {
     // 150 nodes, 100 of them free, for a job of 120 whole nodes: the scan lists more nodes ready
     // now than its first list holds (64).
-    const nodes = Array.from({ length: 150 }, () => ({ gpus: 8, isHealthy: true }));
+    const nodes = Array.from({ length: 150 }, () => ({ gpus: 8 as const, isHealthy: true }));
     const busy = Array.from({ length: 50 }, (_, i) => ({
       node: 100 + i,
       gpus: 8,
@@ -220,7 +220,7 @@ describe("reserveNodes", () => {
       protectedUntilSec: 100 + i,
       isGone: false,
       isShielded: false,
-      span: 1,
+      span: 1 as const,
     }));
     sureChecks.reserved = 0;
     checkAgainstNaive(nodes, busy, 120 * 8, 1);
