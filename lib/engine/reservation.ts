@@ -247,7 +247,9 @@ function scanWholeNodes(request: ReservationRequest, wholeNodes: number): number
   let readyNow = 0;
   for (let position = 0; position < pool.free.length && readyNow < wholeNodes; position += 1) {
     if (!pool.isUsable[position] || pool.capacity[position] !== size) continue;
-    // `readyAt` of a whole node, its first steps written out here: most nodes need no more.
+    // `readyAt` of a whole node, its first steps written out here: most nodes need no more, and
+    // a call that returns Infinity has it boxed (ADR 022; 230 MB of the fleet's 20 days when this
+    // loop called one `wholeNodeReadyAt`).
     const release =
       pool.free[position]! >= size
         ? RELEASE.now
