@@ -15,9 +15,10 @@ import { CLEAR_LINE, progressReporter, replayProgressReporter } from "./scenario
 
 /**
  * What simulating a job costs under each scheduler, against allocation: the baseline's greedy
- * pass is 4-9x quicker (docs/simulations.md, "Speed", on 2026-12-01: the 30-day lab 1.6 s
- * against 6.4-7.9 s, Philly 1.2 s against 6.9-8.4 s, the year 21.8 s against 204 s; the night
- * before, 7-9x).
+ * pass was 4-9x quicker when this was set (docs/speed-history.md, on 2026-12-01: the 30-day lab
+ * 1.6 s against 6.4-7.9 s, Philly 1.2 s against 6.9-8.4 s, the year 21.8 s against 204 s), and
+ * is 3.4-5x since allocation got faster (docs/simulations.md, "Speed"). Either way the lab stays
+ * under {@link THREADS_MIN_JOBS} and Philly and the year over it.
  */
 export const JOB_COST: Record<SchedulerName, number> = { allocation: 1, baseline: 1 / 8 };
 
@@ -33,9 +34,10 @@ export const THREADS_MIN_JOBS = 50_000;
 /**
  * Cores a simulation thread is given when `--threads` is not: its own, and one for V8, which
  * collects garbage and compiles beside it (one allocation replay keeps 1.1-1.4 cores busy).
- * Bundled, on 2 cores, 2 threads lost to one every time on 2026-12-01 (docs/simulations.md):
- * the year's first 30 days with both schedulers 16.4-16.7 s against 14.2-14.5 s, the whole year
- * 210 s against 190 s (7.5 GB of peak RSS against 2.8), on 1.6-1.9x the CPU.
+ * Bundled, on 2 cores, 2 threads lost to one every time on 2026-12-01 (docs/simulations.md,
+ * "allot simulate on threads"): the year's first 30 days with both schedulers 16.4-16.7 s
+ * against 14.2-14.5 s, the whole year 210 s against 190 s (7.5 GB of peak RSS against 2.8), on
+ * 1.6-1.9x the CPU.
  */
 export const CORES_PER_THREAD = 2;
 
