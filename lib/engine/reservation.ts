@@ -203,13 +203,17 @@ const scratchGpus: number[] = [];
 let optionPositions = new Int32Array(64);
 let optionAtSecs = new Float64Array(64);
 
+/** Doubles the option lists and `readyNowPositions` (never longer than the options), as filled. */
 function growOptions(): void {
   const positions = new Int32Array(optionPositions.length * 2);
   const atSecs = new Float64Array(optionAtSecs.length * 2);
+  const readyNow = new Int32Array(optionPositions.length * 2);
   positions.set(optionPositions);
   atSecs.set(optionAtSecs);
+  readyNow.set(readyNowPositions);
   optionPositions = positions;
   optionAtSecs = atSecs;
+  readyNowPositions = readyNow;
 }
 /** The times of the options `earliestOptions` keeps so far, earliest first: shared too. */
 const keptAtScratch: number[] = [];
@@ -262,16 +266,11 @@ function scanWholeNodes(request: ReservationRequest, wholeNodes: number): number
     else if (release === RELEASE.atProtectionEnd) atSec = nodeRuns!.maxProtectedUntilSec[position]!;
     // (`readyAt` asks the sums again, and reads the runs.)
     else atSec = readiness.readyAt(position, size, Number.POSITIVE_INFINITY);
+    if (options === optionAtSecs.length) growOptions();
     if (atSec === nowSec) {
-      if (readyNow === readyNowPositions.length) {
-        const grown = new Int32Array(readyNow * 2);
-        grown.set(readyNowPositions);
-        readyNowPositions = grown;
-      }
       readyNowPositions[readyNow] = position;
       readyNow += 1;
     }
-    if (options === optionAtSecs.length) growOptions();
     optionPositions[options] = position;
     optionAtSecs[options] = atSec;
     options += 1;
