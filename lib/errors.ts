@@ -10,6 +10,7 @@ export const ERROR_STATUS = {
   validation_failed: 422,
   internal: 500,
   unavailable: 503,
+  database_unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -1,7 +1,9 @@
 // The one error shape and the one wrapper around every route handler:
-// validation -> 422 with field issues, AppError -> its status, anything else -> 500.
+// validation -> 422 with field issues, AppError -> its status, the database's own errors ->
+// 503 (unreachable) or 409 (a lost race), anything else -> 500.
 import { NextResponse } from "next/server";
 import { ZodError } from "zod";
+import { toDatabaseAppError } from "../data/prisma-errors";
 import { AppError, ERROR_STATUS, type ErrorCode, type FieldIssue } from "../errors";
 
 export type ErrorBody = {
@@ -47,6 +49,12 @@ export function toErrorResponse(error: unknown): NextResponse<ErrorBody> {
   }
   if (error instanceof AppError) {
     return errorResponse(error.code, error.message, error.issues, error.details);
+  }
+  const databaseError = toDatabaseAppError(error);
+  if (databaseError) {
+    console.error(`${databaseError.code}: ${String(error)}`);
+    const headers = databaseError.status === 503 ? { "Retry-After": "30" } : undefined;
+    return errorResponse(databaseError.code, databaseError.message, undefined, undefined, headers);
   }
   console.error(error);
   return errorResponse("internal", "Something went wrong on the server; it has been logged.");

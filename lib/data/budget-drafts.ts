@@ -15,6 +15,7 @@ import {
   type SetChildrenResult,
 } from "./budget-edits";
 import type { ChildState } from "./budget-state";
+import { lockTreeForEdit } from "./tree-lock";
 import type { SessionUser } from "./users";
 import { findWhatIf, listWhatIfs, type WhatIfView } from "./what-ifs";
 
@@ -214,6 +215,7 @@ export async function adoptDraft(
   reason?: string,
 ): Promise<SetChildrenResult & { draftId: string }> {
   return getDb().$transaction(async (tx) => {
+    await lockTreeForEdit(tx);
     const draft = await getDraftForEditor(tx, user, draftId);
     const marked = await tx.budgetDraft.updateMany({
       where: { id: draftId, adoptedAt: null },

@@ -15,6 +15,7 @@ import {
   type LiveNode,
 } from "./budget-access";
 import { getChildrenState, type ChildrenState, type ChildState } from "./budget-state";
+import { lockTreeForEdit } from "./tree-lock";
 import type { SessionUser } from "./users";
 
 export type SetChildrenResult = ChildrenState & { changeId: string; warnings: string[] };
@@ -37,6 +38,8 @@ export async function setChildrenIn(
   nodeId: string,
   input: SetChildrenInput,
 ): Promise<SetChildrenResult> {
+  // Whole-tree lock first: removing this node's parent, or queueing a job on it, waits.
+  await lockTreeForEdit(tx);
   const node = await findLiveNode(tx, nodeId);
   const access = await loadTreeAccess(tx, user);
   assertAllowed(

@@ -12,6 +12,7 @@ import {
   loadTreeAccess,
 } from "./budget-access";
 import type { PersonRef } from "./budgets";
+import { lockTreeForEdit } from "./tree-lock";
 import type { SessionUser } from "./users";
 
 export type PeopleRole = "members" | "leads";
@@ -35,6 +36,9 @@ export async function changePerson(
 ): Promise<PeopleResult> {
   return getDb().$transaction(
     async (tx) => {
+      // Serialised with every other tree edit: ten identical adds find the person there
+      // after the first one (unchanged, 200), and a removal of the node cannot interleave.
+      await lockTreeForEdit(tx);
       const node = await findLiveNode(tx, nodeId);
       const access = await loadTreeAccess(tx, user);
       if (role === "leads") {

@@ -1,7 +1,7 @@
 import "server-only";
 import { validateBudgetTree } from "../engine/budget-tree";
 import { getDb } from "../db";
-import { AppError } from "../errors";
+import { keepRootedRows, UnusableTreeError } from "./rooted-rows";
 
 export type PersonRef = { id: string; name: string; email: string };
 
@@ -41,10 +41,8 @@ export async function getBudgetTree(): Promise<BudgetNodeView[]> {
     orderBy: [{ createdAt: "asc" }, { name: "asc" }],
   });
   if (rows.length === 0) return [];
-  const tree = validateBudgetTree(rows);
-  if (!tree.ok) {
-    throw new AppError("internal", `The stored budget tree is invalid: ${tree.issues[0]?.message}`);
-  }
+  const tree = validateBudgetTree(keepRootedRows(rows));
+  if (!tree.ok) throw new UnusableTreeError(tree.issues[0]?.message ?? "invalid");
   const rowById = new Map(rows.map((row) => [row.id, row]));
   return tree.value.nodes.map((node) => {
     const row = rowById.get(node.id);

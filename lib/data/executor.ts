@@ -10,12 +10,14 @@ import type { ExecutorEvent } from "../validation/executor";
 import { getNow } from "./clock";
 import { toSec, type Tx } from "./live-state";
 import { lockCluster, type TickResult } from "./tick";
-import { requestTick } from "./tick-queue";
+import { tickAfterCommit } from "./tick-queue";
 
 export type EventOutcome = "applied" | "duplicate" | "ignored";
 export type IngestResult = {
   results: { id: string; outcome: EventOutcome; note?: string }[];
   tick: TickResult | null;
+  /** Set when the events committed but the tick after them failed. */
+  tickError: string | null;
 };
 
 /** Applies events in order in one transaction, then ticks the cluster once. */
@@ -72,8 +74,8 @@ export async function ingestEvents(
       kindOf.get(result.id) !== "job.started" &&
       kindOf.get(result.id) !== "job.stopped",
   );
-  const tick = changed && !options.isTickSkipped ? await requestTick(clusterName, { db }) : null;
-  return { results, tick };
+  if (!changed || options.isTickSkipped) return { results, tick: null, tickError: null };
+  return { results, ...(await tickAfterCommit(clusterName, { db })) };
 }
 
 /** Applies one new event; returns why it changed nothing, or null when it was applied. */

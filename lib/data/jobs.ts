@@ -8,7 +8,10 @@ import { getNow } from "./clock";
 import { loadBudgetTree } from "./live-state";
 import { checkSubmission, loadSubmissionContext } from "./submissions";
 import { lockCluster } from "./tick";
-import { requestTick } from "./tick-queue";
+import { tickAfterCommit } from "./tick-queue";
+import { lockTreeForUse } from "./tree-lock";
+
+const SUBMIT_TRANSACTION = { timeout: 20_000, maxWait: 10_000 } as const;
 
 export type JobCaller = { id: string; isAdmin: boolean };
 
@@ -28,33 +31,40 @@ export async function submitJobs(
   if (entries.length === 0) return [];
   const db = getDb();
   const now = await getNow(db);
-  const context = await loadSubmissionContext(db, [...new Set(entries.map((e) => e.userId))]);
-  const issues = entries.flatMap((entry, index) =>
-    checkSubmission(context, entry.userId, entry.input).map((issue) => ({
-      path: entries.length === 1 ? issue.path : `jobs.${index}.${issue.path}`,
-      message: issue.message,
-    })),
-  );
-  if (issues.length > 0) {
-    throw new AppError("validation_failed", "The job cannot be submitted as it is.", issues);
-  }
-  const rows = entries.map(({ userId, input }) => ({
-    clusterId: context.clusters.get(input.cluster)!.id,
-    budgetId: input.budgetId,
-    userId,
-    name: input.name,
-    gpus: input.gpus,
-    minRuntimeSec: input.minRuntimeSec,
-    isResumable: input.isResumable,
-    priority: input.priority,
-    jobClass: input.minRuntimeSec <= 900 && input.gpus <= 8 ? "debug" : "training",
-    submittedAt: now,
-    workSec: input.workSec ?? null,
-    remainingWorkSec: input.workSec ?? null,
-  }));
-  const created = await db.job.createManyAndReturn({ data: rows, select: { id: true } });
+  // Checked and written under the shared tree lock: a removal of the leaf runs wholly before
+  // (the job is refused) or after (the removal is refused: the budget is busy).
+  const created = await db.$transaction(async (tx) => {
+    await lockTreeForUse(tx);
+    const userIds = [...new Set(entries.map((entry) => entry.userId))];
+    const budgetIds = [...new Set(entries.map((entry) => entry.input.budgetId))];
+    const context = await loadSubmissionContext(tx, userIds, budgetIds);
+    const issues = entries.flatMap((entry, index) =>
+      checkSubmission(context, entry.userId, entry.input).map((issue) => ({
+        path: entries.length === 1 ? issue.path : `jobs.${index}.${issue.path}`,
+        message: issue.message,
+      })),
+    );
+    if (issues.length > 0) {
+      throw new AppError("validation_failed", "The job cannot be submitted as it is.", issues);
+    }
+    const rows = entries.map(({ userId, input }) => ({
+      clusterId: context.clusters.get(input.cluster)!.id,
+      budgetId: input.budgetId,
+      userId,
+      name: input.name,
+      gpus: input.gpus,
+      minRuntimeSec: input.minRuntimeSec,
+      isResumable: input.isResumable,
+      priority: input.priority,
+      jobClass: input.minRuntimeSec <= 900 && input.gpus <= 8 ? "debug" : "training",
+      submittedAt: now,
+      workSec: input.workSec ?? null,
+      remainingWorkSec: input.workSec ?? null,
+    }));
+    return tx.job.createManyAndReturn({ data: rows, select: { id: true } });
+  }, SUBMIT_TRANSACTION);
   for (const cluster of new Set(entries.map((entry) => entry.input.cluster))) {
-    await requestTick(cluster, { db });
+    await tickAfterCommit(cluster, { db });
   }
   return created.map((row) => row.id);
 }
@@ -71,10 +81,15 @@ export async function cancelJob(user: JobCaller, jobId: string): Promise<void> {
     throw new AppError("forbidden", "Only the job's owner or an admin may cancel it.");
   }
   const now = await getNow(db);
-  const isCancelled = await db.$transaction(async (tx) => {
+  // The state that decides is the one read under the cluster's lock: of twenty cancels at
+  // once, one cancels and nineteen read "cancelled".
+  const stateBefore = await db.$transaction(async (tx) => {
     await lockCluster(tx, job.cluster.name);
-    const current = await tx.job.findUnique({ where: { id: jobId }, select: { state: true } });
-    if (current?.state !== "pending" && current?.state !== "running") return false;
+    const current = await tx.job.findUniqueOrThrow({
+      where: { id: jobId },
+      select: { state: true },
+    });
+    if (current.state !== "pending" && current.state !== "running") return current.state;
     await tx.run.updateMany({
       where: { jobId, endedAt: null },
       data: { endedAt: now, endReason: "cancelled" },
@@ -89,15 +104,15 @@ export async function cancelJob(user: JobCaller, jobId: string): Promise<void> {
         queuePosition: null,
       },
     });
-    return true;
+    return current.state;
   });
-  if (!isCancelled) {
+  if (stateBefore !== "pending" && stateBefore !== "running") {
     throw new AppError(
       "conflict",
-      `The job is already ${job.state}; only pending or running jobs can be cancelled.`,
+      `The job is already ${stateBefore}; only pending or running jobs can be cancelled.`,
     );
   }
-  await requestTick(job.cluster.name, { db });
+  await tickAfterCommit(job.cluster.name, { db });
 }
 
 export type ChargeableBudget = { id: string; path: string };

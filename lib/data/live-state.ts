@@ -5,6 +5,7 @@ import type { ActiveRun, BudgetTree, ClusterSpec, NodeSlice, PendingJob } from "
 import type { Prisma } from "../generated/prisma/client";
 import { AppError } from "../errors";
 import { toSec } from "./epoch";
+import { keepRootedRows, UnusableTreeError } from "./rooted-rows";
 
 export type Tx = Prisma.TransactionClient;
 
@@ -42,10 +43,8 @@ export async function loadBudgetTree(db: Tx): Promise<BudgetTree> {
     select: { id: true, parentId: true, name: true, weight: true },
     orderBy: [{ createdAt: "asc" }, { name: "asc" }],
   });
-  const tree = validateBudgetTree(rows);
-  if (!tree.ok) {
-    throw new AppError("internal", `The stored budget tree is invalid: ${tree.issues[0]?.message}`);
-  }
+  const tree = validateBudgetTree(keepRootedRows(rows));
+  if (!tree.ok) throw new UnusableTreeError(tree.issues[0]?.message ?? "invalid");
   return tree.value;
 }
 

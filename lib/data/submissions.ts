@@ -23,13 +23,16 @@ export type SubmissionContext = {
   tree: BudgetTree;
   /** userId -> leaf ids the person is a member of. */
   memberships: Map<string, Set<string>>;
+  /** Removed budgets among those asked for, id -> name: refused with their own message. */
+  removedBudgets: Map<string, string>;
 };
 
 export async function loadSubmissionContext(
   db: Tx,
   userIds: readonly string[],
+  budgetIds: readonly string[] = [],
 ): Promise<SubmissionContext> {
-  const [clusters, tree, members] = await Promise.all([
+  const [clusters, tree, members, removed] = await Promise.all([
     db.cluster.findMany({
       select: {
         id: true,
@@ -43,6 +46,10 @@ export async function loadSubmissionContext(
       where: { userId: { in: [...userIds] } },
       select: { userId: true, nodeId: true },
     }),
+    db.budgetNode.findMany({
+      where: { id: { in: [...budgetIds] }, removedAt: { not: null } },
+      select: { id: true, name: true },
+    }),
   ]);
   const memberships = new Map<string, Set<string>>();
   for (const member of members) {
@@ -53,6 +60,7 @@ export async function loadSubmissionContext(
   return {
     tree,
     memberships,
+    removedBudgets: new Map(removed.map((node) => [node.id, node.name])),
     clusters: new Map(
       clusters.map((cluster) => [
         cluster.name,
@@ -106,7 +114,13 @@ export function checkSubmission(
     }
   }
   const budget = checkChargeableBudget(context.tree, input.budgetId);
-  if (!budget.ok) {
+  const removedName = context.removedBudgets.get(input.budgetId);
+  if (removedName !== undefined) {
+    issues.push({
+      path: "budgetId",
+      message: `The budget "${removedName}" was removed; charge one of your other budgets.`,
+    });
+  } else if (!budget.ok) {
     const [issue] = budget.issues;
     issues.push({
       path: "budgetId",

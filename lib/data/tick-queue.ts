@@ -27,3 +27,20 @@ export function requestTick(cluster: string, options: TickOptions = {}): Promise
     });
   return slot.next;
 }
+
+/**
+ * A tick after the caller's own work committed: its failure (the database went away, say) is
+ * logged and returned, never thrown, so a caller never answers 500 for work already saved. The
+ * timer ticks the cluster again.
+ */
+export async function tickAfterCommit(
+  cluster: string,
+  options: TickOptions = {},
+): Promise<{ tick: TickResult | null; tickError: string | null }> {
+  try {
+    return { tick: await requestTick(cluster, options), tickError: null };
+  } catch (error) {
+    console.error(`tick ${cluster} after a commit failed: ${String(error)}`);
+    return { tick: null, tickError: "The tick that follows failed; the timer runs it again." };
+  }
+}

@@ -11,6 +11,7 @@ import type { Db } from "./client";
 import { getNow } from "./clock";
 import { refreshClusterRollups } from "./rollups";
 import { fromSec, loadClusterState, toSec, type ClusterState, type Tx } from "./live-state";
+import { UnusableTreeError } from "./rooted-rows";
 
 /** First key of every cluster lock (the second is the cluster name's hash). */
 const LOCK_CLASS = 7731;
@@ -18,8 +19,10 @@ const TRANSACTION = { timeout: 120_000, maxWait: 60_000 } as const;
 
 export type TickResult = {
   cluster: string;
-  /** Another replica (or tick) held the cluster's lock: nothing was decided here. */
+  /** Another replica (or tick) held the cluster's lock, or the tree cannot be used: nothing was decided here. */
   isSkipped: boolean;
+  /** Why a tick that held the lock decided nothing (an unusable budget tree). */
+  skipReason?: string;
   atSec: number;
   starts: number;
   preemptions: number;
@@ -64,19 +67,34 @@ export async function runTick(clusterName: string, options: TickOptions = {}): P
     pending: 0,
     drainsCompleted: 0,
   };
-  const counts = await db.$transaction(async (tx) => {
-    if (!(await tryLockCluster(tx, clusterName))) return null;
-    const state = await loadClusterState(tx, clusterName, now);
-    const result = runSchedulePass({
-      cluster: state.spec,
-      nowSec: toSec(now),
-      tree: state.tree,
-      leafUsage: state.leafUsage,
-      runs: state.runs,
-      pending: state.pending,
-    });
-    return writePass(tx, state, result, now, options.failAfter);
-  }, TRANSACTION);
+  let counts;
+  try {
+    counts = await db.$transaction(async (tx) => {
+      if (!(await tryLockCluster(tx, clusterName))) return null;
+      const state = await loadClusterState(tx, clusterName, now);
+      const result = runSchedulePass({
+        cluster: state.spec,
+        nowSec: toSec(now),
+        tree: state.tree,
+        leafUsage: state.leafUsage,
+        runs: state.runs,
+        pending: state.pending,
+      });
+      return writePass(tx, state, result, now, options.failAfter);
+    }, TRANSACTION);
+  } catch (error) {
+    if (!(error instanceof UnusableTreeError)) throw error;
+    // Skip and report: the runs keep running, nothing starts or stops until it is repaired.
+    console.error(`tick ${clusterName}: skipped: ${error.message}`);
+    return {
+      cluster: clusterName,
+      isSkipped: true,
+      skipReason: error.message,
+      atSec: toSec(now),
+      ...empty,
+      durationMs: Math.round(performance.now() - startedMs),
+    };
+  }
   return {
     cluster: clusterName,
     isSkipped: counts === null,
@@ -288,6 +306,13 @@ export async function tickAllClusters(options: TickOptions = {}): Promise<TickRe
   const db = options.db ?? getDb();
   const clusters = await db.cluster.findMany({ select: { name: true }, orderBy: { name: "asc" } });
   const results: TickResult[] = [];
-  for (const cluster of clusters) results.push(await runTick(cluster.name, { ...options, db }));
+  // One cluster's failure is logged and the others still tick.
+  for (const cluster of clusters) {
+    try {
+      results.push(await runTick(cluster.name, { ...options, db }));
+    } catch (error) {
+      console.error(`tick ${cluster.name}: failed: ${String(error)}`);
+    }
+  }
   return results;
 }

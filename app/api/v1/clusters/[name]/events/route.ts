@@ -14,7 +14,8 @@ export const POST = apiRoute(async (request, { params }: Context) => {
   const name = idParamSchema.parse((await params).name);
   await requireExecutor(request, name);
   const events = parseExecutorEvents(await readJson(request));
-  const { results, tick } = await ingestEvents(name, events);
+  const { results, tick, tickError } = await ingestEvents(name, events);
+  // Committed events are answered 200 even when the tick after them failed.
   return NextResponse.json({
     results,
     tick: tick && {
@@ -23,5 +24,6 @@ export const POST = apiRoute(async (request, { params }: Context) => {
       preemptions: tick.preemptions,
       drainsCompleted: tick.drainsCompleted,
     },
+    ...(tickError ? { tickError } : {}),
   });
 });
