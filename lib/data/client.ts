@@ -5,7 +5,14 @@ import { PrismaClient } from "../generated/prisma/client";
 
 export type Db = PrismaClient;
 
+/** A connection that the database does not answer within this fails (503), never hangs. */
+const CONNECT_TIMEOUT_MS = 10_000;
+
 export function createPrismaClient(databaseUrl: string, maxConnections = 10): PrismaClient {
-  const adapter = new PrismaPg({ connectionString: databaseUrl, max: maxConnections });
+  const adapter = new PrismaPg({
+    connectionString: databaseUrl,
+    max: maxConnections,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+  });
   return new PrismaClient({ adapter });
 }
