@@ -79,10 +79,10 @@ export function HistoryList({ changes }: { changes: HistoryEntry[] }) {
             <p>
               {change.after
                 .filter((person) => !change.before.some((old) => old.id === person.id))
-                .map((person) => `Added ${person.name} (${person.email}). `)}
+                .map((person) => `Added ${personLabel(person)}. `)}
               {change.before
                 .filter((person) => !change.after.some((now) => now.id === person.id))
-                .map((person) => `Removed ${person.name} (${person.email}). `)}
+                .map((person) => `Removed ${personLabel(person)}. `)}
             </p>
           )}
         </li>
@@ -122,4 +122,8 @@ export function WeightTimeline({ weights }: { weights: WeightEntry[] }) {
       </tbody>
     </table>
   );
+}
+
+function personLabel(person: { name: string; email?: string }): string {
+  return person.email ? `${person.name} (${person.email})` : person.name;
 }

@@ -65,13 +65,13 @@ export function PeopleEditor({
               <span>
                 {person.name} <span className="muted small">{person.email}</span>
               </span>
-              {canManage ? (
+              {canManage && person.email !== undefined ? (
                 <button
                   type="button"
                   className="button button-small"
                   disabled={isPending}
                   aria-label={`Remove ${person.name} as ${noun}`}
-                  onClick={() => run(person.email, false, person)}
+                  onClick={() => run(person.email!, false, person)}
                 >
                   Remove
                 </button>

@@ -2,7 +2,8 @@
 // visibility, the edit preview through the engine). No React here: unit-testable.
 import { applyChildrenEdit, weeklyGpuHours } from "@/lib/engine";
 
-export type Person = { id: string; name: string; email: string };
+/** A person; the email only where the viewer may see it (leads of their budgets, admins). */
+export type Person = { id: string; name: string; email?: string };
 
 export type NodeRow = {
   id: string;
@@ -77,7 +78,8 @@ export function matchSearch(rows: NodeRow[], query: string): Set<string> | null 
   const people = (list: Person[]) =>
     list.some(
       (person) =>
-        person.name.toLowerCase().includes(needle) || person.email.toLowerCase().includes(needle),
+        person.name.toLowerCase().includes(needle) ||
+        (person.email?.toLowerCase().includes(needle) ?? false),
     );
   for (const row of rows) {
     if (row.path.toLowerCase().includes(needle) || people(row.leads) || people(row.members)) {

@@ -246,7 +246,7 @@ describe("setChildren: refusals", () => {
 
 describe("history", () => {
   it("lists a node's changes newest first with who, why, before and after", async () => {
-    const history = await getNodeHistory(branch.ids["zz-edits"]!);
+    const history = await getNodeHistory(branch.ids["zz-edits"]!, branch.users.admin);
     expect(history.changes.map((change) => change.reason).slice(0, 2)).toEqual([
       "drop solo",
       expect.stringMatching(/^race /),

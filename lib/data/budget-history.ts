@@ -5,7 +5,9 @@ import "server-only";
 import { getDb } from "../db";
 import { AppError } from "../errors";
 import type { ChildState } from "./budget-state";
-import type { PersonRef } from "./budgets";
+import { canEditChildren, loadTreeAccess } from "./budget-access";
+import type { PersonView } from "./budgets";
+import type { SessionUser } from "./users";
 
 export type HistoryEntry =
   | {
@@ -23,8 +25,8 @@ export type HistoryEntry =
       at: string;
       by: string | null;
       reason: string;
-      before: PersonRef[];
-      after: PersonRef[];
+      before: PersonView[];
+      after: PersonView[];
     };
 
 export type WeightEntry = { at: string; weightBefore: number | null; weightAfter: number | null };
@@ -37,7 +39,15 @@ export type NodeHistory = {
 
 export const HISTORY_LIMIT = 200;
 
-export async function getNodeHistory(nodeId: string, limit = HISTORY_LIMIT): Promise<NodeHistory> {
+/**
+ * The history of `nodeId` as `viewer` may read it: emails in people changes only for admins
+ * and leads of the node or above (and the viewer's own), as in the tree (docs/security.md).
+ */
+export async function getNodeHistory(
+  nodeId: string,
+  viewer: SessionUser,
+  limit = HISTORY_LIMIT,
+): Promise<NodeHistory> {
   const db = getDb();
   const node = await db.budgetNode.findUnique({
     where: { id: nodeId },
@@ -66,21 +76,26 @@ export async function getNodeHistory(nodeId: string, limit = HISTORY_LIMIT): Pro
       select: { at: true, weightBefore: true, weightAfter: true },
     }),
   ]);
+  const mayReadEmails =
+    viewer.isAdmin || canEditChildren(viewer, nodeId, await loadTreeAccess(db, viewer));
+  const show = (person: PersonView): PersonView =>
+    mayReadEmails || person.id === viewer.id ? person : { id: person.id, name: person.name };
   return {
     node: { id: node.id, name: node.name, parentId: node.parentId, isRemoved: !!node.removedAt },
     // before/after are written only by budget-edits.ts and budget-people.ts, in these shapes.
-    changes: changes.map(
-      (change) =>
-        ({
-          id: change.id,
-          kind: change.kind,
-          at: change.at.toISOString(),
-          by: change.user?.name ?? null,
-          reason: change.reason,
-          before: change.before,
-          after: change.after,
-        }) as HistoryEntry,
-    ),
+    changes: changes.map((change) => {
+      const entry = {
+        id: change.id,
+        kind: change.kind,
+        at: change.at.toISOString(),
+        by: change.user?.name ?? null,
+        reason: change.reason,
+        before: change.before,
+        after: change.after,
+      } as HistoryEntry;
+      if (entry.kind === "children") return entry;
+      return { ...entry, before: entry.before.map(show), after: entry.after.map(show) };
+    }),
     weights: weights.map((row) => ({ ...row, at: row.at.toISOString() })),
   };
 }

@@ -1,9 +1,13 @@
 import "server-only";
 import { validateBudgetTree } from "../engine/budget-tree";
 import { getDb } from "../db";
+import { getEditRights } from "./budget-access";
 import { keepRootedRows, UnusableTreeError } from "./rooted-rows";
+import type { SessionUser } from "./users";
 
 export type PersonRef = { id: string; name: string; email: string };
+/** A person as a viewer sees them: the email only where the viewer may see it. */
+export type PersonView = { id: string; name: string; email?: string };
 
 /** One node of the budget tree as pages and the API show it. */
 export type BudgetNodeView = {
@@ -19,13 +23,49 @@ export type BudgetNodeView = {
   fraction: number;
   /** Product of fractions from the root down. */
   effectiveShare: number;
-  leads: PersonRef[];
-  members: PersonRef[];
+  leads: PersonView[];
+  members: PersonView[];
 };
 
 const PERSON = { select: { user: { select: { id: true, name: true, email: true } } } } as const;
 
-/** The whole tree in depth-first order with fractions and effective shares (engine maths). */
+/**
+ * The tree as `viewer` may see it (docs/security.md, "What each role reads"): everyone reads
+ * the names, weights, shares, leads and members; an email only admins, the person themself
+ * and the leads of a budget where the person is a lead or member (of it or an ancestor).
+ */
+export async function getBudgetTreeFor(viewer: SessionUser): Promise<BudgetNodeView[]> {
+  const [nodes, rights] = await Promise.all([
+    getBudgetTree(),
+    viewer.isAdmin ? null : getEditRights(viewer),
+  ]);
+  return rights ? hideEmails(nodes, viewer.id, rights.editableIds) : nodes;
+}
+
+/** Leaves an email only on people of the nodes in `editableIds`, and on `viewerId`. */
+export function hideEmails(
+  nodes: readonly BudgetNodeView[],
+  viewerId: string,
+  editableIds: ReadonlySet<string>,
+): BudgetNodeView[] {
+  const visible = new Set([viewerId]);
+  for (const node of nodes) {
+    if (!editableIds.has(node.id)) continue;
+    for (const person of [...node.leads, ...node.members]) visible.add(person.id);
+  }
+  const show = (person: PersonView): PersonView =>
+    visible.has(person.id) ? person : { id: person.id, name: person.name };
+  return nodes.map((node) => ({
+    ...node,
+    leads: node.leads.map(show),
+    members: node.members.map(show),
+  }));
+}
+
+/**
+ * The whole tree in depth-first order with fractions and effective shares (engine maths),
+ * every email included: for the server's own use. Pages and the API use {@link getBudgetTreeFor}.
+ */
 export async function getBudgetTree(): Promise<BudgetNodeView[]> {
   const rows = await getDb().budgetNode.findMany({
     where: { removedAt: null },

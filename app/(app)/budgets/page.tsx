@@ -3,7 +3,7 @@ import { BudgetWorkspace } from "@/components/budget-tree/budget-workspace";
 import type { CompactTree, Person } from "@/components/budget-tree/tree-model";
 import { getSessionUser } from "@/lib/auth";
 import { getEditRights } from "@/lib/data/budget-access";
-import { getBudgetTree } from "@/lib/data/budgets";
+import { getBudgetTreeFor } from "@/lib/data/budgets";
 import { listClusters } from "@/lib/data/clusters";
 
 export const metadata: Metadata = { title: "Budgets" };
@@ -18,7 +18,7 @@ export default async function BudgetsPage({
   if (!user) return null; // the (app) layout redirects to sign-in
   const [{ node: selectedId }, nodes, clusters, rights] = await Promise.all([
     searchParams,
-    getBudgetTree(),
+    getBudgetTreeFor(user),
     listClusters(),
     getEditRights(user),
   ]);

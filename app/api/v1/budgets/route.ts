@@ -2,15 +2,15 @@
 import { NextResponse } from "next/server";
 import { apiRoute } from "@/lib/api/respond";
 import { requireApiCaller } from "@/lib/auth";
-import { getBudgetTree } from "@/lib/data/budgets";
+import { getBudgetTreeFor } from "@/lib/data/budgets";
 import { listClusters } from "@/lib/data/clusters";
 import { weeklyGpuHours } from "@/lib/engine/budget-tree";
 
 export const dynamic = "force-dynamic";
 
 export const GET = apiRoute(async (request) => {
-  await requireApiCaller(request);
-  const [nodes, clusters] = await Promise.all([getBudgetTree(), listClusters()]);
+  const user = await requireApiCaller(request);
+  const [nodes, clusters] = await Promise.all([getBudgetTreeFor(user), listClusters()]);
   return NextResponse.json({
     rootId: nodes[0]?.id ?? null,
     clusters: clusters.map(({ name, gpuType, gpus }) => ({ name, gpuType, gpus })),

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { HistoryList, WeightTimeline } from "@/components/budget-tree/history-list";
+import { getSessionUser } from "@/lib/auth";
 import { getNodeHistory } from "@/lib/data/budget-history";
 import { AppError } from "@/lib/errors";
 
@@ -14,7 +15,9 @@ export default async function BudgetHistoryPage({
   params: Promise<{ nodeId: string }>;
 }) {
   const { nodeId } = await params;
-  const history = await getNodeHistory(nodeId).catch((error: unknown) => {
+  const user = await getSessionUser();
+  if (!user) return null; // the (app) layout redirects to sign-in
+  const history = await getNodeHistory(nodeId, user).catch((error: unknown) => {
     if (error instanceof AppError && error.code === "not_found") notFound();
     throw error;
   });

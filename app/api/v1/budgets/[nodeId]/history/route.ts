@@ -10,7 +10,7 @@ export const dynamic = "force-dynamic";
 type Context = { params: Promise<{ nodeId: string }> };
 
 export const GET = apiRoute(async (request, { params }: Context) => {
-  await requireApiCaller(request);
+  const user = await requireApiCaller(request);
   const nodeId = nodeIdSchema.parse((await params).nodeId);
-  return NextResponse.json(await getNodeHistory(nodeId));
+  return NextResponse.json(await getNodeHistory(nodeId, user));
 });
