@@ -14,6 +14,7 @@ import {
   listNodeHealth,
   type DriverCluster,
 } from "../data/live-driver";
+import { AppError } from "../errors";
 import type { ExecutorEvent } from "../validation/executor";
 import { buildArrivals, WORKLOAD_SEC, type Arrival } from "./workload";
 
@@ -30,7 +31,11 @@ const PENDING_PER_GPU = 0.3;
 /** ...and never fewer than this cap. */
 const MIN_PENDING_CAP = 40;
 
-type ClusterDriver = { cluster: DriverCluster; arrivals: Arrival[]; lastSec: number | null };
+export type ClusterDriver = {
+  cluster: DriverCluster;
+  arrivals: Arrival[];
+  lastSec: number | null;
+};
 
 /** Starts the driver; returns a function that stops it after the current round. */
 export async function startLiveDriver(options: DriverOptions): Promise<() => void> {
@@ -91,9 +96,7 @@ async function driveRound(driver: ClusterDriver, options: DriverOptions): Promis
       : arrivalsBetween(driver.arrivals, driver.lastSec, nowSec);
   driver.lastSec = nowSec;
   const room = Math.max(0, cap - counts.pending);
-  if (due.length > 0 && room > 0) {
-    await submitJobs(due.slice(0, room).map(({ userId, input }) => ({ userId, input })));
-  }
+  if (due.length > 0 && room > 0) await submitArrivals(driver, due.slice(0, room), options);
 
   const plan = await getPlan(cluster.name);
   const events: ExecutorEvent[] = [
@@ -123,6 +126,38 @@ async function driveRound(driver: ClusterDriver, options: DriverOptions): Promis
           `${tick.drainsCompleted} drains completed (tick ${tick.durationMs} ms)`,
       );
     }
+  }
+}
+
+/**
+ * Submits arrivals as one batch. A batch is all or none, so when a lead removed a budget (or a
+ * member left it) the driver drops that budget's arrivals for good, says so, and submits the
+ * rest: one removed budget never stops a cluster's demo.
+ */
+export async function submitArrivals(
+  driver: ClusterDriver,
+  due: Arrival[],
+  options: Pick<DriverOptions, "log">,
+): Promise<void> {
+  const submit = (arrivals: Arrival[]) =>
+    submitJobs(arrivals.map(({ userId, input }) => ({ userId, input })));
+  try {
+    await submit(due);
+  } catch (error) {
+    if (!(error instanceof AppError) || error.code !== "validation_failed") throw error;
+    const refusedIndexes = new Set(
+      (error.issues ?? []).map((issue) => Number(/^jobs\.(\d+)\./.exec(issue.path)?.[1] ?? 0)),
+    );
+    const refusedBudgets = new Set(
+      due.filter((_, index) => refusedIndexes.has(index)).map((a) => a.input.budgetId),
+    );
+    driver.arrivals = driver.arrivals.filter((a) => !refusedBudgets.has(a.input.budgetId));
+    options.log(
+      `live driver, ${driver.cluster.name}: stops submitting to ${refusedBudgets.size} ` +
+        `budget(s) that refused its jobs (${error.issues?.[0]?.message ?? error.message})`,
+    );
+    const rest = due.filter((a) => !refusedBudgets.has(a.input.budgetId));
+    if (rest.length > 0) await submit(rest);
   }
 }
 
