@@ -21,7 +21,7 @@ import { OKABE_ITO } from "@/components/charts/palette";
 import { formatInteger, formatPercent } from "@/lib/format";
 import type { ClusterUsageRatios, PeriodSeries } from "@/lib/reports/review-series";
 import type { ReviewRow } from "@/lib/reports/review-table";
-import { FULFILMENT_TARGET } from "./review-format";
+import { FULFILMENT_TARGET, isUnderServed } from "./review-format";
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 /** One colour and one fill pattern per cluster, so bars differ without colour too. */
@@ -212,7 +212,7 @@ function FulfilmentChart({ branch, budgets }: { branch: ReviewRow; budgets: Revi
       // The value beside the name: labels at the bars' ends would collide with the 95% line.
       name: `${row.name}  ${formatPercent(row.fulfilment!)}`,
       fulfilment: Math.round(row.fulfilment! * 1000) / 10,
-      isShort: row.fulfilment! < FULFILMENT_TARGET,
+      isShort: isUnderServed(row),
     }));
   return (
     <figure className="chart-card">

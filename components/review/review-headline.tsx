@@ -29,7 +29,8 @@ export function ReviewHeadline({
         <div className="card">
           <dt>Fulfilment</dt>
           <dd className="stat">{percentOrDash(headline.fulfilment)}</dd>
-          <dd className="muted">of funded budgets&apos; entitlement, received</dd>
+          <dd className="muted">of funded budgets&apos; entitled GPU-hours, received</dd>
+          <dd className="muted small">hour by hour: {percentOrDash(headline.hourlyFulfilment)}</dd>
         </div>
         <div className="card">
           <dt>Budgets at {FULFILMENT_TARGET * 100}%</dt>
@@ -52,6 +53,14 @@ export function ReviewHeadline({
           )}
         </div>
       </dl>
+      <p className="muted small review-definition">
+        <strong>Fulfilment</strong> of a budget is the share of its entitled GPU-hours it received
+        over the period, at most 100%. Of a branch or the whole lab, it adds up what each funded
+        budget received up to its entitlement, over their entitled hours, so one budget&apos;s
+        surplus never hides another&apos;s shortfall. ▼ marks a row under {FULFILMENT_TARGET * 100}%
+        that received less than it was entitled to. <strong>Hour by hour</strong> counts each hour
+        on its own: GPU-hours received beyond one hour&apos;s entitlement make up for no other hour.
+      </p>
       {clusterFigures.length > 1 ? (
         <div className="table-scroll">
           <table className="cluster-figures">

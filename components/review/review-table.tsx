@@ -5,7 +5,7 @@ import { TreeRowName, useOpenBranches } from "@/components/budget-tree/tree-fold
 import { visibleRows } from "@/components/budget-tree/tree-model";
 import { formatInteger, formatPercent, formatSpan } from "@/lib/format";
 import { focusFirst, type ReviewRow, type WaitSummary } from "@/lib/reports/review-table";
-import { FULFILMENT_TARGET } from "./review-format";
+import { isUnderServed } from "./review-format";
 
 /**
  * The review per tree node, foldable by branch. The viewer's branches (what they lead, or
@@ -71,7 +71,7 @@ export function ReviewTable({
               GPU-hours
             </th>
             <th scope="col" rowSpan={2} className="num">
-              <abbr title="Received within the entitlement, hour by hour, over the entitlement">
+              <abbr title="Of the GPU-hours entitled over the period, the share received (at most 100%)">
                 Fulfilment
               </abbr>
             </th>
@@ -141,7 +141,7 @@ export function ReviewTable({
               <td className="num">{formatInteger(row.receivedAllocatedGpuHours)}</td>
               <td className="num">{formatInteger(row.receivedUnallocatedGpuHours)}</td>
               <td className="num">
-                <Fulfilment value={row.fulfilment} />
+                <Fulfilment value={row.fulfilment} isShort={isUnderServed(row)} />
               </td>
               {jobClasses.map((name) => (
                 <td className="num" key={name}>
@@ -157,14 +157,13 @@ export function ReviewTable({
   );
 }
 
-function Fulfilment({ value }: { value: number | null }) {
+function Fulfilment({ value, isShort }: { value: number | null; isShort: boolean }) {
   if (value === null)
     return (
       <span className="muted" title="No demand, so nothing was entitled">
         —
       </span>
     );
-  const isShort = value < FULFILMENT_TARGET;
   return (
     <span className={isShort ? "fulfilment is-short" : "fulfilment"}>
       {isShort ? (
@@ -173,7 +172,7 @@ function Fulfilment({ value }: { value: number | null }) {
         </span>
       ) : null}
       {formatPercent(value)}
-      {isShort ? <span className="sr-only"> (below 95%)</span> : null}
+      {isShort ? <span className="sr-only"> (below 95%, under-served)</span> : null}
     </span>
   );
 }

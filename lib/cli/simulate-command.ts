@@ -35,18 +35,32 @@ Options:
 
 function summarise(reports: SimulationReport[]): string {
   const summary = formatTable(
-    ["scheduler", "utilisation", "unallocated", "fulfilment", "preemptions", "drains", "jobs"],
+    [
+      "scheduler",
+      "utilisation",
+      "unallocated",
+      "fulfilment",
+      "hour by hour",
+      "preemptions",
+      "drains",
+      "jobs",
+    ],
     reports.map((report) => [
       report.scheduler,
       formatPercent(report.utilisation),
       formatPercent(report.unallocatedShare),
       formatPercent(report.fulfilment),
+      formatPercent(report.hourlyFulfilment),
       formatNumber(report.preemptions),
       formatNumber(report.automatedDrains),
       formatNumber(report.jobs.length),
     ]),
-    ["left", "right", "right", "right", "right", "right", "right"],
+    ["left", "right", "right", "right", "right", "right", "right", "right"],
   );
+  const legend =
+    "fulfilment: of the GPU-hours each funded budget was entitled to over the run, the share it " +
+    "received (a budget counts at most 100%);\nhour by hour: the same, hour by hour (hours " +
+    "received beyond one hour's entitlement make up for no other hour). See docs/fulfilment.md.\n";
   const waits = formatTable(
     ["scheduler", "class", "jobs", "wait p50", "wait p90"],
     reports.flatMap((report) =>
@@ -60,7 +74,7 @@ function summarise(reports: SimulationReport[]): string {
     ),
     ["left", "left", "right", "right", "right"],
   );
-  return `${summary}\n${waits}`;
+  return `${summary}${legend}\n${waits}`;
 }
 
 /** `allot simulate`: resolves to the exit code. */

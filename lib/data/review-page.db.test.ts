@@ -120,7 +120,9 @@ describe("loadReviewData", () => {
     // Hour 0: min(1/3 x 8, 4) = 8/3, received 3; hour 2: min(1/2 x 8, 6) = 4, received 2.
     expect(alice.entitledGpuHours).toBeCloseTo(8 / 3 + 4, 9);
     expect(alice.receivedAllocatedGpuHours).toBeCloseTo(5, 9);
-    expect(alice.fulfilment).toBeCloseTo((8 / 3 + 2) / (8 / 3 + 4), 9);
+    // Over the period: 5 of 6.67 entitled; hour by hour: 8/3 in hour 0, 2 in hour 2.
+    expect(alice.fulfilment).toBeCloseTo(5 / (8 / 3 + 4), 9);
+    expect(alice.hourlyFulfilment).toBeCloseTo((8 / 3 + 2) / (8 / 3 + 4), 9);
     expect(alice.effectiveShare).toBeCloseTo(0.5, 12);
     expect(alice.preemptions).toBe(2);
     const bob = byPath.get("zz-review/proj/bob")!;
@@ -128,9 +130,9 @@ describe("loadReviewData", () => {
     expect(bob.entitledGpuHours).toBeCloseTo(3, 9);
     expect(bob.fulfilment).toBeCloseTo(1, 9);
     const proj = byPath.get("zz-review/proj")!;
-    // 2/3 of 8 each hour against demand 6 and 7; received 5 and 3, both below it.
-    expect(proj.entitledGpuHours).toBeCloseTo(32 / 3, 9);
-    expect(proj.fulfilment).toBeCloseTo((5 + 3) / (32 / 3), 9);
+    // A branch adds up its leaves: entitled alice's 20/3 + bob's 3; fulfilled 5 + 3.
+    expect(proj.entitledGpuHours).toBeCloseTo(20 / 3 + 3, 9);
+    expect(proj.fulfilment).toBeCloseTo((5 + 3) / (20 / 3 + 3), 9);
     expect(proj.preemptions).toBe(3);
     expect(proj.depth).toBe(2);
     const solo = byPath.get("zz-review/solo")!;

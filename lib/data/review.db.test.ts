@@ -184,9 +184,18 @@ describe("loadPeriodReview on hand-made roll-ups", () => {
   it("gives the report, waits and preemptions per node, days and usage ratios", async () => {
     const review = await loadPeriodReview(db, { fromSec: day, toSec: day + 2 * H });
     const node = (name: string) => review.report.nodes.find((entry) => entry.id === ids[name])!;
-    expect(node("a")).toMatchObject({ entitledGpuHours: 5, receivedGpuHours: 5, fulfilment: 0.8 });
+    expect(node("a")).toMatchObject({
+      entitledGpuHours: 5,
+      receivedGpuHours: 5,
+      fulfilment: 1,
+      hourlyFulfilment: 0.8,
+    });
     expect(node("b")).toMatchObject({ entitledGpuHours: 2, receivedGpuHours: 3, fulfilment: 1 });
-    expect(review.report.headline).toMatchObject({ utilisation: 1, fulfilment: 6 / 7 });
+    expect(review.report.headline).toMatchObject({
+      utilisation: 1,
+      fulfilment: 1,
+      hourlyFulfilment: 6 / 7,
+    });
 
     // Waits: a's debug jobs waited 0, 60 and 600 s; b's debug 120 s; b's training job, pending
     // since 00:50, counts to the period's end (4,200 s), or to `nowSec` when given.
@@ -209,7 +218,8 @@ describe("loadPeriodReview on hand-made roll-ups", () => {
       {
         dayStartSec: day,
         nodes: {
-          [ids.lab!]: flow(8, 7, 1),
+          // The lab is entitled to what its leaves are: 5 + 2.
+          [ids.lab!]: flow(7, 7, 1),
           [ids.a!]: flow(5, 4, 1),
           [ids.b!]: flow(2, 3, 0),
         },

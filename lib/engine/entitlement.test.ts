@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   computeFulfilment,
+  computeHourlyFulfilment,
   computeHourEntitlement,
   computeWorkConservingEntitlement,
   overlapGpuHours,
@@ -36,8 +37,8 @@ describe("computeWorkConservingEntitlement", () => {
   });
 });
 
-describe("computeHourEntitlement and computeFulfilment", () => {
-  it("entitled = min(share x capacity x 1 h, demand); received split; fulfilled = min(received, entitled)", () => {
+describe("computeHourEntitlement and computeHourlyFulfilment", () => {
+  it("a leaf's entitled = min(share x capacity x 1 h, demand), an inner node's its leaves' sum", () => {
     const hour = computeHourEntitlement(TREE, 8, {
       demandGpuHours: { "x/x1": 2, "x/x2": 10, z: 5 },
       receivedAllocatedGpuHours: { "x/x1": 1, "x/x2": 4 },
@@ -52,18 +53,56 @@ describe("computeHourEntitlement and computeFulfilment", () => {
         node.fulfilledGpuHours,
       ]),
     ).toEqual([
-      ["", 8, 8, 8, 8],
-      ["x", 6, 8, 5, 5],
+      // The lab is entitled to what its leaves are (2 + 3), not to min(8, its demand 17): z's
+      // 3 unallocated GPU-hours were nobody's entitlement.
+      ["", 5, 8, 8, 4],
+      ["x", 5, 8, 5, 4],
       ["x/x1", 2, 2, 1, 1],
       ["x/x2", 3, 6, 4, 3],
       ["y", 0, 0, 0, 0],
       ["z", 0, 0, 3, 0],
     ]);
-    expect(computeFulfilment([hour[1]!, hour[1]!])).toBe(5 / 6);
+    expect(computeHourlyFulfilment([hour[1]!, hour[1]!])).toBe(0.8);
   });
 
-  it("fulfilment is null when nothing was entitled (no demand)", () => {
-    expect(computeFulfilment([{ fulfilledGpuHours: 0, entitledGpuHours: 0 }])).toBeNull();
+  it("hour-by-hour fulfilment is null when nothing was entitled (no demand)", () => {
+    expect(computeHourlyFulfilment([{ fulfilledGpuHours: 0, entitledGpuHours: 0 }])).toBeNull();
+    expect(computeHourlyFulfilment([])).toBeNull();
+  });
+
+  it("hour-by-hour: a surplus in one hour does not make up for another hour's shortfall", () => {
+    const hours = [
+      { fulfilledGpuHours: Math.min(0, 4), entitledGpuHours: 4 },
+      { fulfilledGpuHours: Math.min(8, 4), entitledGpuHours: 4 },
+    ];
+    expect(computeHourlyFulfilment(hours)).toBe(0.5);
+    expect(computeFulfilment([{ receivedGpuHours: 8, entitledGpuHours: 8 }])).toBe(1);
+  });
+});
+
+describe("computeFulfilment over a period", () => {
+  it("a budget over its entitlement is at 100%, never above", () => {
+    expect(computeFulfilment([{ receivedGpuHours: 543_698, entitledGpuHours: 466_362 }])).toBe(1);
+  });
+
+  it("a budget under its entitlement is at received / entitled", () => {
+    expect(computeFulfilment([{ receivedGpuHours: 1_574, entitledGpuHours: 6_542 }])).toBe(
+      1_574 / 6_542,
+    );
+  });
+
+  it("a branch sums min(received, entitled) of its leaves: one surplus hides no shortfall", () => {
+    const leaves = [
+      { receivedGpuHours: 50, entitledGpuHours: 100 },
+      { receivedGpuHours: 300, entitledGpuHours: 100 },
+    ];
+    expect(computeFulfilment(leaves)).toBe(0.75);
+  });
+
+  it("a leaf with no demand (entitled 0) counts for nothing; none at all is null", () => {
+    const idle = { receivedGpuHours: 12, entitledGpuHours: 0 };
+    expect(computeFulfilment([idle, { receivedGpuHours: 9, entitledGpuHours: 10 }])).toBe(0.9);
+    expect(computeFulfilment([idle])).toBeNull();
     expect(computeFulfilment([])).toBeNull();
   });
 });

@@ -14,14 +14,14 @@ export type HourEntitlement = {
   path: string;
   effectiveShare: number;
   demandGpuHours: number;
-  /** min(effectiveShare x capacity x 1 h, demand). */
+  /** Of a leaf, min(effectiveShare x capacity x 1 h, demand); of an inner node, its leaves' sum. */
   entitledGpuHours: number;
   /** Capacity poured down by weight, capped by demand, unused parts flowing to siblings. */
   workConservingGpuHours: number;
   receivedAllocatedGpuHours: number;
   receivedUnallocatedGpuHours: number;
   receivedGpuHours: number;
-  /** min(received, entitled): the numerator of fulfilment. */
+  /** min(received, entitled) in this hour (an inner node: its leaves' sum): the numerator of the hour-by-hour fulfilment. */
   fulfilledGpuHours: number;
 };
 
@@ -54,9 +54,11 @@ function rollUp(tree: BudgetTree, byLeaf: Record<string, number>): Float64Array 
 }
 
 /**
- * Entitled and received GPU-hours of every node for one hour (DESIGN section 5), indexed like
- * `tree.nodes`. Inner nodes sum their subtree's demand and receipts; each node's capped
- * entitlement is min(share x capacity x 1 h, demand). Pass the weights in force in that hour.
+ * Entitled and received GPU-hours of every node for one hour (docs/fulfilment.md), indexed like
+ * `tree.nodes`. A leaf's capped entitlement is min(share x capacity x 1 h, demand); an inner
+ * node sums its subtree's leaves (their demand, entitlement and receipts), so every row of a
+ * report adds up to its leaves and a branch's fulfilment is computed from the same hours. Pass
+ * the weights in force in that hour.
  *
  * @param capacityGpus GPUs of the cluster during the hour
  * @example computeHourEntitlement(tree, 8, { demandGpuHours: { a: 10 }, ... })[1].entitledGpuHours
@@ -69,32 +71,64 @@ export function computeHourEntitlement(
   const demand = rollUp(tree, flows.demandGpuHours);
   const allocated = rollUp(tree, flows.receivedAllocatedGpuHours);
   const unallocated = rollUp(tree, flows.receivedUnallocatedGpuHours);
-  const workConserving = computeWorkConservingEntitlement(tree, capacityGpus, flows.demandGpuHours);
-  return tree.nodes.map((node, i) => {
-    const entitled = Math.min(node.effectiveShare * capacityGpus, demand[i]!);
-    const received = allocated[i]! + unallocated[i]!;
-    return {
-      id: node.id,
-      path: node.path,
-      effectiveShare: node.effectiveShare,
-      demandGpuHours: demand[i]!,
-      entitledGpuHours: entitled,
-      workConservingGpuHours: workConserving[i]!,
-      receivedAllocatedGpuHours: allocated[i]!,
-      receivedUnallocatedGpuHours: unallocated[i]!,
-      receivedGpuHours: received,
-      fulfilledGpuHours: Math.min(received, entitled),
-    };
+  const entitled: Record<string, number> = {};
+  const fulfilled: Record<string, number> = {};
+  tree.nodes.forEach((node, i) => {
+    if (!node.isLeaf) return;
+    entitled[node.id] = Math.min(node.effectiveShare * capacityGpus, demand[i]!);
+    fulfilled[node.id] = Math.min(allocated[i]! + unallocated[i]!, entitled[node.id]!);
   });
+  const entitledTotals = rollUp(tree, entitled);
+  const fulfilledTotals = rollUp(tree, fulfilled);
+  const workConserving = computeWorkConservingEntitlement(tree, capacityGpus, flows.demandGpuHours);
+  return tree.nodes.map((node, i) => ({
+    id: node.id,
+    path: node.path,
+    effectiveShare: node.effectiveShare,
+    demandGpuHours: demand[i]!,
+    entitledGpuHours: entitledTotals[i]!,
+    workConservingGpuHours: workConserving[i]!,
+    receivedAllocatedGpuHours: allocated[i]!,
+    receivedUnallocatedGpuHours: unallocated[i]!,
+    receivedGpuHours: allocated[i]! + unallocated[i]!,
+    fulfilledGpuHours: fulfilledTotals[i]!,
+  }));
+}
+
+/** A budget's GPU-hours over a period, summed over its hours (and clusters). */
+export type PeriodFlows = { receivedGpuHours: number; entitledGpuHours: number };
+
+/**
+ * Fulfilment over a period (docs/fulfilment.md): the share of its entitled GPU-hours a budget
+ * received, min(1, received / entitled), both summed over the period. For a branch or the
+ * whole lab pass its funded leaves (those entitled to something): the sum of each one's
+ * min(received, entitled) over the sum of their entitled hours, so one budget's surplus never
+ * hides another's shortfall. Null when nothing was entitled (no demand), which is neither good
+ * nor bad. Hours received beyond the entitlement count in full: a budget that received what it
+ * was owed over the period is at 100% whatever the hour it came in.
+ *
+ * @example computeFulfilment([{ receivedGpuHours: 150, entitledGpuHours: 100 }]) // 1
+ * @example computeFulfilment([{ receivedGpuHours: 50, entitledGpuHours: 100 }, { receivedGpuHours: 300, entitledGpuHours: 100 }]) // 0.75
+ */
+export function computeFulfilment(leaves: readonly PeriodFlows[]): number | null {
+  let fulfilled = 0;
+  let entitled = 0;
+  for (const leaf of leaves) {
+    if (!(leaf.entitledGpuHours > 0)) continue;
+    fulfilled += Math.min(leaf.receivedGpuHours, leaf.entitledGpuHours);
+    entitled += leaf.entitledGpuHours;
+  }
+  return entitled > 0 ? fulfilled / entitled : null;
 }
 
 /**
- * Fulfilment over a period: sum of min(received, entitled) / sum of entitled, per hour. Null
- * when nothing was entitled (no demand), which is neither good nor bad.
+ * The stricter hour-by-hour fulfilment: sum over hours of min(received, entitled) / sum of
+ * entitled, so GPU-hours received in one hour make up for no other hour's shortfall. A second
+ * measure beside {@link computeFulfilment}, never the headline. Null when nothing was entitled.
  *
- * @example computeFulfilment([{ fulfilledGpuHours: 3, entitledGpuHours: 4 }]) // 0.75
+ * @example computeHourlyFulfilment([{ fulfilledGpuHours: 3, entitledGpuHours: 4 }]) // 0.75
  */
-export function computeFulfilment(
+export function computeHourlyFulfilment(
   hours: readonly Pick<HourEntitlement, "fulfilledGpuHours" | "entitledGpuHours">[],
 ): number | null {
   let fulfilled = 0;

@@ -68,9 +68,11 @@ export { explainReason, formatNodes, type ExplainOptions } from "./explain";
 export { formatDuration, formatOffset, formatUtcClock, type TimeFormatter } from "./format-time";
 export {
   computeFulfilment,
+  computeHourlyFulfilment,
   computeHourEntitlement,
   computeWorkConservingEntitlement,
   overlapGpuHours,
   type HourEntitlement,
   type HourFlows,
+  type PeriodFlows,
 } from "./entitlement";

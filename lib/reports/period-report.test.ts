@@ -41,6 +41,8 @@ describe("buildPeriodReport", () => {
     // -> fulfilled 2. b: entitled min(2, 1) = 1, fulfilled 1.
     // From hour 1, a weighs 3: owed 3 and 1. a: entitled 3, received 2 -> fulfilled 2.
     // b: entitled 1, received 2 -> fulfilled 1.
+    // Over the period a received 5 of its 5 entitled GPU-hours: 100%, though hour by hour it
+    // got 4 of 5 (80%) in the hours they were owed.
     const epochs = buildTreeEpochs(shapes, [...start, { nodeId: "a", atSec: H, weight: 3 }]);
     const report = buildPeriodReport(epochs, hours);
     const a = report.nodes.find((node) => node.id === "a")!;
@@ -52,13 +54,15 @@ describe("buildPeriodReport", () => {
       receivedAllocatedGpuHours: 4,
       receivedUnallocatedGpuHours: 1,
       receivedGpuHours: 5,
-      fulfilment: 0.8,
+      fulfilment: 1,
+      hourlyFulfilment: 0.8,
     });
     expect(b).toMatchObject({
       effectiveShare: 0.25,
       entitledGpuHours: 2,
       receivedGpuHours: 3,
       fulfilment: 1,
+      hourlyFulfilment: 1,
     });
     expect(report.clusters).toEqual([
       {
@@ -72,11 +76,55 @@ describe("buildPeriodReport", () => {
     expect(report.headline).toEqual({
       utilisation: 1,
       unallocatedShare: 0.125,
-      fulfilment: 6 / 7,
+      fulfilment: 1,
+      hourlyFulfilment: 6 / 7,
+      fundedBudgets: 2,
+      fundedAtLeast95: 2,
+      worst: { path: "a", fulfilment: 1 },
+    });
+  });
+
+  it("a branch's fulfilment sums its leaves' min(received, entitled): a surplus hides no shortfall", () => {
+    // a is owed 2 per hour and gets 1 then 0; b is owed 2 and gets 3 then 4 (idle GPUs).
+    const uneven: ClusterHour[] = [
+      {
+        cluster: "c",
+        hourStartSec: 0,
+        capacityGpuSec: gpuSec(4),
+        leaves: { a: leaf(2, 1), b: leaf(4, 3) },
+      },
+      {
+        cluster: "c",
+        hourStartSec: H,
+        capacityGpuSec: gpuSec(4),
+        leaves: { a: leaf(2, 0), b: leaf(4, 4) },
+      },
+    ];
+    const report = buildPeriodReport(buildTreeEpochs(shapes, start), uneven);
+    const byId = Object.fromEntries(report.nodes.map((node) => [node.id, node]));
+    expect(byId.a).toMatchObject({ entitledGpuHours: 4, receivedGpuHours: 1, fulfilment: 0.25 });
+    expect(byId.b).toMatchObject({ entitledGpuHours: 4, receivedGpuHours: 7, fulfilment: 1 });
+    // The lab received 8 of its 8 entitled hours, but a branch counts (1 + 4) / 8.
+    expect(byId.r).toMatchObject({ entitledGpuHours: 8, receivedGpuHours: 8, fulfilment: 5 / 8 });
+    expect(report.headline).toMatchObject({
+      fulfilment: 5 / 8,
       fundedBudgets: 2,
       fundedAtLeast95: 1,
-      worst: { path: "a", fulfilment: 0.8 },
+      worst: { path: "a", fulfilment: 0.25 },
     });
+  });
+
+  it("a leaf with no demand is not funded: no fulfilment, not counted", () => {
+    const quiet: ClusterHour[] = [
+      { cluster: "c", hourStartSec: 0, capacityGpuSec: gpuSec(4), leaves: { a: leaf(2, 2) } },
+    ];
+    const report = buildPeriodReport(buildTreeEpochs(shapes, start), quiet);
+    expect(report.nodes.find((node) => node.id === "b")).toMatchObject({
+      entitledGpuHours: 0,
+      fulfilment: null,
+      hourlyFulfilment: null,
+    });
+    expect(report.headline).toMatchObject({ fulfilment: 1, fundedBudgets: 1 });
   });
 
   it("gives a different answer when the weights never changed", () => {
@@ -91,10 +139,12 @@ describe("buildPeriodReport", () => {
   it("sums a branch's subtree and orders nodes depth first", () => {
     const report = buildPeriodReport(buildTreeEpochs(shapes, start), hours);
     expect(report.nodes.map((node) => node.id)).toEqual(["r", "a", "b"]);
+    // The root is entitled to its leaves' sum: a 2 + 2, b 1 + 2 (not min(4, demand) per hour).
     expect(report.nodes[0]).toMatchObject({
       demandGpuHours: 13,
-      entitledGpuHours: 8,
+      entitledGpuHours: 7,
       receivedGpuHours: 8,
+      fulfilment: 1,
     });
   });
 
@@ -113,8 +163,8 @@ describe("buildPeriodReport", () => {
     expect(hourly[1]!.nodes.b).toMatchObject({ entitledGpuHours: 1, receivedGpuHours: 2 });
     const both = buildPeriodReport(epochs, hours, { bucketSec: 2 * H }).buckets!;
     expect(both).toHaveLength(1);
-    // The root is capped by its own demand each hour: min(4, 5) + min(4, 8), not a + b's 7.
-    expect(both[0]!.nodes.r).toMatchObject({ entitledGpuHours: 8, receivedGpuHours: 8 });
+    // The root adds up its leaves: a's 5 and b's 2.
+    expect(both[0]!.nodes.r).toMatchObject({ entitledGpuHours: 7, receivedGpuHours: 8 });
     expect(both[0]!.nodes.a).toMatchObject({ entitledGpuHours: 5, receivedGpuHours: 5 });
   });
 

@@ -1,4 +1,4 @@
-import { computeHourEntitlement } from "../engine";
+import { computeFulfilment, computeHourEntitlement } from "../engine";
 import { epochAt, type TreeEpoch } from "./weights-in-force";
 
 const SEC_PER_HOUR = 3600;
@@ -33,8 +33,14 @@ export type NodePeriod = {
   receivedAllocatedGpuHours: number;
   receivedUnallocatedGpuHours: number;
   receivedGpuHours: number;
-  /** Sum min(received, entitled) / sum entitled; null when nothing was entitled. */
+  /**
+   * The period's fulfilment (docs/fulfilment.md): of a leaf, min(1, received / entitled); of an
+   * inner node, over its funded leaves, sum of min(received, entitled) / sum of entitled. Null
+   * when nothing was entitled.
+   */
   fulfilment: number | null;
+  /** The stricter hour-by-hour figure: sum over hours of min(received, entitled) / sum entitled. */
+  hourlyFulfilment: number | null;
 };
 
 export type ClusterPeriod = {
@@ -65,14 +71,16 @@ export type PeriodReport = {
     unallocatedShare: number | null;
     /** Over all funded leaves: sum of min(received, entitled) / sum of entitled. */
     fulfilment: number | null;
-    /** Leaves with a share that were entitled to something in the period. */
+    /** The hour-by-hour figure over the same leaves. */
+    hourlyFulfilment: number | null;
+    /** Leaves entitled to something in the period (a share and some demand). */
     fundedBudgets: number;
     fundedAtLeast95: number;
     worst: { path: string; fulfilment: number } | null;
   };
 };
 
-type Sums = Omit<NodePeriod, "fulfilment"> & { fulfilledGpuHours: number };
+type Sums = Omit<NodePeriod, "fulfilment" | "hourlyFulfilment"> & { fulfilledGpuHours: number };
 
 const ratio = (part: number, whole: number): number | null => (whole > 0 ? part / whole : null);
 
@@ -137,9 +145,12 @@ export function buildPeriodReport(
       sum.fulfilledGpuHours += row.fulfilledGpuHours;
     });
   }
-  const nodes = orderNodes(epochs, sums).map(({ fulfilledGpuHours, ...sum }) => ({
+  const ordered = orderNodes(epochs, sums);
+  const fundedLeavesOf = fundedLeavesBelow(ordered);
+  const nodes = ordered.map(({ fulfilledGpuHours, ...sum }) => ({
     ...sum,
-    fulfilment: ratio(fulfilledGpuHours, sum.entitledGpuHours),
+    fulfilment: computeFulfilment(fundedLeavesOf.get(sum.id) ?? []),
+    hourlyFulfilment: ratio(fulfilledGpuHours, sum.entitledGpuHours),
   }));
   const clusterList = [...clusters.values()]
     .sort((a, b) => a.cluster.localeCompare(b.cluster))
@@ -205,6 +216,23 @@ function emptySums(node: TreeEpoch["tree"]["nodes"][number]): Sums {
   };
 }
 
+/** For every node, the funded leaves at or below it (a leaf: itself when it was entitled). */
+function fundedLeavesBelow(nodes: readonly Sums[]): Map<string, Sums[]> {
+  const parentOf = new Map(nodes.map((node) => [node.id, node.parentId]));
+  const below = new Map<string, Sums[]>();
+  for (const leaf of nodes) {
+    if (!leaf.isLeaf || !(leaf.entitledGpuHours > 0)) continue;
+    const seen = new Set<string>();
+    for (let id: string | null | undefined = leaf.id; id && !seen.has(id); id = parentOf.get(id)) {
+      seen.add(id);
+      const list = below.get(id);
+      if (list) list.push(leaf);
+      else below.set(id, [leaf]);
+    }
+  }
+  return below;
+}
+
 /** The latest tree's depth-first order, then nodes that no longer exist. */
 function orderNodes(epochs: readonly TreeEpoch[], sums: Map<string, Sums>): Sums[] {
   const ordered: Sums[] = [];
@@ -245,21 +273,22 @@ function headlineOf(
 ): PeriodReport["headline"] {
   const busy = clusters.reduce((total, cluster) => total + cluster.busyGpuHours, 0);
   const capacity = clusters.reduce((total, cluster) => total + cluster.capacityGpuHours, 0);
-  const funded = nodes.filter(
-    (node) => node.isLeaf && node.effectiveShare > 0 && node.fulfilment !== null,
-  );
+  // Funded: entitled to something in the period (it had a share and demand in some hour).
+  const funded = nodes.filter((node) => node.isLeaf && node.entitledGpuHours > 0);
   let worst: PeriodReport["headline"]["worst"] = null;
   for (const node of funded) {
     if (!worst || node.fulfilment! < worst.fulfilment) {
       worst = { path: node.path, fulfilment: node.fulfilment! };
     }
   }
+  const entitled = funded.reduce((total, node) => total + node.entitledGpuHours, 0);
   return {
     utilisation: ratio(busy, capacity),
     unallocatedShare: ratio(unallocatedGpuHours(hours), busy),
-    fulfilment: ratio(
-      funded.reduce((total, node) => total + node.fulfilment! * node.entitledGpuHours, 0),
-      funded.reduce((total, node) => total + node.entitledGpuHours, 0),
+    fulfilment: computeFulfilment(funded),
+    hourlyFulfilment: ratio(
+      funded.reduce((total, node) => total + node.hourlyFulfilment! * node.entitledGpuHours, 0),
+      entitled,
     ),
     fundedBudgets: funded.length,
     fundedAtLeast95: funded.filter((node) => node.fulfilment! >= 0.95).length,

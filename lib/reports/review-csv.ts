@@ -4,7 +4,8 @@ import { jobClassesOf, type ReviewRow } from "./review-table";
 
 /**
  * The review table as CSV, one line per tree node in tree order: path (DESIGN's budget
- * path: empty for the root), shares as fractions, GPU-hours to 0.01, waits in seconds by job class.
+ * path: empty for the root), shares as fractions, GPU-hours to 0.01, fulfilment over the period
+ * and the hour-by-hour one (docs/fulfilment.md), waits in seconds by job class.
  *
  * @example reviewCsv(rows).split("\r\n")[0] // "path,name,depth,is_leaf,effective_share,..."
  */
@@ -22,6 +23,7 @@ export function reviewCsv(rows: readonly ReviewRow[]): string {
     "received_allocated_gpu_hours",
     "received_unallocated_gpu_hours",
     "fulfilment",
+    "hourly_fulfilment",
     "preemptions",
     ...classes.flatMap((name) => [`${name}_jobs`, `${name}_wait_p50_sec`, `${name}_wait_p90_sec`]),
   ];
@@ -37,6 +39,7 @@ export function reviewCsv(rows: readonly ReviewRow[]): string {
     round(row.receivedAllocatedGpuHours, 2),
     round(row.receivedUnallocatedGpuHours, 2),
     row.fulfilment === null ? null : round(row.fulfilment, 4),
+    row.hourlyFulfilment === null ? null : round(row.hourlyFulfilment, 4),
     row.preemptions,
     ...classes.flatMap((name) => {
       const wait = row.waits[name];

@@ -48,7 +48,8 @@ const NODE = {
   receivedAllocatedGpuHours: 3,
   receivedUnallocatedGpuHours: 1,
   receivedGpuHours: 4,
-  fulfilment: 0.75,
+  fulfilment: 1,
+  hourlyFulfilment: 0.75,
 };
 
 describe("reviewRows and reviewCsv", () => {
@@ -57,7 +58,15 @@ describe("reviewRows and reviewCsv", () => {
       nodes: [
         { ...NODE, id: "r", path: "", parentId: null },
         { ...NODE, id: "a", path: "lang/a,b", name: "a,b", parentId: "l", isLeaf: true },
-        { ...NODE, id: "z", path: "old", name: "old", parentId: "r", fulfilment: null },
+        {
+          ...NODE,
+          id: "z",
+          path: "old",
+          name: "old",
+          parentId: "r",
+          fulfilment: null,
+          hourlyFulfilment: null,
+        },
       ],
     },
     {
@@ -89,11 +98,12 @@ describe("reviewRows and reviewCsv", () => {
     expect(lines[0]).toBe(
       "path,name,depth,is_leaf,effective_share,entitled_gpu_hours,work_conserving_gpu_hours," +
         "received_gpu_hours,received_allocated_gpu_hours,received_unallocated_gpu_hours," +
-        "fulfilment,preemptions,training_jobs,training_wait_p50_sec,training_wait_p90_sec",
+        "fulfilment,hourly_fulfilment,preemptions,training_jobs,training_wait_p50_sec," +
+        "training_wait_p90_sec",
     );
-    expect(lines[1]).toBe(",lab,0,false,1,4,4.5,4,3,1,0.75,2,0,,");
-    expect(lines[2]).toBe('"lang/a,b","a,b",2,true,1,4,4.5,4,3,1,0.75,2,2,30,600');
-    expect(lines[3]).toBe("old,old,1,false,1,4,4.5,4,3,1,,0,0,,");
+    expect(lines[1]).toBe(",lab,0,false,1,4,4.5,4,3,1,1,0.75,2,0,,");
+    expect(lines[2]).toBe('"lang/a,b","a,b",2,true,1,4,4.5,4,3,1,1,0.75,2,2,30,600');
+    expect(lines[3]).toBe("old,old,1,false,1,4,4.5,4,3,1,,,0,0,,");
     expect(lines[4]).toBe("");
   });
 });

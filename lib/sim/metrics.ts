@@ -1,4 +1,5 @@
 import {
+  computeFulfilment,
   computeHourEntitlement,
   getBudgetNode,
   validateBudgetTree,
@@ -151,10 +152,10 @@ function toReportJob(record: JobRecord): ReportJob {
 }
 
 /**
- * Builds the DESIGN section 6 report from a simulation's raw result: utilisation, unallocated
- * share, fulfilment (section 5 through the engine's `computeHourEntitlement`: capped entitlement
- * min(share * capacity * 1 h, demand) per cluster, leaf and hour; also the work-conserving
- * entitlement as extra fields), preemptions, drains, wait percentiles per class, per-budget
+ * Builds the simulation report (docs/simulations.md) from a simulation's raw result: utilisation,
+ * unallocated share, fulfilment over the period and hour by hour (docs/fulfilment.md: capped
+ * entitlement min(share * capacity * 1 h, demand) per cluster, leaf and hour through the
+ * engine's `computeHourEntitlement`; also the work-conserving entitlement as extra fields), preemptions, drains, wait percentiles per class, per-budget
  * hours and every job with its runs. Ratios are rounded to 4 decimals, hours to 1, seconds to 3.
  *
  * @example JSON.stringify(buildReport(scenario, runSimulation(scenario, factory)))
@@ -194,23 +195,34 @@ export function buildReport(scenario: Scenario, result: SimulationResult): Simul
     }
   }
   const none: Owed = { entitled: 0, fulfilled: 0, workConserving: 0, workFulfilled: 0 };
+  const received = (total: LeafTotals) => (total.allocatedSec + total.unallocatedSec) / HOUR_SEC;
   const budgets: BudgetSummary[] = leafIds.map((id) => {
     const total = totals.get(id) ?? { allocatedSec: 0, unallocatedSec: 0, preemptions: 0 };
     const leaf = owed.get(id) ?? none;
+    const fulfilment = computeFulfilment([
+      { receivedGpuHours: received(total), entitledGpuHours: leaf.entitled },
+    ]);
     return {
       path: id,
       effectiveShare: roundTo(getBudgetNode(tree, id)?.effectiveShare ?? 0, 6),
       entitledGpuHours: roundTo(leaf.entitled, 1),
-      receivedGpuHours: roundTo((total.allocatedSec + total.unallocatedSec) / HOUR_SEC, 1),
+      receivedGpuHours: roundTo(received(total), 1),
       allocatedGpuHours: roundTo(total.allocatedSec / HOUR_SEC, 1),
       unallocatedGpuHours: roundTo(total.unallocatedSec / HOUR_SEC, 1),
-      fulfilment: leaf.entitled > 0 ? roundTo(leaf.fulfilled / leaf.entitled, 4) : null,
+      fulfilment: fulfilment === null ? null : roundTo(fulfilment, 4),
+      hourlyFulfilment: leaf.entitled > 0 ? roundTo(leaf.fulfilled / leaf.entitled, 4) : null,
       preemptions: total.preemptions,
       workConservingGpuHours: roundTo(leaf.workConserving, 1),
       workConservingFulfilment:
         leaf.workConserving > 0 ? roundTo(leaf.workFulfilled / leaf.workConserving, 4) : null,
     };
   });
+  const labFulfilment = computeFulfilment(
+    leafIds.map((id) => ({
+      receivedGpuHours: received(totals.get(id)!),
+      entitledGpuHours: owed.get(id)?.entitled ?? 0,
+    })),
+  );
   const sums = { ...none };
   for (const leaf of owed.values()) {
     sums.entitled += leaf.entitled;
@@ -223,7 +235,8 @@ export function buildReport(scenario: Scenario, result: SimulationResult): Simul
     horizonSec: roundTo(horizonSec, 3),
     utilisation: availableSec > 0 ? roundTo(busySec / availableSec, 4) : 0,
     unallocatedShare: busySec > 0 ? roundTo(unallocatedSec / busySec, 4) : 0,
-    fulfilment: sums.entitled > 0 ? roundTo(sums.fulfilled / sums.entitled, 4) : 1,
+    fulfilment: labFulfilment === null ? 1 : roundTo(labFulfilment, 4),
+    hourlyFulfilment: sums.entitled > 0 ? roundTo(sums.fulfilled / sums.entitled, 4) : 1,
     workConservingFulfilment:
       sums.workConserving > 0 ? roundTo(sums.workFulfilled / sums.workConserving, 4) : 1,
     preemptions,

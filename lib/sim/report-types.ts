@@ -9,8 +9,13 @@ export type BudgetSummary = {
   receivedGpuHours: number;
   allocatedGpuHours: number;
   unallocatedGpuHours: number;
-  /** null when the budget was entitled to nothing (no demand). */
+  /**
+   * min(1, received / entitled) over the whole run (docs/fulfilment.md); null when the budget
+   * was entitled to nothing (no demand).
+   */
   fulfilment: number | null;
+  /** The stricter hour-by-hour figure: sum over hours of min(received, entitled) / entitled. */
+  hourlyFulfilment: number | null;
   preemptions: number;
   /** Extra to DESIGN 6: capacity poured down by weight, capped by demand (DESIGN 5). */
   workConservingGpuHours: number;
@@ -49,8 +54,10 @@ export type SimulationReport = {
   utilisation: number;
   /** Unallocated / all granted GPU-seconds. */
   unallocatedShare: number;
-  /** Section 5 fulfilment over all leaves and clusters. */
+  /** Over all funded leaves: sum of min(received, entitled) / sum of entitled (docs/fulfilment.md). */
   fulfilment: number;
+  /** The hour-by-hour figure over all leaves and clusters. */
+  hourlyFulfilment: number;
   /** Extra to DESIGN 6: fulfilment against the work-conserving entitlement. */
   workConservingFulfilment: number;
   preemptions: number;

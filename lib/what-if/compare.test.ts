@@ -107,6 +107,7 @@ describe("outcomeFromReport", () => {
       allocatedGpuHours: 9,
       unallocatedGpuHours: 3,
       fulfilment: 0.9,
+      hourlyFulfilment: 0.85,
       preemptions: 2,
       workConservingGpuHours: 11,
       workConservingFulfilment: 0.95,

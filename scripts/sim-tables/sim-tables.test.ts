@@ -4,7 +4,6 @@ import { describeDemand } from "./demand-table";
 import { formatMarkdownTable } from "./markdown";
 import { breakDownUnmet } from "./unmet-hours";
 import {
-  computePeriodFulfilment,
   computeUtilisationUntil,
   formatBudgetTable,
   formatWaitTable,
@@ -21,6 +20,7 @@ function budget(path: string, fields: Partial<BudgetSummary>): BudgetSummary {
     allocatedGpuHours: 0,
     unallocatedGpuHours: 0,
     fulfilment: null,
+    hourlyFulfilment: null,
     preemptions: 0,
     workConservingGpuHours: 0,
     workConservingFulfilment: null,
@@ -35,6 +35,7 @@ function report(scheduler: string, budgets: BudgetSummary[]): SimulationReport {
     utilisation: 0.5,
     unallocatedShare: 0,
     fulfilment: 0.5,
+    hourlyFulfilment: 0.5,
     workConservingFulfilment: 0.5,
     preemptions: 0,
     automatedDrains: 0,
@@ -102,11 +103,6 @@ const LEAVES = [
 ];
 
 describe("sim-tables", () => {
-  it("caps received by entitled per leaf over the period; null when nothing is entitled", () => {
-    expect(computePeriodFulfilment(LEAVES)).toBe((4 + 30) / 40);
-    expect(computePeriodFulfilment([budget("idle", {})])).toBeNull();
-  });
-
   it("sums leaves to a path depth, in decreasing share then path, fulfilment weighted by entitled hours", () => {
     const [pretrain, vision] = groupBudgets(LEAVES, 2); // equal shares: by path
     expect(vision?.path).toBe("vision");
