@@ -1,29 +1,49 @@
-// Answers unknown API paths and wrong methods with the API's JSON error shape
-// (never Next's HTML 404 page or an empty 405).
+// Runs before every route and page (docs/decisions/080-csrf-and-demo-mode.md):
+// - API paths whose segments do not decode get 400, unknown API paths 404, wrong methods 405,
+//   in the API's JSON error shape (never Next's plain-text 500, HTML 404 page or empty 405);
+// - writes signed in by the browser's cookie (API mutations, server actions) must come from
+//   the app's own origin, and API mutations must be JSON (lib/api/request-guard.ts).
 import { NextResponse, type NextRequest } from "next/server";
+import { errorResponse } from "./lib/api/respond";
+import { checkWrite, classifyPath, findBadSegment } from "./lib/api/request-guard";
 import { allowedMethods } from "./lib/api/routes";
+
+/** The app's public origin: NEXTAUTH_URL's (scripts/serve.ts always sets it), else the Host's. */
+function appOrigin(request: NextRequest): string {
+  const configured = process.env.NEXTAUTH_URL;
+  return configured && URL.canParse(configured)
+    ? new URL(configured).origin
+    : request.nextUrl.origin;
+}
 
 export function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
-  const methods = allowedMethods(pathname);
-  if (!methods) {
-    return NextResponse.json(
-      { error: { code: "not_found", message: `No API route at ${pathname}.` } },
-      { status: 404 },
-    );
+  if (classifyPath(pathname) === "api") {
+    const bad = findBadSegment(pathname);
+    if (bad) {
+      return errorResponse("bad_request", `The path segment "${bad.segment}" ${bad.problem}.`);
+    }
+    const methods = allowedMethods(pathname);
+    if (!methods) return errorResponse("not_found", `No API route at ${pathname}.`);
+    if (request.method !== "OPTIONS" && !methods.includes(request.method)) {
+      return errorResponse(
+        "method_not_allowed",
+        `${request.method} is not allowed on ${pathname}; use ${methods.join(", ")}.`,
+        undefined,
+        undefined,
+        { Allow: methods.join(", ") },
+      );
+    }
   }
-  if (request.method !== "OPTIONS" && !methods.includes(request.method)) {
-    return NextResponse.json(
-      {
-        error: {
-          code: "method_not_allowed",
-          message: `${request.method} is not allowed on ${pathname}; use ${methods.join(", ")}.`,
-        },
-      },
-      { status: 405, headers: { Allow: methods.join(", ") } },
-    );
-  }
+  const refusal = checkWrite(
+    { method: request.method, pathname, headers: request.headers },
+    appOrigin(request),
+  );
+  if (refusal) return errorResponse(refusal.code, refusal.message);
   return NextResponse.next();
 }
 
-export const config = { matcher: "/api/v1/:path*" };
+export const config = {
+  // Every path but static files and next-auth's routes: server actions are POSTs to page paths.
+  matcher: "/((?!_next/static/|_next/image|favicon.ico|api/auth/).*)",
+};

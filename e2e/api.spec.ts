@@ -48,3 +48,24 @@ test("a signed-in researcher reads the budget tree from the API", async ({ page 
   expect(language.leads).toEqual([expect.objectContaining({ name: "Priya Raman" })]);
   expect(language.gpuHoursPerWeek.h100).toBeCloseTo(0.4 * 1024 * 168, 6);
 });
+
+test("path segments that do not decode are a 400 in the error shape, naming the segment", async ({
+  page,
+}) => {
+  // Signed in, so that a %00 would reach the database (PostgreSQL refuses NUL in text: a 500).
+  await signInAs(page, "researcher");
+  for (const [path, segment, problem] of [
+    ["/api/v1/jobs/%E0%A4%A", "%E0%A4%A", "is not valid percent-encoding"],
+    ["/api/v1/jobs/%zz/cancel", "%zz", "is not valid percent-encoding"],
+    ["/api/v1/jobs/%00", "%00", "decodes to a NUL character"],
+    ["/api/v1/budgets/%00/history", "%00", "decodes to a NUL character"],
+    ["/api/v1/clusters/h100%00/queue", "h100%00", "decodes to a NUL character"],
+  ] as const) {
+    const response = await page.request.get(path);
+    expect(response.status(), path).toBe(400);
+    expect(response.headers()["content-type"]).toContain("application/json");
+    expect(await response.json()).toEqual({
+      error: { code: "bad_request", message: `The path segment "${segment}" ${problem}.` },
+    });
+  }
+});

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { signInAs, waitForHydration } from "./fixtures";
+import { sameOrigin, signInAs, waitForHydration } from "./fixtures";
 
 type ApiNode = {
   id: string;
@@ -34,6 +34,7 @@ async function restoreSplit(
 ) {
   const { node } = await splitOf(page, path);
   const response = await page.request.put(`/api/v1/budgets/${node.id}/children`, {
+    headers: sameOrigin(),
     data: { version: node.version, reason: "e2e: put the seeded split back", children },
   });
   expect(response.status()).toBe(200);
@@ -109,14 +110,20 @@ test("a PI sees no edit controls on a sibling program, and the API answers 403",
     .filter((node) => node.parentId === vision.id)
     .map(({ id, name }) => ({ id, name, weight: 1 }));
   const response = await page.request.put(`/api/v1/budgets/${vision.id}/children`, {
+    headers: sameOrigin(),
     data: { version: vision.version, reason: "grab", children },
   });
   expect(response.status()).toBe(403);
-  expect((await response.json()).error.code).toBe("forbidden");
+  expect((await response.json()).error).toEqual({
+    code: "forbidden",
+    message: 'Only leads of "vision" or of a budget above it can change its split.',
+  });
   const members = await page.request.post(`/api/v1/budgets/${children[0]!.id}/members`, {
+    headers: sameOrigin(),
     data: { email: "pat@allot.example" },
   });
   expect(members.status()).toBe(403);
+  expect((await members.json()).error.message).toMatch(/^Only leads of ".+" or of a budget above/);
   expect((await treeNodes(page)).find((node) => node.id === vision.id)?.version).toBe(
     vision.version,
   );
@@ -206,6 +213,7 @@ test("the children API: 422 with field paths, 409 with the current state, histor
   const { node, children } = await splitOf(page, "science");
   const url = `/api/v1/budgets/${node.id}/children`;
   const invalid = await page.request.put(url, {
+    headers: sameOrigin(),
     data: {
       version: node.version,
       reason: "bad",
@@ -221,6 +229,7 @@ test("the children API: 422 with field paths, 409 with the current state, histor
   ]);
 
   const stale = await page.request.put(url, {
+    headers: sameOrigin(),
     data: { version: node.version + 1, reason: "stale", children },
   });
   expect(stale.status()).toBe(409);

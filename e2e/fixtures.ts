@@ -1,4 +1,5 @@
-import { expect, type Page } from "@playwright/test";
+import { createServer } from "node:net";
+import { expect, test, type Page } from "@playwright/test";
 import { DEMO_USERS, type DemoRole } from "../lib/demo/lab-org";
 
 /**
@@ -19,4 +20,27 @@ export async function signInAs(page: Page, role: DemoRole): Promise<void> {
 /** Waits until React has hydrated the page's document (`<html data-hydrated>`). */
 export async function waitForHydration(page: Page): Promise<void> {
   await expect(page.locator("html[data-hydrated]")).toBeAttached();
+}
+
+/**
+ * The Origin header a browser sends with the app's own writes. Playwright's API requests send
+ * none, and proxy.ts refuses cookie-signed writes without it (docs/decisions/080).
+ */
+export function sameOrigin(): { Origin: string } {
+  const { baseURL } = test.info().project.use;
+  if (!baseURL) throw new Error("playwright.config.ts sets no baseURL");
+  return { Origin: new URL(baseURL).origin };
+}
+
+/** The first port from `from` on that nothing listens on at 127.0.0.1. */
+export async function freePort(from: number): Promise<number> {
+  for (let port = from; port < from + 20; port += 1) {
+    const isFree = await new Promise<boolean>((resolve) => {
+      const probe = createServer();
+      probe.once("error", () => resolve(false));
+      probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(true)));
+    });
+    if (isFree) return port;
+  }
+  throw new Error(`no free port from ${from}`);
 }

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
-import { signInAs, waitForHydration } from "./fixtures";
+import { sameOrigin, signInAs, waitForHydration } from "./fixtures";
 import type { DemoRole } from "../lib/demo/lab-org";
 
 async function signedIn(browser: Browser, role: DemoRole): Promise<Page> {
@@ -20,7 +20,7 @@ async function budgetId(request: APIRequestContext, path: string): Promise<strin
 type JobBody = { job: { id: string; state: string; runs: { id: string; nodes: number[] }[] } };
 
 async function submit(request: APIRequestContext, data: Record<string, unknown>): Promise<JobBody> {
-  const response = await request.post("/api/v1/jobs", { data });
+  const response = await request.post("/api/v1/jobs", { headers: sameOrigin(), data });
   expect(response.status(), await response.text()).toBe(201);
   return (await response.json()) as JobBody;
 }

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { signInAs, waitForHydration } from "./fixtures";
+import { sameOrigin, signInAs, waitForHydration } from "./fixtures";
 
 type ApiNode = { id: string; parentId: string | null; path: string; name: string; weight: number };
 
@@ -28,6 +28,7 @@ test("a program lead drafts a split, replays today's demand under it, and adopts
     ["language/lm-pretrain", 64],
   ] as const) {
     const response = await researcher.request.post("/api/v1/jobs", {
+      headers: sameOrigin(),
       data: {
         cluster: "b300",
         budgetId: idOf(path),
@@ -118,6 +119,7 @@ test("a program lead drafts a split, replays today's demand under it, and adopts
     }
   ).nodes.find((node) => node.id === language.id)!.version;
   const restored = await page.request.put(`/api/v1/budgets/${language.id}/children`, {
+    headers: sameOrigin(),
     data: {
       version,
       reason: "e2e: put the seeded split back",

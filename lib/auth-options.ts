@@ -1,28 +1,43 @@
 // next-auth configuration: demo sign-in (demo mode only) and a generic OIDC provider
-// (docs/decisions/004-auth.md). Sessions are JWTs carrying our user id.
+// (docs/decisions/004-auth.md, 080-csrf-and-demo-mode.md). Sessions are JWTs carrying our user id.
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
-import { findUserByEmail, upsertSsoUser } from "./data/users";
-import { isDemoMode, oidcSettings } from "./env";
+import { findDemoUser, findUserByEmail, upsertSsoUser } from "./data/users";
+import { DEMO_USERS } from "./demo/lab-org";
+import { isDemoMode, oidcSettings, type Env } from "./env";
 
-function providers(): NextAuthOptions["providers"] {
+/** The only accounts the demo provider signs in: the four seeded demo users. */
+const DEMO_EMAILS: ReadonlySet<string> = new Set(
+  Object.values(DEMO_USERS).map((user) => user.email),
+);
+
+/**
+ * The demo provider's check: one of the four demo users by their seeded email, and only while
+ * their row is still marked as a demo user. Any other account (an admin, a lab member, a
+ * person who signed in through OIDC) gets null, so next-auth refuses the sign-in.
+ */
+export async function authorizeDemoUser(
+  credentials: { email?: string } | undefined,
+): Promise<{ id: string; email: string; name: string } | null> {
+  const email = credentials?.email?.trim().toLowerCase();
+  if (!email || !DEMO_EMAILS.has(email)) return null;
+  const user = await findDemoUser(email);
+  return user ? { id: user.id, email: user.email, name: user.name } : null;
+}
+
+function providers(env: Env): NextAuthOptions["providers"] {
   const list: NextAuthOptions["providers"] = [];
-  if (isDemoMode()) {
+  if (isDemoMode(env)) {
     list.push(
       CredentialsProvider({
         id: "demo",
         name: "Demo user",
         credentials: { email: { label: "Email", type: "email" } },
-        async authorize(credentials) {
-          const email = credentials?.email?.trim().toLowerCase();
-          if (!email) return null;
-          const user = await findUserByEmail(email);
-          return user ? { id: user.id, email: user.email, name: user.name } : null;
-        },
+        authorize: authorizeDemoUser,
       }),
     );
   }
-  const oidc = oidcSettings();
+  const oidc = oidcSettings(env);
   if (oidc) {
     list.push({
       id: "oidc",
@@ -46,9 +61,9 @@ function providers(): NextAuthOptions["providers"] {
   return list;
 }
 
-export function authOptions(): NextAuthOptions {
+export function authOptions(env: Env = process.env): NextAuthOptions {
   return {
-    providers: providers(),
+    providers: providers(env),
     session: { strategy: "jwt", maxAge: 12 * 60 * 60 },
     pages: { signIn: "/signin", error: "/signin" },
     callbacks: {

@@ -2,6 +2,7 @@
 // ancestor may edit below it; leads of the root are admins).
 import "server-only";
 import { getServerSession } from "next-auth";
+import { BEARER_PATTERN } from "./api/request-guard";
 import { authOptions } from "./auth-options";
 import { findClusterByToken } from "./data/tokens";
 import { findUserById, findUserByToken, type SessionUser } from "./data/users";
@@ -17,7 +18,7 @@ export async function getSessionUser(): Promise<SessionUser | null> {
 export async function getApiCaller(request: Request): Promise<SessionUser | null> {
   const header = request.headers.get("authorization");
   if (header) {
-    const match = /^Bearer\s+(\S+)$/i.exec(header);
+    const match = BEARER_PATTERN.exec(header);
     if (!match?.[1]) throw new AppError("unauthorized", "Authorization must be 'Bearer <token>'.");
     const user = await findUserByToken(match[1]);
     if (user) return user;
@@ -44,7 +45,7 @@ export async function requireApiCaller(request: Request): Promise<SessionUser> {
  * or personal token). Cluster tokens of other clusters get 403.
  */
 export async function requireExecutor(request: Request, clusterName: string): Promise<void> {
-  const match = /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "");
+  const match = BEARER_PATTERN.exec(request.headers.get("authorization") ?? "");
   if (match?.[1]) {
     const tokenCluster = await findClusterByToken(match[1]);
     if (tokenCluster !== null) {

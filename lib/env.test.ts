@@ -1,17 +1,36 @@
 import { describe, expect, it } from "vitest";
-import { isDemoMode, oidcSettings } from "./env";
+import { demoModeWarning, isDemoMode, oidcSettings } from "./env";
 
 describe("isDemoMode", () => {
-  it("is on by default outside production and off in production", () => {
-    expect(isDemoMode({ NODE_ENV: "development" })).toBe(true);
-    expect(isDemoMode({})).toBe(true);
+  it("is off unless asked for, whatever NODE_ENV says (plain npm start is not a demo)", () => {
+    expect(isDemoMode({})).toBe(false);
+    expect(isDemoMode({ NODE_ENV: "development" })).toBe(false);
+    expect(isDemoMode({ NODE_ENV: "test" })).toBe(false);
     expect(isDemoMode({ NODE_ENV: "production" })).toBe(false);
+    expect(isDemoMode({ ALLOT_DEMO: "" })).toBe(false);
   });
 
-  it("follows ALLOT_DEMO when it is set explicitly", () => {
+  it("is on when ALLOT_DEMO asks for it, and off for 0 or false", () => {
     expect(isDemoMode({ NODE_ENV: "production", ALLOT_DEMO: "1" })).toBe(true);
-    expect(isDemoMode({ NODE_ENV: "production", ALLOT_DEMO: "true" })).toBe(true);
+    expect(isDemoMode({ ALLOT_DEMO: " TRUE " })).toBe(true);
     expect(isDemoMode({ NODE_ENV: "development", ALLOT_DEMO: "0" })).toBe(false);
+    expect(isDemoMode({ ALLOT_DEMO: "false" })).toBe(false);
+  });
+
+  it("throws on any other value instead of guessing (ALLOT_DEMO=yes)", () => {
+    expect(() => isDemoMode({ ALLOT_DEMO: "yes" })).toThrow(
+      'ALLOT_DEMO must be 1 (or true) to ask for demo mode, or 0, false or unset; got "yes".',
+    );
+  });
+});
+
+describe("demoModeWarning", () => {
+  it("says on every line that it is a warning, and that sign-in needs no password", () => {
+    const lines = demoModeWarning("http://localhost:3000", "0.0.0.0");
+    const text = lines.slice(1, -1);
+    expect(text.every((line) => line.startsWith("WARNING: "))).toBe(true);
+    expect(lines.join("\n")).toContain("Password-free sign-in is on");
+    expect(lines).toContain("WARNING: Serving http://localhost:3000, listening on 0.0.0.0.");
   });
 });
 

@@ -4,14 +4,35 @@
 export type Env = Readonly<Record<string, string | undefined>>;
 
 /**
- * Demo mode: password-free sign-in as the seeded demo users, the seed on start.
- * On by default outside production; in production only when ALLOT_DEMO=1.
+ * Demo mode: password-free sign-in as the four demo users, the demo seed and the live driver
+ * on start. Off unless asked for: ALLOT_DEMO=1 (or `true`); `npm run demo` and `npm run dev`
+ * ask with `scripts/serve.ts --demo`. Any other value than 1/true/0/false throws, so that a
+ * typo (`ALLOT_DEMO=yes`) stops the server at start instead of silently meaning "off".
+ *
+ * @example isDemoMode({ NODE_ENV: "development" }) // false: nobody asked
  */
 export function isDemoMode(env: Env = process.env): boolean {
-  const flag = env.ALLOT_DEMO?.trim().toLowerCase();
+  const flag = env.ALLOT_DEMO?.trim().toLowerCase() ?? "";
   if (flag === "1" || flag === "true") return true;
-  if (flag === "0" || flag === "false") return false;
-  return env.NODE_ENV !== "production";
+  if (flag === "" || flag === "0" || flag === "false") return false;
+  throw new Error(
+    `ALLOT_DEMO must be 1 (or true) to ask for demo mode, or 0, false or unset; got "${env.ALLOT_DEMO}".`,
+  );
+}
+
+/** The lines serve.ts prints at start in demo mode, so that nobody runs one by accident. */
+export function demoModeWarning(url: string, host: string): string[] {
+  const bar = "=".repeat(78);
+  return [
+    bar,
+    "WARNING: DEMO MODE IS ON (ALLOT_DEMO=1 or --demo).",
+    "WARNING: Password-free sign-in is on: anyone who can reach this server signs in as",
+    "WARNING: one of the four demo users, the demo admin included, with no password.",
+    `WARNING: Serving ${url}, listening on ${host}.`,
+    "WARNING: Never run demo mode on a real cluster: for production unset ALLOT_DEMO and",
+    "WARNING: set NEXTAUTH_SECRET and the OIDC_* variables.",
+    bar,
+  ];
 }
 
 /** The generic OIDC provider, when all three variables are set. */

@@ -1,6 +1,7 @@
 // npm start / npm run dev / npm run demo: one process that opens the database
 // (DATABASE_URL, or the embedded PGlite when unset), migrates it, seeds the demo
-// lab in demo mode, and serves Next on PORT (default 3000).
+// lab in demo mode, and serves Next on PORT (default 3000). Demo mode (password-free
+// sign-in) is on only when asked for: --demo (npm run demo, npm run dev) or ALLOT_DEMO=1.
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
@@ -8,15 +9,13 @@ import path from "node:path";
 import next from "next";
 import { openDatabase } from "../lib/data/connect";
 import { applyMigrations } from "../lib/data/migrator";
-import { isDemoMode } from "../lib/env";
+import { demoModeWarning, isDemoMode } from "../lib/env";
 import { seedDemoLab } from "../prisma/seed";
 import { buildWorkerBundle } from "./build-worker";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const isDev = process.argv.includes("--dev");
 if (process.argv.includes("--demo")) process.env.ALLOT_DEMO = "1";
-// Decide demo mode once, before Next sets NODE_ENV for the server it loads.
-process.env.ALLOT_DEMO = isDemoMode() ? "1" : "0";
 process.env.NEXT_TELEMETRY_DISABLED = "1";
 
 function demoSecret(): string {
@@ -30,17 +29,35 @@ function demoSecret(): string {
 }
 
 async function main(): Promise<void> {
+  // Decide demo mode once (it throws on a value it does not know) and pin it for the server.
+  const isDemo = isDemoMode();
+  process.env.ALLOT_DEMO = isDemo ? "1" : "0";
   const port = Number(process.env.PORT ?? 3000);
   if (!Number.isInteger(port) || port <= 0 || port > 65_535) {
     throw new Error(`PORT must be a port number, got "${process.env.PORT}"`);
   }
   const hostname = process.env.HOST ?? "0.0.0.0";
-  process.env.NEXTAUTH_URL ??= `http://localhost:${port}`;
+  process.env.NEXTAUTH_URL ||= `http://localhost:${port}`;
+  // proxy.ts refuses cookie-authenticated writes from any other origin than this one.
+  if (!URL.canParse(process.env.NEXTAUTH_URL)) {
+    throw new Error(
+      `NEXTAUTH_URL must be the app's public URL, got "${process.env.NEXTAUTH_URL}".`,
+    );
+  }
   if (!process.env.NEXTAUTH_SECRET) {
-    if (!isDemoMode()) {
-      throw new Error("NEXTAUTH_SECRET must be set outside demo mode (see README, Environment).");
+    if (!isDemo) {
+      throw new Error(
+        "NEXTAUTH_SECRET is not set. It signs the sessions and is required outside demo mode:\n" +
+          "  - to run for real, set it to a long random string, e.g. NEXTAUTH_SECRET=$(openssl rand -hex 32);\n" +
+          "  - to try the demo (password-free sign-in as the demo users), run `npm run demo`\n" +
+          "    or set ALLOT_DEMO=1.\n" +
+          "See README, Environment.",
+      );
     }
     process.env.NEXTAUTH_SECRET = demoSecret();
+  }
+  if (isDemo) {
+    for (const line of demoModeWarning(process.env.NEXTAUTH_URL, hostname)) console.warn(line);
   }
   if (!isDev && !existsSync(path.join(ROOT, ".next", "BUILD_ID"))) {
     throw new Error("No production build: run `npm run build` first (or `npm run demo`).");
@@ -60,7 +77,7 @@ async function main(): Promise<void> {
   process.env.DATABASE_URL = database.url;
   const applied = await applyMigrations(database.url);
   if (applied.length) console.log(`migrated: ${applied.join(", ")}`);
-  if (isDemoMode()) console.log(`demo lab: ${await seedDemoLab(database.url)}`);
+  if (isDemo) console.log(`demo lab: ${await seedDemoLab(database.url)}`);
 
   // instrumentation.ts starts the tick timer and the live driver in this process only.
   process.env.ALLOT_SERVE = "1";
@@ -75,7 +92,8 @@ async function main(): Promise<void> {
   server.headersTimeout = 66_000;
   server.listen(port, hostname, () => {
     const where = database.isEmbedded ? "embedded database" : "DATABASE_URL";
-    console.log(`Allot on http://localhost:${port} (${where}${isDemoMode() ? ", demo mode" : ""})`);
+    const mode = isDemo ? ", DEMO MODE: password-free sign-in" : "";
+    console.log(`Allot on http://localhost:${port} (${where}${mode})`);
   });
 
   let isStopping = false;

@@ -9,7 +9,7 @@ export const metadata: Metadata = { title: "Sign in" };
 export const dynamic = "force-dynamic";
 
 const ERRORS: Record<string, string> = {
-  CredentialsSignin: "That demo user does not exist.",
+  CredentialsSignin: "Only the demo users sign in without a password.",
   NoEmail: "Your identity provider did not send an email address.",
   OAuthSignin: "The identity provider could not be reached.",
   OAuthCallback: "The identity provider's answer could not be read.",

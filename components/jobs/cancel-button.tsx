@@ -11,8 +11,11 @@ export function CancelButton({ jobId, jobName }: { jobId: string; jobName: strin
   async function cancel() {
     setBusy(true);
     setError(null);
+    // Every API write from the browser is JSON (proxy.ts refuses others), even with nothing to say.
     const response = await fetch(`/api/v1/jobs/${encodeURIComponent(jobId)}/cancel`, {
       method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
     });
     if (!response.ok) {
       const body = (await response.json().catch(() => null)) as {

@@ -14,6 +14,14 @@ export async function findUserById(id: string): Promise<SessionUser | null> {
   return getDb().user.findUnique({ where: { id }, select: USER_COLUMNS });
 }
 
+/** A demo user (a row the seed marked `isDemo`) by email, or null for every other account. */
+export async function findDemoUser(email: string): Promise<SessionUser | null> {
+  return getDb().user.findFirst({
+    where: { email: email.toLowerCase(), isDemo: true },
+    select: USER_COLUMNS,
+  });
+}
+
 /** Demo users, for the sign-in picker (demo mode only). */
 export async function listDemoUsers(): Promise<SessionUser[]> {
   return getDb().user.findMany({

@@ -1,0 +1,119 @@
+// What proxy.ts refuses before a request reaches a route or a server action
+// (docs/decisions/080-csrf-and-demo-mode.md): cross-site writes signed in by the browser's
+// cookie, API writes that are not JSON, and paths whose segments do not decode. Pure: headers
+// and the app's origin are arguments.
+import type { ErrorCode } from "../errors";
+
+/** `Authorization: Bearer <token>`, as lib/auth.ts reads it; such calls never use the cookie. */
+export const BEARER_PATTERN = /^Bearer\s+(\S+)$/i;
+
+/** Methods that change nothing: never refused here. */
+const SAFE_METHODS: ReadonlySet<string> = new Set(["GET", "HEAD", "OPTIONS"]);
+
+export type PathKind = "api" | "auth" | "page";
+
+export type Refusal = { code: ErrorCode; message: string };
+
+export type WriteRequest = {
+  method: string;
+  pathname: string;
+  headers: { get(name: string): string | null };
+};
+
+/**
+ * Which part of the app a path belongs to: the JSON API, next-auth's own routes (they check
+ * their own CSRF token and take the identity provider's cross-site callbacks) or a page,
+ * where a POST is a server action.
+ */
+export function classifyPath(pathname: string): PathKind {
+  if (pathname === "/api/v1" || pathname.startsWith("/api/v1/")) return "api";
+  if (pathname === "/api/auth" || pathname.startsWith("/api/auth/")) return "auth";
+  return "page";
+}
+
+/** A header value short enough to quote back in an error message. */
+function quote(value: string): string {
+  return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
+}
+
+export type BadSegment = { segment: string; problem: string };
+
+/**
+ * The first segment of `pathname` (as sent, still percent-encoded) that does not decode to
+ * text a route can use: malformed percent-encoding (`%E0%A4%A`, `%zz`), where Next would
+ * answer a plain-text 500, or a NUL (`%00`), which PostgreSQL refuses in text. Null when
+ * every segment is fine.
+ *
+ * @example findBadSegment("/api/v1/jobs/%00/cancel") // { segment: "%00", problem: "decodes to a NUL character" }
+ */
+export function findBadSegment(pathname: string): BadSegment | null {
+  for (const segment of pathname.split("/")) {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(segment);
+    } catch {
+      return { segment, problem: "is not valid percent-encoding" };
+    }
+    if (decoded.includes("\u0000")) return { segment, problem: "decodes to a NUL character" };
+  }
+  return null;
+}
+
+function isJsonType(contentType: string | null): boolean {
+  const essence = contentType?.split(";")[0]?.trim().toLowerCase();
+  return essence === "application/json";
+}
+
+/**
+ * Whether a write may proceed, or why not. Safe methods, next-auth's routes and API calls
+ * with a bearer token always may. Every other write is one a browser could make with the
+ * signed-in person's cookie, so it must come from the app's own origin:
+ * - `Origin` must be present and equal `appOrigin` (browsers send it on every cross-origin
+ *   and same-origin POST, PUT, PATCH and DELETE, and on server actions);
+ * - `Sec-Fetch-Site`, when the browser sends it, must be `same-origin`;
+ * - on the API, `Content-Type` must be `application/json`, which a cross-site form or a
+ *   no-cors fetch cannot send.
+ * A refusal is 403 `forbidden` or 415 `unsupported_media_type`.
+ *
+ * @example checkWrite({ method: "POST", pathname: "/api/v1/jobs", headers }, "https://allot.lab.example")
+ */
+export function checkWrite(request: WriteRequest, appOrigin: string): Refusal | null {
+  const method = request.method.toUpperCase();
+  if (SAFE_METHODS.has(method)) return null;
+  const kind = classifyPath(request.pathname);
+  if (kind === "auth") return null;
+  const { headers } = request;
+  if (kind === "api" && BEARER_PATTERN.test(headers.get("authorization") ?? "")) return null;
+
+  const what = kind === "api" ? `A ${method} to the API signed in by cookie` : "A server action";
+  const origin = headers.get("origin");
+  if (origin === null) {
+    return {
+      code: "forbidden",
+      message:
+        `${what} must carry an Origin header, as browsers send; it has none. ` +
+        "Scripts and executors send 'Authorization: Bearer <token>' instead.",
+    };
+  }
+  if (origin.toLowerCase() !== appOrigin.toLowerCase()) {
+    return {
+      code: "forbidden",
+      message: `Cross-origin request refused: Origin ${quote(origin)} is not this app's origin ${quote(appOrigin)}.`,
+    };
+  }
+  const site = headers.get("sec-fetch-site");
+  if (site !== null && site.toLowerCase() !== "same-origin") {
+    return {
+      code: "forbidden",
+      message: `Cross-site request refused: Sec-Fetch-Site is ${quote(site)}, not "same-origin".`,
+    };
+  }
+  if (kind === "api" && !isJsonType(headers.get("content-type"))) {
+    const sent = headers.get("content-type");
+    return {
+      code: "unsupported_media_type",
+      message: `Send the request as JSON with 'Content-Type: application/json'; it was ${sent === null ? "sent with none" : quote(sent)}.`,
+    };
+  }
+  return null;
+}

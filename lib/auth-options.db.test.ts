@@ -1,0 +1,89 @@
+// The demo provider signs in the four seeded demo users and nobody else, and exists in demo
+// mode only (docs/decisions/080-csrf-and-demo-mode.md).
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { authOptions, authorizeDemoUser } from "./auth-options";
+import { createPrismaClient } from "./data/client";
+import { DEMO_DOMAIN, DEMO_USERS } from "./demo/lab-org";
+import { upsertUsers } from "./testing/factories";
+
+const db = createPrismaClient(inject("databaseUrl"), 2);
+let userIds: Map<string, string>;
+
+beforeAll(async () => {
+  userIds = await upsertUsers(db, [
+    { ...DEMO_USERS.admin, isAdmin: true, isDemo: true },
+    { ...DEMO_USERS.researcher, isAdmin: false, isDemo: true },
+    { email: "zz-auth-admin@lab.example", name: "Real Admin", isAdmin: true, isDemo: false },
+    // A lab member on the demo domain who is not one of the four demo users.
+    { email: `zz-auth-member@${DEMO_DOMAIN}`, name: "Lab Member", isAdmin: false, isDemo: false },
+  ]);
+});
+afterAll(async () => {
+  await db.$disconnect();
+});
+
+describe("authorizeDemoUser", () => {
+  it("accepts a demo user by seeded email, the demo admin included", async () => {
+    expect(await authorizeDemoUser({ email: DEMO_USERS.researcher.email })).toEqual({
+      id: userIds.get(DEMO_USERS.researcher.email),
+      email: DEMO_USERS.researcher.email,
+      name: DEMO_USERS.researcher.name,
+    });
+    expect((await authorizeDemoUser({ email: DEMO_USERS.admin.email }))?.id).toBe(
+      userIds.get(DEMO_USERS.admin.email),
+    );
+  });
+
+  it("reads the email case- and space-insensitively", async () => {
+    const user = await authorizeDemoUser({
+      email: `  ${DEMO_USERS.researcher.email.toUpperCase()} `,
+    });
+    expect(user?.id).toBe(userIds.get(DEMO_USERS.researcher.email));
+  });
+
+  it("refuses an existing admin who is not a demo user", async () => {
+    expect(userIds.get("zz-auth-admin@lab.example")).toBeDefined();
+    expect(await authorizeDemoUser({ email: "zz-auth-admin@lab.example" })).toBeNull();
+  });
+
+  it("refuses an existing account on the demo domain that is not one of the four", async () => {
+    expect(userIds.get(`zz-auth-member@${DEMO_DOMAIN}`)).toBeDefined();
+    expect(await authorizeDemoUser({ email: `zz-auth-member@${DEMO_DOMAIN}` })).toBeNull();
+  });
+
+  it("refuses a missing or empty email and an unknown one", async () => {
+    expect(await authorizeDemoUser(undefined)).toBeNull();
+    expect(await authorizeDemoUser({ email: "  " })).toBeNull();
+    expect(await authorizeDemoUser({ email: "nobody@lab.example" })).toBeNull();
+  });
+});
+
+// next-auth merges a provider's `options` over its defaults (id "credentials", an authorize that
+// returns null): read them the way it does.
+type MergedProvider = {
+  id: string;
+  options?: { id?: string; authorize?: (credentials: { email?: string }) => Promise<unknown> };
+};
+function providersOf(env: Record<string, string>): MergedProvider[] {
+  return authOptions(env).providers as MergedProvider[];
+}
+
+describe("authOptions", () => {
+  it("has the demo provider in demo mode only", () => {
+    const ids = (env: Record<string, string>) =>
+      providersOf(env).map((provider) => provider.options?.id ?? provider.id);
+    expect(ids({ ALLOT_DEMO: "1" })).toEqual(["demo"]);
+    expect(ids({})).toEqual([]);
+    expect(ids({ NODE_ENV: "development" })).toEqual([]);
+    expect(ids({ ALLOT_DEMO: "0", NODE_ENV: "development" })).toEqual([]);
+  });
+
+  it("wires the demo provider to the check: the admin is refused, a demo user signed in", async () => {
+    const authorize = providersOf({ ALLOT_DEMO: "1" })[0]?.options?.authorize;
+    expect(authorize).toBeDefined();
+    expect(await authorize?.({ email: "zz-auth-admin@lab.example" })).toBeNull();
+    expect(await authorize?.({ email: DEMO_USERS.researcher.email })).toMatchObject({
+      id: userIds.get(DEMO_USERS.researcher.email),
+    });
+  });
+});
