@@ -50,9 +50,7 @@ test.beforeAll(async () => {
   await proxy.open();
   target.port = String(proxy.port());
   server = await startSecondServer({
-    DATABASE_URL: target.toString(),
-    ALLOT_DEMO: "0",
-    NEXTAUTH_SECRET: SECRET,
+    env: { DATABASE_URL: target.toString(), NEXTAUTH_SECRET: SECRET },
   });
 });
 
