@@ -39,6 +39,3 @@ export const submitJobSchema = z.strictObject({
 });
 
 export type SubmitJobInput = z.output<typeof submitJobSchema>;
-
-/** A route parameter naming a job or cluster. */
-export const idParamSchema = z.string().trim().min(1).max(100);

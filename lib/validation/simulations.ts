@@ -66,6 +66,3 @@ export const createSimulationSchema = z
     }
   });
 export type CreateSimulationInput = z.infer<typeof createSimulationSchema>;
-
-/** Route params: `{ id }`. */
-export const simulationIdSchema = z.object({ id: z.string().min(1).max(64) });

@@ -1,7 +1,7 @@
 // Inputs of drafts and what-if runs. A draft's body is exactly a children edit's
 // (setChildrenSchema): the same checks, the same field paths, its reason kept for adoption.
 import { z } from "zod";
-import { nodeIdSchema, setChildrenSchema } from "./budgets";
+import { setChildrenSchema } from "./budgets";
 import { instantDate } from "./dates";
 import { lineString, textString } from "./text";
 
@@ -65,7 +65,3 @@ export type StartWhatIfInput = z.infer<typeof startWhatIfSchema>;
 export const adoptDraftSchema = z.strictObject({
   reason: textString().trim().min(1).max(500, "Keep the reason under 500 characters.").optional(),
 });
-
-/** Route params `{ id }` of drafts and what-ifs. */
-export const draftIdSchema = z.object({ id: nodeIdSchema });
-export const whatIfParamsSchema = z.object({ id: nodeIdSchema, runId: nodeIdSchema });

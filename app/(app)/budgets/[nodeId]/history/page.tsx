@@ -4,6 +4,7 @@ import { notFound } from "next/navigation";
 import { HistoryList, WeightTimeline } from "@/components/budget-tree/history-list";
 import { getNodeHistory } from "@/lib/data/budget-history";
 import { AppError } from "@/lib/errors";
+import { pageParam } from "../../../path-param";
 
 export const metadata: Metadata = { title: "Budget history" };
 export const dynamic = "force-dynamic";
@@ -13,7 +14,7 @@ export default async function BudgetHistoryPage({
 }: {
   params: Promise<{ nodeId: string }>;
 }) {
-  const { nodeId } = await params;
+  const nodeId = pageParam((await params).nodeId);
   const history = await getNodeHistory(nodeId).catch((error: unknown) => {
     if (error instanceof AppError && error.code === "not_found") notFound();
     throw error;

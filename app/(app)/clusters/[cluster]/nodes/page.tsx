@@ -8,6 +8,7 @@ import { listClusterNodes } from "@/lib/data/nodes";
 import { listClusterTokens } from "@/lib/data/tokens";
 import { AppError } from "@/lib/errors";
 import { formatSpan, liveTimeFormatter } from "@/lib/format";
+import { pageParam } from "../../../path-param";
 import { createTokenAction, revokeTokenAction, setNodeHealthAction } from "./actions";
 
 type Props = { params: Promise<{ cluster: string }> };
@@ -32,7 +33,7 @@ async function load(cluster: string) {
 }
 
 export default async function NodesPage({ params }: Props) {
-  const { cluster } = await params;
+  const cluster = pageParam((await params).cluster);
   const [{ nodes, drains, nowSec }, user] = await Promise.all([load(cluster), getSessionUser()]);
   const isAdmin = user?.isAdmin === true;
   const tokens = isAdmin ? await listClusterTokens(cluster) : [];
