@@ -2,7 +2,8 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { AutoRefresh } from "@/components/layout/auto-refresh";
-import { CreateTokenForm } from "@/components/nodes/token-panel";
+import { NodeHealthForm } from "@/components/nodes/node-health-form";
+import { CreateTokenForm, RevokeTokenForm } from "@/components/nodes/token-panel";
 import { getSessionUser } from "@/lib/auth";
 import { listClusterNodes } from "@/lib/data/nodes";
 import { listClusterTokens } from "@/lib/data/tokens";
@@ -16,12 +17,6 @@ type Props = { params: Promise<{ cluster: string }> };
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   return { title: `${(await params).cluster} nodes` };
 }
-
-const ACTIONS = [
-  { health: "draining", label: "Drain" },
-  { health: "down", label: "Mark down" },
-  { health: "healthy", label: "Mark healthy" },
-] as const;
 
 async function load(cluster: string) {
   try {
@@ -115,22 +110,12 @@ export default async function NodesPage({ params }: Props) {
                   <td>{formatSpan(nowSec - node.healthChangedSec)}</td>
                   {isAdmin ? (
                     <td>
-                      <form action={setNodeHealthAction} className="inline-form">
-                        <input type="hidden" name="cluster" value={cluster} />
-                        <input type="hidden" name="node" value={node.index} />
-                        {ACTIONS.filter((action) => action.health !== node.health).map((action) => (
-                          <button
-                            key={action.health}
-                            className="button button-small"
-                            type="submit"
-                            name="health"
-                            value={action.health}
-                            aria-label={`${action.label} node ${node.index}`}
-                          >
-                            {action.label}
-                          </button>
-                        ))}
-                      </form>
+                      <NodeHealthForm
+                        cluster={cluster}
+                        node={node.index}
+                        health={node.health}
+                        healthAction={setNodeHealthAction}
+                      />
                     </td>
                   ) : null}
                 </tr>
@@ -171,17 +156,12 @@ export default async function NodesPage({ params }: Props) {
                       {token.revokedAt ? (
                         "revoked"
                       ) : (
-                        <form action={revokeTokenAction} className="inline-form">
-                          <input type="hidden" name="cluster" value={cluster} />
-                          <input type="hidden" name="tokenId" value={token.id} />
-                          <button
-                            className="button button-small button-danger"
-                            type="submit"
-                            aria-label={`Revoke token ${token.name}`}
-                          >
-                            Revoke
-                          </button>
-                        </form>
+                        <RevokeTokenForm
+                          cluster={cluster}
+                          tokenId={token.id}
+                          tokenName={token.name}
+                          revokeAction={revokeTokenAction}
+                        />
                       )}
                     </td>
                   </tr>
