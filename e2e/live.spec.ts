@@ -174,3 +174,24 @@ test("an admin drains a node and watches it empty itself", async ({ browser }) =
   const stop = after.preemptions.find((entry) => entry.runId === runId);
   expect(stop?.sentence).toMatch(new RegExp(`node ${node} is draining for maintenance`));
 });
+
+test("an admin's refused input shows in the form, and a malformed id is the 404 page", async ({
+  browser,
+}) => {
+  const admin = await signedIn(browser, "admin");
+  await admin.goto("/clusters/b300/nodes");
+  await waitForHydration(admin);
+  await admin.getByLabel("Token name").fill("x".repeat(81));
+  await admin.getByRole("button", { name: "Create executor token" }).click();
+  // Next's route announcer is an alert too: find the form's by its text.
+  await expect(
+    admin.getByRole("alert").filter({ hasText: "A token name has at most 80 characters." }),
+  ).toBeVisible();
+  await expect(admin.getByLabel("New token")).toHaveCount(0);
+  await expect(admin.getByLabel("Token name")).toHaveAttribute("aria-invalid", "true");
+
+  for (const path of ["/clusters/b3%0000/nodes", "/jobs/%01", `/simulations/${"x".repeat(101)}`]) {
+    const response = await admin.goto(path);
+    expect(response?.status(), path).toBe(404);
+  }
+});

@@ -122,7 +122,7 @@ test("the period and cluster live in the URL; bad input is a 422 that names the 
   const bad = await page.request.get("/api/v1/reports/review.csv?from=2026-02-30&to=2026-03-01");
   expect(bad.status()).toBe(422);
   expect((await bad.json()).error.issues).toEqual([
-    { path: "from", message: "Use a date as YYYY-MM-DD, e.g. 2026-10-01." },
+    { path: "from", message: "There is no day 30 in February 2026: it has 28 days." },
   ]);
   const unknown = await page.request.get("/api/v1/reports/review.csv?cluster=nope");
   expect(unknown.status()).toBe(422);

@@ -143,6 +143,17 @@ async function runSimulationOn(
   );
 }
 
+/**
+ * What the simulation's page may show of a failure: a simulator's own message as it is, a
+ * database error (Prisma's text names tables, columns and values) only as a sentence.
+ */
+function publicMessage(error: unknown, message: string): string {
+  const isDatabaseError = error instanceof Error && error.name.startsWith("PrismaClient");
+  return isDatabaseError
+    ? "The results could not be stored (a database error); the worker's log has the details."
+    : message;
+}
+
 async function main(): Promise<void> {
   const url = process.env.DATABASE_URL;
   if (!url) throw new Error("sim-worker needs DATABASE_URL");
@@ -158,7 +169,7 @@ async function main(): Promise<void> {
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         console.error(`simulation ${inputs.id} failed: ${message}`);
-        await failSimulation(db, inputs.id, message);
+        await failSimulation(db, inputs.id, publicMessage(error, message));
       }
       inputs = await claimNextSimulation(db);
     }

@@ -2,7 +2,8 @@
 import { NextResponse } from "next/server";
 import { changePerson, type PeopleRole } from "../data/budget-people";
 import { requireApiCaller } from "../auth";
-import { nodeIdSchema, personSchema } from "../validation/budgets";
+import { personSchema } from "../validation/budgets";
+import { parsePathParams } from "../validation/params";
 import { apiRoute, readJson } from "./respond";
 
 type Context = { params: Promise<{ nodeId: string }> };
@@ -11,7 +12,7 @@ type Context = { params: Promise<{ nodeId: string }> };
 export function personRoute(kind: PeopleRole, isAdding: boolean) {
   return apiRoute(async (request: Request, { params }: Context) => {
     const user = await requireApiCaller(request);
-    const nodeId = nodeIdSchema.parse((await params).nodeId);
+    const { nodeId } = parsePathParams(await params);
     const input = personSchema.parse(await readJson(request));
     const result = await changePerson(user, nodeId, kind, input, isAdding);
     return NextResponse.json(result, { status: isAdding && result.changed ? 201 : 200 });

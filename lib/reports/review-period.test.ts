@@ -56,6 +56,15 @@ describe("review periods", () => {
     expect(parseIsoDate("2026-2-3")).toBeNull();
   });
 
+  it("keeps years 0-99 as written: 0050-01 is January of year 50, not 1950", () => {
+    expect(monthPeriod("0050-01")).toMatchObject({
+      month: "0050-01",
+      fromDate: "0050-01-01",
+      toDate: "0050-01-31",
+    });
+    expect(parseIsoDate("0050-01-01")).toBe(-60_589_296_000);
+  });
+
   it("says the period as people do", () => {
     expect(formatPeriod(monthPeriod("2026-10")!)).toBe("October 2026");
     expect(formatPeriod(datePeriod("2026-10-03", "2026-10-17")!)).toBe("3 Oct 2026 – 17 Oct 2026");

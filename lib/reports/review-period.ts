@@ -19,10 +19,21 @@ function pad2(value: number): string {
   return String(value).padStart(2, "0");
 }
 
+/**
+ * Epoch seconds of a UTC midnight. Unlike Date.UTC, years 0-99 stay themselves (Date.UTC(50, 0)
+ * is 1950); the month and day may overflow (month 12 is January of the next year).
+ */
+function utcSec(year: number, monthIndex: number, day: number): number {
+  const date = new Date(0);
+  date.setUTCFullYear(year, monthIndex, day);
+  return date.getTime() / 1000;
+}
+
 /** Epoch seconds -> "YYYY-MM-DD" (UTC). */
 export function toIsoDate(sec: number): string {
   const date = new Date(sec * 1000);
-  return `${date.getUTCFullYear()}-${pad2(date.getUTCMonth() + 1)}-${pad2(date.getUTCDate())}`;
+  const year = String(date.getUTCFullYear()).padStart(4, "0");
+  return `${year}-${pad2(date.getUTCMonth() + 1)}-${pad2(date.getUTCDate())}`;
 }
 
 /** "YYYY-MM-DD" -> epoch seconds of that UTC midnight, or null if it is no real date. */
@@ -30,22 +41,21 @@ export function parseIsoDate(text: string): number | null {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
   if (!match) return null;
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const ms = Date.UTC(year, month - 1, day);
-  const date = new Date(ms);
+  const sec = utcSec(year, month - 1, day);
+  const date = new Date(sec * 1000);
   const isReal =
     date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-  return isReal ? ms / 1000 : null;
+  return isReal ? sec : null;
 }
 
 function periodOf(fromSec: number, toSec: number): ReviewPeriod {
   const from = new Date(fromSec * 1000);
   const isMonth =
-    from.getUTCDate() === 1 &&
-    Date.UTC(from.getUTCFullYear(), from.getUTCMonth() + 1, 1) / 1000 === toSec;
+    from.getUTCDate() === 1 && utcSec(from.getUTCFullYear(), from.getUTCMonth() + 1, 1) === toSec;
   return {
     fromSec,
     toSec,
-    month: isMonth ? `${from.getUTCFullYear()}-${pad2(from.getUTCMonth() + 1)}` : null,
+    month: isMonth ? toIsoDate(fromSec).slice(0, 7) : null,
     fromDate: toIsoDate(fromSec),
     toDate: toIsoDate(toSec - DAY_SEC),
   };
@@ -61,7 +71,7 @@ export function monthPeriod(month: string): ReviewPeriod | null {
   const monthIndex = Number(match?.[2]) - 1;
   if (!match || monthIndex < 0 || monthIndex > 11) return null;
   const year = Number(match[1]);
-  return periodOf(Date.UTC(year, monthIndex, 1) / 1000, Date.UTC(year, monthIndex + 1, 1) / 1000);
+  return periodOf(utcSec(year, monthIndex, 1), utcSec(year, monthIndex + 1, 1));
 }
 
 /**
@@ -86,7 +96,7 @@ export function lastFullMonth(nowSec: number): ReviewPeriod {
   const now = new Date(nowSec * 1000);
   const year = now.getUTCFullYear();
   const month = now.getUTCMonth();
-  return periodOf(Date.UTC(year, month - 1, 1) / 1000, Date.UTC(year, month, 1) / 1000);
+  return periodOf(utcSec(year, month - 1, 1), utcSec(year, month, 1));
 }
 
 /** Days in the default period while the history does not yet cover a whole month. */

@@ -1,17 +1,19 @@
 import { z } from "zod";
+// Names end up in stored results (the summary's clusters, the report's budgets): the one
+// string rule of the API refuses what PostgreSQL cannot store (docs/decisions/081).
+import { lineString } from "../validation/text";
 
 /** A duration: seconds, or a string with a unit (`"90s"`, `"15m"`, `"8h"`, `"7d"`); checked later. */
-const durationField = z.union([z.number(), z.string()]);
+const durationField = z.union([z.number(), lineString()]);
 const priorityField = z.enum(["low", "normal", "high"]);
-const nameField = z
-  .string()
+const nameField = lineString()
   .min(1, "must not be empty")
   .refine((name) => !name.includes("/"), "must not contain '/'");
 
 /** One cluster of identical nodes. */
 export const clusterSchema = z.strictObject({
   name: nameField,
-  gpuType: z.string().min(1),
+  gpuType: lineString().min(1),
   nodes: z.number().int().positive(),
   gpusPerNode: z.number().int().positive().default(8),
 });
@@ -25,7 +27,7 @@ export type RawTreeNode = {
 
 /** Shape of a tree node (names are checked for '/' and duplicates after parsing). */
 export const treeNodeSchema: z.ZodType<RawTreeNode> = z.strictObject({
-  name: z.string().min(1, "must not be empty"),
+  name: lineString().min(1, "must not be empty"),
   weight: z.number().nonnegative().finite().optional(),
   get children() {
     return z.array(treeNodeSchema).optional();
@@ -34,18 +36,18 @@ export const treeNodeSchema: z.ZodType<RawTreeNode> = z.strictObject({
 
 /** One job of a scenario, before durations are parsed and references checked. */
 export const jobSchema = z.strictObject({
-  id: z.string().min(1),
-  name: z.string().optional(),
-  budget: z.string().min(1),
-  cluster: z.string().min(1),
-  user: z.string().min(1).default("anonymous"),
+  id: lineString().min(1),
+  name: lineString().optional(),
+  budget: lineString().min(1),
+  cluster: lineString().min(1),
+  user: lineString().min(1).default("anonymous"),
   submit: durationField,
   gpus: z.number().int().positive(),
   work: durationField,
   minRuntime: durationField.optional(),
   resumable: z.boolean().default(true),
   priority: priorityField.default("normal"),
-  class: z.string().min(1).optional(),
+  class: lineString().min(1).optional(),
   baseline: z
     .strictObject({
       priority: priorityField.optional(),
@@ -57,7 +59,7 @@ export const jobSchema = z.strictObject({
 /** A node health change: `at` a duration from the start, node index, new state. */
 export const nodeEventSchema = z.strictObject({
   at: durationField,
-  cluster: z.string().min(1),
+  cluster: lineString().min(1),
   node: z.number().int().nonnegative(),
   state: z.enum(["healthy", "draining", "down"]),
 });

@@ -1,5 +1,6 @@
 // One seeded factory module for the demo seed and the tests: it writes an org
 // (users, budget tree with leads and members, clusters with nodes) idempotently.
+import { createHash, randomBytes } from "node:crypto";
 import type { Db } from "../data/client";
 import type { LabOrg, OrgCluster, OrgNode, OrgUser } from "../demo/lab-org";
 
@@ -94,4 +95,23 @@ export async function upsertOrg(
   await upsertClusters(db, org.clusters);
   const rootId = await upsertTree(db, org.root, null, userIds, since);
   return { rootId, userIds };
+}
+
+/**
+ * A personal API token of `userId` (Authorization: Bearer ...), stored hashed like a real one;
+ * returns the plaintext. The app has no screen for these yet: tests and scripts make them here.
+ */
+export async function createPersonalToken(db: Db, userId: string, name: string): Promise<string> {
+  const token = `allot_p_${randomBytes(24).toString("base64url")}`;
+  await db.apiToken.create({
+    // The hash of lib/data/users.ts hashToken (that module is server-only; the seed runs in tsx).
+    data: {
+      kind: "personal",
+      name,
+      tokenHash: createHash("sha256").update(token).digest("hex"),
+      prefix: token.slice(0, 12),
+      userId,
+    },
+  });
+  return token;
 }

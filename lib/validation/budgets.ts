@@ -2,16 +2,18 @@
 // these). Names allow dots because personal leaves are named after an email's local part
 // ("riley.chen"); see docs/decisions/030-budget-edits.md.
 import { z } from "zod";
+import { int4 } from "./numbers";
+import { lineString, textString } from "./text";
 
 export const MAX_WEIGHT = 1_000_000;
 export const MAX_NAME_LENGTH = 64;
 export const MAX_REASON_LENGTH = 500;
 export const MAX_CHILDREN = 1_000;
+export const MAX_EMAIL_LENGTH = 254;
 
 const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
-export const budgetNameSchema = z
-  .string({ error: "Enter a name." })
+export const budgetNameSchema = lineString({ error: "Enter a name." })
   .trim()
   .min(1, { message: "Enter a name.", abort: true })
   .max(MAX_NAME_LENGTH, `Use at most ${MAX_NAME_LENGTH} characters.`)
@@ -26,7 +28,8 @@ export const weightSchema = z
   .min(0, "A weight cannot be negative.")
   .max(MAX_WEIGHT, `A weight is at most ${MAX_WEIGHT.toLocaleString("en-US")}.`);
 
-export const nodeIdSchema = z.string().trim().min(1).max(64);
+/** A node's id in a body (a child of an edit); path parameters go through parsePathParams. */
+export const nodeIdSchema = lineString().trim().min(1).max(64);
 
 export const childEditSchema = z.object({
   id: nodeIdSchema.optional(),
@@ -37,9 +40,12 @@ export const childEditSchema = z.object({
 /** Body of PUT /api/v1/budgets/{nodeId}/children. Omitted children are removed. */
 export const setChildrenSchema = z
   .object({
-    version: z.number({ error: "Send the version you edited." }).int().min(1),
-    reason: z
-      .string({ error: "Give a reason for the change." })
+    version: int4({
+      error: "Send the version you edited.",
+      min: 1,
+      minMessage: "Versions start at 1.",
+    }),
+    reason: textString({ error: "Give a reason for the change." })
       .trim()
       .min(1, "Give a reason for the change.")
       .max(MAX_REASON_LENGTH, `Keep the reason under ${MAX_REASON_LENGTH} characters.`),
@@ -79,10 +85,10 @@ export type ChildEdit = z.infer<typeof childEditSchema>;
 
 /** Body of POST and DELETE on /members and /leads: the person, by email. */
 export const personSchema = z.object({
-  email: z
-    .string({ error: "Enter an email address." })
+  email: lineString({ error: "Enter an email address." })
     .trim()
     .toLowerCase()
+    .max(MAX_EMAIL_LENGTH, `An email address has at most ${MAX_EMAIL_LENGTH} characters.`)
     .pipe(z.email("Enter an email address.")),
 });
 

@@ -1,21 +1,35 @@
 // What an executor may report (docs/executor.md). Each event carries an id unique per
-// cluster: a repeated id changes nothing.
-import { z } from "zod";
+// cluster: a repeated id changes nothing. A batch is all or nothing: one bad event refuses the
+// whole batch with a 422 naming it (`events.3.runId`), before anything is written, so the
+// executor can fix or drop that event and send the batch again.
+import { z, ZodError } from "zod";
+import { AppError } from "../errors";
+import { int4 } from "./numbers";
+import { lineString, textString } from "./text";
 
-const eventId = z.string().trim().min(1, "Every event needs an id.").max(200);
+export const MAX_EVENTS_PER_BATCH = 500;
+
+const eventId = lineString("Every event needs an id.")
+  .trim()
+  .min(1, "Every event needs an id.")
+  .max(200, "An event id has at most 200 characters.");
+const message = textString().max(2000, "A message has at most 2,000 characters.").optional();
 const runEvent = <Kind extends string>(kind: Kind) =>
   z.strictObject({
     id: eventId,
     kind: z.literal(kind),
-    runId: z.string().trim().min(1, "Name the run (runId from the plan)."),
-    message: z.string().max(2000).optional(),
+    runId: lineString("Name the run (runId from the plan).")
+      .trim()
+      .min(1, "Name the run (runId from the plan).")
+      .max(200, "A run id has at most 200 characters."),
+    message,
   });
 const nodeEvent = <Kind extends string>(kind: Kind) =>
   z.strictObject({
     id: eventId,
     kind: z.literal(kind),
-    node: z.number().int().min(0, "Node indices start at 0."),
-    message: z.string().max(2000).optional(),
+    node: int4({ min: 0, minMessage: "Node indices start at 0." }),
+    message,
   });
 
 export const executorEventSchema = z.discriminatedUnion("kind", [
@@ -31,12 +45,47 @@ export const executorEventSchema = z.discriminatedUnion("kind", [
 export type ExecutorEvent = z.output<typeof executorEventSchema>;
 export type ExecutorEventKind = ExecutorEvent["kind"];
 
-const batchSchema = z.strictObject({ events: z.array(executorEventSchema).min(1).max(500) });
+const batchSchema = z.strictObject({
+  events: z
+    .array(executorEventSchema)
+    .min(1, "Send at least one event.")
+    .max(MAX_EVENTS_PER_BATCH, `Send at most ${MAX_EVENTS_PER_BATCH} events at a time.`),
+});
 
-/** One event, or `{ events: [...] }` with up to 500 (applied in order, in one transaction). */
+/** "Event 3 (id "e-17")" for the first issue under events.3, or null for one about the batch. */
+function firstBadEvent(body: unknown, error: ZodError): string | null {
+  const index = error.issues.find((issue) => issue.path[0] === "events")?.path[1];
+  if (typeof index !== "number") return null;
+  const id = ((body as { events?: unknown }).events as { id?: unknown }[])[index]?.id;
+  // Quote the id only when it is a good one: a bad id is the problem, not a name for it.
+  return eventId.safeParse(id).success
+    ? `Event ${index} (id ${JSON.stringify(id)})`
+    : `Event ${index}`;
+}
+
+function refusal(error: ZodError, event: string | null): AppError {
+  const issues = error.issues.map((issue) => ({
+    path: issue.path.map(String).join(".") || "(body)",
+    message: issue.message,
+  }));
+  const message = event
+    ? `${event} is invalid, so none of the batch was applied: fix or drop it and send the batch again.`
+    : "The events are invalid; none was applied.";
+  return new AppError("validation_failed", message, issues);
+}
+
+/**
+ * One event, or `{ events: [...] }` with up to 500 (applied in order, in one transaction).
+ * Throws a 422 AppError whose issues name each bad field and whose message names the first
+ * bad event: nothing of a refused batch is applied.
+ */
 export function parseExecutorEvents(body: unknown): ExecutorEvent[] {
   if (typeof body === "object" && body !== null && "events" in body) {
-    return batchSchema.parse(body).events;
+    const batch = batchSchema.safeParse(body);
+    if (batch.success) return batch.data.events;
+    throw refusal(batch.error, firstBadEvent(body, batch.error));
   }
-  return [executorEventSchema.parse(body)];
+  const single = executorEventSchema.safeParse(body);
+  if (single.success) return [single.data];
+  throw refusal(single.error, null);
 }

@@ -30,6 +30,9 @@ describe("reviewQuerySchema", () => {
 
   it("names the field and the reason for bad input", () => {
     expect(issues({ month: "2026-13" })).toEqual([
+      { path: "month", message: "There is no month 13: months run from 01 to 12." },
+    ]);
+    expect(issues({ month: "October" })).toEqual([
       { path: "month", message: "Use a month as YYYY-MM, e.g. 2026-10." },
     ]);
     expect(issues({ from: "2026-10-01" })).toEqual([
@@ -43,6 +46,28 @@ describe("reviewQuerySchema", () => {
     ]);
     expect(issues({ from: "2025-01-01", to: "2026-01-02" })).toEqual([
       { path: "to", message: "A review covers at most 366 days." },
+    ]);
+  });
+
+  it("refuses impossible days, years outside 2000-2100 and control characters, by field", () => {
+    expect(issues({ from: "2026-02-30", to: "2026-03-02" })).toEqual([
+      { path: "from", message: "There is no day 30 in February 2026: it has 28 days." },
+    ]);
+    expect(issues({ month: "0050-01" })).toEqual([
+      { path: "month", message: "Use a year from 2000 to 2100." },
+    ]);
+    expect(issues({ month: "9999-12" })).toEqual([
+      { path: "month", message: "Use a year from 2000 to 2100." },
+    ]);
+    expect(issues({ from: "2026-10-01", to: "0000-01-01" })).toEqual([
+      { path: "to", message: "Use a year from 2000 to 2100." },
+    ]);
+    expect(issues({ month: "2026-10", cluster: "h\u0000100" })).toEqual([
+      {
+        path: "cluster",
+        message:
+          "Remove the control character U+0000 at position 2: names and ids cannot contain control characters.",
+      },
     ]);
   });
 });

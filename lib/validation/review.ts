@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { datePeriod, monthPeriod, parseIsoDate, type ReviewPeriod } from "../reports/review-period";
+import { dayString, monthString } from "./dates";
+import { lineString } from "./text";
 
 /** The longest review: a year (and a day, for leap years). */
 export const MAX_REVIEW_DAYS = 366;
@@ -8,10 +10,7 @@ export const MAX_REVIEW_DAYS = 366;
 const optionalText = <T extends z.ZodType>(schema: T) =>
   z.preprocess((value) => (value === "" || value === null ? undefined : value), schema.optional());
 
-const isoDate = z
-  .string()
-  .trim()
-  .refine((text) => parseIsoDate(text) !== null, "Use a date as YYYY-MM-DD, e.g. 2026-10-01.");
+const isoDate = dayString();
 
 /**
  * The review's query (page search params, GET /api/v1/reports/review[.csv]): a calendar
@@ -20,15 +19,12 @@ const isoDate = z
  */
 export const reviewQuerySchema = z
   .object({
-    month: optionalText(
-      z
-        .string()
-        .trim()
-        .refine((text) => monthPeriod(text) !== null, "Use a month as YYYY-MM, e.g. 2026-10."),
-    ),
+    month: optionalText(monthString()),
     from: optionalText(isoDate),
     to: optionalText(isoDate),
-    cluster: optionalText(z.string().trim().min(1).max(100)),
+    cluster: optionalText(
+      lineString().trim().min(1).max(100, "A cluster name has at most 100 characters."),
+    ),
   })
   .superRefine((query, context) => {
     const issue = (path: string, message: string) =>

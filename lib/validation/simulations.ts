@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { parseDurationSec } from "../sim";
+import { lineString } from "./text";
 
 /** Where a simulation's scenario comes from. */
 export const SIMULATION_SOURCES = ["lab", "philly", "tree", "upload"] as const;
@@ -9,9 +10,9 @@ export const SIMULATION_STATUSES = ["queued", "running", "done", "failed"] as co
 export type SimulationStatus = (typeof SIMULATION_STATUSES)[number];
 
 const durationText = (what: string, maxSec: number) =>
-  z
-    .string()
+  lineString()
     .trim()
+    .max(40, `${what} is a short duration such as "7d"`)
     .refine(
       (text) => {
         const sec = parseDurationSec(text);
@@ -42,7 +43,7 @@ export type SimulationOptionsInput = z.infer<typeof simulationOptionsSchema>;
 /** POST /api/v1/simulations: a built-in choice, or an uploaded scenario, and options. */
 export const createSimulationSchema = z
   .strictObject({
-    name: z.string().trim().min(1).max(120).optional(),
+    name: lineString().trim().min(1).max(120, "A name has at most 120 characters.").optional(),
     source: z.enum(SIMULATION_SOURCES),
     options: simulationOptionsSchema.default({}),
     /** The scenario file (DESIGN section 6) when `source` is `upload`. */
@@ -65,6 +66,3 @@ export const createSimulationSchema = z
     }
   });
 export type CreateSimulationInput = z.infer<typeof createSimulationSchema>;
-
-/** Route params: `{ id }`. */
-export const simulationIdSchema = z.object({ id: z.string().min(1).max(64) });

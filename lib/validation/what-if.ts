@@ -1,7 +1,9 @@
 // Inputs of drafts and what-if runs. A draft's body is exactly a children edit's
 // (setChildrenSchema): the same checks, the same field paths, its reason kept for adoption.
 import { z } from "zod";
-import { nodeIdSchema, setChildrenSchema } from "./budgets";
+import { setChildrenSchema } from "./budgets";
+import { instantDate } from "./dates";
+import { lineString, textString } from "./text";
 
 /** POST /api/v1/budgets/{nodeId}/drafts: `{ version, reason, children }`, as a children edit. */
 export const createDraftSchema = setChildrenSchema;
@@ -10,14 +12,10 @@ export type CreateDraftInput = z.infer<typeof createDraftSchema>;
 /** The longest period a what-if replays (a quarter). */
 export const MAX_WHAT_IF_DAYS = 92;
 
-const instant = z
-  .string()
-  .trim()
-  .refine(
-    (text) => /^\d{4}-\d{2}-\d{2}/.test(text) && !Number.isNaN(Date.parse(text)),
-    'Give a date such as "2026-11-01" or an ISO time.',
-  )
-  .transform((text) => new Date(text));
+/** More clusters than any site has: a longer list is a mistake, not a choice. */
+export const MAX_WHAT_IF_CLUSTERS = 100;
+
+const instant = instantDate();
 
 /**
  * POST /api/v1/drafts/{id}/what-ifs: the period (default: the last full calendar month, UTC),
@@ -29,8 +27,9 @@ export const startWhatIfSchema = z
     from: instant.optional(),
     to: instant.optional(),
     clusters: z
-      .array(z.string().trim().min(1).max(64))
+      .array(lineString().trim().min(1).max(64))
       .min(1, "Choose at least one cluster.")
+      .max(MAX_WHAT_IF_CLUSTERS, `Choose at most ${MAX_WHAT_IF_CLUSTERS} clusters.`)
       .optional(),
     hasControl: z.boolean("Give true or false.").optional(),
   })
@@ -64,9 +63,5 @@ export type StartWhatIfInput = z.infer<typeof startWhatIfSchema>;
 
 /** Body of POST /api/v1/drafts/{id}/adopt: an optional reason (else the draft's own). */
 export const adoptDraftSchema = z.strictObject({
-  reason: z.string().trim().min(1).max(500, "Keep the reason under 500 characters.").optional(),
+  reason: textString().trim().min(1).max(500, "Keep the reason under 500 characters.").optional(),
 });
-
-/** Route params `{ id }` of drafts and what-ifs. */
-export const draftIdSchema = z.object({ id: nodeIdSchema });
-export const whatIfParamsSchema = z.object({ id: nodeIdSchema, runId: nodeIdSchema });

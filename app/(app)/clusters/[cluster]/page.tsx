@@ -6,6 +6,7 @@ import { ClusterQueueView } from "@/components/queue/cluster-queue-view";
 import { getClusterQueue } from "@/lib/data/queue";
 import { AppError } from "@/lib/errors";
 import { clusterQueueQuery } from "@/lib/queries/cluster-queue";
+import { pageParam } from "../../path-param";
 
 type Props = { params: Promise<{ cluster: string }> };
 
@@ -14,7 +15,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 }
 
 export default async function ClusterQueuePage({ params }: Props) {
-  const { cluster } = await params;
+  const cluster = pageParam((await params).cluster);
   const queryClient = new QueryClient();
   try {
     const queue = await getClusterQueue(cluster);

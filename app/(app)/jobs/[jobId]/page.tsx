@@ -8,6 +8,7 @@ import { getSessionUser } from "@/lib/auth";
 import { getJobView, type JobView } from "@/lib/data/job-views";
 import { AppError } from "@/lib/errors";
 import { formatPercent, formatSpan, liveTimeFormatter } from "@/lib/format";
+import { pageParam } from "../../path-param";
 
 type Props = { params: Promise<{ jobId: string }> };
 
@@ -30,7 +31,10 @@ async function loadJob(jobId: string): Promise<JobView> {
 }
 
 export default async function JobPage({ params }: Props) {
-  const [job, user] = await Promise.all([loadJob((await params).jobId), getSessionUser()]);
+  const [job, user] = await Promise.all([
+    loadJob(pageParam((await params).jobId)),
+    getSessionUser(),
+  ]);
   const clock = liveTimeFormatter(job.nowSec);
   const isOpen = job.state === "pending" || job.state === "running";
   const canCancel = isOpen && (user?.id === job.user.id || user?.isAdmin === true);

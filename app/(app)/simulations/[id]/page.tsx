@@ -5,13 +5,13 @@ import { SimulationDetail } from "@/components/simulations/simulation-detail";
 import { SOURCE_LABELS } from "@/components/simulations/sim-format";
 import { getSimulation } from "@/lib/data/simulations";
 import { describeOptions } from "@/lib/simulations/scenario-options";
+import { pageParam } from "../../path-param";
 
 export const metadata: Metadata = { title: "Simulation" };
 export const dynamic = "force-dynamic";
 
 export default async function SimulationPage({ params }: { params: Promise<{ id: string }> }) {
-  const { id } = await params;
-  const simulation = await getSimulation(id);
+  const simulation = await getSimulation(pageParam((await params).id));
   if (!simulation) notFound();
   return (
     <>

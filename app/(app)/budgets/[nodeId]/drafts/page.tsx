@@ -3,6 +3,7 @@ import Link from "next/link";
 import { getSessionUser } from "@/lib/auth";
 import { listDrafts } from "@/lib/data/budget-drafts";
 import { AppError } from "@/lib/errors";
+import { pageParam } from "../../../path-param";
 import { readForEditor } from "./read-for-editor";
 import { formatWeight } from "@/lib/format";
 
@@ -12,7 +13,7 @@ export const dynamic = "force-dynamic";
 export default async function DraftsPage({ params }: { params: Promise<{ nodeId: string }> }) {
   const user = await getSessionUser();
   if (!user) return null;
-  const { nodeId } = await params;
+  const nodeId = pageParam((await params).nodeId);
   const listed = await readForEditor(listDrafts(user, nodeId));
   if (listed instanceof AppError) {
     return (

@@ -5,6 +5,7 @@ import { HistoryList, WeightTimeline } from "@/components/budget-tree/history-li
 import { getSessionUser } from "@/lib/auth";
 import { getNodeHistory } from "@/lib/data/budget-history";
 import { AppError } from "@/lib/errors";
+import { pageParam } from "../../../path-param";
 
 export const metadata: Metadata = { title: "Budget history" };
 export const dynamic = "force-dynamic";
@@ -14,7 +15,7 @@ export default async function BudgetHistoryPage({
 }: {
   params: Promise<{ nodeId: string }>;
 }) {
-  const { nodeId } = await params;
+  const nodeId = pageParam((await params).nodeId);
   const user = await getSessionUser();
   if (!user) return null; // the (app) layout redirects to sign-in
   const history = await getNodeHistory(nodeId, user).catch((error: unknown) => {

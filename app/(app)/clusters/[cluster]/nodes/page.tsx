@@ -2,12 +2,14 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { AutoRefresh } from "@/components/layout/auto-refresh";
-import { CreateTokenForm } from "@/components/nodes/token-panel";
+import { NodeHealthForm } from "@/components/nodes/node-health-form";
+import { CreateTokenForm, RevokeTokenForm } from "@/components/nodes/token-panel";
 import { getSessionUser } from "@/lib/auth";
 import { listClusterNodes } from "@/lib/data/nodes";
 import { listClusterTokens } from "@/lib/data/tokens";
 import { AppError } from "@/lib/errors";
 import { formatSpan, liveTimeFormatter } from "@/lib/format";
+import { pageParam } from "../../../path-param";
 import { createTokenAction, revokeTokenAction, setNodeHealthAction } from "./actions";
 
 type Props = { params: Promise<{ cluster: string }> };
@@ -15,12 +17,6 @@ type Props = { params: Promise<{ cluster: string }> };
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   return { title: `${(await params).cluster} nodes` };
 }
-
-const ACTIONS = [
-  { health: "draining", label: "Drain" },
-  { health: "down", label: "Mark down" },
-  { health: "healthy", label: "Mark healthy" },
-] as const;
 
 async function load(cluster: string) {
   try {
@@ -32,7 +28,7 @@ async function load(cluster: string) {
 }
 
 export default async function NodesPage({ params }: Props) {
-  const { cluster } = await params;
+  const cluster = pageParam((await params).cluster);
   const [{ nodes, drains, nowSec }, user] = await Promise.all([load(cluster), getSessionUser()]);
   const isAdmin = user?.isAdmin === true;
   const tokens = isAdmin ? await listClusterTokens(cluster) : [];
@@ -114,22 +110,12 @@ export default async function NodesPage({ params }: Props) {
                   <td>{formatSpan(nowSec - node.healthChangedSec)}</td>
                   {isAdmin ? (
                     <td>
-                      <form action={setNodeHealthAction} className="inline-form">
-                        <input type="hidden" name="cluster" value={cluster} />
-                        <input type="hidden" name="node" value={node.index} />
-                        {ACTIONS.filter((action) => action.health !== node.health).map((action) => (
-                          <button
-                            key={action.health}
-                            className="button button-small"
-                            type="submit"
-                            name="health"
-                            value={action.health}
-                            aria-label={`${action.label} node ${node.index}`}
-                          >
-                            {action.label}
-                          </button>
-                        ))}
-                      </form>
+                      <NodeHealthForm
+                        cluster={cluster}
+                        node={node.index}
+                        health={node.health}
+                        healthAction={setNodeHealthAction}
+                      />
                     </td>
                   ) : null}
                 </tr>
@@ -170,17 +156,12 @@ export default async function NodesPage({ params }: Props) {
                       {token.revokedAt ? (
                         "revoked"
                       ) : (
-                        <form action={revokeTokenAction} className="inline-form">
-                          <input type="hidden" name="cluster" value={cluster} />
-                          <input type="hidden" name="tokenId" value={token.id} />
-                          <button
-                            className="button button-small button-danger"
-                            type="submit"
-                            aria-label={`Revoke token ${token.name}`}
-                          >
-                            Revoke
-                          </button>
-                        </form>
+                        <RevokeTokenForm
+                          cluster={cluster}
+                          tokenId={token.id}
+                          tokenName={token.name}
+                          revokeAction={revokeTokenAction}
+                        />
                       )}
                     </td>
                   </tr>

@@ -3,7 +3,7 @@ import { NextResponse } from "next/server";
 import { apiRoute } from "@/lib/api/respond";
 import { requireApiCaller } from "@/lib/auth";
 import { getDraft } from "@/lib/data/budget-drafts";
-import { draftIdSchema } from "@/lib/validation/what-if";
+import { parsePathParams } from "@/lib/validation/params";
 
 export const dynamic = "force-dynamic";
 
@@ -11,6 +11,6 @@ type Context = { params: Promise<{ id: string }> };
 
 export const GET = apiRoute(async (request, { params }: Context) => {
   const user = await requireApiCaller(request);
-  const { id } = draftIdSchema.parse(await params);
+  const { id } = parsePathParams(await params);
   return NextResponse.json({ draft: await getDraft(user, id) });
 });

@@ -3,7 +3,7 @@ import { NextResponse } from "next/server";
 import { apiRoute } from "@/lib/api/respond";
 import { requireApiCaller } from "@/lib/auth";
 import { getJobView } from "@/lib/data/job-views";
-import { idParamSchema } from "@/lib/validation/jobs";
+import { parsePathParams } from "@/lib/validation/params";
 
 export const dynamic = "force-dynamic";
 
@@ -11,6 +11,6 @@ type Context = { params: Promise<{ id: string }> };
 
 export const GET = apiRoute(async (request, { params }: Context) => {
   await requireApiCaller(request);
-  const id = idParamSchema.parse((await params).id);
+  const { id } = parsePathParams(await params);
   return NextResponse.json({ job: await getJobView(id) });
 });

@@ -8,6 +8,7 @@ import { getSessionUser } from "@/lib/auth";
 import { getDraft } from "@/lib/data/budget-drafts";
 import { listClusters } from "@/lib/data/clusters";
 import { AppError } from "@/lib/errors";
+import { pageParam } from "../../../../path-param";
 import { readForEditor } from "../read-for-editor";
 import { getDefaultReviewPeriod } from "@/lib/data/review-page";
 
@@ -21,7 +22,7 @@ export default async function DraftPage({
 }) {
   const user = await getSessionUser();
   if (!user) return null;
-  const { draftId } = await params;
+  const draftId = pageParam((await params).draftId);
   const draft = await readForEditor(getDraft(user, draftId));
   if (draft instanceof AppError) {
     return (

@@ -3,7 +3,8 @@ import { NextResponse } from "next/server";
 import { apiRoute, readJson } from "@/lib/api/respond";
 import { requireApiCaller } from "@/lib/auth";
 import { setChildren } from "@/lib/data/budget-edits";
-import { nodeIdSchema, setChildrenSchema } from "@/lib/validation/budgets";
+import { setChildrenSchema } from "@/lib/validation/budgets";
+import { parsePathParams } from "@/lib/validation/params";
 
 export const dynamic = "force-dynamic";
 
@@ -11,7 +12,7 @@ type Context = { params: Promise<{ nodeId: string }> };
 
 export const PUT = apiRoute(async (request, { params }: Context) => {
   const user = await requireApiCaller(request);
-  const nodeId = nodeIdSchema.parse((await params).nodeId);
+  const { nodeId } = parsePathParams(await params);
   const input = setChildrenSchema.parse(await readJson(request));
   return NextResponse.json(await setChildren(user, nodeId, input));
 });

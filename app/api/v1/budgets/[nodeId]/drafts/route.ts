@@ -4,7 +4,7 @@ import { NextResponse } from "next/server";
 import { apiRoute, readJson } from "@/lib/api/respond";
 import { requireApiCaller } from "@/lib/auth";
 import { createDraft, listDrafts } from "@/lib/data/budget-drafts";
-import { nodeIdSchema } from "@/lib/validation/budgets";
+import { parsePathParams } from "@/lib/validation/params";
 import { createDraftSchema } from "@/lib/validation/what-if";
 
 export const dynamic = "force-dynamic";
@@ -13,7 +13,7 @@ type Context = { params: Promise<{ nodeId: string }> };
 
 export const POST = apiRoute(async (request, { params }: Context) => {
   const user = await requireApiCaller(request);
-  const nodeId = nodeIdSchema.parse((await params).nodeId);
+  const { nodeId } = parsePathParams(await params);
   const input = createDraftSchema.parse(await readJson(request));
   const draft = await createDraft(user, nodeId, input);
   return NextResponse.json(
@@ -24,6 +24,6 @@ export const POST = apiRoute(async (request, { params }: Context) => {
 
 export const GET = apiRoute(async (request, { params }: Context) => {
   const user = await requireApiCaller(request);
-  const nodeId = nodeIdSchema.parse((await params).nodeId);
+  const { nodeId } = parsePathParams(await params);
   return NextResponse.json(await listDrafts(user, nodeId));
 });

@@ -3,7 +3,7 @@ import { NextResponse } from "next/server";
 import { apiRoute } from "@/lib/api/respond";
 import { requireApiCaller } from "@/lib/auth";
 import { getNodeHistory } from "@/lib/data/budget-history";
-import { nodeIdSchema } from "@/lib/validation/budgets";
+import { parsePathParams } from "@/lib/validation/params";
 
 export const dynamic = "force-dynamic";
 
@@ -11,6 +11,6 @@ type Context = { params: Promise<{ nodeId: string }> };
 
 export const GET = apiRoute(async (request, { params }: Context) => {
   const user = await requireApiCaller(request);
-  const nodeId = nodeIdSchema.parse((await params).nodeId);
+  const { nodeId } = parsePathParams(await params);
   return NextResponse.json(await getNodeHistory(nodeId, user));
 });

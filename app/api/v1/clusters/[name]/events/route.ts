@@ -4,14 +4,14 @@ import { apiRoute, readJson } from "@/lib/api/respond";
 import { requireExecutor } from "@/lib/auth";
 import { ingestEvents } from "@/lib/data/executor";
 import { parseExecutorEvents } from "@/lib/validation/executor";
-import { idParamSchema } from "@/lib/validation/jobs";
+import { parsePathParams } from "@/lib/validation/params";
 
 export const dynamic = "force-dynamic";
 
 type Context = { params: Promise<{ name: string }> };
 
 export const POST = apiRoute(async (request, { params }: Context) => {
-  const name = idParamSchema.parse((await params).name);
+  const { name } = parsePathParams(await params);
   await requireExecutor(request, name);
   const events = parseExecutorEvents(await readJson(request));
   const { results, tick, tickError } = await ingestEvents(name, events);

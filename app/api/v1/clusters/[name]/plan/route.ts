@@ -3,14 +3,14 @@ import { NextResponse } from "next/server";
 import { apiRoute } from "@/lib/api/respond";
 import { requireExecutor } from "@/lib/auth";
 import { getPlan } from "@/lib/data/executor";
-import { idParamSchema } from "@/lib/validation/jobs";
+import { parsePathParams } from "@/lib/validation/params";
 
 export const dynamic = "force-dynamic";
 
 type Context = { params: Promise<{ name: string }> };
 
 export const GET = apiRoute(async (request, { params }: Context) => {
-  const name = idParamSchema.parse((await params).name);
+  const { name } = parsePathParams(await params);
   await requireExecutor(request, name);
   return NextResponse.json(await getPlan(name));
 });

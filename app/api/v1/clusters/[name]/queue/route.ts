@@ -3,7 +3,7 @@ import { NextResponse } from "next/server";
 import { apiRoute } from "@/lib/api/respond";
 import { requireApiCaller } from "@/lib/auth";
 import { getClusterQueue } from "@/lib/data/queue";
-import { idParamSchema } from "@/lib/validation/jobs";
+import { parsePathParams } from "@/lib/validation/params";
 
 export const dynamic = "force-dynamic";
 
@@ -11,6 +11,6 @@ type Context = { params: Promise<{ name: string }> };
 
 export const GET = apiRoute(async (request, { params }: Context) => {
   await requireApiCaller(request);
-  const name = idParamSchema.parse((await params).name);
+  const { name } = parsePathParams(await params);
   return NextResponse.json(await getClusterQueue(name));
 });

@@ -3,7 +3,8 @@ import { NextResponse } from "next/server";
 import { apiRoute, readJson } from "@/lib/api/respond";
 import { requireApiCaller } from "@/lib/auth";
 import { adoptDraft } from "@/lib/data/budget-drafts";
-import { adoptDraftSchema, draftIdSchema } from "@/lib/validation/what-if";
+import { parsePathParams } from "@/lib/validation/params";
+import { adoptDraftSchema } from "@/lib/validation/what-if";
 
 export const dynamic = "force-dynamic";
 
@@ -11,7 +12,7 @@ type Context = { params: Promise<{ id: string }> };
 
 export const POST = apiRoute(async (request, { params }: Context) => {
   const user = await requireApiCaller(request);
-  const { id } = draftIdSchema.parse(await params);
+  const { id } = parsePathParams(await params);
   const { reason } = adoptDraftSchema.parse(await readJson(request));
   return NextResponse.json(await adoptDraft(user, id, reason));
 });

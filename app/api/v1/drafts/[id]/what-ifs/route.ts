@@ -5,7 +5,8 @@ import { apiRoute, readJson } from "@/lib/api/respond";
 import { requireApiCaller } from "@/lib/auth";
 import { getDraft, getWhatIfForEditor } from "@/lib/data/budget-drafts";
 import { startWhatIf } from "@/lib/simulations/start-what-if";
-import { draftIdSchema, startWhatIfSchema } from "@/lib/validation/what-if";
+import { parsePathParams } from "@/lib/validation/params";
+import { startWhatIfSchema } from "@/lib/validation/what-if";
 
 export const dynamic = "force-dynamic";
 
@@ -13,7 +14,7 @@ type Context = { params: Promise<{ id: string }> };
 
 export const POST = apiRoute(async (request, { params }: Context) => {
   const user = await requireApiCaller(request);
-  const { id } = draftIdSchema.parse(await params);
+  const { id } = parsePathParams(await params);
   const input = startWhatIfSchema.parse(await readJson(request));
   const runId = await startWhatIf(user, id, input);
   const whatIf = await getWhatIfForEditor(user, id, runId);
@@ -25,6 +26,6 @@ export const POST = apiRoute(async (request, { params }: Context) => {
 
 export const GET = apiRoute(async (request, { params }: Context) => {
   const user = await requireApiCaller(request);
-  const { id } = draftIdSchema.parse(await params);
+  const { id } = parsePathParams(await params);
   return NextResponse.json({ whatIfs: (await getDraft(user, id)).whatIfs });
 });

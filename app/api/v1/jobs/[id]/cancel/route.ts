@@ -4,7 +4,7 @@ import { apiRoute } from "@/lib/api/respond";
 import { requireApiCaller } from "@/lib/auth";
 import { getJobView } from "@/lib/data/job-views";
 import { cancelJob } from "@/lib/data/jobs";
-import { idParamSchema } from "@/lib/validation/jobs";
+import { parsePathParams } from "@/lib/validation/params";
 
 export const dynamic = "force-dynamic";
 
@@ -12,7 +12,7 @@ type Context = { params: Promise<{ id: string }> };
 
 export const POST = apiRoute(async (request, { params }: Context) => {
   const user = await requireApiCaller(request);
-  const id = idParamSchema.parse((await params).id);
+  const { id } = parsePathParams(await params);
   await cancelJob(user, id);
   return NextResponse.json({ job: await getJobView(id) });
 });

@@ -4,7 +4,7 @@ import { apiRoute } from "@/lib/api/respond";
 import { requireApiCaller } from "@/lib/auth";
 import { getSimulationResultGz } from "@/lib/data/simulations";
 import { AppError } from "@/lib/errors";
-import { simulationIdSchema } from "@/lib/validation/simulations";
+import { parsePathParams } from "@/lib/validation/params";
 
 export const dynamic = "force-dynamic";
 
@@ -12,7 +12,7 @@ type Context = { params: Promise<{ id: string }> };
 
 export const GET = apiRoute(async (request, context: Context) => {
   await requireApiCaller(request);
-  const { id } = simulationIdSchema.parse(await context.params);
+  const { id } = parsePathParams(await context.params);
   const result = await getSimulationResultGz(id, "report");
   if (!result) throw new AppError("not_found", `No simulation ${id}.`);
   if (result.gz === null) throw new AppError("conflict", "The simulation has not finished.");

@@ -3,7 +3,7 @@ import { NextResponse } from "next/server";
 import { apiRoute } from "@/lib/api/respond";
 import { requireApiCaller } from "@/lib/auth";
 import { getWhatIfForEditor } from "@/lib/data/budget-drafts";
-import { whatIfParamsSchema } from "@/lib/validation/what-if";
+import { parsePathParams } from "@/lib/validation/params";
 
 export const dynamic = "force-dynamic";
 
@@ -11,6 +11,6 @@ type Context = { params: Promise<{ id: string; runId: string }> };
 
 export const GET = apiRoute(async (request, { params }: Context) => {
   const user = await requireApiCaller(request);
-  const { id, runId } = whatIfParamsSchema.parse(await params);
+  const { id, runId } = parsePathParams(await params);
   return NextResponse.json({ whatIf: await getWhatIfForEditor(user, id, runId) });
 });

@@ -4,6 +4,7 @@ import { WhatIfResult } from "@/components/what-if/what-if-result";
 import { getSessionUser } from "@/lib/auth";
 import { getWhatIfForEditor } from "@/lib/data/budget-drafts";
 import { AppError } from "@/lib/errors";
+import { pageParam } from "../../../../../../path-param";
 import { readForEditor } from "../../../read-for-editor";
 
 export const metadata: Metadata = { title: "What-if" };
@@ -17,7 +18,8 @@ export default async function WhatIfPage({
   const user = await getSessionUser();
   if (!user) return null;
   const { nodeId, draftId, runId } = await params;
-  const run = await readForEditor(getWhatIfForEditor(user, draftId, runId));
+  pageParam(nodeId);
+  const run = await readForEditor(getWhatIfForEditor(user, pageParam(draftId), pageParam(runId)));
   if (run instanceof AppError) {
     return (
       <p className="alert" role="alert">

@@ -1,0 +1,162 @@
+// The nodes page's admin actions through their error map (safeAction): a refusal is a 403
+// state, bad input a 422 state naming the field, and neither throws nor writes anything.
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { seedDemoLab } from "../../prisma/seed";
+import { createPrismaClient } from "../data/client";
+import type { SessionUser } from "../data/users";
+import { DEMO_USERS } from "../demo/lab-org";
+import { createToken, revokeToken, setNodeHealth } from "./cluster-admin";
+import { safeAction } from "./safe-action";
+
+const databaseUrl = inject("databaseUrl");
+const db = createPrismaClient(databaseUrl, 2);
+const CLUSTER = "b200";
+const NODE = 63;
+let admin: SessionUser;
+let researcher: SessionUser;
+
+const USER = { id: true, email: true, name: true, isAdmin: true } as const;
+
+function formOf(fields: Record<string, string>): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.set(name, value);
+  return form;
+}
+
+async function nodeHealth(): Promise<string> {
+  const node = await db.clusterNode.findFirstOrThrow({
+    where: { cluster: { name: CLUSTER }, index: NODE },
+    select: { health: true },
+  });
+  return node.health;
+}
+
+async function counts() {
+  const [events, tokens] = await Promise.all([db.executorEvent.count(), db.apiToken.count()]);
+  return { events, tokens, health: await nodeHealth() };
+}
+
+beforeAll(async () => {
+  await seedDemoLab(databaseUrl, { withHistory: false });
+  admin = await db.user.findUniqueOrThrow({
+    where: { email: DEMO_USERS.admin.email },
+    select: USER,
+  });
+  researcher = await db.user.findUniqueOrThrow({
+    where: { email: DEMO_USERS.researcher.email },
+    select: USER,
+  });
+});
+afterAll(async () => {
+  await db.apiToken.deleteMany({ where: { name: { startsWith: "zz-actions" } } });
+  await safeAction(() =>
+    setNodeHealth(admin, formOf({ cluster: CLUSTER, node: String(NODE), health: "healthy" })),
+  );
+  await db.$disconnect();
+});
+
+describe("node health action", () => {
+  const drain = formOf({ cluster: CLUSTER, node: String(NODE), health: "draining" });
+
+  it("gives a researcher a 403 state, and a missing session a 401 state, changing nothing", async () => {
+    const before = await counts();
+    expect(await safeAction(() => setNodeHealth(researcher, drain))).toEqual({
+      ok: false,
+      error: {
+        status: 403,
+        code: "forbidden",
+        message: "Only admins manage nodes and tokens.",
+        fieldErrors: {},
+      },
+    });
+    const signedOut = await safeAction(() => setNodeHealth(null, drain));
+    expect(signedOut.ok ? null : signedOut.error.status).toBe(401);
+    expect(await counts()).toEqual(before);
+  });
+
+  it.each([
+    ["node", { node: "" }, "Choose a node."],
+    ["node", { node: "2147483648" }, "Use at most 2,147,483,647."],
+    ["node", { node: "-1" }, "Node indices start at 0."],
+    ["health", { health: "exploded" }, "Choose healthy, draining or down."],
+    [
+      "cluster",
+      { cluster: "b2\u000000" },
+      expect.stringMatching(/^Remove the control character U\+0000/),
+    ],
+  ])("answers bad input in %s (%j) with a 422 field error", async (field, change, message) => {
+    const before = await counts();
+    const form = formOf({ cluster: CLUSTER, node: String(NODE), health: "draining", ...change });
+    const result = await safeAction(() => setNodeHealth(admin, form));
+    expect(result).toEqual({
+      ok: false,
+      error: expect.objectContaining({
+        status: 422,
+        code: "validation_failed",
+        fieldErrors: { [field]: message },
+      }),
+    });
+    expect(await counts()).toEqual(before);
+  });
+
+  it("answers an unknown cluster with a 404 state and a node the cluster lacks with a note", async () => {
+    const unknown = formOf({ cluster: "no-such", node: "0", health: "down" });
+    const result = await safeAction(() => setNodeHealth(admin, unknown));
+    expect(result.ok ? null : [result.error.status, result.error.message]).toEqual([
+      404,
+      'No cluster is named "no-such".',
+    ]);
+    const missing = formOf({ cluster: CLUSTER, node: "999", health: "down" });
+    expect(await safeAction(() => setNodeHealth(admin, missing))).toMatchObject({
+      ok: true,
+      data: { note: "The cluster has no node 999." },
+    });
+  });
+
+  it("lets an admin drain the node", async () => {
+    expect(await safeAction(() => setNodeHealth(admin, drain))).toMatchObject({
+      ok: true,
+      data: { cluster: CLUSTER, node: NODE, health: "draining", note: null },
+    });
+    expect(await nodeHealth()).toBe("draining");
+  });
+});
+
+describe("token actions", () => {
+  it("refuse a researcher (403) and a bad name (422 on name) without creating a token", async () => {
+    const before = await counts();
+    const form = formOf({ cluster: CLUSTER, name: "zz-actions bridge" });
+    const refused = await safeAction(() => createToken(researcher, form));
+    expect(refused.ok ? null : refused.error.status).toBe(403);
+    for (const name of ["", "zz-actions\u0000", "x".repeat(81)]) {
+      const result = await safeAction(() => createToken(admin, formOf({ cluster: CLUSTER, name })));
+      expect(
+        result.ok ? null : [result.error.status, Object.keys(result.error.fieldErrors)],
+      ).toEqual([422, ["name"]]);
+    }
+    expect(await counts()).toEqual(before);
+  });
+
+  it("create a token for an admin, refuse a researcher's revoke, and revoke it for the admin", async () => {
+    const created = await safeAction(() =>
+      createToken(admin, formOf({ cluster: CLUSTER, name: "zz-actions bridge" })),
+    );
+    expect(created).toMatchObject({ ok: true, data: { name: "zz-actions bridge" } });
+    const row = await db.apiToken.findFirstOrThrow({ where: { name: "zz-actions bridge" } });
+    const revoke = formOf({ cluster: CLUSTER, tokenId: row.id });
+    const refused = await safeAction(() => revokeToken(researcher, revoke));
+    expect(refused.ok ? null : refused.error.status).toBe(403);
+    expect((await db.apiToken.findUniqueOrThrow({ where: { id: row.id } })).revokedAt).toBeNull();
+    const bad = await safeAction(() =>
+      revokeToken(admin, formOf({ cluster: CLUSTER, tokenId: "" })),
+    );
+    expect(bad.ok ? null : Object.keys(bad.error.fieldErrors)).toEqual(["tokenId"]);
+    expect(await safeAction(() => revokeToken(admin, revoke))).toEqual({
+      ok: true,
+      data: { cluster: CLUSTER },
+    });
+    expect(
+      (await db.apiToken.findUniqueOrThrow({ where: { id: row.id } })).revokedAt,
+    ).not.toBeNull();
+  });
+});

@@ -1,0 +1,68 @@
+// What an admin does on a cluster's nodes page (app/(app)/clusters/[cluster]/nodes/actions.ts):
+// mark a node's health, create and revoke executor tokens. The signed-in user is an argument,
+// so these run (and are tested) without a request; the server actions wrap them in safeAction.
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import { ingestEvents } from "../data/executor";
+import { createClusterToken, revokeClusterToken } from "../data/tokens";
+import type { SessionUser } from "../data/users";
+import { AppError } from "../errors";
+import { formInt4 } from "../validation/numbers";
+import { pathParamSchema } from "../validation/params";
+import { lineString } from "../validation/text";
+
+function requireAdmin(user: SessionUser | null): SessionUser {
+  if (!user) throw new AppError("unauthorized", "Sign in again: your session has ended.");
+  if (!user.isAdmin) throw new AppError("forbidden", "Only admins manage nodes and tokens.");
+  return user;
+}
+
+// Hidden fields of the page's forms; z.object, not strictObject: React may add its own fields
+// ($ACTION_...) to a form submitted before hydration.
+const clusterField = pathParamSchema;
+
+const healthSchema = z.object({
+  cluster: clusterField,
+  node: formInt4({ error: "Choose a node.", min: 0, minMessage: "Node indices start at 0." }),
+  health: z.enum(["healthy", "draining", "down"], "Choose healthy, draining or down."),
+});
+
+/**
+ * Marks a node, recorded as an executor event of the cluster (then a tick). Returns what
+ * happened: `note` says why nothing changed (no such node, already in that state).
+ */
+export async function setNodeHealth(user: SessionUser | null, form: FormData) {
+  const admin = requireAdmin(user);
+  const { cluster, node, health } = healthSchema.parse(Object.fromEntries(form));
+  const { results } = await ingestEvents(cluster, [
+    { id: `admin-${randomUUID()}`, kind: `node.${health}`, node, message: `by ${admin.email}` },
+  ]);
+  return { cluster, node, health, note: results[0]?.note ?? null };
+}
+
+const tokenSchema = z.object({
+  cluster: clusterField,
+  name: lineString("Name the token (e.g. the executor's host).")
+    .trim()
+    .min(1, "Name the token (e.g. the executor's host).")
+    .max(80, "A token name has at most 80 characters."),
+});
+
+/** Creates a cluster token; the plaintext is in the result once and never stored. */
+export async function createToken(user: SessionUser | null, form: FormData) {
+  const admin = requireAdmin(user);
+  const { cluster, name } = tokenSchema.parse(Object.fromEntries(form));
+  const { token, view } = await createClusterToken(cluster, name, admin.id);
+  return { cluster, token, name: view.name };
+}
+
+const revokeSchema = z.object({ cluster: clusterField, tokenId: pathParamSchema });
+
+/** Revokes a cluster token (revoking one already revoked changes nothing). */
+export async function revokeToken(user: SessionUser | null, form: FormData) {
+  requireAdmin(user);
+  const { cluster, tokenId } = revokeSchema.parse(Object.fromEntries(form));
+  await revokeClusterToken(tokenId);
+  return { cluster };
+}

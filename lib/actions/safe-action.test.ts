@@ -1,0 +1,89 @@
+import { redirect } from "next/navigation";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { z } from "zod";
+import { AppError } from "../errors";
+import { lineString } from "../validation/text";
+import { safeAction } from "./safe-action";
+
+// The shape of the nodes page's token form (lib/actions/cluster-admin.ts).
+const tokenForm = z.object({ cluster: lineString().min(1), name: lineString().trim().min(1) });
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe("safeAction", () => {
+  it("returns the work's value as { ok: true, data }", async () => {
+    expect(await safeAction(async () => ({ token: "t" }))).toEqual({
+      ok: true,
+      data: { token: "t" },
+    });
+  });
+
+  it("turns a refusal (AppError forbidden) into a 403 state, without throwing or logging", async () => {
+    const log = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const result = await safeAction(async () => {
+      throw new AppError("forbidden", "Only admins manage nodes and tokens.");
+    });
+    expect(result).toEqual({
+      ok: false,
+      error: {
+        status: 403,
+        code: "forbidden",
+        message: "Only admins manage nodes and tokens.",
+        fieldErrors: {},
+      },
+    });
+    expect(log).not.toHaveBeenCalled();
+  });
+
+  it("turns bad input (a ZodError) into a 422 state with the field's error by input name", async () => {
+    const form = new FormData();
+    form.set("cluster", "h100");
+    form.set("name", "bridge\u0000");
+    const result = await safeAction(async () => tokenForm.parse(Object.fromEntries(form)));
+    const message =
+      "Remove the control character U+0000 at position 7: names and ids cannot contain control characters.";
+    expect(result).toEqual({
+      ok: false,
+      error: { status: 422, code: "validation_failed", message, fieldErrors: { name: message } },
+    });
+  });
+
+  it("keeps an AppError's field issues (a 422 from the data layer) as field errors", async () => {
+    const result = await safeAction(async () => {
+      throw new AppError("validation_failed", "Unknown cluster.", [
+        { path: "clusters.0", message: 'No cluster "x".' },
+        { path: "", message: "Whole form." },
+      ]);
+    });
+    expect(result.ok ? null : result.error.fieldErrors).toEqual({
+      "clusters.0": 'No cluster "x".',
+      "(form)": "Whole form.",
+    });
+  });
+
+  it("logs an unexpected error and answers a 500 state that does not leak it", async () => {
+    const log = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const crash = new Error('invalid byte sequence for encoding "UTF8": 0x00');
+    const result = await safeAction(async () => {
+      throw crash;
+    });
+    expect(result).toEqual({
+      ok: false,
+      error: {
+        status: 500,
+        code: "internal",
+        message: "Something went wrong on the server; it has been logged.",
+        fieldErrors: {},
+      },
+    });
+    expect(log).toHaveBeenCalledWith(crash);
+  });
+
+  it("lets Next's redirect() through: it is control flow, not a failure", async () => {
+    await expect(safeAction(async () => redirect("/signin"))).rejects.toMatchObject({
+      digest: expect.stringMatching(/^NEXT_REDIRECT/),
+    });
+  });
+});
