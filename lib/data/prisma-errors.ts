@@ -45,7 +45,8 @@ function adapterErrorKind(meta: Record<string, unknown> | undefined): string | u
 /**
  * The application error a database error stands for, or null when it is a bug (a 500):
  * unreachable -> 503 `database_unavailable`; unique or foreign key lost to a concurrent
- * change -> 409 `conflict`; a record gone meanwhile -> 404.
+ * change -> 409 `conflict`; a record gone meanwhile -> 404; a value the database cannot store
+ * -> 422 (a backstop: the schemas in lib/validation refuse those first, naming the field).
  */
 export function toDatabaseAppError(error: unknown): AppError | null {
   if (isDatabaseUnreachable(error)) {
@@ -67,6 +68,14 @@ export function toDatabaseAppError(error: unknown): AppError | null {
       return new AppError("not_found", "The record was removed meanwhile; reload the page.");
     case "P2034":
       return new AppError("conflict", "A concurrent change got in the way; try again.");
+    case "P2000":
+    case "P2007":
+    case "P2020":
+    case "P2033":
+      return new AppError(
+        "validation_failed",
+        "A value is too long, too large or not of a kind the database can store.",
+      );
     default:
       return null;
   }
