@@ -23,12 +23,46 @@ describe("explainReason", () => {
           victimStartSec: AT - 5 * 3600,
           protectedUntilSec: AT - 3 * 3600,
           preemptor: { jobId: "j1", budget: LM, gpus: 64 },
+          parting: {
+            higher: { path: LM.path, usageRatio: 0.4 },
+            lower: { path: VISION.path, usageRatio: 1.8 },
+          },
           outcome: "requeued",
         },
         CLOCK,
       ),
     ).toBe(
       "Preempted at 14:05, after its 2 h protected period: project lm-pretrain (at 40% of its weekly share) needed 64 GPUs and ranks above vision-rl (at 180%). The job was requeued with its remaining work.",
+    );
+  });
+
+  it("why preempted, decided above the leaves: names where the two branches part first", () => {
+    const dana: BudgetRef = { id: "d", path: "vision/perception/dana", rank: 30, usageRatio: 2.76 };
+    const riley: BudgetRef = {
+      id: "r",
+      path: "language/posttrain/riley",
+      rank: 38,
+      usageRatio: 1.85,
+    };
+    expect(
+      explainReason(
+        {
+          rule: "preempt-for-rank",
+          atSec: AT,
+          victim: riley,
+          victimStartSec: AT - 5 * 3600,
+          protectedUntilSec: AT - 3 * 3600,
+          preemptor: { jobId: "j1", budget: dana, gpus: 64 },
+          parting: {
+            higher: { path: "vision", usageRatio: 0.92 },
+            lower: { path: "language", usageRatio: 1.3 },
+          },
+          outcome: "preempted",
+        },
+        { formatTime: formatUtcClock },
+      ),
+    ).toBe(
+      "Preempted at 14:05, after its 2 h protected period: vision (at 92% of its weekly share) ranks above language (at 130%), where the two budgets' branches part, so vision/perception/dana (at 276% of its weekly share) took 64 GPUs from language/posttrain/riley (at 185%). The job is not resumable and ends as preempted.",
     );
   });
 

@@ -89,14 +89,30 @@ export function explainReason(reason: Reason, options: ExplainOptions = {}): str
         `(${reason.cause === "zero-share" ? `${label(reason.budget)} has no share` : "minimum runtime 0"}): ` +
         `charged to nobody, never protected, and preempted whenever an allocated job needs its GPUs.`
       );
-    case "preempt-for-rank":
-      return (
+    case "preempt-for-rank": {
+      const preempted =
         `Preempted at ${time(reason.atSec)}, after its ` +
-        `${duration(reason.protectedUntilSec - reason.victimStartSec)} protected period: ` +
+        `${duration(reason.protectedUntilSec - reason.victimStartSec)} protected period: `;
+      const { parting } = reason;
+      if (parting && parting.higher.path !== reason.preemptor.budget.path) {
+        // The leaves' own ratios may look the wrong way round: name the comparison that decided.
+        return (
+          preempted +
+          `${parting.higher.path} (at ${percent(parting.higher.usageRatio)} of its ${shareLabel}) ` +
+          `ranks above ${parting.lower.path} (at ${percent(parting.lower.usageRatio)}), where the ` +
+          `two budgets' branches part, so ${withUsage(reason.preemptor.budget)} took ` +
+          `${plural(reason.preemptor.gpus, "GPU", "GPUs")} from ${label(reason.victim)} ` +
+          `(at ${percent(reason.victim.usageRatio)}). ` +
+          outcome(reason.outcome)
+        );
+      }
+      return (
+        preempted +
         `${withUsage(reason.preemptor.budget)} needed ${plural(reason.preemptor.gpus, "GPU", "GPUs")} ` +
         `and ranks above ${label(reason.victim)} (at ${percent(reason.victim.usageRatio)}). ` +
         outcome(reason.outcome)
       );
+    }
     case "preempt-unallocated":
       return (
         `Preempted at ${time(reason.atSec)}: it ran as unallocated work and ` +

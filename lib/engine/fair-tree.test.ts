@@ -4,6 +4,7 @@ import {
   createBudgetRefs,
   createFairTreeRanker,
   fairShareFactor,
+  findParting,
   levelFairShare,
   rankBudgets,
 } from "./fair-tree";
@@ -327,5 +328,48 @@ describe("createFairTreeRanker", () => {
     const rank = createFairTreeRanker(tree);
     expect(() => rank(Float64Array.of(0, -1, 0), OPTIONS)).toThrow('Usage of budget "a" is -1');
     expect(() => rank(Float64Array.of(0, 0, Number.NaN), OPTIONS)).toThrow(/"b" is NaN/);
+  });
+});
+
+describe("findParting", () => {
+  // vision's leaf dana used much of her small share, language's riley less of his: yet vision
+  // as a program used less of its share than language, and that comparison decides.
+  const tree = buildTree({
+    name: "lab",
+    children: [
+      {
+        name: "vision",
+        children: [
+          { name: "dana", weight: 1 },
+          { name: "eve", weight: 9 },
+        ],
+      },
+      { name: "language", children: [{ name: "riley" }] },
+    ],
+  });
+  const usage = { "vision/dana": 200, "language/riley": 600 };
+  const ranking = rankBudgets(tree, usage, { capacityGpus: 1000, windowSec: 1 });
+
+  it("names the two siblings under the lowest common ancestor, with their usage ratios", () => {
+    const parting = findParting(tree, ranking, "vision/dana", "language/riley");
+    expect(parting).toEqual({
+      higher: { path: "vision", usageRatio: 200 / (0.5 * 1000) },
+      lower: { path: "language", usageRatio: 600 / (0.5 * 1000) },
+    });
+    // Leaves' own ratios point the other way: dana 200 of her 50, riley 600 of his 500.
+    const row = (id: string) => ranking.rows[tree.indexById[id]!]!;
+    expect(row("vision/dana").usageRatio).toBeGreaterThan(row("language/riley").usageRatio!);
+    expect(ranking.rankByBudgetId["vision/dana"]).toBeLessThan(
+      ranking.rankByBudgetId["language/riley"]!,
+    );
+  });
+
+  it("is the leaves themselves when they are siblings; null for one budget or an unknown one", () => {
+    expect(findParting(tree, ranking, "vision/eve", "vision/dana")).toEqual({
+      higher: { path: "vision/eve", usageRatio: 0 },
+      lower: { path: "vision/dana", usageRatio: 200 / (0.05 * 1000) },
+    });
+    expect(findParting(tree, ranking, "vision/dana", "vision/dana")).toBeNull();
+    expect(findParting(tree, ranking, "vision/dana", "gone")).toBeNull();
   });
 });

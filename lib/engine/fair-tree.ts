@@ -1,7 +1,7 @@
 import { createRecord } from "./budget-tree";
 import { sortSmall } from "./sort-small";
 import { rollUpInPlace, rollUpUsage, usageRatio } from "./usage-window";
-import type { BudgetRef } from "./reasons";
+import type { BudgetRef, Parting, PartingSide } from "./reasons";
 import type { BudgetTree } from "./types";
 
 /** One tree node as ranked on one cluster (the columns of `sshare -l`). */
@@ -395,6 +395,47 @@ export function fairShareFactor(rank: number, leafCount: number): number {
   return (leafCount - rank + 1) / leafCount;
 }
 
+/** The row of tree node `index`, without building every row of a lazy ranking. */
+function rowOf(ranking: FairTreeRanking, index: number): FairTreeRow | undefined {
+  return ranking instanceof RankingWithLazyRows ? ranking.rowAt(index) : ranking.rows[index];
+}
+
+/**
+ * Where two budgets' paths part (docs/ranking.md): the two children of their lowest common
+ * ancestor, on each one's side, with their usage ratios. Fair Tree orders those two siblings,
+ * so that comparison decides which budget ranks higher, whatever the leaves' own ratios.
+ * Null when a budget is not in the tree or both are the same.
+ *
+ * @example findParting(tree, ranking, "vision/perception/dana", "language/lm-posttrain/riley")
+ * // { higher: { path: "vision", usageRatio: 0.92 }, lower: { path: "language", usageRatio: 1.3 } }
+ */
+export function findParting(
+  tree: BudgetTree,
+  ranking: FairTreeRanking,
+  higherId: string,
+  lowerId: string,
+): Parting | null {
+  const higher = tree.indexById[higherId];
+  const lower = tree.indexById[lowerId];
+  if (higher === undefined || lower === undefined || higher === lower) return null;
+  const ancestorsOfLower = new Set<number>();
+  for (let at = lower; at !== -1; at = tree.nodes[at]!.parentIndex) ancestorsOfLower.add(at);
+  let higherSide = higher;
+  while (!ancestorsOfLower.has(tree.nodes[higherSide]!.parentIndex)) {
+    higherSide = tree.nodes[higherSide]!.parentIndex;
+    if (higherSide === -1) return null;
+  }
+  const common = tree.nodes[higherSide]!.parentIndex;
+  let lowerSide = lower;
+  while (tree.nodes[lowerSide]!.parentIndex !== common)
+    lowerSide = tree.nodes[lowerSide]!.parentIndex;
+  const side = (index: number): PartingSide => ({
+    path: tree.nodes[index]!.path,
+    usageRatio: rowOf(ranking, index)?.usageRatio ?? null,
+  });
+  return { higher: side(higherSide), lower: side(lowerSide) };
+}
+
 /**
  * A memoised lookup from budget id to the `BudgetRef` decisions carry (path, rank, usage
  * ratio from this ranking). Budgets missing from the tree get their id as path and null rank.
@@ -411,12 +452,7 @@ export function createBudgetRefs(
     if (!ref) {
       const index = tree.indexById[budgetId];
       // One row, not all: a pass names a few budgets.
-      const row =
-        index === undefined
-          ? undefined
-          : ranking instanceof RankingWithLazyRows
-            ? ranking.rowAt(index)
-            : ranking.rows[index];
+      const row = index === undefined ? undefined : rowOf(ranking, index);
       ref = {
         id: budgetId,
         path: row ? row.path || row.name : budgetId,

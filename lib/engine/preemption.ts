@@ -1,6 +1,6 @@
 import { preemptionOutcome } from "./contract";
 import { placementShape, type GpuPool } from "./placement";
-import type { BudgetRef, PreemptReason } from "./reasons";
+import type { BudgetRef, Parting, PreemptReason } from "./reasons";
 import type { ActiveRun, NodeSlice } from "./types";
 
 /** A running run as victim selection sees it. */
@@ -388,6 +388,8 @@ function hasRoom(
  * The reason for preempting `run` so that an allocated job can start: `preempt-for-rank` for an
  * allocated victim (its budget ranks below the preemptor's), `preempt-unallocated` otherwise.
  *
+ * `parting` names the comparison that decided (see `findParting`).
+ *
  * @example rankPreemptionReason(run, { jobId: "j1", budget, gpus: 8 }, victimRef, 3600).rule
  */
 export function rankPreemptionReason(
@@ -395,6 +397,7 @@ export function rankPreemptionReason(
   preemptor: { jobId: string; budget: BudgetRef; gpus: number },
   victim: BudgetRef,
   nowSec: number,
+  parting: Parting | null = null,
 ): PreemptReason {
   const outcome = preemptionOutcome(run.isResumable);
   return run.isAllocated
@@ -405,6 +408,7 @@ export function rankPreemptionReason(
         victimStartSec: run.startSec,
         protectedUntilSec: run.protectedUntilSec,
         preemptor,
+        parting,
         outcome,
       }
     : {

@@ -13,6 +13,15 @@ export type BudgetRef = {
   usageRatio: number | null;
 };
 
+/** One side of the comparison that decided between two budgets: a node and its usage ratio. */
+export type PartingSide = { path: string; usageRatio: number | null };
+
+/**
+ * Where two budgets' paths part in the tree: the two sibling nodes Fair Tree compared to order
+ * them (their leaves themselves when they are siblings). See `findParting`.
+ */
+export type Parting = { higher: PartingSide; lower: PartingSide };
+
 /** The job a reservation is kept for, and when its nodes should be ready. */
 export type KeptFor = { jobId: string; budget: BudgetRef; readyAtSec: number };
 
@@ -52,6 +61,8 @@ export type PreemptReason =
       victimStartSec: number;
       protectedUntilSec: number;
       preemptor: { jobId: string; budget: BudgetRef; gpus: number };
+      /** The comparison that decided: where the preemptor's and the victim's paths part. */
+      parting: Parting | null;
       outcome: PreemptionOutcome;
     }
   | {

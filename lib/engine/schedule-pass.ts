@@ -1,6 +1,6 @@
 import { loadClusterState, type ClusterState, type LiveRun } from "./cluster-state";
 import { protectedUntilSec } from "./contract";
-import { createBudgetRefs, rankBudgets, type FairTreeRanking } from "./fair-tree";
+import { createBudgetRefs, findParting, rankBudgets, type FairTreeRanking } from "./fair-tree";
 import type { Holdings } from "./holdings";
 import {
   guardedPreemptableGpus,
@@ -427,7 +427,10 @@ function decide(
       for (const slice of run.placement) {
         surplus.set(slice.node, (surplus.get(slice.node) ?? 0) + slice.gpus);
       }
-      endRun(entry, rankPreemptionReason(run, preemptor, budgetRef(run.budgetId), nowSec));
+      const parting = run.isAllocated
+        ? findParting(tree, ranking, job.budgetId, run.budgetId)
+        : null;
+      endRun(entry, rankPreemptionReason(run, preemptor, budgetRef(run.budgetId), nowSec, parting));
     }
     start(
       job,
