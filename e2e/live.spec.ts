@@ -77,6 +77,37 @@ test("a researcher submits a job and sees it ranked with a reason", async ({ pag
   await expect(page.getByRole("row", { name: /llama sweep 7/ })).toContainText("running");
 });
 
+test("a cluster's ranks show the tree as Fair Tree walks it, ranks reading down", async ({
+  page,
+}) => {
+  await signInAs(page, "researcher");
+  const riley = await budgetId(page.request, "language/lm-posttrain/riley");
+  const { job } = await submit(page.request, {
+    cluster: "b200",
+    budgetId: riley,
+    name: "rank check",
+    gpus: 1,
+    minRuntimeSec: 600,
+    isResumable: true,
+    priority: "normal",
+  });
+  await page.goto(`/jobs/${job.id}`);
+  await waitForHydration(page);
+  await page.getByRole("link", { name: "how budgets rank on b200" }).click();
+  await expect(page).toHaveURL(/\/clusters\/b200#ranks$/);
+  const table = page.getByRole("table", { name: "Budget tree by Fair Tree rank" });
+  await expect(table.getByRole("row", { name: /^language\b/ })).toBeVisible();
+  await expect(table.getByRole("columnheader", { name: /Level FS/ })).toBeVisible();
+  // Leaves' ranks, in the order the page lists them, never go down: the tree explains the order.
+  const lastCells = await table
+    .getByRole("row")
+    .evaluateAll((rows) => rows.map((row) => row.lastElementChild?.textContent?.trim() ?? ""));
+  const ranks = lastCells.filter((text) => /^\d+$/.test(text)).map(Number);
+  expect(ranks.length).toBeGreaterThan(20);
+  expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
+  await page.request.post(`/api/v1/jobs/${job.id}/cancel`, { headers: sameOrigin(), data: {} });
+});
+
 test("a preempted job's page says why, in a sentence with numbers", async ({ page }) => {
   await signInAs(page, "researcher");
   const posttrain = await budgetId(page.request, "language/lm-posttrain/riley");

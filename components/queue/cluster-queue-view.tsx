@@ -45,13 +45,16 @@ export function ClusterQueueView({ cluster }: { cluster: string }) {
         <h2 id="running-heading">Running</h2>
         <RunningTable runs={data.running} nowSec={data.nowSec} />
       </section>
-      <section className="card" aria-labelledby="ranks-heading">
+      <section className="card" id="ranks" aria-labelledby="ranks-heading">
         <h2 id="ranks-heading">Budgets by Fair Tree rank</h2>
         <p className="muted">
-          Rank 1 is the budget that used least of its share over the window; usage of share is its
-          use divided by what it is owed (below 100%: under-served).
+          Fair Tree compares siblings first: at each level the branch that used less of its share
+          (higher level fair-share) goes first, and everything below it ranks ahead of everything
+          below its sibling. So a budget can rank ahead of one with a lower usage of share when its
+          program or project used less of theirs. Usage of share is use over the window divided by
+          what the budget is owed (below 100%: under-served).
         </p>
-        <BudgetRanks budgets={data.budgets} lookbackSec={data.lookbackSec} />
+        <BudgetRanks tree={data.tree} lookbackSec={data.lookbackSec} />
       </section>
     </>
   );

@@ -7,7 +7,7 @@ import type { NodeSlice } from "../engine";
 import { explainLive } from "../live/explain";
 import { getNow } from "./clock";
 import { toSec } from "./live-state";
-import { readRanking, type RankingRow } from "./ranking";
+import { orderLikeFairTree, readRanking, type RankingRow } from "./ranking";
 
 export type ClusterLoad = {
   name: string;
@@ -120,6 +120,8 @@ export type ClusterQueue = {
   running: RunningRun[];
   /** Leaves by rank (then path), with usage over the window. */
   budgets: (RankingRow & { usageGpuHours: number })[];
+  /** Every node of the tree in the order Fair Tree walks it, with usage over the window. */
+  tree: (RankingRow & { usageGpuHours: number })[];
   lookbackSec: number;
 };
 
@@ -198,5 +200,9 @@ export async function getClusterQueue(name: string, limit = 300): Promise<Cluste
       .filter((row) => row.isLeaf)
       .map((row) => ({ ...row, usageGpuHours: row.usageGpuSeconds / 3600 }))
       .sort((a, b) => (a.rank ?? 1e9) - (b.rank ?? 1e9) || a.path.localeCompare(b.path)),
+    tree: orderLikeFairTree(ranking).map((row) => ({
+      ...row,
+      usageGpuHours: row.usageGpuSeconds / 3600,
+    })),
   };
 }

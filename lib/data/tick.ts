@@ -11,6 +11,7 @@ import type { Db } from "./client";
 import { getNow } from "./clock";
 import { refreshClusterRollups } from "./rollups";
 import { fromSec, loadClusterState, toSec, type ClusterState, type Tx } from "./live-state";
+import { storedLevelFairShare, type RankingRow } from "./ranking";
 import { UnusableTreeError } from "./rooted-rows";
 
 /** First key of every cluster lock (the second is the cluster name's hash). */
@@ -257,7 +258,7 @@ async function writePass(
   }
   if (decisions.length > 0) await tx.decision.createMany({ data: decisions });
 
-  const ranking = result.ranking.rows.map((row, index) => ({
+  const ranking: RankingRow[] = result.ranking.rows.map((row, index) => ({
     id: row.id,
     path: row.path,
     name: row.name,
@@ -267,6 +268,10 @@ async function writePass(
     usageGpuSeconds: row.usageGpuSeconds,
     usageRatio: row.usageRatio,
     rank: row.rank,
+    parentId: state.tree.nodes[index]?.parentId ?? null,
+    weight: row.weight,
+    fraction: row.fraction,
+    levelFairShare: storedLevelFairShare(row.levelFairShare),
   }));
   const previous = await tx.cluster.findUnique({
     where: { id: clusterId },

@@ -72,7 +72,8 @@ export default async function JobPage({ params }: Props) {
             <dt>Budget rank · usage of share</dt>
             <dd>
               {job.budget.rank ?? "–"} ·{" "}
-              {job.budget.usageRatio === null ? "no share" : formatPercent(job.budget.usageRatio)}
+              {job.budget.usageRatio === null ? "no share" : formatPercent(job.budget.usageRatio)} ·{" "}
+              <Link href={`/clusters/${job.cluster}#ranks`}>how budgets rank on {job.cluster}</Link>
             </dd>
           </div>
           <div>
