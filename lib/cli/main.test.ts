@@ -150,6 +150,16 @@ describe("allot command line", () => {
     expect(json.jobs[0].explanation).toMatch(
       /^Started at \+2h00m on node 0 .*after preempting 1 run/,
     );
+    // Then the tree as Fair Tree walks it: leaf ranks read down, each under its branch.
+    expect(result.stdout).toContain("Budgets as Fair Tree ranks them");
+    expect(json.tree.map((node: { path: string }) => node.path)).toEqual([
+      "vision",
+      "vision/debugging",
+      "llm",
+      "llm/pretrain",
+    ]);
+    const ranks = json.tree.flatMap((node: { rank: number | null }) => node.rank ?? []);
+    expect(ranks).toEqual([...ranks].sort((a: number, b: number) => a - b));
   });
 
   it("generates a lab scenario and imports a Philly CSV", async () => {

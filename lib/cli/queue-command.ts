@@ -1,4 +1,10 @@
-import { explainReason, rankBudgets, runSchedulePass, type Reason } from "../engine";
+import {
+  explainReason,
+  orderLikeFairTree,
+  rankBudgets,
+  runSchedulePass,
+  type Reason,
+} from "../engine";
 import { formatHumanDuration, type JobRecord } from "../sim";
 import { expectPositionals, parseCommandArgs, parseDurationFlag, requireString } from "./args";
 import { pickCluster, simulateUntil } from "./cluster-moment";
@@ -10,12 +16,15 @@ import { formatNumber, formatTable } from "./table";
 export const QUEUE_HELP = `Usage: allot queue <scenario.json> --at <duration> --cluster <name> [--json]
 
 Simulates the scenario with the allocation scheduler up to --at and lists the cluster's running
-and pending jobs in rank order, each with the reason it runs or waits (like squeue + sprio).
+and pending jobs in rank order, each with the reason it runs or waits (like squeue + sprio),
+then the budget tree as Fair Tree walks it (siblings by level fair-share, like sshare -l), which
+shows why a budget ranks where it does.
 
 Options:
   --at <duration>    moment to show, e.g. 36h or 3d
   --cluster <name>   cluster to show
-  --json             print { cluster, atSec, jobs: [...] } with machine-readable reasons
+  --json             print { cluster, atSec, jobs: [...], tree: [...] } with machine-readable
+                     reasons
   -h, --help         show this help
 `;
 
@@ -131,8 +140,26 @@ export function runQueueCommand(argv: string[], io: CliIo): number {
       explanation: `${decision.prefix}${explain(decision.reason)}`,
     });
   }
+  const walked = orderLikeFairTree(
+    ranking.rows.map((row, index) => ({ row, parentId: tree.nodes[index]!.parentId })),
+    ({ row, parentId }) => ({
+      id: row.id,
+      parentId,
+      name: row.name,
+      isLeaf: row.isLeaf,
+      levelFairShare: row.levelFairShare ?? Number.NEGATIVE_INFINITY,
+    }),
+  ).filter(({ row }) => row.path !== "");
+  const treeRows = walked.map(({ row }) => ({
+    path: row.path,
+    weight: row.weight,
+    usageRatio: row.usageRatio,
+    levelFairShare: row.levelFairShare === Infinity ? "inf" : row.levelFairShare,
+    rank: row.rank,
+  }));
   if (args.values.json) {
-    io.stdout(`${JSON.stringify({ cluster: cluster.name, atSec, jobs: rows }, null, 2)}\n`);
+    const body = { cluster: cluster.name, atSec, jobs: rows, tree: treeRows };
+    io.stdout(`${JSON.stringify(body, null, 2)}\n`);
     return 0;
   }
   const running = rows.filter((row) => row.state === "running").length;
@@ -154,6 +181,24 @@ export function runQueueCommand(argv: string[], io: CliIo): number {
         row.explanation,
       ]),
       ["left", "left", "left", "right", "left", "right", "left", "right", "left"],
+    ),
+  );
+  io.stdout(`\nBudgets as Fair Tree ranks them (siblings by level fair-share, LF):\n\n`);
+  io.stdout(
+    formatTable(
+      ["budget", "weight", "usage of share", "LF", "rank"],
+      walked.map(({ row }) => [
+        `${"  ".repeat(row.path.split("/").length - 1)}${row.name}`,
+        formatNumber(row.weight, Number.isInteger(row.weight) ? 0 : 2),
+        row.usageRatio === null ? "no share" : `${(row.usageRatio * 100).toFixed(1)}%`,
+        row.levelFairShare === null
+          ? "-"
+          : row.levelFairShare === Infinity
+            ? "inf"
+            : row.levelFairShare.toPrecision(4),
+        row.rank === null ? "" : String(row.rank),
+      ]),
+      ["left", "right", "right", "right", "right"],
     ),
   );
   return 0;

@@ -7,7 +7,7 @@ import type { NodeSlice } from "../engine";
 import { explainLive } from "../live/explain";
 import { getNow } from "./clock";
 import { toSec } from "./live-state";
-import { orderLikeFairTree, readRanking, type RankingRow } from "./ranking";
+import { orderRankingLikeFairTree, readRanking, type RankingRow } from "./ranking";
 
 export type ClusterLoad = {
   name: string;
@@ -200,7 +200,7 @@ export async function getClusterQueue(name: string, limit = 300): Promise<Cluste
       .filter((row) => row.isLeaf)
       .map((row) => ({ ...row, usageGpuHours: row.usageGpuSeconds / 3600 }))
       .sort((a, b) => (a.rank ?? 1e9) - (b.rank ?? 1e9) || a.path.localeCompare(b.path)),
-    tree: orderLikeFairTree(ranking).map((row) => ({
+    tree: orderRankingLikeFairTree(ranking).map((row) => ({
       ...row,
       usageGpuHours: row.usageGpuSeconds / 3600,
     })),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { orderLikeFairTree, storedLevelFairShare, type RankingRow } from "./ranking";
+import { orderRankingLikeFairTree, storedLevelFairShare, type RankingRow } from "./ranking";
 
 function row(
   id: string,
@@ -24,7 +24,7 @@ function row(
   };
 }
 
-describe("orderLikeFairTree", () => {
+describe("orderRankingLikeFairTree", () => {
   it("walks depth first with siblings by descending level fair-share, so ranks read down", () => {
     const rows = [
       row("lab", null, null),
@@ -34,7 +34,7 @@ describe("orderLikeFairTree", () => {
       row("vision/dana", "vision", 0.5, 2),
       row("vision/eve", "vision", "inf", 1),
     ];
-    expect(orderLikeFairTree(rows).map((entry) => entry.id)).toEqual([
+    expect(orderRankingLikeFairTree(rows).map((entry) => entry.id)).toEqual([
       "lab",
       "vision",
       "vision/eve",
@@ -51,9 +51,19 @@ describe("orderLikeFairTree", () => {
       row("p/x", "p", 1, 2),
       row("a", "lab", 1, 1),
     ];
-    expect(orderLikeFairTree(tied).map((entry) => entry.id)).toEqual(["lab", "a", "p", "p/x"]);
+    expect(orderRankingLikeFairTree(tied).map((entry) => entry.id)).toEqual([
+      "lab",
+      "a",
+      "p",
+      "p/x",
+    ]);
     const old = tied.map(({ parentId: _parentId, ...rest }) => rest);
-    expect(orderLikeFairTree(old).map((entry) => entry.id)).toEqual(["lab", "p", "p/x", "a"]);
+    expect(orderRankingLikeFairTree(old).map((entry) => entry.id)).toEqual([
+      "lab",
+      "p",
+      "p/x",
+      "a",
+    ]);
   });
 
   it("stores Infinity as inf (JSON has no Infinity)", () => {

@@ -395,6 +395,54 @@ export function fairShareFactor(rank: number, leafCount: number): number {
   return (leafCount - rank + 1) / leafCount;
 }
 
+/** What {@link orderLikeFairTree} needs of a row. */
+export type WalkedRow = {
+  id: string;
+  parentId: string | null;
+  name: string;
+  isLeaf: boolean;
+  /** Infinity for an unused branch; -Infinity (last) when unknown, e.g. the root. */
+  levelFairShare: number;
+};
+
+/**
+ * Rows of a tree (any order) in the order Fair Tree walks it: depth first, siblings by
+ * descending level fair-share, a leaf before an inner node on a tie, then by name. Listed this
+ * way, leaf ranks read down the page and each branch sits where its comparison put it
+ * (the cluster page's rank table, `allot queue`). Rows whose parent is missing count as roots.
+ *
+ * @example orderLikeFairTree(rows, (row) => row).map((row) => row.id) // ["root", "b", "b/x", "a"]
+ */
+export function orderLikeFairTree<Row>(rows: readonly Row[], view: (row: Row) => WalkedRow): Row[] {
+  const views = new Map(rows.map((row) => [row, view(row)]));
+  const ids = new Set([...views.values()].map((walked) => walked.id));
+  const childrenOf = new Map<string | null, Row[]>();
+  for (const [row, walked] of views) {
+    const parentId = walked.parentId !== null && ids.has(walked.parentId) ? walked.parentId : null;
+    const list = childrenOf.get(parentId);
+    if (list) list.push(row);
+    else childrenOf.set(parentId, [row]);
+  }
+  const out: Row[] = [];
+  const visit = (parentId: string | null) => {
+    const siblings = [...(childrenOf.get(parentId) ?? [])].sort((a, b) => {
+      const x = views.get(a)!;
+      const y = views.get(b)!;
+      return (
+        (y.levelFairShare > x.levelFairShare ? 1 : y.levelFairShare < x.levelFairShare ? -1 : 0) ||
+        Number(y.isLeaf) - Number(x.isLeaf) ||
+        x.name.localeCompare(y.name)
+      );
+    });
+    for (const row of siblings) {
+      out.push(row);
+      visit(views.get(row)!.id);
+    }
+  };
+  visit(null);
+  return out;
+}
+
 /** The row of tree node `index`, without building every row of a lazy ranking. */
 function rowOf(ranking: FairTreeRanking, index: number): FairTreeRow | undefined {
   return ranking instanceof RankingWithLazyRows ? ranking.rowAt(index) : ranking.rows[index];

@@ -25,7 +25,10 @@ export {
 } from "./usage-window";
 export {
   fairShareFactor,
+  findParting,
   levelFairShare,
+  orderLikeFairTree,
+  type WalkedRow,
   createFairTreeRanker,
   type FairTreeRanker,
   rankBudgets,
