@@ -84,6 +84,23 @@ test("a program lead drafts a split, replays today's demand under it, and adopts
   // The seeded history and the tick keep roll-ups of today: the draft is compared with them.
   await expect(results.getByRole("row", { name: /lm-eval, What happened/ })).toBeVisible();
   await expect(page.getByText(/The draft's replay is compared with what happened/)).toBeVisible();
+  // Rows at every level: the program, then its projects and their leaves.
+  await expect(results.getByRole("row", { name: /lm-posttrain, What happened/ })).toBeVisible();
+  await expect(
+    results.getByRole("row", { name: /lm-posttrain\/riley, What happened/ }),
+  ).toBeVisible();
+  // "What happened" is the review's row: the same entitled GPU-hours for the same day and cluster.
+  const review = await page.request.get(
+    `/api/v1/reports/review?from=${today}&to=${today}&cluster=b300`,
+  );
+  expect(review.status()).toBe(200);
+  const reviewRow = (
+    (await review.json()) as { rows: { id: string; entitledGpuHours: number }[] }
+  ).rows.find((row) => row.id === language.id)!;
+  const happenedRow = results.getByRole("row", { name: /language \(all\), What happened/ });
+  await expect(happenedRow.getByRole("cell").nth(2)).toHaveText(
+    Math.round(reviewRow.entitledGpuHours).toLocaleString("en-US"),
+  );
 
   // Again with the control: the current split replayed beside the draft.
   await page.goto(draftUrl);

@@ -17,38 +17,34 @@ import {
   GPU_HOURS_Y_AXIS_PROPS,
 } from "@/components/charts/gpu-hours-axes";
 import { ENTITLED_COLOUR, WHAT_IF_COLOURS } from "@/components/charts/palette";
+import { selectChartBars } from "@/lib/what-if/chart-rows";
 import type { WhatIfSummary } from "@/lib/what-if/summary";
 
 /**
- * Received GPU-hours per budget in each column, with the entitlement before (◆: the control's,
- * else as it happened) and with the draft (▲).
+ * Received GPU-hours per child of the branch (what the draft reweights) in each column, with
+ * the entitlement before (◆: the control's, else as it happened) and with the draft (▲). With
+ * many children, the largest changes and one bar for the others (selectChartBars).
  */
 export function WhatIfChart({ summary }: { summary: WhatIfSummary }) {
   const hasHappened = summary.happenedSource === "roll-ups";
   const hasControl = summary.current !== null;
-  const rows = summary.rows
-    .filter((row) => !row.isTotal)
-    .map((row) => {
-      const before = row.current ?? row.happened;
-      return {
-        name: row.label,
-        happened: Math.round(row.happened?.receivedGpuHours ?? 0),
-        current: Math.round(row.current?.receivedGpuHours ?? 0),
-        draft: Math.round(row.draft.receivedGpuHours),
-        entitledNow: Math.round(before?.entitledGpuHours ?? 0),
-        entitledDraft: Math.round(row.draft.entitledGpuHours),
-      };
-    });
+  const rows = selectChartBars(summary.rows, hasControl);
+  const others = rows.find((row) => row.budgets > 1);
   return (
     <div className="chart-card">
       <div className="chart-head">
-        <h3>Received vs entitled GPU-hours per budget</h3>
-        <span className="muted">Entitled: share of capacity each hour, capped by demand</span>
+        <h3>Received vs entitled GPU-hours per budget of {summary.nodeName}</h3>
+        <span className="muted">
+          Entitled: share of capacity each hour, capped by demand.
+          {others
+            ? ` The ${rows.length - 1} largest changes; ${others.name} in one bar.`
+            : " Budgets below them are in the table."}
+        </span>
       </div>
       <div
         className="chart-box"
         role="img"
-        aria-label="Received GPU-hours per budget in each column of the table, with the entitlements before and with the draft"
+        aria-label={`Received GPU-hours per budget of ${summary.nodeName} in each column of the table, with the entitlements before and with the draft`}
       >
         <ResponsiveContainer width="100%" height={320}>
           <ComposedChart data={rows} margin={{ top: 8, right: 8, bottom: 48, left: 8 }}>

@@ -192,7 +192,12 @@ function FigureRow({
   return (
     <tr className={className || undefined}>
       {isFirst ? (
-        <th scope="rowgroup" rowSpan={span}>
+        <th
+          scope="rowgroup"
+          rowSpan={span}
+          className={row.isLeaf ? undefined : "is-branch"}
+          style={{ paddingLeft: `${0.5 + (row.depth ?? 1)}rem` }}
+        >
           {row.isTotal ? `${row.label} (all)` : row.label}
           {notes.length > 0 ? <span className="hint"> ({notes.join(", ")})</span> : null}
         </th>

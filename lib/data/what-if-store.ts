@@ -1,30 +1,41 @@
-// What a what-if reads (worker side, hence a `db` argument): the draft and the live tree, the
+// What a what-if reads (worker side, hence a `db` argument): the draft and the period's tree, the
 // clusters, the period's actual demand (jobs with their runs) and, when the hourly roll-ups
 // cover the period, what happened.
 import { simNowMs } from "../clock";
 import type { BudgetNode } from "../engine/types";
 import type { PeriodReport } from "../reports/period-report";
+import { epochAt } from "../reports/weights-in-force";
 import type { DemandCluster, DemandJob, DraftChild } from "../what-if/demand-scenario";
 import type { WhatIfOptions } from "../what-if/summary";
 import type { Db } from "./client";
 import { loadPeriodReview } from "./review";
+import { loadTreeEpochs } from "./rollups";
 
 const toSec = (date: Date) => date.getTime() / 1000;
 
-/** The draft a what-if replays, and the live tree it applies to. */
+/**
+ * The draft a what-if replays, and the tree it applies to: the one in force at `atSec` (the
+ * period's last second), built from the weight history as the review reads it, so budgets
+ * created later and later weight edits are left out and budgets removed since are kept. Before
+ * any recorded weight (no tree then) the live tree stands in.
+ */
 export async function loadDraftAndTree(
   db: Db,
   draftId: string,
+  atSec: number,
 ): Promise<{ nodeId: string; nodeName: string; children: DraftChild[]; tree: BudgetNode[] }> {
   const draft = await db.budgetDraft.findUniqueOrThrow({
     where: { id: draftId },
     select: { nodeId: true, children: true, node: { select: { name: true } } },
   });
-  const tree = await db.budgetNode.findMany({
-    where: { removedAt: null },
-    select: { id: true, parentId: true, name: true, weight: true },
-    orderBy: [{ createdAt: "asc" }, { name: "asc" }],
-  });
+  const inForce = epochAt(await loadTreeEpochs(db), atSec)?.tree;
+  const tree = inForce
+    ? inForce.nodes.map(({ id, parentId, name, weight }) => ({ id, parentId, name, weight }))
+    : await db.budgetNode.findMany({
+        where: { removedAt: null },
+        select: { id: true, parentId: true, name: true, weight: true },
+        orderBy: [{ createdAt: "asc" }, { name: "asc" }],
+      });
   return {
     nodeId: draft.nodeId,
     nodeName: draft.node.name,

@@ -32,6 +32,7 @@ export type WhatIfContext = {
   draftId: string;
   nodeId: string;
   nodeName: string;
+  /** The tree in force at the period's end (the replays' and the rows'), before the draft. */
   tree: BudgetNode[];
   draftTree: BudgetNode[];
   from: Date;
@@ -65,14 +66,20 @@ export async function prepareWhatIf(
 ): Promise<PreparedWhatIf> {
   const startedMs = performance.now();
   const period = readWhatIfOptions(options);
+  const fromSec = period.from.getTime() / 1000;
+  const toSec = period.to.getTime() / 1000;
   const [draft, clusters, jobs, happened] = await Promise.all([
-    loadDraftAndTree(db, draftId),
+    loadDraftAndTree(db, draftId, toSec - 1),
     loadDemandClusters(db, period.clusters),
     loadDemandJobs(db, period),
     loadHappened(db, period),
   ]);
-  const fromSec = period.from.getTime() / 1000;
-  const toSec = period.to.getTime() / 1000;
+  if (!draft.tree.some((node) => node.id === draft.nodeId)) {
+    return {
+      ok: false,
+      message: `${draft.nodeName} did not exist yet at the end of the period: there is nothing to replay.`,
+    };
+  }
   const built = buildDemandScenarios({
     fromSec,
     toSec,

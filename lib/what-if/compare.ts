@@ -1,5 +1,6 @@
 // Side by side per budget of a lead's branch: what happened in the period, its replay under the
 // current split and under the draft (DESIGN section 5 figures). Pure: outcomes in, rows out.
+import { computeFulfilment } from "../engine/entitlement";
 import type { BudgetNode } from "../engine/types";
 import { percentile } from "../sim/hourly";
 import type { BudgetSummary } from "../sim/report-types";
@@ -19,8 +20,16 @@ export type LeafOutcome = {
 /** One job's queue wait: first start minus submit, seconds (a job that never started: to the end). */
 export type JobWait = { budgetId: string; jobClass: string; waitSec: number };
 
-/** A period's outcome: hours by leaf id, and the waits of the jobs submitted in the period. */
-export type Outcome = { leaves: ReadonlyMap<string, LeafOutcome>; waits: readonly JobWait[] };
+/**
+ * A period's outcome: hours by budget id, and the waits of the jobs submitted in the period.
+ * `nodes` holds leaves; with `hasBranches` it also holds inner nodes whose figures are taken as
+ * they are (the review's rows), instead of being summed from their leaves.
+ */
+export type Outcome = {
+  nodes: ReadonlyMap<string, LeafOutcome>;
+  waits: readonly JobWait[];
+  hasBranches?: boolean;
+};
 
 export type WaitFigures = { jobs: number; p50Sec: number; p90Sec: number };
 
@@ -28,10 +37,16 @@ export type WaitFigures = { jobs: number; p50Sec: number; p90Sec: number };
 export type Figures = LeafOutcome & { waits: Record<string, WaitFigures> };
 
 export type WhatIfRow = {
-  /** Leaf id, or the branch's id for the total row. */
+  /** The budget's id (the branch's own id for the total row). */
   id: string;
   /** Names below the branch ("lm-pretrain/alice"); the branch's own name for the total. */
   label: string;
+  /** The budget's own name, as it stood in the period (or the draft's, for an added one). */
+  name: string;
+  parentId: string | null;
+  /** 0 for the branch (total), 1 for the children the draft changes, and so on down. */
+  depth: number;
+  isLeaf: boolean;
   isTotal: boolean;
   /** Added by the draft (no demand in the period). */
   isNew: boolean;
@@ -64,10 +79,10 @@ export function outcomeFromReport(
   budgets: readonly BudgetSummary[],
   waits: readonly JobWait[],
 ): Outcome {
-  const leaves = new Map<string, LeafOutcome>();
+  const nodes = new Map<string, LeafOutcome>();
   for (const budget of budgets) {
     const id = budget.path.slice(budget.path.lastIndexOf("/") + 1);
-    leaves.set(id, {
+    nodes.set(id, {
       effectiveShare: budget.effectiveShare,
       entitledGpuHours: budget.entitledGpuHours,
       receivedGpuHours: budget.receivedGpuHours,
@@ -76,15 +91,17 @@ export function outcomeFromReport(
       fulfilment: budget.fulfilment,
     });
   }
-  return { leaves, waits };
+  return { nodes, waits };
 }
 
-/** The roll-ups' review of the period (lib/reports) as an outcome: its leaves. */
+/**
+ * The roll-ups' review of the period (lib/reports, the Review page's report) as an outcome:
+ * every node, inner ones included, so a row's figures are the review's row as it is.
+ */
 export function outcomeFromPeriodReport(report: PeriodReport, waits: readonly JobWait[]): Outcome {
-  const leaves = new Map<string, LeafOutcome>();
+  const nodes = new Map<string, LeafOutcome>();
   for (const node of report.nodes) {
-    if (!node.isLeaf) continue;
-    leaves.set(node.id, {
+    nodes.set(node.id, {
       effectiveShare: node.effectiveShare,
       entitledGpuHours: node.entitledGpuHours,
       receivedGpuHours: node.receivedGpuHours,
@@ -93,7 +110,7 @@ export function outcomeFromPeriodReport(report: PeriodReport, waits: readonly Jo
       fulfilment: node.fulfilment,
     });
   }
-  return { leaves, waits };
+  return { nodes, waits, hasBranches: true };
 }
 
 function childrenIndex(tree: readonly BudgetNode[]): Map<string | null, BudgetNode[]> {
@@ -106,19 +123,32 @@ function childrenIndex(tree: readonly BudgetNode[]): Map<string | null, BudgetNo
   return childrenOf;
 }
 
-/** Leaves below `nodeId` (or the node itself when it is a leaf), depth first, with their names below it. */
-function leavesBelow(
-  tree: readonly BudgetNode[],
-  nodeId: string,
-): { id: string; names: string[] }[] {
+type Place = {
+  node: BudgetNode;
+  /** Names below the branch, as the draft shapes it. */
+  names: string[];
+  depth: number;
+  /** Leaves at or below it (itself when it is one). */
+  leafIds: string[];
+};
+
+/** The branch below `nodeId` (itself first), depth first in the tree's order: parents before children. */
+function walkBranch(tree: readonly BudgetNode[], nodeId: string): Place[] {
   const childrenOf = childrenIndex(tree);
-  const out: { id: string; names: string[] }[] = [];
-  const walk = (id: string, names: string[]) => {
-    const children = childrenOf.get(id) ?? [];
-    if (children.length === 0) out.push({ id, names });
-    for (const child of children) walk(child.id, [...names, child.name]);
+  const root = tree.find((node) => node.id === nodeId);
+  if (!root) return [];
+  const out: Place[] = [];
+  const walk = (node: BudgetNode, names: string[], depth: number): string[] => {
+    const place: Place = { node, names, depth, leafIds: [] };
+    out.push(place);
+    const children = childrenOf.get(node.id) ?? [];
+    if (children.length === 0) place.leafIds.push(node.id);
+    for (const child of children) {
+      place.leafIds.push(...walk(child, [...names, child.name], depth + 1));
+    }
+    return place.leafIds;
   };
-  walk(nodeId, []);
+  walk(root, [], 0);
   return out;
 }
 
@@ -145,36 +175,38 @@ function waitFigures(
   return out;
 }
 
-/** Sums leaves: hours add up, shares add up, fulfilment is weighted by entitlement. */
-function figuresOf(outcome: Outcome, ids: readonly string[]): Figures {
-  let fulfilled = 0;
+/**
+ * One row's figures: the node's own when the outcome has it as a branch (the review's row),
+ * else its leaves summed, hours and shares adding up, fulfilment by computeFulfilment over them
+ * (docs/fulfilment.md).
+ */
+function figuresOf(outcome: Outcome, id: string, leafIds: readonly string[]): Figures {
+  const own = outcome.hasBranches ? outcome.nodes.get(id) : undefined;
+  const leaves = own ? [own] : leafIds.map((leafId) => outcome.nodes.get(leafId) ?? NONE);
   const sum = { ...NONE };
-  for (const id of ids) {
-    const leaf = outcome.leaves.get(id) ?? NONE;
+  for (const leaf of leaves) {
     sum.effectiveShare += leaf.effectiveShare;
     sum.entitledGpuHours += leaf.entitledGpuHours;
     sum.receivedGpuHours += leaf.receivedGpuHours;
     sum.allocatedGpuHours += leaf.allocatedGpuHours;
     sum.unallocatedGpuHours += leaf.unallocatedGpuHours;
-    fulfilled += (leaf.fulfilment ?? 0) * leaf.entitledGpuHours;
   }
-  const round = (value: number) => Math.round(value * 10) / 10;
+  // Unrounded: the page rounds once, as the review does, so both show the same whole hours.
   return {
-    effectiveShare: Math.round(sum.effectiveShare * 1e6) / 1e6,
-    entitledGpuHours: round(sum.entitledGpuHours),
-    receivedGpuHours: round(sum.receivedGpuHours),
-    allocatedGpuHours: round(sum.allocatedGpuHours),
-    unallocatedGpuHours: round(sum.unallocatedGpuHours),
-    fulfilment:
-      sum.entitledGpuHours > 0 ? Math.round((fulfilled / sum.entitledGpuHours) * 1e4) / 1e4 : null,
-    waits: waitFigures(outcome.waits, new Set(ids)),
+    ...sum,
+    fulfilment: own ? own.fulfilment : computeFulfilment(leaves),
+    waits: waitFigures(outcome.waits, new Set(leafIds)),
   };
 }
 
 /**
- * One row per leaf of the branch below `nodeId` (as the draft shapes it: added budgets
- * included, left-out ones kept) and a total row first, each with the three columns.
- * `happened` is null when no roll-ups cover the period, `current` when the control was not run.
+ * One row per budget of the branch below `nodeId`, at every level, as the draft shapes it
+ * (added budgets included, left-out ones kept): the branch's total first, then each child the
+ * draft changes followed by its projects and leaves, in the tree's order. `tree` is the tree
+ * the period is read with (the one in force then), `draftTree` the same with the draft applied.
+ * A "what happened" row is the review's row of that budget when the outcome has branches, so
+ * both show the same hours; a replay's branch row sums its leaves. `happened` is null when no
+ * roll-ups cover the period, `current` when the control was not run.
  *
  * @example compareOutcomes({ tree, draftTree, nodeId, happened, current, draft })[0].isTotal // true
  */
@@ -187,13 +219,14 @@ export function compareOutcomes(input: {
   draft: Outcome;
 }): WhatIfRow[] {
   const { nodeId } = input;
-  const liveIds = new Set(input.tree.map((node) => node.id));
-  const liveLeaves = new Map(leavesBelow(input.tree, nodeId).map((leaf) => [leaf.id, leaf.names]));
-  const draftLeaves = leavesBelow(input.draftTree, nodeId);
+  const periodIds = new Set(input.tree.map((node) => node.id));
+  const periodNames = new Map(
+    walkBranch(input.tree, nodeId).map((place) => [place.node.id, place.names]),
+  );
   const draftNode = new Map(input.draftTree.map((node) => [node.id, node]));
   const leftOut = new Set(
     input.draftTree
-      .filter((node) => node.parentId === nodeId && node.weight === 0 && liveIds.has(node.id))
+      .filter((node) => node.parentId === nodeId && node.weight === 0 && periodIds.has(node.id))
       .map((node) => node.id),
   );
   const isBelowLeftOut = (id: string): boolean => {
@@ -207,33 +240,25 @@ export function compareOutcomes(input: {
     return false;
   };
   const name = input.tree.find((node) => node.id === nodeId)?.name ?? nodeId;
-  const allIds = draftLeaves.map((leaf) => leaf.id);
-  const total: WhatIfRow = {
-    id: nodeId,
-    label: name,
-    isTotal: true,
-    isNew: false,
-    isLeftOut: false,
-    draftLabel: null,
-    happened: input.happened ? figuresOf(input.happened, allIds) : null,
-    current: input.current ? figuresOf(input.current, allIds) : null,
-    draft: figuresOf(input.draft, allIds),
-  };
-  const rows = draftLeaves.map((leaf): WhatIfRow => {
-    const liveNames = liveLeaves.get(leaf.id);
-    const draftLabel = leaf.names.join("/");
-    const label = liveNames ? liveNames.join("/") || name : draftLabel;
+  return walkBranch(input.draftTree, nodeId).map(({ node, names, depth, leafIds }): WhatIfRow => {
+    const isTotal = depth === 0;
+    const periodNamesOf = periodNames.get(node.id);
+    const draftLabel = names.join("/");
+    const label = isTotal ? name : periodNamesOf ? periodNamesOf.join("/") : draftLabel;
     return {
-      id: leaf.id,
+      id: node.id,
       label,
-      isTotal: false,
-      isNew: !liveIds.has(leaf.id),
-      isLeftOut: isBelowLeftOut(leaf.id),
-      draftLabel: liveNames && draftLabel !== label ? draftLabel : null,
-      happened: input.happened ? figuresOf(input.happened, [leaf.id]) : null,
-      current: input.current ? figuresOf(input.current, [leaf.id]) : null,
-      draft: figuresOf(input.draft, [leaf.id]),
+      name: isTotal ? name : (periodNamesOf?.at(-1) ?? node.name),
+      parentId: isTotal ? null : node.parentId,
+      depth,
+      isLeaf: leafIds.length === 1 && leafIds[0] === node.id,
+      isTotal,
+      isNew: !periodIds.has(node.id),
+      isLeftOut: !isTotal && isBelowLeftOut(node.id),
+      draftLabel: !isTotal && periodNamesOf && draftLabel !== label ? draftLabel : null,
+      happened: input.happened ? figuresOf(input.happened, node.id, leafIds) : null,
+      current: input.current ? figuresOf(input.current, node.id, leafIds) : null,
+      draft: figuresOf(input.draft, node.id, leafIds),
     };
   });
-  return [total, ...rows];
 }

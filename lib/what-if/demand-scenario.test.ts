@@ -265,3 +265,22 @@ describe("listActualWaits", () => {
     ]);
   });
 });
+
+describe("applyDraftForReplay on the tree of a past period", () => {
+  it("adds a child the period's tree does not hold under its own id (edge: created later)", () => {
+    const tree = [
+      { id: "root", parentId: null, name: "lab", weight: 1 },
+      { id: "a", parentId: "root", name: "a", weight: 1 },
+    ];
+    expect(
+      applyDraftForReplay(tree, "root", [
+        { id: "a", name: "a", weight: 2 },
+        { id: "later", name: "later", weight: 1 },
+      ]),
+    ).toEqual([
+      { id: "root", parentId: null, name: "lab", weight: 1 },
+      { id: "a", parentId: "root", name: "a", weight: 2 },
+      { id: "later", parentId: "root", name: "later", weight: 1 },
+    ]);
+  });
+});

@@ -44,7 +44,7 @@ export type DemandScenarioInput = {
   toSec: number;
   /** The moment the data was read: open runs count up to it. */
   nowSec: number;
-  /** The live tree as stored (ids, parents, weights). */
+  /** The tree the period is replayed with: the one in force at its end (ids, parents, weights). */
   tree: readonly BudgetNode[];
   /** The node whose children the draft changes, and its proposed children. */
   nodeId: string;
@@ -74,8 +74,9 @@ export const MIN_UNKNOWN_WORK_SEC = 60;
 
 /**
  * The tree with a draft applied for the replay: edited children take their new name and weight,
- * added children get ids `draft-new-0`, `draft-new-1`, ... and children the draft leaves out stay
- * with weight 0 (with their subtree), so their jobs still replay, unfunded, instead of vanishing.
+ * added children get ids `draft-new-0`, `draft-new-1`, ..., children the tree does not hold (created
+ * after the period whose tree this is) join it under their own id, and children the draft leaves
+ * out stay with weight 0 (with their subtree), so their jobs still replay, unfunded.
  *
  * @example applyDraftForReplay(nodes, "lang", [{ id: "a", name: "a", weight: 3 }]) // "b" -> weight 0
  */
@@ -90,6 +91,12 @@ export function applyDraftForReplay(
     const edit = edits.get(node.id);
     return edit ? { ...node, name: edit.name, weight: edit.weight } : { ...node, weight: 0 };
   });
+  const known = new Set(tree.map((node) => node.id));
+  // A child created after the period is not in the period's tree: it replays as added.
+  for (const child of children) {
+    if (child.id === undefined || known.has(child.id)) continue;
+    next.push({ id: child.id, parentId: nodeId, name: child.name, weight: child.weight });
+  }
   let added = 0;
   for (const child of children) {
     if (child.id !== undefined) continue;
