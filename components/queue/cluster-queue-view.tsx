@@ -24,7 +24,7 @@ export function ClusterQueueView({ cluster }: { cluster: string }) {
             {isError ? " · connection lost, retrying" : ""}
           </span>
         </div>
-        <GpuBar split={load} totalGpus={load.gpus} />
+        <GpuBar split={load} clusterName={load.name} />
         <p className="muted">
           {formatInteger(data.pendingTotal)} jobs pending for {formatInteger(load.pendingGpus)}{" "}
           GPUs.
