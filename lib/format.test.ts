@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { formatInteger, formatPercent, formatUtcDateTime, formatWeight } from "./format";
+import {
+  formatBudgetCounts,
+  formatInteger,
+  formatPercent,
+  formatUtcDateTime,
+  formatWeight,
+} from "./format";
 
 describe("formats", () => {
   it("shows shares with one decimal, two below 10%, and zero plainly", () => {
@@ -18,6 +24,12 @@ describe("formats", () => {
     expect(formatWeight(40)).toBe("40");
     expect(formatWeight(2.5)).toBe("2.5");
     expect(formatWeight(1 / 3)).toBe("0.3333");
+  });
+
+  it("says what a budget count counts: leaves and nodes of the tree, singular and plural", () => {
+    expect(formatBudgetCounts(58, 68)).toBe("58 leaf budgets, 68 nodes in the tree");
+    expect(formatBudgetCounts(1, 1)).toBe("1 leaf budget, 1 node in the tree");
+    expect(formatBudgetCounts(1200, 1500)).toBe("1,200 leaf budgets, 1,500 nodes in the tree");
   });
 
   it("shows instants in UTC, the same for every viewer", () => {

@@ -14,6 +14,17 @@ export function formatInteger(value: number): string {
   return INTEGER.format(value);
 }
 
+/**
+ * Budget counts that say what they count: leaves (the budgets jobs charge) and every node of
+ * the tree, root and groups included.
+ *
+ * @example formatBudgetCounts(58, 68) // "58 leaf budgets, 68 nodes in the tree"
+ */
+export function formatBudgetCounts(leafCount: number, nodeCount: number): string {
+  const leaves = `${formatInteger(leafCount)} leaf ${leafCount === 1 ? "budget" : "budgets"}`;
+  return `${leaves}, ${formatInteger(nodeCount)} ${nodeCount === 1 ? "node" : "nodes"} in the tree`;
+}
+
 /** A weight as typed: no trailing zeros. */
 export function formatWeight(weight: number): string {
   return Number.isInteger(weight) ? String(weight) : String(Number(weight.toFixed(4)));
