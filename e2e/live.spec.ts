@@ -159,7 +159,7 @@ test("an admin drains a node and watches it empty itself", async ({ browser }) =
   const drains = admin.getByRole("region", { name: "Drains finished without a human" });
   await expect(drains).toContainText(
     new RegExp(
-      `Node ${node} finished draining at \\d\\d:\\d\\d: no runs left, ready for maintenance\\.`,
+      `Node ${node} finished draining at (\\d{4}-\\d\\d-\\d\\d )?\\d\\d:\\d\\d UTC: no runs left, ready for maintenance\\.`,
     ),
   );
   await expect(
