@@ -61,7 +61,7 @@ test("a researcher submits a job and sees it ranked with a reason", async ({ pag
   const why = page.getByRole("region", { name: /#1 in the queue, budget rank \d+/ });
   await expect(why).toContainText(
     // The clock alone when the protection ends today, with the date after midnight.
-    /Waiting: needs 16 GPUs on whole nodes; 0 are free .*1024 are held by protected runs until ([A-Z][a-z]{2} \d{1,2}, )?\d\d:\d\d/,
+    /Waiting: needs 16 GPUs on whole nodes; 0 are free .*1024 are held by protected runs until (\d{4}-\d\d-\d\d )?\d\d:\d\d UTC/,
   );
 
   await page.getByRole("link", { name: "h100" }).first().click();
@@ -139,7 +139,7 @@ test("a preempted job's page says why, in a sentence with numbers", async ({ pag
   await expect(page.getByText("preempted", { exact: true })).toBeVisible();
   await expect(
     page.getByText(
-      /Preempted at \d\d:\d\d, after its 1 s protected period: language\/lm-pretrain \(at \d+% of its weekly share\) needed 8 GPUs and ranks above language\/lm-posttrain\/riley \(at \d+%\)\. The job is not resumable and ends as preempted\./,
+      /Preempted at (\d{4}-\d\d-\d\d )?\d\d:\d\d UTC, after its 1 s protected period: language\/lm-pretrain \(at \d+% of its weekly share\) needed 8 GPUs and ranks above language\/lm-posttrain\/riley \(at \d+%\)\. The job is not resumable and ends as preempted\./,
     ),
   ).toBeVisible();
   await page.getByRole("link", { name: "the job that needed it" }).click();
@@ -190,7 +190,7 @@ test("an admin drains a node and watches it empty itself", async ({ browser }) =
   const drains = admin.getByRole("region", { name: "Drains finished without a human" });
   await expect(drains).toContainText(
     new RegExp(
-      `Node ${node} finished draining at \\d\\d:\\d\\d: no runs left, ready for maintenance\\.`,
+      `Node ${node} finished draining at (\\d{4}-\\d\\d-\\d\\d )?\\d\\d:\\d\\d UTC: no runs left, ready for maintenance\\.`,
     ),
   );
   await expect(

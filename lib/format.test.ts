@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { formatInteger, formatPercent, formatUtcDateTime, formatWeight } from "./format";
+import {
+  formatBudgetCounts,
+  formatDateTime,
+  formatInteger,
+  formatPercent,
+  formatWeight,
+} from "./format";
 
 describe("formats", () => {
   it("shows shares with one decimal, two below 10%, and zero plainly", () => {
@@ -20,8 +26,16 @@ describe("formats", () => {
     expect(formatWeight(1 / 3)).toBe("0.3333");
   });
 
-  it("shows instants in UTC, the same for every viewer", () => {
-    expect(formatUtcDateTime("2026-11-30T11:38:34.000Z")).toBe("30 Nov 2026, 11:38 UTC");
+  it("shows instants in one format, in UTC, from an ISO string, seconds or a Date", () => {
+    expect(formatDateTime("2026-11-30T11:38:34.000Z")).toBe("2026-11-30 11:38 UTC");
+    expect(formatDateTime(1_796_040_000)).toBe("2026-11-30 12:00 UTC");
+    expect(formatDateTime(new Date("2026-01-05T03:04:59Z"))).toBe("2026-01-05 03:04 UTC");
+  });
+
+  it("says what a budget count counts: leaves and nodes of the tree, singular and plural", () => {
+    expect(formatBudgetCounts(58, 68)).toBe("58 leaf budgets, 68 nodes in the tree");
+    expect(formatBudgetCounts(1, 1)).toBe("1 leaf budget, 1 node in the tree");
+    expect(formatBudgetCounts(1200, 1500)).toBe("1,200 leaf budgets, 1,500 nodes in the tree");
   });
 });
 
@@ -29,8 +43,8 @@ describe("live time formats", () => {
   it("writes clock times on the same day and dates on others (UTC)", async () => {
     const { liveTimeFormatter } = await import("./format");
     const clock = liveTimeFormatter(1_796_040_000); // 2026-11-30 12:00 UTC
-    expect(clock(1_796_040_000 + 3600)).toBe("13:00");
-    expect(clock(1_796_040_000 + 86_400)).toBe("Dec 1, 12:00");
+    expect(clock(1_796_040_000 + 3600)).toBe("13:00 UTC");
+    expect(clock(1_796_040_000 + 86_400)).toBe("2026-12-01 12:00 UTC");
   });
 
   it("writes waits and countdowns in two units at most", async () => {

@@ -14,42 +14,60 @@ export function formatInteger(value: number): string {
   return INTEGER.format(value);
 }
 
+/**
+ * Budget counts that say what they count: leaves (the budgets jobs charge) and every node of
+ * the tree, root and groups included.
+ *
+ * @example formatBudgetCounts(58, 68) // "58 leaf budgets, 68 nodes in the tree"
+ */
+export function formatBudgetCounts(leafCount: number, nodeCount: number): string {
+  const leaves = `${formatInteger(leafCount)} leaf ${leafCount === 1 ? "budget" : "budgets"}`;
+  return `${leaves}, ${formatInteger(nodeCount)} ${nodeCount === 1 ? "node" : "nodes"} in the tree`;
+}
+
 /** A weight as typed: no trailing zeros. */
 export function formatWeight(weight: number): string {
   return Number.isInteger(weight) ? String(weight) : String(Number(weight.toFixed(4)));
 }
 
-const UTC_DATE_TIME = new Intl.DateTimeFormat("en-GB", {
-  dateStyle: "medium",
-  timeStyle: "short",
-  timeZone: "UTC",
-});
-
-/** "2026-11-30T11:38:34Z" -> "30 Nov 2026, 11:38 UTC": the same for every viewer. */
-export function formatUtcDateTime(iso: string): string {
-  return `${UTC_DATE_TIME.format(new Date(iso))} UTC`;
-}
-
 const DAY_SEC = 86_400;
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
 function pad2(value: number): string {
   return String(value).padStart(2, "0");
 }
 
+function toDate(at: number | string | Date): Date {
+  if (at instanceof Date) return at;
+  return typeof at === "number" ? new Date(Math.floor(at) * 1000) : new Date(at);
+}
+
+/** The clock every time on a page is read on, for the note beside them. */
+export const CLOCK_NAME = "UTC";
+
 /**
- * Points in time for live sentences (UTC, epoch seconds): "14:05" on the same day as
- * `nowSec`, "Dec 2, 14:05" on another day.
+ * The app's one date-time format, in UTC: epoch seconds, an ISO string or a Date.
  *
- * @example liveTimeFormatter(0)(3900) // "01:05"
+ * @example formatDateTime("2026-11-30T11:38:34Z") // "2026-11-30 11:38 UTC"
+ */
+export function formatDateTime(at: number | string | Date): string {
+  const date = toDate(at);
+  const day = `${date.getUTCFullYear()}-${pad2(date.getUTCMonth() + 1)}-${pad2(date.getUTCDate())}`;
+  return `${day} ${pad2(date.getUTCHours())}:${pad2(date.getUTCMinutes())} ${CLOCK_NAME}`;
+}
+
+/**
+ * Points in time for live views and sentences (epoch seconds, UTC): "14:05 UTC" on the same
+ * day as `nowSec`, the full `formatDateTime` on another day.
+ *
+ * @example liveTimeFormatter(0)(3900) // "01:05 UTC"
+ * @example liveTimeFormatter(0)(90000) // "1970-01-02 01:00 UTC"
  */
 export function liveTimeFormatter(nowSec: number): (sec: number) => string {
   const today = Math.floor(nowSec / DAY_SEC);
   return (sec) => {
-    const date = new Date(Math.floor(sec) * 1000);
-    const clock = `${pad2(date.getUTCHours())}:${pad2(date.getUTCMinutes())}`;
-    if (Math.floor(sec / DAY_SEC) === today) return clock;
-    return `${MONTHS[date.getUTCMonth()]} ${date.getUTCDate()}, ${clock}`;
+    if (Math.floor(sec / DAY_SEC) !== today) return formatDateTime(sec);
+    const date = toDate(sec);
+    return `${pad2(date.getUTCHours())}:${pad2(date.getUTCMinutes())} ${CLOCK_NAME}`;
   };
 }
 

@@ -4,6 +4,7 @@ import { ClusterTable } from "@/components/clusters/cluster-table";
 import { getBudgetTree } from "@/lib/data/budgets";
 import { listClusters } from "@/lib/data/clusters";
 import { weeklyGpuHours } from "@/lib/engine/budget-tree";
+import { formatBudgetCounts, formatInteger } from "@/lib/format";
 
 export const metadata: Metadata = { title: "Overview" };
 
@@ -31,7 +32,8 @@ export default async function OverviewPage() {
       <div className="page-head">
         <h1>Overview</h1>
         <p className="muted">
-          {clusters.length} clusters, {totalGpus.toLocaleString("en-US")} GPUs, {leafCount} budgets.
+          {formatInteger(clusters.length)} clusters, {formatInteger(totalGpus)} GPUs,{" "}
+          {formatBudgetCounts(leafCount, nodes.length)}.
         </p>
       </div>
       <section className="card" aria-labelledby="clusters-heading">

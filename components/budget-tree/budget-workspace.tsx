@@ -3,6 +3,7 @@
 import Link from "next/link";
 import "./budget-tree.css";
 import { useCallback, useDeferredValue, useMemo, useState, useTransition } from "react";
+import { formatBudgetCounts, formatInteger } from "@/lib/format";
 import { BudgetTreeView, type SubtreeTotals } from "./budget-tree-view";
 import { NodeDetails } from "./node-details";
 import { useOpenBranches } from "./tree-fold";
@@ -70,6 +71,7 @@ export function BudgetWorkspace({
     return ids;
   });
   const totals = useMemo(() => subtreeTotals(rows), [rows]);
+  const leafCount = useMemo(() => rows.filter((row) => row.isLeaf).length, [rows]);
   // Large trees re-render in the background: typing and clicking never wait for 1,000 rows.
   const deferredQuery = useDeferredValue(query);
   const [, startTransition] = useTransition();
@@ -140,8 +142,8 @@ export function BudgetWorkspace({
           </div>
           <p className="muted small" aria-live="polite">
             {matches
-              ? `${shown.length} of ${rows.length} budgets match “${deferredQuery.trim()}”.`
-              : `${rows.length} budgets. Effective share = the product of fractions from the root down.`}
+              ? `${formatInteger(shown.length)} of ${formatInteger(rows.length)} nodes in the tree match “${deferredQuery.trim()}”.`
+              : `${formatBudgetCounts(leafCount, rows.length)}. Effective share = the product of fractions from the root down.`}
           </p>
           <BudgetTreeView
             rows={shown}

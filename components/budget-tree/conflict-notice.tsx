@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useRef } from "react";
-import { formatUtcDateTime, formatWeight } from "@/lib/format";
+import { formatDateTime, formatWeight } from "@/lib/format";
 import type { ChildrenState } from "./budget-api";
 import { parseWeight, rebaseDraft, type DraftChild } from "./tree-model";
 
@@ -57,7 +57,7 @@ export function ConflictNotice({
         {last ? (
           <>
             <strong>{last.by ?? "Someone"}</strong> saved version {current.version} at{" "}
-            {formatUtcDateTime(last.at)}: “{last.reason}”.
+            {formatDateTime(last.at)}: “{last.reason}”.
           </>
         ) : (
           <>The split is now at version {current.version}.</>

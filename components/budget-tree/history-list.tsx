@@ -1,5 +1,5 @@
 import type { HistoryEntry, WeightEntry } from "@/lib/data/budget-history";
-import { formatPercent, formatUtcDateTime, formatWeight } from "@/lib/format";
+import { formatPercent, formatDateTime, formatWeight } from "@/lib/format";
 import "./budget-tree.css";
 
 type Child = { id: string; name: string; weight: number };
@@ -69,7 +69,7 @@ export function HistoryList({ changes }: { changes: HistoryEntry[] }) {
         <li key={change.id} className="history-entry">
           <p className="history-meta">
             <span className="pill">{KIND_LABEL[change.kind]}</span>{" "}
-            <time dateTime={change.at}>{formatUtcDateTime(change.at)}</time> ·{" "}
+            <time dateTime={change.at}>{formatDateTime(change.at)}</time> ·{" "}
             <strong>{change.by ?? "a deleted user"}</strong>
           </p>
           <p className="history-reason">“{change.reason}”</p>
@@ -110,7 +110,7 @@ export function WeightTimeline({ weights }: { weights: WeightEntry[] }) {
       <tbody>
         {weights.map((row) => (
           <tr key={`${row.at}-${row.weightAfter}`}>
-            <td>{formatUtcDateTime(row.at)}</td>
+            <td>{formatDateTime(row.at)}</td>
             <td className="num">
               {row.weightBefore === null ? "— (created)" : formatWeight(row.weightBefore)}
             </td>

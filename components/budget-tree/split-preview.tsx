@@ -41,13 +41,14 @@ export function SplitPreview({
           aria-expanded={isOpen}
           onClick={() => setIsOpen(!isOpen)}
         >
-          {isOpen ? "Hide" : "Show"} {preview.rows.length} budgets below
+          {isOpen ? "Hide" : "Show"} {preview.rows.length}{" "}
+          {preview.rows.length === 1 ? "node" : "nodes"} below
         </button>
       </div>
       <p className="muted small" aria-live="polite">
         {changed.length === 0
           ? "Nothing changes yet."
-          : `${changed.length} of ${preview.rows.length} budgets below change.`}
+          : `${changed.length} of ${preview.rows.length} {preview.rows.length === 1 ? "node" : "nodes"} below change.`}
       </p>
       {isOpen ? (
         <div className="table-scroll preview-scroll">

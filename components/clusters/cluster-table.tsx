@@ -19,10 +19,10 @@ export function ClusterTable({ clusters }: { clusters: ClusterSummary[] }) {
             Healthy nodes
           </th>
           <th scope="col" className="num">
-            Draining
+            Draining nodes
           </th>
           <th scope="col" className="num">
-            Down
+            Down nodes
           </th>
         </tr>
       </thead>

@@ -19,12 +19,12 @@ export function ClusterQueueView({ cluster }: { cluster: string }) {
         <div className="section-head">
           <h2 id="load-heading">GPUs now</h2>
           <span className="muted" aria-live="polite">
-            Cluster time {clock(data.nowSec)} UTC
+            Cluster clock {clock(data.nowSec)}
             {load.tickedAtSec !== null ? ` · scheduled at ${clock(load.tickedAtSec)}` : ""}
             {isError ? " · connection lost, retrying" : ""}
           </span>
         </div>
-        <GpuBar split={load} totalGpus={load.gpus} />
+        <GpuBar split={load} clusterName={load.name} />
         <p className="muted">
           {formatInteger(data.pendingTotal)} jobs pending for {formatInteger(load.pendingGpus)}{" "}
           GPUs.

@@ -33,11 +33,11 @@ export function ReviewHeadline({
           <dd className="muted small">hour by hour: {percentOrDash(headline.hourlyFulfilment)}</dd>
         </div>
         <div className="card">
-          <dt>Budgets at {FULFILMENT_TARGET * 100}%</dt>
+          <dt>Leaf budgets at {FULFILMENT_TARGET * 100}%</dt>
           <dd className="stat">
             {headline.fundedAtLeast95} of {headline.fundedBudgets}
           </dd>
-          <dd className="muted">funded budgets with demand</dd>
+          <dd className="muted">funded leaf budgets with demand</dd>
         </div>
         <div className="card">
           <dt>Least served</dt>

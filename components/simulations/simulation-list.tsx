@@ -4,6 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import type { SimulationListItem } from "@/lib/data/simulations";
 import { describeOptions } from "@/lib/simulations/scenario-options";
+import { formatDateTime } from "@/lib/format";
 import { formatShare, formatWait, SOURCE_LABELS } from "./sim-format";
 import { simulationListQuery } from "./simulation-queries";
 
@@ -65,12 +66,7 @@ export function SimulationList({ initial }: { initial: SimulationListItem[] }) {
             <tr key={item.id}>
               <td>
                 <Link href={`/simulations/${item.id}`}>{item.name}</Link>
-                <div className="muted small">
-                  {new Date(item.createdAt).toLocaleString("en-GB", {
-                    dateStyle: "medium",
-                    timeStyle: "short",
-                  })}
-                </div>
+                <div className="muted small">{formatDateTime(item.createdAt)}</div>
               </td>
               <td>
                 {SOURCE_LABELS[item.source] ?? item.source}

@@ -3,47 +3,45 @@
 import "server-only";
 import { getDb } from "../db";
 import { AppError } from "../errors";
-import type { NodeSlice } from "../engine";
+import { splitGpus, type GpuSplit, type NodeSlice } from "../engine";
 import { explainLive } from "../live/explain";
 import { getNow } from "./clock";
 import { toSec } from "./live-state";
 import { orderRankingLikeFairTree, readRanking, type RankingRow } from "./ranking";
 
-export type ClusterLoad = {
+/** A cluster's load; the GPU parts (see `GpuSplit`) add up to `gpus`. */
+export type ClusterLoad = GpuSplit & {
   name: string;
   gpuType: string;
   nodes: number;
   gpus: number;
-  allocatedGpus: number;
-  unallocatedGpus: number;
-  idleGpus: number;
   drainingNodes: number;
   downNodes: number;
-  /** GPUs on draining or down nodes, not counted as idle. */
-  unusableGpus: number;
   pendingJobs: number;
   pendingGpus: number;
   tickedAtSec: number | null;
 };
 
-/** Every cluster's load now: busy (allocated / unallocated), idle, unhealthy, pending demand. */
+/**
+ * Every cluster's load now: its GPUs split by node health and what runs there (parts that add
+ * up to the cluster's GPUs), and the pending demand.
+ */
 export async function listClusterLoads(): Promise<ClusterLoad[]> {
   const db = getDb();
-  const [clusters, busy, pending] = await Promise.all([
+  const [clusters, runs, pending] = await Promise.all([
     db.cluster.findMany({
       select: {
         id: true,
         name: true,
         gpuType: true,
         tickedAt: true,
-        nodes: { select: { gpus: true, health: true } },
+        nodes: { select: { index: true, gpus: true, health: true } },
       },
       orderBy: { name: "asc" },
     }),
-    db.run.groupBy({
-      by: ["clusterId", "isAllocated"],
+    db.run.findMany({
       where: { endedAt: null },
-      _sum: { gpus: true },
+      select: { clusterId: true, placement: true, isAllocated: true },
     }),
     db.job.groupBy({
       by: ["clusterId"],
@@ -53,27 +51,21 @@ export async function listClusterLoads(): Promise<ClusterLoad[]> {
     }),
   ]);
   return clusters.map((cluster) => {
-    const sumOf = (isAllocated: boolean) =>
-      busy.find((row) => row.clusterId === cluster.id && row.isAllocated === isAllocated)?._sum
-        .gpus ?? 0;
-    const gpus = cluster.nodes.reduce((sum, node) => sum + node.gpus, 0);
-    const unusableGpus = cluster.nodes
-      .filter((node) => node.health !== "healthy")
-      .reduce((sum, node) => sum + node.gpus, 0);
-    const allocatedGpus = sumOf(true);
-    const unallocatedGpus = sumOf(false);
+    const split = splitGpus(
+      cluster.nodes,
+      runs
+        .filter((run) => run.clusterId === cluster.id)
+        .map((run) => ({ placement: run.placement as NodeSlice[], isAllocated: run.isAllocated })),
+    );
     const waiting = pending.find((row) => row.clusterId === cluster.id);
     return {
+      ...split,
       name: cluster.name,
       gpuType: cluster.gpuType,
       nodes: cluster.nodes.length,
-      gpus,
-      allocatedGpus,
-      unallocatedGpus,
-      idleGpus: Math.max(0, gpus - unusableGpus - allocatedGpus - unallocatedGpus),
+      gpus: split.totalGpus,
       drainingNodes: cluster.nodes.filter((node) => node.health === "draining").length,
       downNodes: cluster.nodes.filter((node) => node.health === "down").length,
-      unusableGpus,
       pendingJobs: waiting?._count._all ?? 0,
       pendingGpus: waiting?._sum.gpus ?? 0,
       tickedAtSec: cluster.tickedAt ? toSec(cluster.tickedAt) : null,

@@ -69,6 +69,7 @@ export { createStandingRuns, type StandingRuns } from "./standing-runs";
 export { runSchedulePass, type SchedulePassInput, type SchedulePassResult } from "./schedule-pass";
 export { explainReason, formatNodes, type ExplainOptions } from "./explain";
 export { formatDuration, formatOffset, formatUtcClock, type TimeFormatter } from "./format-time";
+export { splitGpus, type GpuSplit, type SplitNode, type SplitRun } from "./gpu-split";
 export {
   computeFulfilment,
   computeHourlyFulfilment,

@@ -15,13 +15,14 @@ export default async function ClustersPage() {
       <div className="page-head">
         <h1>Clusters</h1>
         <p className="muted">
-          Live: GPUs busy with allocated (charged, protected) and unallocated (free) work, idle
-          GPUs, unhealthy nodes and the demand waiting in each queue.
+          Live: each cluster&apos;s GPUs in parts that add up to its total. On healthy nodes:
+          running allocated (charged, protected) work, running unallocated (free) work, idle. Then
+          every GPU of a draining node (busy or idle) and of a down node. Below, the demand waiting
+          in each queue.
         </p>
       </div>
       <div className="cluster-cards">
         {clusters.map((cluster) => {
-          const busy = cluster.allocatedGpus + cluster.unallocatedGpus;
           return (
             <section key={cluster.name} className="card" aria-labelledby={`c-${cluster.name}`}>
               <div className="card-head">
@@ -34,9 +35,13 @@ export default async function ClustersPage() {
                 </span>
               </div>
               <p className="stat-line">
-                <span className="stat">{formatPercent(busy / Math.max(1, cluster.gpus))}</span> busy
+                <span className="stat">
+                  {formatPercent(cluster.busyGpus / Math.max(1, cluster.gpus))}
+                </span>{" "}
+                busy ({formatInteger(cluster.busyGpus)} of {formatInteger(cluster.gpus)} GPUs
+                running work, on any node)
               </p>
-              <GpuBar split={cluster} totalGpus={cluster.gpus} />
+              <GpuBar split={cluster} clusterName={cluster.name} />
               <dl className="facts">
                 <div>
                   <dt>Pending jobs</dt>
@@ -49,12 +54,14 @@ export default async function ClustersPage() {
                 <div>
                   <dt>Draining nodes</dt>
                   <dd className={cluster.drainingNodes > 0 ? "health-warn" : ""}>
-                    {cluster.drainingNodes}
+                    {formatInteger(cluster.drainingNodes)}
                   </dd>
                 </div>
                 <div>
                   <dt>Down nodes</dt>
-                  <dd className={cluster.downNodes > 0 ? "health-bad" : ""}>{cluster.downNodes}</dd>
+                  <dd className={cluster.downNodes > 0 ? "health-bad" : ""}>
+                    {formatInteger(cluster.downNodes)}
+                  </dd>
                 </div>
               </dl>
               <p className="card-links">

@@ -7,6 +7,7 @@ import { getSessionUser } from "@/lib/auth";
 import { getNow } from "@/lib/data/clock";
 import { listJobsOfUser } from "@/lib/data/job-views";
 import { liveTimeFormatter } from "@/lib/format";
+import { ClockNote } from "@/components/layout/clock-note";
 
 export const metadata: Metadata = { title: "My jobs" };
 
@@ -24,6 +25,7 @@ export default async function MyJobsPage() {
           <p className="muted">
             Your jobs on every cluster, newest first, with their place in line.
           </p>
+          <ClockNote />
         </div>
         <Link className="button button-primary" href="/jobs/new">
           Submit a job

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { SimulationList } from "@/components/simulations/simulation-list";
 import { PHILLY_CITATION } from "@/components/simulations/sim-format";
 import { listSimulations } from "@/lib/data/simulations";
+import { ClockNote } from "@/components/layout/clock-note";
 
 export const metadata: Metadata = { title: "Simulations" };
 export const dynamic = "force-dynamic";
@@ -18,6 +19,7 @@ export default async function SimulationsPage() {
             Replay a workload under the old priority scheduler and under budgets, side by side.
             Baseline → allocation in each column.
           </p>
+          <ClockNote clock="real" />
         </div>
         <Link className="button button-primary" href="/simulations/new">
           New simulation

@@ -7,6 +7,7 @@ import { getClusterQueue } from "@/lib/data/queue";
 import { AppError } from "@/lib/errors";
 import { clusterQueueQuery } from "@/lib/queries/cluster-queue";
 import { pageParam } from "../../path-param";
+import { ClockNote } from "@/components/layout/clock-note";
 
 type Props = { params: Promise<{ cluster: string }> };
 
@@ -30,6 +31,7 @@ export default async function ClusterQueuePage({ params }: Props) {
         <div>
           <h1>{cluster} queue</h1>
           <p className="muted">Live: refreshes every few seconds.</p>
+          <ClockNote />
         </div>
         <p className="card-links">
           <Link href={`/clusters/${cluster}/nodes`}>Nodes</Link>

@@ -9,6 +9,7 @@ import { getJobView, type JobView } from "@/lib/data/job-views";
 import { AppError } from "@/lib/errors";
 import { formatPercent, formatSpan, liveTimeFormatter } from "@/lib/format";
 import { pageParam } from "../../path-param";
+import { ClockNote } from "@/components/layout/clock-note";
 
 type Props = { params: Promise<{ jobId: string }> };
 
@@ -49,6 +50,7 @@ export default async function JobPage({ params }: Props) {
             <Link href={`/clusters/${job.cluster}`}>{job.cluster}</Link> · {job.user.name} ·
             submitted {clock(job.submittedSec)}
           </p>
+          <ClockNote />
         </div>
         {canCancel ? <CancelButton jobId={job.id} jobName={job.name} /> : null}
       </div>

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { ClockNote } from "@/components/layout/clock-note";
 import { HistoryList, WeightTimeline } from "@/components/budget-tree/history-list";
 import { getSessionUser } from "@/lib/auth";
 import { getNodeHistory } from "@/lib/data/budget-history";
@@ -37,6 +38,7 @@ export default async function BudgetHistoryPage({
           values before and after. History cannot be edited or deleted.
           {node.isRemoved ? " This budget has been removed; its history is kept." : null}
         </p>
+        <ClockNote clock="real" />
       </div>
       <section className="card" aria-labelledby="changes-heading">
         <h2 id="changes-heading">Changes</h2>

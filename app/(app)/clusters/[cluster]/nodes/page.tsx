@@ -11,6 +11,7 @@ import { AppError } from "@/lib/errors";
 import { formatSpan, liveTimeFormatter } from "@/lib/format";
 import { pageParam } from "../../../path-param";
 import { createTokenAction, revokeTokenAction, setNodeHealthAction } from "./actions";
+import { ClockNote } from "@/components/layout/clock-note";
 
 type Props = { params: Promise<{ cluster: string }> };
 
@@ -44,6 +45,7 @@ export default async function NodesPage({ params }: Props) {
             A draining node takes no new runs; each run on it is preempted once its protected period
             ends. When it is empty it is ready for maintenance, without a human.
           </p>
+          <ClockNote />
         </div>
         <Link href={`/clusters/${cluster}`}>Queue</Link>
       </div>
