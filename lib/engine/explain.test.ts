@@ -184,12 +184,16 @@ describe("explainReason", () => {
         needGpus: 8,
         isWholeNodes: false,
         holder: { jobId: "big", budget: LM, gpus: 64 },
+        parting: {
+          higher: { path: "llm", usageRatio: 0.5 },
+          lower: { path: "vision", usageRatio: 1.2 },
+        },
         reservedNodes: [0, 1, 2, 5],
         readyAtSec: null,
         budgetsAbove: 1,
       }),
     ).toBe(
-      "Waiting: needs 8 GPUs on one node; it would fit, but nodes 0-2, 5 are kept for a job of llm/lm-pretrain that ranks ahead and needs 64 GPUs; 1 budget ranks above yours.",
+      "Waiting: needs 8 GPUs on one node; it would fit, but nodes 0-2, 5 are kept for a job of llm/lm-pretrain that ranks ahead (llm, at 50% of its weekly share, ranks above vision, at 120%, where the two budgets' branches part) and needs 64 GPUs; 1 budget ranks above yours.",
     );
   });
 

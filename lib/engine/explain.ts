@@ -140,7 +140,13 @@ export function explainReason(reason: Reason, options: ExplainOptions = {}): str
       return (
         `Waiting: ${shape(reason.needGpus, reason.isWholeNodes)}; it would fit, but ` +
         `${formatNodes(reason.reservedNodes)} ${reason.reservedNodes.length === 1 ? "is" : "are"} ` +
-        `kept for a job of ${label(reason.holder.budget)} that ranks ahead and needs ` +
+        `kept for a job of ${label(reason.holder.budget)} that ranks ahead` +
+        (reason.parting && reason.parting.higher.path !== reason.holder.budget.path
+          ? ` (${reason.parting.higher.path}, at ${percent(reason.parting.higher.usageRatio)} ` +
+            `of its ${shareLabel}, ranks above ${reason.parting.lower.path}, at ` +
+            `${percent(reason.parting.lower.usageRatio)}, where the two budgets' branches part)`
+          : "") +
+        ` and needs ` +
         `${plural(reason.holder.gpus, "GPU", "GPUs")}` +
         (reason.readyAtSec !== null && reason.readyAtSec > reason.atSec
           ? ` (ready by ${time(reason.readyAtSec)}; a job protected only until then may use them)`

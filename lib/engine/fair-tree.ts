@@ -485,6 +485,28 @@ export function findParting(
 }
 
 /**
+ * {@link findParting} memoised for one ranking: a pass asks it for many waiting jobs of the
+ * same few pairs of budgets.
+ *
+ * @example createPartingLookup(tree, ranking)("vision/dana", "language/riley")?.higher.path // "vision"
+ */
+export function createPartingLookup(
+  tree: BudgetTree,
+  ranking: FairTreeRanking,
+): (higherId: string, lowerId: string) => Parting | null {
+  const partings = new Map<string, Parting | null>();
+  return (higherId, lowerId) => {
+    const key = `${higherId}\u0000${lowerId}`;
+    let parting = partings.get(key);
+    if (parting === undefined) {
+      parting = findParting(tree, ranking, higherId, lowerId);
+      partings.set(key, parting);
+    }
+    return parting;
+  };
+}
+
+/**
  * A memoised lookup from budget id to the `BudgetRef` decisions carry (path, rank, usage
  * ratio from this ranking). Budgets missing from the tree get their id as path and null rank.
  *

@@ -138,6 +138,8 @@ export type WaitReason =
       needGpus: number;
       isWholeNodes: boolean;
       holder: { jobId: string; budget: BudgetRef; gpus: number };
+      /** Why the holder ranks ahead: where its budget's and this job's budget's paths part. */
+      parting: Parting | null;
       reservedNodes: number[];
       /** When the kept nodes should be ready; jobs whose protection ends by then may backfill. */
       readyAtSec: number | null;

@@ -1,6 +1,12 @@
 import { loadClusterState, type ClusterState, type LiveRun } from "./cluster-state";
 import { protectedUntilSec } from "./contract";
-import { createBudgetRefs, findParting, rankBudgets, type FairTreeRanking } from "./fair-tree";
+import {
+  createBudgetRefs,
+  createPartingLookup,
+  findParting,
+  rankBudgets,
+  type FairTreeRanking,
+} from "./fair-tree";
 import type { Holdings } from "./holdings";
 import {
   guardedPreemptableGpus,
@@ -636,6 +642,7 @@ function decide(
               : null,
           rankOf,
           budgetRef,
+          partingOf: createPartingLookup(tree, ranking),
           shapeOf: (gpus) => placementShape(gpus, pool.nodeSizeGpus),
           holdings,
         };

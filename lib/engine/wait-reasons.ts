@@ -1,5 +1,5 @@
 import { placeJob, type GpuPool, type PlacementShape } from "./placement";
-import type { BudgetRef, WaitDecision, WaitReason } from "./reasons";
+import type { BudgetRef, Parting, WaitDecision, WaitReason } from "./reasons";
 import type { LiveRun } from "./cluster-state";
 import type { Holdings } from "./holdings";
 import type { PendingJob } from "./types";
@@ -19,6 +19,8 @@ export type WaitContext = {
   } | null;
   rankOf: (budgetId: string) => number;
   budgetRef: (budgetId: string) => BudgetRef;
+  /** Where two budgets' paths part (`findParting`), for a sentence that names it. */
+  partingOf: (higherBudgetId: string, lowerBudgetId: string) => Parting | null;
   shapeOf: (gpus: number) => PlacementShape;
   /** Allocated GPUs held per tree node at the end of the pass (the share guard). */
   holdings: Holdings;
@@ -239,6 +241,7 @@ export function describeWaiting(
             budget: context.budgetRef(reservation.holderBudgetId),
             gpus: reservation.holderGpus,
           },
+          parting: context.partingOf(reservation.holderBudgetId, job.budgetId),
           reservedNodes: reservation.nodes,
           readyAtSec: reservation.readyAtSec,
           budgetsAbove: rank - 1,
