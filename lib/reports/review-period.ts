@@ -1,5 +1,6 @@
 // The period of a budget review (DESIGN section 5): whole UTC days, a calendar month by
 // default. Pure: "now" is an argument.
+import { MONTH_NAMES } from "../validation/dates";
 
 const DAY_SEC = 86_400;
 
@@ -123,21 +124,6 @@ export function defaultReviewPeriod(nowSec: number, earliestDataSec: number | nu
 export function periodDays(period: Pick<ReviewPeriod, "fromSec" | "toSec">): number {
   return Math.round((period.toSec - period.fromSec) / DAY_SEC);
 }
-
-const MONTH_NAMES = [
-  "January",
-  "February",
-  "March",
-  "April",
-  "May",
-  "June",
-  "July",
-  "August",
-  "September",
-  "October",
-  "November",
-  "December",
-];
 
 /**
  * The period as people say it: "October 2026", or "3 Oct 2026 – 17 Oct 2026".

@@ -20,7 +20,8 @@ const MONTH = /^(\d{4})-(\d{2})$/;
 const INSTANT =
   /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?(Z|[+-]\d{2}:\d{2})?)?$/;
 
-const MONTH_NAMES = [
+/** English month names, January first. */
+export const MONTH_NAMES = [
   "January",
   "February",
   "March",
