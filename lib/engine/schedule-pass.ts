@@ -3,7 +3,6 @@ import { protectedUntilSec } from "./contract";
 import {
   createBudgetRefs,
   createPartingLookup,
-  findParting,
   rankBudgets,
   type FairTreeRanking,
 } from "./fair-tree";
@@ -208,6 +207,8 @@ function decide(
   const nodeOfSlot = (slot: number): number =>
     (nodeBySlot[slot] ??= holdings.nodeIndexOf(state.budgetSlots.ids[slot]!));
   const preemptableGpus = createPreemptableBound(state, holdings, nodeOfSlot);
+  // Where two budgets' paths part, for preemption and wait sentences (docs/ranking.md).
+  const partingOf = createPartingLookup(tree, ranking);
   const endRun: typeof state.endRun = (entry, reason) => {
     state.endRun(entry, reason);
     if (entry.isAllocated) holdings.add(entry.budgetId, -entry.gpus);
@@ -433,9 +434,7 @@ function decide(
       for (const slice of run.placement) {
         surplus.set(slice.node, (surplus.get(slice.node) ?? 0) + slice.gpus);
       }
-      const parting = run.isAllocated
-        ? findParting(tree, ranking, job.budgetId, run.budgetId)
-        : null;
+      const parting = run.isAllocated ? partingOf(job.budgetId, run.budgetId) : null;
       endRun(entry, rankPreemptionReason(run, preemptor, budgetRef(run.budgetId), nowSec, parting));
     }
     start(
@@ -642,7 +641,7 @@ function decide(
               : null,
           rankOf,
           budgetRef,
-          partingOf: createPartingLookup(tree, ranking),
+          partingOf,
           shapeOf: (gpus) => placementShape(gpus, pool.nodeSizeGpus),
           holdings,
         };
