@@ -2,6 +2,7 @@ import { redirect } from "next/navigation";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { AppError } from "../errors";
+import { Prisma } from "../generated/prisma/client";
 import { lineString } from "../validation/text";
 import { safeAction } from "./safe-action";
 
@@ -79,6 +80,16 @@ describe("safeAction", () => {
       },
     });
     expect(log).toHaveBeenCalledWith(crash);
+  });
+
+  it("answers an unreachable database as the API does: 503 database_unavailable", async () => {
+    const result = await safeAction(async () => {
+      throw new Prisma.PrismaClientKnownRequestError("down", { code: "P1001", clientVersion: "7" });
+    });
+    expect(result).toMatchObject({
+      ok: false,
+      error: { status: 503, code: "database_unavailable", fieldErrors: {} },
+    });
   });
 
   it("lets Next's redirect() through: it is control flow, not a failure", async () => {

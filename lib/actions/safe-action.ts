@@ -1,9 +1,11 @@
 // The server actions' error map, the counterpart of the API's apiRoute (lib/api/respond.ts):
-// bad input -> a 422 state with field errors, an AppError -> its status and message, anything
-// else -> logged, and a 500 state that says nothing of it. Actions return the state instead of
+// bad input -> a 422 state with field errors, an AppError -> its status and message, the
+// database's own errors as the API maps them (503 when unreachable), anything else -> logged,
+// and a 500 state that says nothing of it. Actions return the state instead of
 // throwing, so a refusal is a message in the form, not an error page and a stack in the log.
 import { unstable_rethrow } from "next/navigation";
 import { ZodError } from "zod";
+import { toDatabaseAppError } from "../data/prisma-errors";
 import { AppError, ERROR_STATUS, type ErrorCode, type FieldIssue } from "../errors";
 
 export type ActionError = {
@@ -43,12 +45,13 @@ export function toActionError(error: unknown): ActionError {
       fieldErrors: fieldErrorsOf(issues),
     };
   }
-  if (error instanceof AppError) {
+  const known = error instanceof AppError ? error : toDatabaseAppError(error);
+  if (known) {
     return {
-      status: error.status,
-      code: error.code,
-      message: error.message,
-      fieldErrors: fieldErrorsOf(error.issues ?? []),
+      status: known.status,
+      code: known.code,
+      message: known.message,
+      fieldErrors: fieldErrorsOf(known.issues ?? []),
     };
   }
   console.error(error);
