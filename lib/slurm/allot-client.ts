@@ -1,0 +1,68 @@
+// The bridge's and sync's way to the Allot server: JSON over HTTP with a bearer token
+// (ALLOT_TOKEN), each failure turned into one AllotApiError that says what to fix.
+
+/** A call to Allot that failed: unreachable, refused, or answered with an error. */
+export class AllotApiError extends Error {
+  constructor(
+    message: string,
+    /** The HTTP status, or null when the server could not be reached. */
+    readonly status: number | null,
+  ) {
+    super(message);
+  }
+}
+
+export type AllotClient = {
+  server: string;
+  get<T>(path: string): Promise<T>;
+  post<T>(path: string, body: unknown): Promise<T>;
+};
+
+/** A client for `server` (e.g. http://allot:3000) that sends `token` on every call. */
+export function createAllotClient(
+  server: string,
+  token: string,
+  options: { timeoutMs?: number } = {},
+): AllotClient {
+  const base = server.replace(/\/+$/, "");
+  const call = async <T>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> => {
+    let response: Response;
+    try {
+      response = await fetch(`${base}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body === undefined ? {} : { "content-type": "application/json" }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
+      });
+    } catch (error) {
+      const cause = (error as { cause?: { code?: string } }).cause?.code;
+      throw new AllotApiError(
+        `cannot reach Allot at ${base} (${cause ?? (error as Error).name})`,
+        null,
+      );
+    }
+    const text = await response.text();
+    if (!response.ok) {
+      let detail = text.slice(0, 300);
+      try {
+        const parsed = JSON.parse(text) as { error?: { message?: string } };
+        detail = parsed.error?.message ?? detail;
+      } catch {
+        // not JSON: keep the text
+      }
+      throw new AllotApiError(
+        `Allot answered ${response.status} to ${method} ${path}: ${detail}`,
+        response.status,
+      );
+    }
+    return JSON.parse(text) as T;
+  };
+  return {
+    server: base,
+    get: (path) => call("GET", path),
+    post: (path, body) => call("POST", path, body),
+  };
+}

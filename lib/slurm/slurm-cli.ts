@@ -1,0 +1,42 @@
+// SLURM's own commands (scontrol, squeue, sinfo, sacct, sacctmgr), run with execFile: no npm
+// package speaks to SLURM and slurmrestd cannot place or requeue a job (docs/slurm.md), so the
+// bridge and the sync shell out, as SLURM's own tools do. One seam, so tests can see the calls.
+import { execFile } from "node:child_process";
+
+/** A SLURM command that failed or could not be started. */
+export class SlurmCommandError extends Error {
+  constructor(
+    message: string,
+    readonly command: string,
+    readonly stderr: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Runs one SLURM command and resolves to its standard output. */
+export type SlurmRunner = (command: string, args: readonly string[]) => Promise<string>;
+
+/** The real runner: `command args...` with this process's environment (SLURM_CONF and all). */
+export function createSlurmRunner(options: { timeoutMs?: number } = {}): SlurmRunner {
+  return (command, args) =>
+    new Promise((resolve, reject) => {
+      execFile(
+        command,
+        [...args],
+        { timeout: options.timeoutMs ?? 30_000, maxBuffer: 256 * 1024 * 1024 },
+        (error, stdout, stderr) => {
+          if (!error) return resolve(stdout);
+          const why = (error as { code?: unknown }).code === "ENOENT" ? "not installed" : "failed";
+          const line = (stderr || error.message).trim().split("\n")[0] ?? "";
+          reject(
+            new SlurmCommandError(
+              `${command} ${args.join(" ")} ${why}: ${line}`,
+              command,
+              String(stderr),
+            ),
+          );
+        },
+      );
+    });
+}
