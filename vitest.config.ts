@@ -18,7 +18,7 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["lib/**/*.test.ts", "components/**/*.test.ts", "scripts/**/*.test.ts"],
-          exclude: ["**/*.db.test.ts", "node_modules/**"],
+          exclude: ["**/*.db.test.ts", "**/*.slurm.test.ts", "node_modules/**"],
         },
       },
       {
@@ -32,6 +32,18 @@ export default defineConfig({
           fileParallelism: false,
           testTimeout: 30_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // A real SLURM (npm run slurm:up), the production build and a real Postgres.
+          name: "slurm",
+          include: ["**/*.slurm.test.ts"],
+          exclude: ["node_modules/**"],
+          fileParallelism: false,
+          testTimeout: 300_000,
+          hookTimeout: 300_000,
         },
       },
     ],

@@ -181,8 +181,19 @@ async function applyEvent(
     await tx.run.update({ where: { id: runId }, data: { stopAckedAt: now } });
     return null;
   }
-  // job.finished / job.failed: a late report for a run the engine already ended changes nothing.
+  // job.finished / job.failed / job.requeued: a late report for a run the engine already ended
+  // changes nothing.
   if (run.endedAt) return "The run already ended.";
+  if (event.kind === "job.requeued") {
+    // The executor put the job back in its queue (a start that did not happen where decided,
+    // or its own requeue): the run ends, the job waits in Allot again.
+    await tx.run.update({
+      where: { id: runId },
+      data: { endedAt: now, endReason: "failed", stopAckedAt: now },
+    });
+    await tx.job.update({ where: { id: run.jobId }, data: { state: "pending" } });
+    return null;
+  }
   const isFinished = event.kind === "job.finished";
   await tx.run.update({
     where: { id: runId },

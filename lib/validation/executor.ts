@@ -72,6 +72,7 @@ export const executorEventSchema = z.discriminatedUnion("kind", [
   runEvent("job.finished"),
   runEvent("job.failed"),
   runEvent("job.stopped"),
+  runEvent("job.requeued"),
   nodeEvent("node.healthy"),
   nodeEvent("node.draining"),
   nodeEvent("node.down"),
