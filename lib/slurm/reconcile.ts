@@ -304,13 +304,13 @@ export function slurmHealthOf(node: SlurmNode): Health {
   return "healthy";
 }
 
-/** Reason SLURM shows for a drain Allot asked for; the bridge resumes only its own drains. */
+/** The start of the reason SLURM shows for a drain Allot asked for. */
 export const ALLOT_DRAIN_PREFIX = "Allot:";
 
 /**
  * Node health both ways, by change: a change SLURM shows goes to Allot (node.draining,
- * node.down, node.healthy), a change Allot made goes to SLURM (State=DRAIN, or RESUME of a
- * drain Allot asked for). At the first look, the unhealthy side wins.
+ * node.down, node.healthy), a change Allot made goes to SLURM (State=DRAIN with a reason that
+ * starts "Allot:", or State=RESUME). At the first look, the unhealthy side wins.
  */
 function mirrorNodes(input: RoundInput, memory: BridgeMemory, out: RoundOutput): void {
   const allotByHost = new Map<string | null, PlanNode>(
@@ -343,11 +343,8 @@ function mirrorNodes(input: RoundInput, memory: BridgeMemory, out: RoundOutput):
         node: node.name,
         reason: `${ALLOT_DRAIN_PREFIX} ${allotHealth === "down" ? "down" : "drained"} in Allot`,
       });
-    } else if (
-      allotChanged &&
-      allotHealth === "healthy" &&
-      node.reason.startsWith(ALLOT_DRAIN_PREFIX)
-    ) {
+    } else if (allotChanged && allotHealth === "healthy") {
+      // The newer word wins: an admin who set the node healthy in Allot resumes it in SLURM.
       out.steps.push({ kind: "resume", node: node.name, why: "healthy again in Allot" });
     }
   }
