@@ -4,7 +4,7 @@
 // what SLURM runs where is read back with squeue and sacct, and compared with Allot's runs.
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -32,6 +32,8 @@ if (!process.env.SLURM_CONF) {
 let database: ScratchDatabase;
 let db: ReturnType<typeof createPrismaClient>;
 let server: ProductionServer;
+const SERVER_PORT = 3600 + Math.floor(Math.random() * 300);
+const SERVER_ENV = { NEXTAUTH_SECRET: "slurm-test-secret", ALLOT_TICK_SEC: "1" };
 let clusterToken = "";
 let adminToken = "";
 let bridge: ChildProcess | null = null;
@@ -118,6 +120,23 @@ async function hostsOf(placement: unknown): Promise<string[]> {
   return (placement as { node: number }[]).map((slice) => host.get(slice.node)!).sort();
 }
 
+/** Kills the processes of a job's steps (slurmstepd and what it runs) on this host. */
+async function killSteps(jobId: string): Promise<void> {
+  const table = await run("ps", ["-eo", "pid=,ppid=,args="]);
+  const rows = table.split("\n").map((line) => line.trim().split(/\s+/, 3));
+  const steps = rows
+    .filter(([, , args]) => args?.startsWith(`slurmstepd: [${jobId}.`))
+    .map(([pid]) => pid);
+  const children = rows.filter(([, ppid]) => steps.includes(ppid)).map(([pid]) => pid);
+  for (const pid of [...children, ...steps]) {
+    try {
+      process.kill(Number(pid), "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+}
+
 function startBridge(): void {
   bridge = spawn(
     process.execPath,
@@ -191,8 +210,8 @@ beforeAll(async () => {
   }
   await run("scancel", ["--user", "root"]).catch(() => "");
 
-  server = await startProductionServer(3600 + Math.floor(Math.random() * 300), {
-    env: { DATABASE_URL: database.url, NEXTAUTH_SECRET: "slurm-test-secret", ALLOT_TICK_SEC: "1" },
+  server = await startProductionServer(SERVER_PORT, {
+    env: { DATABASE_URL: database.url, ...SERVER_ENV },
   });
   const registered = await run(
     process.execPath,
@@ -436,6 +455,60 @@ describe("the SLURM bridge", () => {
     await run("scancel", [orphan, tooBig, tooLong]);
   }, 60_000);
 
+  it("drains in SLURM a node Allot drained, and resumes it when Allot says healthy", async () => {
+    await clearCluster();
+    const target = await db.clusterNode.findFirstOrThrow({
+      where: { cluster: { name: CLUSTER }, hostname: "n3" },
+    });
+    const post = (kind: string) =>
+      fetch(`${server.url}/api/v1/clusters/${CLUSTER}/events`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
+        body: JSON.stringify({ id: `admin-${kind}-${Date.now()}`, kind, node: target.index }),
+      });
+    expect((await post("node.draining")).status).toBe(200);
+    const slurmNode = async () =>
+      parseSinfo(await run("sinfo", ["--json"])).find((node) => node.name === "n3")!;
+    const drained = await waitFor("SLURM to drain n3", async () => {
+      const node = await slurmNode();
+      return node.flags.includes("DRAIN") ? node : null;
+    });
+    expect(drained.reason).toBe("Allot: drained in Allot");
+    expect((await post("node.healthy")).status).toBe(200);
+    await waitFor("SLURM to resume n3", async () => !(await slurmNode()).flags.includes("DRAIN"));
+    expect((await db.clusterNode.findUniqueOrThrow({ where: { id: target.id } })).health).toBe(
+      "healthy",
+    );
+  }, 60_000);
+
+  it("loses nothing when Allot restarts while jobs are submitted and running", async () => {
+    await clearCluster();
+    const before: string[] = [];
+    for (let i = 0; i < 4; i += 1)
+      before.push(await sbatch("-A", LANGUAGE, "--gres=gpu:8", "-J", `a${i}`, "--wrap", "sleep 6"));
+    await waitFor("the first jobs running", async () => {
+      const jobs = await squeue();
+      return before.every((id) => jobs.get(id)?.state === "RUNNING");
+    });
+    await server.stop();
+    const during: string[] = [];
+    for (let i = 0; i < 4; i += 1)
+      during.push(await sbatch("-A", VISION, "--gres=gpu:8", "-J", `b${i}`, "--wrap", "sleep 2"));
+    await waitFor("the bridge to notice", async () => /round failed \(1\)/.test(bridgeLog));
+    server = await startProductionServer(SERVER_PORT, {
+      env: { DATABASE_URL: database.url, ...SERVER_ENV },
+    });
+    for (const id of [...before, ...during]) {
+      await waitFor(
+        `${id} completed in Allot`,
+        async () => (await allotJob(id))?.state === "completed",
+        120_000,
+      );
+      expect((await allotJob(id))!.runs.length).toBe(1);
+      expect((await sacct(id)).map((record) => record.state)).toEqual(["COMPLETED"]);
+    }
+  }, 240_000);
+
   it("loses nothing and starts nothing twice when the bridge is killed and restarted", async () => {
     await clearCluster();
     const ids: string[] = [];
@@ -479,6 +552,66 @@ describe("the SLURM bridge", () => {
       ),
     );
   }, 300_000);
+
+  // Last: a node that stopped responding can leave SLURM itself confused for a while.
+  it("holds and restarts elsewhere a job SLURM requeued when its node stopped responding", async () => {
+    await clearCluster();
+    const id = await sbatch(
+      "-A",
+      VISION,
+      "--gres=gpu:8",
+      "--requeue",
+      "-J",
+      "lost",
+      "--wrap",
+      "sleep 60",
+    );
+    const job = await waitFor("the job running", async () => {
+      const found = (await squeue()).get(id);
+      return found?.state === "RUNNING" ? found : null;
+    });
+    const host = job.nodes[0]!;
+    const config = await run("scontrol", ["show", "config"]);
+    const pidFile = /SlurmdPidFile\s*=\s*(\S+)/.exec(config)![1]!.replace("%n", host);
+    const slurmd = Number(readFileSync(pidFile, "utf8").trim());
+    process.kill(slurmd, "SIGSTOP");
+    try {
+      const allotNode = () =>
+        db.clusterNode.findFirstOrThrow({ where: { cluster: { name: CLUSTER }, hostname: host } });
+      await waitFor(
+        `Allot to mark ${host} down`,
+        async () => (await allotNode()).health === "down",
+        90_000,
+      );
+      const restarted = await waitFor(
+        "the job running on another node",
+        async () => {
+          const found = (await squeue()).get(id);
+          return found?.state === "RUNNING" && !found.nodes.includes(host) ? found : null;
+        },
+        90_000,
+      );
+      const allot = (await allotJob(id))!;
+      expect(allot.runs.map((r) => r.endReason)).toEqual(["node_down", null]);
+      expect(await hostsOf(allot.runs[1]!.placement)).toEqual(restarted.nodes.sort());
+    } finally {
+      // The job's first run is still alive on the stopped node: end it before the node speaks
+      // again, as a rebooted node would (else SLURM miscounts the GPUs of its new node).
+      await killSteps(id);
+      process.kill(slurmd, "SIGCONT");
+    }
+    await run("scancel", [id]);
+    await waitFor(
+      `${host} healthy in Allot again`,
+      async () => {
+        const node = await db.clusterNode.findFirstOrThrow({
+          where: { cluster: { name: CLUSTER }, hostname: host },
+        });
+        return node.health === "healthy";
+      },
+      90_000,
+    );
+  }, 240_000);
 });
 
 /** Medians for the closing note: release -> job.started, and a job's end -> its GPUs reused. */

@@ -113,8 +113,10 @@ describe("starting a decided run", () => {
 
   it("puts a run SLURM started elsewhere back, held, and tells Allot", () => {
     const memory = createBridgeMemory();
+    const planned = plan({ starts: [start("7", [1])] });
+    reconcile(input([slurmJob("7")], planned), memory);
     const running = slurmJob("7", { state: "RUNNING", nodes: ["n1"], priority: 1000 });
-    const out = reconcile(input([running], plan({ starts: [start("7", [1])] })), memory);
+    const out = reconcile(input([running], planned, { nowMs: NOW + 1000 }), memory);
     expect(out.steps).toEqual([
       { kind: "requeuehold", jobId: "7", why: "SLURM started it on n1, not on n2" },
     ]);
@@ -126,6 +128,38 @@ describe("starting a decided run", () => {
         message: "SLURM started it on n1 instead of n2.",
       },
     ]);
+  });
+
+  it("stops an earlier run still going elsewhere before the decided start, telling Allot nothing", () => {
+    const running = slurmJob("7", { state: "RUNNING", nodes: ["n1"], priority: 1000 });
+    const out = reconcile(
+      input([running], plan({ starts: [start("7", [1])] })),
+      createBridgeMemory(),
+    );
+    expect(out).toEqual({
+      steps: [{ kind: "requeuehold", jobId: "7", why: "an earlier run on n1 is still going" }],
+      events: [],
+      notes: [],
+    });
+  });
+
+  it("drains a node where SLURM did not make two starts in a row", () => {
+    const memory = createBridgeMemory();
+    let nowMs = NOW;
+    const round = (runId: string) => {
+      const planned = plan({ starts: [{ ...start("7", [1]), runId }] });
+      reconcile(input([slurmJob("7")], planned, { nowMs }), memory);
+      nowMs += START_TIMEOUT_MS;
+      const stuck = slurmJob("7", { priority: 1000, reason: "Resources" });
+      return reconcile(input([stuck], planned, { nowMs }), memory);
+    };
+    expect(round("a").steps.map((step) => step.kind)).toEqual(["hold"]);
+    const second = round("b");
+    expect(second.steps).toEqual([
+      { kind: "hold", jobId: "7", why: "did not start where Allot decided" },
+      { kind: "drain", node: "n2", reason: "Allot: SLURM did not start 2 runs placed here" },
+    ]);
+    expect(second.events.map((event) => event.kind)).toEqual(["node.draining", "job.requeued"]);
   });
 
   it("holds a release that did not start within the timeout, and tells Allot", () => {
@@ -206,6 +240,26 @@ describe("following a running run", () => {
         message: "SLURM requeued it (BeginTime).",
       },
     ]);
+  });
+});
+
+describe("a node that stopped responding", () => {
+  it("holds the job SLURM requeued from it and lets node.down end the run", () => {
+    const requeued = slurmJob("1", { state: "PENDING", priority: 5, reason: "BeginTime" });
+    const nodes = [node("n1", { state: "down", flags: ["NOT_RESPONDING"] }), node("n2")];
+    const running = {
+      runId: "run-1",
+      jobId: "job-1",
+      externalId: "1",
+      placement: [{ node: 0, gpus: 8 }],
+      protectedUntil: new Date(NOW).toISOString(),
+    };
+    const out = reconcile(
+      input([requeued], plan({ running: [running] }), { nodes }),
+      createBridgeMemory(),
+    );
+    expect(out.steps).toEqual([{ kind: "hold", jobId: "1", why: "requeued by SLURM" }]);
+    expect(out.events.map((event) => event.kind)).toEqual(["node.down"]);
   });
 });
 
@@ -343,6 +397,11 @@ describe("node health both ways", () => {
       ["node.healthy", 1],
     ]);
     expect(back.steps).toEqual([]);
+  });
+
+  it("takes a NOT_RESPONDING flag alone for nothing: SLURM sets DOWN when it means it", () => {
+    const blip = [node("n1", { state: "idle", flags: ["NOT_RESPONDING"] }), node("n2")];
+    expect(reconcile(input([], plan(), { nodes: blip }), createBridgeMemory()).events).toEqual([]);
   });
 
   it("drains in SLURM what Allot drained, and resumes it when Allot says healthy", () => {

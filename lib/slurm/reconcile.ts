@@ -28,10 +28,18 @@ export type BridgeMemory = {
   commentedAtMs: Map<string, number>;
   /** Node name -> the health last seen on each side. */
   nodes: Map<string, { slurm: Health; allot: Health }>;
+  /** Node name -> starts SLURM did not make there in a row. */
+  failedStarts: Map<string, number>;
 };
 
 export function createBridgeMemory(): BridgeMemory {
-  return { released: new Map(), stopping: new Map(), commentedAtMs: new Map(), nodes: new Map() };
+  return {
+    released: new Map(),
+    stopping: new Map(),
+    commentedAtMs: new Map(),
+    nodes: new Map(),
+    failedStarts: new Map(),
+  };
 }
 
 /** One SLURM command, with the reason it is logged with. */
@@ -89,14 +97,21 @@ export function reconcile(input: RoundInput, memory: BridgeMemory): RoundOutput 
   const view = allotView(input.plan);
   const hostOf = new Map(input.plan.nodes.map((node) => [node.index, node.hostname]));
   const handled = new Set<string>();
-
+  // Node events first: a node that went down ends its runs as node_down, the truer reason.
+  mirrorNodes(input, memory, out);
   for (const [id, start] of view.starts) {
     handled.add(id);
     startRun(id, start, jobsById.get(id), input, hostOf, memory, out);
   }
   for (const [id, run] of view.running) {
     handled.add(id);
-    followRun(id, run.runId, run.jobId, jobsById.get(id) ?? input.ended.get(id), out);
+    const hosts = run.placement.map((slice) => hostOf.get(slice.node) ?? "");
+    const isNodeLost = input.nodes.some(
+      (node) =>
+        hosts.includes(node.name) &&
+        (slurmHealthOf(node) === "down" || node.flags.includes("NOT_RESPONDING")),
+    );
+    followRun(id, run, jobsById.get(id) ?? input.ended.get(id), isNodeLost, out);
   }
   for (const [id, stop] of view.stops) {
     handled.add(id);
@@ -126,7 +141,6 @@ export function reconcile(input: RoundInput, memory: BridgeMemory): RoundOutput 
     keepInAllotsHands(job, view.waiting.has(job.id), memory, input.nowMs, out);
   }
   writeComments(input, view.waiting, memory, out);
-  mirrorNodes(input, memory, out);
   forget(memory, jobsById, view);
   return out;
 }
@@ -152,9 +166,21 @@ function startRun(
   const state = job?.state ?? ended!.state;
   if (isRunningState(state)) {
     const actual = [...new Set(job!.nodes)].sort();
+    const released = memory.released.get(id);
     memory.released.delete(id);
     if (actual.join(",") === wanted.join(",")) {
+      noteStart(memory, wanted, true);
       out.events.push(runEvent("job.started", id, runId));
+      return;
+    }
+    if (released?.runId !== runId) {
+      // Not this bridge's release: an earlier run still going (SLURM requeues late). Stop it;
+      // the decided start follows once it is pending again.
+      out.steps.push({
+        kind: "requeuehold",
+        jobId: id,
+        why: `an earlier run on ${actual.join(",")} is still going`,
+      });
       return;
     }
     out.steps.push({
@@ -180,6 +206,7 @@ function startRun(
     if (input.nowMs - released.atMs < START_TIMEOUT_MS) return;
     memory.released.delete(id);
     out.steps.push({ kind: "hold", jobId: id, why: "did not start where Allot decided" });
+    drainAfterFailedStarts(memory, wanted, input, out);
     out.events.push({
       ...runEvent("job.requeued", id, runId),
       message: `SLURM did not start it on ${wanted.join(",")} within ${START_TIMEOUT_MS / 1000} s (${job!.reason}).`,
@@ -196,13 +223,55 @@ function startRun(
   });
 }
 
-function followRun(
-  id: string,
-  runId: string,
-  allotJobId: string,
-  job: SlurmJob | SacctRecord | undefined,
+/** Consecutive starts SLURM did not make on a node before the bridge drains it. */
+export const FAILED_STARTS_TO_DRAIN = 2;
+
+function noteStart(memory: BridgeMemory, hosts: readonly string[], isOk: boolean): number {
+  let most = 0;
+  for (const host of hosts) {
+    const count = isOk ? 0 : (memory.failedStarts.get(host) ?? 0) + 1;
+    memory.failedStarts.set(host, count);
+    most = Math.max(most, count);
+  }
+  return most;
+}
+
+/**
+ * A node where SLURM keeps refusing what Allot placed (its GPUs look busy to SLURM, say after
+ * a node failure) is unhealthy in effect: drained on both sides, with the reason, for an admin.
+ */
+function drainAfterFailedStarts(
+  memory: BridgeMemory,
+  hosts: readonly string[],
+  input: RoundInput,
   out: RoundOutput,
 ): void {
+  noteStart(memory, hosts, false);
+  for (const host of hosts) {
+    if ((memory.failedStarts.get(host) ?? 0) < FAILED_STARTS_TO_DRAIN) continue;
+    const node = input.plan.nodes.find((entry) => entry.hostname === host);
+    if (!node || node.health !== "healthy") continue;
+    const reason = `${ALLOT_DRAIN_PREFIX} SLURM did not start ${FAILED_STARTS_TO_DRAIN} runs placed here`;
+    memory.failedStarts.set(host, 0);
+    memory.nodes.set(host, { slurm: "draining", allot: "draining" });
+    out.steps.push({ kind: "drain", node: host, reason });
+    out.events.push({
+      id: `slurm-node-${host}-draining-${input.nowMs}`,
+      kind: "node.draining",
+      node: node.index,
+      message: reason,
+    });
+  }
+}
+
+function followRun(
+  id: string,
+  run: Plan["running"][number],
+  job: SlurmJob | SacctRecord | undefined,
+  isNodeLost: boolean,
+  out: RoundOutput,
+): void {
+  const { runId, jobId: allotJobId } = run;
   if (!job) {
     out.events.push({
       ...runEvent("job.failed", id, runId),
@@ -219,6 +288,8 @@ function followRun(
   if ("priority" in job && job.priority > 0) {
     out.steps.push({ kind: "hold", jobId: id, why: "requeued by SLURM" });
   }
+  // Its node is down: node.down (this round, from mirrorNodes) ends the run as node_down.
+  if (isNodeLost) return;
   out.events.push({
     ...runEvent("job.requeued", id, runId),
     message: `SLURM requeued it (${"reason" in job ? job.reason : job.state}).`,
@@ -297,9 +368,11 @@ export function commentText(sentence: string): string {
   return line.length <= COMMENT_MAX_CHARS ? line : `${line.slice(0, COMMENT_MAX_CHARS - 1)}…`;
 }
 
-/** SLURM's view of a node's health: not responding or down -> down; DRAIN -> draining. */
+/** SLURM's view of a node's health: DOWN -> down; DRAIN -> draining; else healthy. */
 export function slurmHealthOf(node: SlurmNode): Health {
-  if (node.state.includes("down") || node.flags.includes("NOT_RESPONDING")) return "down";
+  // SLURM sets DOWN itself after SlurmdTimeout; a NOT_RESPONDING flag alone ("idle*") comes
+  // and goes (a resumed node shows it for a moment) and changes nothing.
+  if (node.state.includes("down")) return "down";
   if (node.flags.includes("DRAIN") || node.state.startsWith("drain")) return "draining";
   return "healthy";
 }
@@ -338,6 +411,8 @@ function mirrorNodes(input: RoundInput, memory: BridgeMemory, out: RoundOutput):
       });
       memory.nodes.set(node.name, { slurm, allot: slurm });
     } else if (allotChanged && allotHealth !== "healthy" && slurm === "healthy") {
+      // Remembered as done, so the next round does not take SLURM's drain for news.
+      memory.nodes.set(node.name, { slurm: "draining", allot: allotHealth });
       out.steps.push({
         kind: "drain",
         node: node.name,
@@ -345,6 +420,7 @@ function mirrorNodes(input: RoundInput, memory: BridgeMemory, out: RoundOutput):
       });
     } else if (allotChanged && allotHealth === "healthy") {
       // The newer word wins: an admin who set the node healthy in Allot resumes it in SLURM.
+      memory.nodes.set(node.name, { slurm: "healthy", allot: "healthy" });
       out.steps.push({ kind: "resume", node: node.name, why: "healthy again in Allot" });
     }
   }
