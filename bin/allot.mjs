@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // The `allot` npm bin: runs the command line (lib/cli) from an esbuild bundle, built on first use
 // and again whenever a source changes (bin/bundle.mjs): Node runs it about 3x faster than through
-// tsx. ADR 017. Node starts again with larger semi-spaces of its young generation unless given a
-// size: V8 sets them only when a process starts, and a long replay spends a fifth of its time
-// collecting young garbage at the default size (ADR 021).
+// tsx. ADR 017. For the commands that replay a scenario, Node starts again with larger
+// semi-spaces of its young generation unless given a size: V8 sets them only when a process
+// starts, and a long replay spends a fifth of its time collecting young garbage at the default
+// size (ADR 021).
 import { spawn } from "node:child_process";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { ensureBundle } from "./bundle.mjs";
@@ -12,12 +13,17 @@ import { restartArgs } from "./node-flags.mjs";
 /** Signals passed on to the Node started again (a terminal's Ctrl-C reaches both anyway). */
 const FORWARDED_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"];
 
-const restart = restartArgs(
-  process.execArgv,
-  process.env.NODE_OPTIONS,
-  fileURLToPath(import.meta.url),
-  process.argv.slice(2),
-);
+/** Commands that replay a scenario; others (the long-running SLURM bridge) keep Node's defaults. */
+const SIMULATING_COMMANDS = new Set(["simulate", "shares", "queue"]);
+
+const restart = SIMULATING_COMMANDS.has(process.argv[2] ?? "")
+  ? restartArgs(
+      process.execArgv,
+      process.env.NODE_OPTIONS,
+      fileURLToPath(import.meta.url),
+      process.argv.slice(2),
+    )
+  : null;
 if (restart) {
   const child = spawn(process.execPath, restart, { stdio: "inherit" });
   const forward = (signal) => child.kill(signal);

@@ -61,18 +61,18 @@ describe("the allot bin", () => {
     expect(statSync(entry).mtimeMs).toBe(builtMs);
   });
 
-  it("starts Node again once, with the simulations' semi-spaces, unless a size is given", () => {
+  it("starts a replaying Node again once, with the simulations' semi-spaces, unless a size is given", () => {
     // Each process prints the flags it was started with.
     const preload = pathToFileURL(file("print-flags.mjs")).href;
     writeFileSync(file("print-flags.mjs"), "console.error(JSON.stringify(process.execArgv));\n");
-    const run = (flags: string[], nodeOptions = "") => {
-      const child = spawnSync(process.execPath, [...flags, "--import", preload, BIN, "--help"], {
+    const run = (flags: string[], nodeOptions = "", command = ["simulate", "--help"]) => {
+      const child = spawnSync(process.execPath, [...flags, "--import", preload, BIN, ...command], {
         encoding: "utf8",
         cwd: DIR,
         env: { ...process.env, NODE_OPTIONS: nodeOptions },
       });
       expect(child.status).toBe(0);
-      expect(child.stdout).toMatch(/^Usage: allot <command>/);
+      expect(child.stdout).toMatch(/^Usage: allot /);
       return child.stderr
         .trim()
         .split("\n")
@@ -90,6 +90,8 @@ describe("the allot bin", () => {
       ["--max_semi_space_size=32", "--import", preload],
     ]);
     expect(run([], "--max-semi-space-size=32")).toEqual([["--import", preload]]);
+    // The long-running bridge, and anything that does not replay, keeps one Node at its defaults.
+    expect(run([], "", ["slurm", "--help"])).toEqual([["--import", preload]]);
   }, 30_000);
 
   it("ends as the Node it started again ends, and passes a signal sent to it alone on", async () => {
@@ -103,7 +105,10 @@ describe("the allot bin", () => {
       return pathToFileURL(file(name)).href;
     };
     const withPreload = (url: string) =>
-      spawnSync(process.execPath, ["--import", url, BIN, "--help"], { encoding: "utf8", cwd: DIR });
+      spawnSync(process.execPath, ["--import", url, BIN, "simulate", "--help"], {
+        encoding: "utf8",
+        cwd: DIR,
+      });
     expect(withPreload(preload("exit-7.mjs", "process.exit(7);")).status).toBe(7);
     const killed = withPreload(preload("killed.mjs", 'process.kill(process.pid, "SIGTERM");'));
     expect(killed.signal).toBe("SIGTERM");
@@ -114,7 +119,9 @@ describe("the allot bin", () => {
       "stay.mjs",
       `writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000);`,
     );
-    const bin = spawn(process.execPath, ["--import", stay, BIN, "--help"], { cwd: DIR });
+    const bin = spawn(process.execPath, ["--import", stay, BIN, "simulate", "--help"], {
+      cwd: DIR,
+    });
     const ended = new Promise<NodeJS.Signals | null>((resolve) =>
       bin.once("exit", (_code, signal) => resolve(signal)),
     );

@@ -13,7 +13,14 @@ import {
   type BridgeMemory,
   type SlurmStep,
 } from "./reconcile";
-import { parseSacct, parseSinfo, parseSqueue, type SlurmJob, type SlurmNode } from "./slurm-read";
+import {
+  parseSacct,
+  parseSinfo,
+  parseSqueue,
+  SQUEUE_ARGS,
+  type SlurmJob,
+  type SlurmNode,
+} from "./slurm-read";
 import type { SlurmRunner } from "./slurm-cli";
 
 /** A refused submission is offered to Allot again after this long (the tree may have changed). */
@@ -85,7 +92,7 @@ export async function runBridgeRound(bridge: Bridge): Promise<RoundSummary> {
 
 async function readSlurm(slurm: SlurmRunner): Promise<[SlurmJob[], SlurmNode[]]> {
   const [squeue, sinfo] = await Promise.all([
-    slurm("squeue", ["--json"]),
+    slurm("squeue", SQUEUE_ARGS),
     slurm("sinfo", ["--json"]),
   ]);
   return [parseSqueue(squeue), parseSinfo(sinfo)];

@@ -1,53 +1,22 @@
 import { describe, expect, it } from "vitest";
-import { expandHostlist, parseSacct, parseSinfo, parseSqueue } from "./slurm-read";
+import {
+  expandHostlist,
+  parseSacct,
+  parseSinfo,
+  parseSlurmDuration,
+  parseSqueue,
+} from "./slurm-read";
 
-// Trimmed from SLURM 22.05's `squeue --json` and `sinfo --json` on the local test cluster.
-const SQUEUE = JSON.stringify({
-  jobs: [
-    {
-      job_id: 1,
-      account: "team-a",
-      user_name: "root",
-      name: "test1",
-      time_minimum: 30,
-      requeue: true,
-      tres_per_node: "gres:gpu:2",
-      tres_per_job: "",
-      tres_req_str: "cpu=1,mem=62.50G,node=1,billing=1,gres/gpu=2",
-      node_count: 1,
-      nodes: "",
-      job_state: "PENDING",
-      state_reason: "JobHeldUser",
-      priority: 0,
-      exit_code: 0,
-      comment: "",
-      nice: null,
-    },
-    {
-      job_id: 4,
-      account: "team-a",
-      user_name: "root",
-      name: "wide",
-      time_minimum: 0,
-      requeue: false,
-      tres_per_node: "",
-      tres_per_job: "gres:gpu:40",
-      tres_req_str: "cpu=1,mem=62.50G,node=1,billing=1,gres/gpu=40",
-      node_count: 1,
-      nodes: "n[1-2]",
-      job_state: "FAILED",
-      state_reason: "NonZeroExitCode",
-      priority: 1,
-      exit_code: 768,
-      comment: "allot:priority=high",
-      nice: -5,
-    },
-  ],
-});
+// Lines of SLURM 22.05's `squeue` with SQUEUE_ARGS on the local test cluster.
+const SQUEUE = [
+  "1|team-a|root|PENDING|JobHeldUser|0|gres:gpu:2|N/A|1|30:00|1|0|0||test1|(null)",
+  "4|team-a|root|FAILED|NonZeroExitCode|42|N/A|gres:gpu:40|1|1:30:00|0|-5|768|n[1-2]|wide|allot:priority=high|x",
+  "5|team-a|root|PENDING|JobHeldUser|0|gres:gpu:8|N/A|2|0:00|1|10|0||two nodes|Allot: #2 in Allot's queue.",
+].join("\n");
 
 describe("parseSqueue", () => {
-  it("reads GPUs, the minimum runtime, requeue, nodes and the exit code", () => {
-    const [held, wide] = parseSqueue(SQUEUE);
+  it("reads GPUs, the minimum runtime, requeue, nodes, the exit code and a comment with '|'", () => {
+    const [held, wide, two] = parseSqueue(SQUEUE);
     expect(held).toMatchObject({
       id: "1",
       gpus: 2,
@@ -55,18 +24,36 @@ describe("parseSqueue", () => {
       minRuntimeSec: 1800,
       isRequeueable: true,
       priority: 0,
-      nice: 0,
+      comment: "",
     });
     expect(wide).toMatchObject({
       id: "4",
       gpus: 40,
       gpusPerNode: null,
-      minRuntimeSec: null,
+      minRuntimeSec: 5400,
       isRequeueable: false,
       nodes: ["n1", "n2"],
       exitCode: 3,
       nice: -5,
+      comment: "allot:priority=high|x",
     });
+    expect(two).toMatchObject({
+      gpus: 16,
+      nodeCount: 2,
+      minRuntimeSec: null,
+      nice: 10,
+      name: "two nodes",
+    });
+  });
+
+  it("reads SLURM's durations", () => {
+    expect(["0:00", "30:00", "1:30:00", "2-00:00:00", "x"].map(parseSlurmDuration)).toEqual([
+      0,
+      1800,
+      5400,
+      172_800,
+      null,
+    ]);
   });
 });
 
