@@ -37,6 +37,7 @@ function createRankViews(live: readonly LiveRun[], pool: GpuPool) {
     entry.slices.reduce((sum, slice) => sum + (pool.isUsable[slice.position] ? slice.gpus : 0), 0);
   let unallocatedGpus = 0;
   const allocated: {
+    budgetId: string;
     rank: number;
     gpus: number;
     isProtected: boolean;
@@ -48,6 +49,7 @@ function createRankViews(live: readonly LiveRun[], pool: GpuPool) {
     if (!entry.isAllocated) unallocatedGpus += usable(entry);
     else {
       allocated.push({
+        budgetId: entry.budgetId,
         rank: entry.rank,
         gpus: usable(entry),
         isProtected: entry.isProtectedNow,
@@ -72,12 +74,31 @@ function createRankViews(live: readonly LiveRun[], pool: GpuPool) {
   let unprotectedBelowGpus = 0;
   let protectedBelowGpus = 0;
   let heldByHigherGpus = 0;
+  // GPUs per budget among those ranked at or above, and the two budgets holding the most: sums
+  // only grow between resets, so the top two stay exact (a job's own budget is one of them).
+  const heldByBudget = new Map<string, number>();
+  let top: string | null = null;
+  let second: string | null = null;
+  const hold = (budgetId: string, gpus: number): void => {
+    const held = (heldByBudget.get(budgetId) ?? 0) + gpus;
+    heldByBudget.set(budgetId, held);
+    if (budgetId === top) return;
+    if (top === null || held > heldByBudget.get(top)!) {
+      second = top;
+      top = budgetId;
+    } else if (budgetId !== second && (second === null || held > heldByBudget.get(second)!)) {
+      second = budgetId;
+    }
+  };
   const reset = (): void => {
     tree.fill(0);
     cursor = 0;
     unprotectedBelowGpus = 0;
     protectedBelowGpus = 0;
     heldByHigherGpus = 0;
+    heldByBudget.clear();
+    top = null;
+    second = null;
     for (const run of allocated) {
       if (run.isProtected) {
         protectedBelowGpus += run.gpus;
@@ -92,6 +113,7 @@ function createRankViews(live: readonly LiveRun[], pool: GpuPool) {
     while (cursor < allocated.length && allocated[cursor]!.rank <= rank) {
       const run = allocated[cursor]!;
       heldByHigherGpus += run.gpus;
+      if (run.gpus > 0) hold(run.budgetId, run.gpus);
       if (run.isProtected) {
         protectedBelowGpus -= run.gpus;
         add(run.slot, -run.gpus);
@@ -120,6 +142,11 @@ function createRankViews(live: readonly LiveRun[], pool: GpuPool) {
       protectedGpus: protectedBelowGpus,
       heldByHigherGpus,
       endCovering,
+      /** The budget other than `ownId` holding the most GPUs at or above this rank, if any. */
+      topHolder: (ownId: string): { budgetId: string; gpus: number } | null => {
+        const budgetId = top === ownId ? second : top;
+        return budgetId === null ? null : { budgetId, gpus: heldByBudget.get(budgetId)! };
+      },
     };
   };
 }
@@ -250,6 +277,7 @@ export function describeWaiting(
     }
     const view = viewOf(rank);
     const heldWithinShareGpus = shieldedGpusFor(job, rank);
+    const holder = view.topHolder(job.budgetId);
     return {
       rule: "wait-resources",
       atSec: nowSec,
@@ -268,6 +296,11 @@ export function describeWaiting(
       unusableGpus,
       budgetsAbove: rank - 1,
       reservedNodes: isHolder && reservation ? reservation.nodes : [],
+      heldMostBy: holder && {
+        budget: context.budgetRef(holder.budgetId),
+        gpus: holder.gpus,
+        parting: context.partingOf(holder.budgetId, job.budgetId),
+      },
     };
   }
 }
