@@ -10,7 +10,7 @@ import {
   type PointerEvent,
 } from "react";
 import { budgetColours } from "@/components/charts/palette";
-import { formatSimMoment } from "@/components/simulations/sim-format";
+import { formatSimMoment } from "@/lib/format";
 import {
   END_REASONS,
   SEG,

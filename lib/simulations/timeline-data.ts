@@ -1,4 +1,5 @@
 import { explainReason, type Reason } from "../engine";
+import { formatSimMoment } from "../format";
 import type { Scenario, SimulationResult } from "../sim";
 import type { TimelineComparison, TimelineData } from "./timeline-format";
 import { toTimelineRuns, type TimelineRuns } from "./timeline-runs";
@@ -20,7 +21,7 @@ function interner(): { list: string[]; indexOf: (text: string) => number } {
   };
 }
 
-/** A plain sentence for a preemption's reason, whichever scheduler gave it. */
+/** A plain sentence for a preemption's reason, whichever scheduler gave it (times as day N, HH:MM). */
 export function describeRunReason(reason: unknown): string | null {
   if (typeof reason !== "object" || reason === null || !("rule" in reason)) return null;
   const rule = (reason as { rule: unknown }).rule;
@@ -29,7 +30,7 @@ export function describeRunReason(reason: unknown): string | null {
     return `Preempted by job ${r.byJobId} (${r.byPriority} priority) over this ${r.victimPriority}-priority run.`;
   }
   try {
-    return explainReason(reason as Reason);
+    return explainReason(reason as Reason, { formatTime: formatSimMoment });
   } catch {
     return `Ended by rule ${String(rule)}.`;
   }
