@@ -1,5 +1,5 @@
 import { placeJob, type GpuPool, type PlacementShape } from "./placement";
-import type { BudgetRef, Parting, WaitDecision, WaitReason } from "./reasons";
+import type { BudgetRef, Comparison, Parting, WaitDecision, WaitReason } from "./reasons";
 import type { LiveRun } from "./cluster-state";
 import type { Holdings } from "./holdings";
 import type { PendingJob } from "./types";
@@ -36,8 +36,9 @@ function createRankViews(live: readonly LiveRun[], pool: GpuPool) {
   const usable = (entry: LiveRun): number =>
     entry.slices.reduce((sum, slice) => sum + (pool.isUsable[slice.position] ? slice.gpus : 0), 0);
   let unallocatedGpus = 0;
+  const budgetIdOfSlot: string[] = [];
   const allocated: {
-    budgetId: string;
+    budgetSlot: number;
     rank: number;
     gpus: number;
     isProtected: boolean;
@@ -48,8 +49,10 @@ function createRankViews(live: readonly LiveRun[], pool: GpuPool) {
     if (entry.isGone) continue;
     if (!entry.isAllocated) unallocatedGpus += usable(entry);
     else {
+      if (entry.budgetSlot >= budgetIdOfSlot.length) budgetIdOfSlot.length = entry.budgetSlot + 1;
+      budgetIdOfSlot[entry.budgetSlot] = entry.budgetId;
       allocated.push({
-        budgetId: entry.budgetId,
+        budgetSlot: entry.budgetSlot,
         rank: entry.rank,
         gpus: usable(entry),
         isProtected: entry.isProtectedNow,
@@ -74,20 +77,19 @@ function createRankViews(live: readonly LiveRun[], pool: GpuPool) {
   let unprotectedBelowGpus = 0;
   let protectedBelowGpus = 0;
   let heldByHigherGpus = 0;
-  // GPUs per budget among those ranked at or above, and the two budgets holding the most: sums
-  // only grow between resets, so the top two stay exact (a job's own budget is one of them).
-  const heldByBudget = new Map<string, number>();
-  let top: string | null = null;
-  let second: string | null = null;
-  const hold = (budgetId: string, gpus: number): void => {
-    const held = (heldByBudget.get(budgetId) ?? 0) + gpus;
-    heldByBudget.set(budgetId, held);
-    if (budgetId === top) return;
-    if (top === null || held > heldByBudget.get(top)!) {
+  // GPUs per budget slot among those ranked at or above, and the two slots holding the most:
+  // sums only grow between resets, so the top two stay exact (a job's own budget may be one).
+  const heldBySlot = new Float64Array(budgetIdOfSlot.length);
+  let top = -1;
+  let second = -1;
+  const hold = (slot: number, gpus: number): void => {
+    const held = (heldBySlot[slot] = heldBySlot[slot]! + gpus);
+    if (slot === top) return;
+    if (top === -1 || held > heldBySlot[top]!) {
       second = top;
-      top = budgetId;
-    } else if (budgetId !== second && (second === null || held > heldByBudget.get(second)!)) {
-      second = budgetId;
+      top = slot;
+    } else if (slot !== second && (second === -1 || held > heldBySlot[second]!)) {
+      second = slot;
     }
   };
   const reset = (): void => {
@@ -96,9 +98,9 @@ function createRankViews(live: readonly LiveRun[], pool: GpuPool) {
     unprotectedBelowGpus = 0;
     protectedBelowGpus = 0;
     heldByHigherGpus = 0;
-    heldByBudget.clear();
-    top = null;
-    second = null;
+    heldBySlot.fill(0);
+    top = -1;
+    second = -1;
     for (const run of allocated) {
       if (run.isProtected) {
         protectedBelowGpus += run.gpus;
@@ -113,7 +115,7 @@ function createRankViews(live: readonly LiveRun[], pool: GpuPool) {
     while (cursor < allocated.length && allocated[cursor]!.rank <= rank) {
       const run = allocated[cursor]!;
       heldByHigherGpus += run.gpus;
-      if (run.gpus > 0) hold(run.budgetId, run.gpus);
+      if (run.gpus > 0) hold(run.budgetSlot, run.gpus);
       if (run.isProtected) {
         protectedBelowGpus -= run.gpus;
         add(run.slot, -run.gpus);
@@ -144,8 +146,8 @@ function createRankViews(live: readonly LiveRun[], pool: GpuPool) {
       endCovering,
       /** The budget other than `ownId` holding the most GPUs at or above this rank, if any. */
       topHolder: (ownId: string): { budgetId: string; gpus: number } | null => {
-        const budgetId = top === ownId ? second : top;
-        return budgetId === null ? null : { budgetId, gpus: heldByBudget.get(budgetId)! };
+        const slot = top !== -1 && budgetIdOfSlot[top] === ownId ? second : top;
+        return slot === -1 ? null : { budgetId: budgetIdOfSlot[slot]!, gpus: heldBySlot[slot]! };
       },
     };
   };
@@ -213,6 +215,7 @@ export function describeWaiting(
     return gpus;
   };
   const fitsWithoutReservation = new Map<number, boolean>();
+  const heldMostByBudget = new Map<string, (Comparison & { gpus: number }) | null>();
 
   // Jobs of one budget, size and kind wait for the same reason: share one (immutable) object.
   const shared = new Map<string, Map<number, WaitReason>>();
@@ -277,7 +280,17 @@ export function describeWaiting(
     }
     const view = viewOf(rank);
     const heldWithinShareGpus = shieldedGpusFor(job, rank);
-    const holder = view.topHolder(job.budgetId);
+    // The same for every job of the budget (it depends on its rank only): built once.
+    let heldMostBy = heldMostByBudget.get(job.budgetId);
+    if (heldMostBy === undefined) {
+      const holder = view.topHolder(job.budgetId);
+      heldMostBy = holder && {
+        budget: context.budgetRef(holder.budgetId),
+        gpus: holder.gpus,
+        parting: context.partingOf(holder.budgetId, job.budgetId),
+      };
+      heldMostByBudget.set(job.budgetId, heldMostBy);
+    }
     return {
       rule: "wait-resources",
       atSec: nowSec,
@@ -296,11 +309,7 @@ export function describeWaiting(
       unusableGpus,
       budgetsAbove: rank - 1,
       reservedNodes: isHolder && reservation ? reservation.nodes : [],
-      heldMostBy: holder && {
-        budget: context.budgetRef(holder.budgetId),
-        gpus: holder.gpus,
-        parting: context.partingOf(holder.budgetId, job.budgetId),
-      },
+      heldMostBy,
     };
   }
 }
