@@ -127,6 +127,30 @@ test("upload a small scenario, watch it run, see both result columns and the tim
   await page.keyboard.press("0");
   await expect(allocation).toHaveAttribute("data-bar-count", String(before));
 
+  // Hovering b1's run, preempted at 6 h for a2: the comparison that decided, where the two
+  // budgets' paths part (llm, pretrain's program, against vision), then the budgets.
+  const box = (await allocation.boundingBox())!;
+  const preempted = page.getByRole("status").filter({ hasText: "Job b1" });
+  let isFound = false;
+  for (let y = 7; y < box.height && !isFound; y += 14) {
+    for (let x = 70; x < box.width / 3 && !isFound; x += 24) {
+      await page.mouse.move(box.x + x, box.y + y);
+      isFound = (await preempted.count()) > 0;
+    }
+  }
+  expect(isFound).toBe(true);
+  const decided = preempted.getByRole("table");
+  await expect(decided.getByRole("row", { name: /where the branches part/ })).toContainText(
+    /llm \d+%\s*vision \d+%/,
+  );
+  await expect(decided.getByRole("row", { name: /^budgets/ })).toContainText(
+    /llm\/pretrain \d+%\s*vision \d+%/,
+  );
+  await expect(preempted).toContainText(
+    /Preempted at day 1, 06:00, .*: llm \(at \d+% of its weekly share\) ranks above vision \(at \d+%\), where the two budgets' branches part/,
+  );
+  await page.mouse.move(0, 0);
+
   await page.getByRole("link", { name: "Simulations", exact: true }).first().click();
   const row = page.getByRole("row", { name: /small-lab/ });
   await expect(row.getByText("done")).toBeVisible();

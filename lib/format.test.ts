@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
 import {
   formatBudgetCounts,
+  formatDate,
   formatDateTime,
   formatInteger,
   formatPercent,
+  formatSimMoment,
   formatWeight,
 } from "./format";
 
@@ -30,6 +32,17 @@ describe("formats", () => {
     expect(formatDateTime("2026-11-30T11:38:34.000Z")).toBe("2026-11-30 11:38 UTC");
     expect(formatDateTime(1_796_040_000)).toBe("2026-11-30 12:00 UTC");
     expect(formatDateTime(new Date("2026-01-05T03:04:59Z"))).toBe("2026-01-05 03:04 UTC");
+  });
+
+  it("shows days as the date part of that format (chart labels, a draft's day)", () => {
+    expect(formatDate(1_796_040_000)).toBe("2026-11-30");
+    expect(formatDate("2026-01-05T23:59:59Z")).toBe("2026-01-05");
+  });
+
+  it("shows moments on a scenario's clock as day N, HH:MM (day 1 first; never negative)", () => {
+    expect(formatSimMoment(0)).toBe("day 1, 00:00");
+    expect(formatSimMoment(2 * 86_400 + 14 * 3600 + 5 * 60 + 59)).toBe("day 3, 14:05");
+    expect(formatSimMoment(-5)).toBe("day 1, 00:00");
   });
 
   it("says what a budget count counts: leaves and nodes of the tree, singular and plural", () => {

@@ -45,14 +45,36 @@ function toDate(at: number | string | Date): Date {
 export const CLOCK_NAME = "UTC";
 
 /**
+ * The date part of {@link formatDateTime}, for days (chart labels, a draft's day): UTC.
+ *
+ * @example formatDate(1_764_460_800) // "2025-11-30"
+ */
+export function formatDate(at: number | string | Date): string {
+  const date = toDate(at);
+  return `${date.getUTCFullYear()}-${pad2(date.getUTCMonth() + 1)}-${pad2(date.getUTCDate())}`;
+}
+
+/**
  * The app's one date-time format, in UTC: epoch seconds, an ISO string or a Date.
  *
  * @example formatDateTime("2026-11-30T11:38:34Z") // "2026-11-30 11:38 UTC"
  */
 export function formatDateTime(at: number | string | Date): string {
   const date = toDate(at);
-  const day = `${date.getUTCFullYear()}-${pad2(date.getUTCMonth() + 1)}-${pad2(date.getUTCDate())}`;
-  return `${day} ${pad2(date.getUTCHours())}:${pad2(date.getUTCMinutes())} ${CLOCK_NAME}`;
+  return `${formatDate(date)} ${pad2(date.getUTCHours())}:${pad2(date.getUTCMinutes())} ${CLOCK_NAME}`;
+}
+
+/**
+ * The one format of a moment on a scenario's own clock (simulations, what-ifs, `allot queue`
+ * and `allot shares`): seconds from the scenario's start, day 1 being the first day.
+ *
+ * @example formatSimMoment(2 * 86_400 + 14 * 3600 + 5 * 60) // "day 3, 14:05"
+ */
+export function formatSimMoment(sec: number): string {
+  const total = Math.max(0, Math.floor(sec));
+  const day = Math.floor(total / DAY_SEC) + 1;
+  const minutes = Math.floor((total % DAY_SEC) / 60);
+  return `day ${day}, ${pad2(Math.floor(minutes / 60))}:${pad2(minutes % 60)}`;
 }
 
 /**

@@ -18,12 +18,11 @@ import {
   YAxis,
 } from "recharts";
 import { OKABE_ITO } from "@/components/charts/palette";
-import { formatInteger, formatPercent } from "@/lib/format";
+import { formatDate, formatDateTime, formatInteger, formatPercent } from "@/lib/format";
 import type { ClusterUsageRatios, PeriodSeries } from "@/lib/reports/review-series";
 import type { ReviewRow } from "@/lib/reports/review-table";
 import { FULFILMENT_TARGET, isUnderServed } from "./review-format";
 
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 /** One colour and one fill pattern per cluster, so bars differ without colour too. */
 const CLUSTER_COLOURS = [
   OKABE_ITO.blue,
@@ -33,11 +32,6 @@ const CLUSTER_COLOURS = [
 ];
 const CLUSTER_PATTERNS = ["solid", "hatch", "dots", "cross"] as const;
 const ROW_PX = 26;
-
-function dayLabel(sec: number): string {
-  const date = new Date(sec * 1000);
-  return `${MONTHS[date.getUTCMonth()]} ${date.getUTCDate()}`;
-}
 
 const displayName = (row: ReviewRow) => (row.path === "" ? `${row.name} (all)` : row.path);
 
@@ -136,7 +130,7 @@ function EntitledChart({ branch, series }: { branch: ReviewRow; series: PeriodSe
   const prefix = useId().replace(/:/g, "");
   const values = series.byNode[branch.id];
   const data = series.bucketStartSec.map((sec, index) => ({
-    label: series.bucketSec > 86_400 ? `wk ${dayLabel(sec)}` : dayLabel(sec),
+    label: series.bucketSec > 86_400 ? `wk ${formatDate(sec)}` : formatDate(sec),
     entitled: values?.entitled[index] ?? 0,
     allocated: values?.allocated[index] ?? 0,
     unallocated: values?.unallocated[index] ?? 0,
@@ -300,7 +294,8 @@ function UsageRatioChart({
         <h3>Usage of share below {displayName(branch)}</h3>
         <span className="muted">
           Allocated use over the last {windowDays} days as a part of the share, at{" "}
-          {first ? dayLabel(first.atSec) : "the period's end"}: the queue ranks lower use first.
+          {first ? formatDateTime(first.atSec) : "the period's end"}: the queue ranks lower use
+          first.
         </span>
       </figcaption>
       {usageRatios.length === 0 || data.length === 0 ? (

@@ -1,13 +1,4 @@
-// How simulation pages write times and numbers. Times are seconds from the scenario start.
-
-/** "day 3, 14:05" for a moment `sec` seconds after the start (day 1 is the first day). */
-export function formatSimMoment(sec: number): string {
-  const day = Math.floor(sec / 86_400) + 1;
-  const minutes = Math.floor((sec % 86_400) / 60);
-  const hh = String(Math.floor(minutes / 60)).padStart(2, "0");
-  const mm = String(minutes % 60).padStart(2, "0");
-  return `day ${day}, ${hh}:${mm}`;
-}
+// How simulation pages write waits and numbers (moments: formatSimMoment in lib/format.ts).
 
 /** "45 s", "12 min", "3.5 h", "2.1 d": one unit, at most one decimal. */
 export function formatWait(sec: number): string {

@@ -10,11 +10,12 @@ import {
   type PointerEvent,
 } from "react";
 import { budgetColours } from "@/components/charts/palette";
-import { formatSimMoment } from "@/components/simulations/sim-format";
+import { formatSimMoment } from "@/lib/format";
 import {
   END_REASONS,
   SEG,
   SEGMENT_STRIDE,
+  type TimelineComparison,
   type TimelineData,
 } from "@/lib/simulations/timeline-format";
 import { paintTimeline } from "./paint-timeline";
@@ -224,6 +225,8 @@ function RunTooltip({ data, hover }: { data: TimelineData; hover: Hover }) {
   const flags = n(SEG.flags);
   const endReason = END_REASONS[(flags >> 1) & 3] ?? "completed";
   const reason = n(SEG.reason) >= 0 ? data.reasons[n(SEG.reason)] : undefined;
+  const comparisonAt = n(SEG.reason) >= 0 ? (data.comparisonOfReason?.[n(SEG.reason)] ?? -1) : -1;
+  const comparison = comparisonAt >= 0 ? data.comparisons?.[comparisonAt] : undefined;
   return (
     <div
       className="timeline-tooltip"
@@ -236,7 +239,42 @@ function RunTooltip({ data, hover }: { data: TimelineData; hover: Hover }) {
       <br />
       {flags & 1 ? "Allocated (charged to its budget)" : "Unallocated (free, preemptible)"} ·{" "}
       {endReason}
+      {comparison ? <DecidingComparison rows={comparison} /> : null}
       {reason ? <span className="timeline-reason">{reason}</span> : null}
     </div>
+  );
+}
+
+const percentOf = (ratio: number | null): string =>
+  ratio === null ? "no share" : `${Math.round(ratio * 100)}%`;
+
+/** Where the two budgets' paths part, then the leaves, side by side with their usage of share. */
+function DecidingComparison({ rows }: { rows: TimelineComparison }) {
+  return (
+    <table className="timeline-comparison">
+      <caption>The comparison that decided: lower usage of share ranks first</caption>
+      <thead>
+        <tr>
+          <th scope="col"></th>
+          <th scope="col">preempting</th>
+          <th scope="col">preempted</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row, i) => (
+          <tr key={i}>
+            <th scope="row">
+              {i === 0 && rows.length > 1 ? "where the branches part" : "budgets"}
+            </th>
+            <td>
+              {row.higher} <span className="timeline-ratio">{percentOf(row.higherRatio)}</span>
+            </td>
+            <td>
+              {row.lower} <span className="timeline-ratio">{percentOf(row.lowerRatio)}</span>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

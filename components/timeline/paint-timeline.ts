@@ -1,6 +1,7 @@
 // Paints laid-out bars on a canvas: batched by colour (one path per budget), then hatching over
 // unallocated runs and a vermillion edge on preempted ones, then the axes.
 import { PREEMPTED_COLOUR } from "@/components/charts/palette";
+import { formatSimMoment } from "@/lib/format";
 import { SEG, SEGMENT_STRIDE, type TimelineData } from "@/lib/simulations/timeline-format";
 import type { Bar } from "./timeline-layout";
 
@@ -41,11 +42,7 @@ function tickStepSec(spanSec: number, widthPx: number): number {
 }
 
 function tickLabel(sec: number, stepSec: number): string {
-  const day = Math.floor(sec / 86_400) + 1;
-  if (stepSec >= 86_400) return `day ${day}`;
-  const hh = String(Math.floor((sec % 86_400) / 3600)).padStart(2, "0");
-  const mm = String(Math.floor((sec % 3600) / 60)).padStart(2, "0");
-  return `d${day} ${hh}:${mm}`;
+  return stepSec >= 86_400 ? `day ${Math.floor(sec / 86_400) + 1}` : formatSimMoment(sec);
 }
 
 /** Draws one frame; the canvas is sized for the device pixel ratio. */

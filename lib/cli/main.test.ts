@@ -109,7 +109,7 @@ describe("allot command line", () => {
 
   it("shows shares like sshare, as a table and as JSON", async () => {
     const table = await run(["shares", SCENARIO_PATH, "--at", "150m"]);
-    expect(table.stdout).toContain("Cluster h100 (16 GPUs) at +150m");
+    expect(table.stdout).toContain("Cluster h100 (16 GPUs) at day 1, 02:30");
     const json = JSON.parse(
       (await run(["shares", SCENARIO_PATH, "--at", "150m", "--json"])).stdout,
     );
@@ -136,7 +136,7 @@ describe("allot command line", () => {
 
   it("lists the queue with reasons", async () => {
     const result = await run(["queue", SCENARIO_PATH, "--at", "2h", "--cluster", "h100"]);
-    expect(result.stdout).toContain("1 running, 1 pending");
+    expect(result.stdout).toContain("Cluster h100 at day 1, 02:00: 1 running, 1 pending");
     expect(result.stdout).toMatch(/debug-1\s+R\s+vision\/debugging/);
     expect(result.stdout).toMatch(/hog\s+PD\s+llm\/pretrain/);
     const json = JSON.parse(
@@ -148,7 +148,7 @@ describe("allot command line", () => {
     // A running job is explained by its start.
     expect(json.jobs[0].reason).toMatchObject({ rule: "start-allocated" });
     expect(json.jobs[0].explanation).toMatch(
-      /^Started at \+2h00m on node 0 .*after preempting 1 run/,
+      /^Started at day 1, 02:00 on node 0 .*after preempting 1 run: vision \(at \d+% of its weekly share\) ranks above llm \(at \d+%\), where the two budgets' branches part, so vision\/debugging/,
     );
     // Then the tree as Fair Tree walks it: leaf ranks read down, each under its branch.
     expect(result.stdout).toContain("Budgets as Fair Tree ranks them");

@@ -5,6 +5,7 @@ import {
   runSchedulePass,
   type Reason,
 } from "../engine";
+import { formatSimMoment } from "../format";
 import { formatHumanDuration, type JobRecord } from "../sim";
 import { expectPositionals, parseCommandArgs, parseDurationFlag, requireString } from "./args";
 import { pickCluster, simulateUntil } from "./cluster-moment";
@@ -79,7 +80,8 @@ export function runQueueCommand(argv: string[], io: CliIo): number {
   const byId = new Map<string, JobRecord>(result.records.map((record) => [record.job.id, record]));
   const rankOf = (budget: string): number | null => ranking.rankByBudgetId[budget] ?? null;
   const rows: QueueRow[] = [];
-  const explain = (reason: unknown): string => (reason ? explainReason(reason as Reason) : "");
+  const explain = (reason: unknown): string =>
+    reason ? explainReason(reason as Reason, { formatTime: formatSimMoment }) : "";
   for (const run of [...view.running].sort(
     (a, b) =>
       (rankOf(a.budgetId) ?? 1e9) - (rankOf(b.budgetId) ?? 1e9) ||
@@ -164,7 +166,7 @@ export function runQueueCommand(argv: string[], io: CliIo): number {
   }
   const running = rows.filter((row) => row.state === "running").length;
   io.stdout(
-    `Cluster ${cluster.name} at +${args.values.at as string}: ${formatNumber(running)} running, ${formatNumber(rows.length - running)} pending\n\n`,
+    `Cluster ${cluster.name} at ${formatSimMoment(atSec)}: ${formatNumber(running)} running, ${formatNumber(rows.length - running)} pending\n\n`,
   );
   io.stdout(
     formatTable(

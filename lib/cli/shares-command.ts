@@ -1,4 +1,5 @@
 import { fairShareFactor, rankBudgets } from "../engine";
+import { formatSimMoment } from "../format";
 import { expectPositionals, parseCommandArgs, parseDurationFlag, requireString } from "./args";
 import { pickCluster, simulateUntil } from "./cluster-moment";
 import type { CliIo } from "./io";
@@ -63,7 +64,7 @@ export function runSharesCommand(argv: string[], io: CliIo): number {
   }
   const depthOf = (path: string): number => (path === "" ? 0 : path.split("/").length);
   io.stdout(
-    `Cluster ${cluster.name} (${formatNumber(capacityGpus)} GPUs) at +${args.values.at as string}\n\n`,
+    `Cluster ${cluster.name} (${formatNumber(capacityGpus)} GPUs) at ${formatSimMoment(atSec)}\n\n`,
   );
   io.stdout(
     formatTable(

@@ -4,6 +4,7 @@
 import "server-only";
 import { AppError } from "../errors";
 import { getDb } from "../db";
+import { formatDate } from "../format";
 import type { Prisma } from "../generated/prisma/client";
 import type { CreateDraftInput } from "../validation/what-if";
 import { assertAllowed, canEditChildren, findLiveNode, loadTreeAccess } from "./budget-access";
@@ -198,7 +199,7 @@ export async function getDraftForEditor(
 }
 
 function adoptionReason(draft: { reason: string; createdAt: Date }, period: string | null): string {
-  const made = draft.createdAt.toISOString().slice(0, 10);
+  const made = formatDate(draft.createdAt);
   const after = period ? ` after a what-if on ${period}` : "";
   return `Adopted the draft of ${made}${after}: ${draft.reason}`.slice(0, 500);
 }

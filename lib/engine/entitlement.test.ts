@@ -107,6 +107,44 @@ describe("computeFulfilment over a period", () => {
   });
 });
 
+describe("fulfilment across a mid-period weight change", () => {
+  it("each hour is entitled under the weights in force then; the period sums those hours", () => {
+    // a and b split 8 GPUs 1:1 in the first hour and 3:1 in the second; both ask for all 8 and
+    // each gets 4 in both hours (the scheduler has not caught up with the change yet).
+    const flows = {
+      demandGpuHours: { a: 8, b: 8 },
+      receivedAllocatedGpuHours: { a: 4, b: 4 },
+      receivedUnallocatedGpuHours: {},
+    };
+    const before = buildTree({ name: "lab", children: [{ name: "a" }, { name: "b" }] });
+    const after = buildTree({
+      name: "lab",
+      children: [
+        { name: "a", weight: 3 },
+        { name: "b", weight: 1 },
+      ],
+    });
+    const hours = [
+      computeHourEntitlement(before, 8, flows),
+      computeHourEntitlement(after, 8, flows),
+    ];
+    const period = (i: number) => ({
+      entitledGpuHours: hours[0]![i]!.entitledGpuHours + hours[1]![i]!.entitledGpuHours,
+      receivedGpuHours: hours[0]![i]!.receivedGpuHours + hours[1]![i]!.receivedGpuHours,
+    });
+    const [a, b] = [period(1), period(2)];
+    expect([a, b]).toEqual([
+      { entitledGpuHours: 4 + 6, receivedGpuHours: 8 },
+      { entitledGpuHours: 4 + 2, receivedGpuHours: 8 },
+    ]);
+    expect(computeFulfilment([a])).toBe(0.8);
+    expect(computeFulfilment([b])).toBe(1);
+    // The lab: (8 + 6) / 16, b's surplus hiding nothing of a's shortfall.
+    expect(computeFulfilment([a, b])).toBe(0.875);
+    expect(computeHourlyFulfilment([hours[0]![1]!, hours[1]![1]!])).toBe(0.8);
+  });
+});
+
 describe("overlapGpuHours", () => {
   it("counts GPUs x the part of the interval inside the hour", () => {
     expect(overlapGpuHours(8, 1800, null, 0)).toBe(4);

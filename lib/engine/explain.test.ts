@@ -32,7 +32,7 @@ describe("explainReason", () => {
         CLOCK,
       ),
     ).toBe(
-      "Preempted at 14:05, after its 2 h protected period: project lm-pretrain (at 40% of its weekly share) needed 64 GPUs and ranks above vision-rl (at 180%). The job was requeued with its remaining work.",
+      "Preempted at 14:05, after its 2 h protected period: project lm-pretrain (at 40% of its weekly share) needed 64 GPUs and ranks above vision-rl (at 180%), its sibling, so their own figures decide. The job was requeued with its remaining work.",
     );
   });
 
@@ -130,6 +130,76 @@ describe("explainReason", () => {
     );
   });
 
+  it("why started after preempting: names where the two branches part, then the leaves", () => {
+    const dana: BudgetRef = { id: "d", path: "vision/perception/dana", rank: 30, usageRatio: 2.76 };
+    const riley: BudgetRef = {
+      id: "r",
+      path: "language/posttrain/riley",
+      rank: 38,
+      usageRatio: 1.85,
+    };
+    expect(
+      explainReason(
+        {
+          rule: "start-allocated",
+          atSec: AT,
+          budget: dana,
+          gpus: 64,
+          nodes: [0, 1, 2, 3, 4, 5, 6, 7],
+          minRuntimeSec: 7200,
+          protectedUntilSec: AT + 7200,
+          preemptedRunIds: ["r1", "r2"],
+          budgetsAbove: 29,
+          keptFor: null,
+          outranked: {
+            budget: riley,
+            parting: {
+              higher: { path: "vision", usageRatio: 0.92 },
+              lower: { path: "language", usageRatio: 1.3 },
+            },
+          },
+        },
+        { formatTime: formatUtcClock },
+      ),
+    ).toBe(
+      "Started at 14:05 on nodes 0-7 with 64 GPUs, after preempting 2 runs: vision (at 92% of its weekly share) ranks above language (at 130%), where the two budgets' branches part, so vision/perception/dana (at 276% of its weekly share) ranks above language/posttrain/riley (at 185%); it ranks 30 (29 budgets rank above it); protected for 2 h, until 16:05.",
+    );
+  });
+
+  it("why still waiting for GPUs: names the biggest holder ranked above and where they part", () => {
+    expect(
+      explainReason(
+        {
+          rule: "wait-resources",
+          atSec: AT,
+          budget: VISION,
+          needGpus: 64,
+          isWholeNodes: true,
+          freeGpus: 0,
+          freeWholeNodes: 0,
+          protectedGpus: 0,
+          readyAtSec: null,
+          heldByHigherGpus: 96,
+          heldWithinShareGpus: 0,
+          unusableGpus: 0,
+          budgetsAbove: 2,
+          reservedNodes: [],
+          heldMostBy: {
+            budget: LM,
+            gpus: 64,
+            parting: {
+              higher: { path: "llm", usageRatio: 0.5 },
+              lower: { path: "vision", usageRatio: 1.2 },
+            },
+          },
+        },
+        { formatTime: formatUtcClock },
+      ),
+    ).toBe(
+      "Waiting: needs 64 GPUs on whole nodes; 0 are free (0 whole nodes); 96 are used by budgets ranked at or above yours, 64 of them by llm/lm-pretrain: llm (at 50% of its weekly share) ranks above vision (at 120%), where the two budgets' branches part, so llm/lm-pretrain (at 40% of its weekly share) ranks above vision/vision-rl (at 180%); 2 budgets rank above yours.",
+    );
+  });
+
   it("unallocated waits and starts, drains, node down and errors each get one sentence", () => {
     expect(
       explainReason({
@@ -193,7 +263,7 @@ describe("explainReason", () => {
         budgetsAbove: 1,
       }),
     ).toBe(
-      "Waiting: needs 8 GPUs on one node; it would fit, but nodes 0-2, 5 are kept for a job of llm/lm-pretrain that ranks ahead (llm, at 50% of its weekly share, ranks above vision, at 120%, where the two budgets' branches part) and needs 64 GPUs; 1 budget ranks above yours.",
+      "Waiting: needs 8 GPUs on one node; it would fit, but nodes 0-2, 5 are kept for a job of llm/lm-pretrain that needs 64 GPUs; llm (at 50% of its weekly share) ranks above vision (at 120%), where the two budgets' branches part, so llm/lm-pretrain (at 40% of its weekly share) ranks above vision/vision-rl (at 180%); 1 budget ranks above yours.",
     );
   });
 

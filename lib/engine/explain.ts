@@ -1,5 +1,5 @@
 import { formatDuration, formatOffset, type TimeFormatter } from "./format-time";
-import type { BudgetRef, Reason } from "./reasons";
+import type { BudgetRef, Parting, Reason } from "./reasons";
 
 /** How explanations write times and budgets. */
 export type ExplainOptions = {
@@ -60,6 +60,26 @@ export function explainReason(reason: Reason, options: ExplainOptions = {}): str
       : `${plural(count, "budget ranks", "budgets rank")} above yours`;
   const shape = (needGpus: number, isWholeNodes: boolean): string =>
     `needs ${plural(needGpus, "GPU", "GPUs")} ${isWholeNodes ? "on whole nodes" : "on one node"}`;
+  // The comparison that decided between two budgets (docs/ranking.md): where their paths part,
+  // both sides' usage there, then the leaves' own figures. Siblings are their own parting.
+  const isSiblings = (parting: Parting, higher: BudgetRef, lower: BudgetRef): boolean =>
+    parting.higher.path === higher.path && parting.lower.path === lower.path;
+  const partingLead = (parting: Parting): string =>
+    `${parting.higher.path} (at ${percent(parting.higher.usageRatio)} of its ${shareLabel}) ` +
+    `ranks above ${parting.lower.path} (at ${percent(parting.lower.usageRatio)}), where the ` +
+    `two budgets' branches part, so `;
+  const compare = (
+    higher: BudgetRef,
+    lower: BudgetRef,
+    parting: Parting | null | undefined,
+    verb = "ranks above",
+  ): string => {
+    const leaves = `${withUsage(higher)} ${verb} ${label(lower)} (at ${percent(lower.usageRatio)})`;
+    if (!parting) return leaves;
+    return isSiblings(parting, higher, lower)
+      ? `${leaves}, its sibling, so their own figures decide`
+      : partingLead(parting) + leaves;
+  };
   const outcome = (value: "requeued" | "preempted"): string =>
     value === "requeued"
       ? "The job was requeued with its remaining work."
@@ -71,10 +91,16 @@ export function explainReason(reason: Reason, options: ExplainOptions = {}): str
         reason.preemptedRunIds.length > 0
           ? `, after preempting ${plural(reason.preemptedRunIds.length, "run", "runs")}`
           : "";
+      const { outranked } = reason;
+      const ranks =
+        `ranks ${reason.budget.rank ?? "-"} ` +
+        `(${above(reason.budgetsAbove).replace("yours", "it")})`;
       return (
         `Started at ${time(reason.atSec)} on ${formatNodes(reason.nodes)} with ` +
-        `${plural(reason.gpus, "GPU", "GPUs")}${preempted}: ${withUsage(reason.budget)} ` +
-        `ranks ${reason.budget.rank ?? "-"} (${above(reason.budgetsAbove).replace("yours", "it")}); ` +
+        `${plural(reason.gpus, "GPU", "GPUs")}${preempted}: ` +
+        (outranked
+          ? `${compare(reason.budget, outranked.budget, outranked.parting)}; it ${ranks}; `
+          : `${withUsage(reason.budget)} ${ranks}; `) +
         `protected for ${duration(reason.minRuntimeSec)}, until ${time(reason.protectedUntilSec)}` +
         (reason.keptFor
           ? `; it uses GPUs kept for a job of ${label(reason.keptFor.budget)} expected to start at ` +
@@ -93,24 +119,19 @@ export function explainReason(reason: Reason, options: ExplainOptions = {}): str
       const preempted =
         `Preempted at ${time(reason.atSec)}, after its ` +
         `${duration(reason.protectedUntilSec - reason.victimStartSec)} protected period: `;
-      const { parting } = reason;
-      if (parting && parting.higher.path !== reason.preemptor.budget.path) {
-        // The leaves' own ratios may look the wrong way round: name the comparison that decided.
-        return (
-          preempted +
-          `${parting.higher.path} (at ${percent(parting.higher.usageRatio)} of its ${shareLabel}) ` +
-          `ranks above ${parting.lower.path} (at ${percent(parting.lower.usageRatio)}), where the ` +
-          `two budgets' branches part, so ${withUsage(reason.preemptor.budget)} took ` +
-          `${plural(reason.preemptor.gpus, "GPU", "GPUs")} from ${label(reason.victim)} ` +
-          `(at ${percent(reason.victim.usageRatio)}). ` +
-          outcome(reason.outcome)
-        );
-      }
+      const { parting, preemptor, victim } = reason;
+      // The leaves' own ratios may look the wrong way round: name the comparison that decided.
+      const gpus = plural(preemptor.gpus, "GPU", "GPUs");
+      const isAbove = parting !== null && !isSiblings(parting, preemptor.budget, victim);
       return (
         preempted +
-        `${withUsage(reason.preemptor.budget)} needed ${plural(reason.preemptor.gpus, "GPU", "GPUs")} ` +
-        `and ranks above ${label(reason.victim)} (at ${percent(reason.victim.usageRatio)}). ` +
-        outcome(reason.outcome)
+        compare(
+          preemptor.budget,
+          victim,
+          parting,
+          isAbove ? `took ${gpus} from` : `needed ${gpus} and ranks above`,
+        ) +
+        `. ${outcome(reason.outcome)}`
       );
     }
     case "preempt-unallocated":
@@ -140,16 +161,13 @@ export function explainReason(reason: Reason, options: ExplainOptions = {}): str
       return (
         `Waiting: ${shape(reason.needGpus, reason.isWholeNodes)}; it would fit, but ` +
         `${formatNodes(reason.reservedNodes)} ${reason.reservedNodes.length === 1 ? "is" : "are"} ` +
-        `kept for a job of ${label(reason.holder.budget)} that ranks ahead` +
-        (reason.parting && reason.parting.higher.path !== reason.holder.budget.path
-          ? ` (${reason.parting.higher.path}, at ${percent(reason.parting.higher.usageRatio)} ` +
-            `of its ${shareLabel}, ranks above ${reason.parting.lower.path}, at ` +
-            `${percent(reason.parting.lower.usageRatio)}, where the two budgets' branches part)`
-          : "") +
-        ` and needs ` +
+        `kept for a job of ${label(reason.holder.budget)} that ${reason.parting ? "" : "ranks ahead and "}needs ` +
         `${plural(reason.holder.gpus, "GPU", "GPUs")}` +
         (reason.readyAtSec !== null && reason.readyAtSec > reason.atSec
           ? ` (ready by ${time(reason.readyAtSec)}; a job protected only until then may use them)`
+          : "") +
+        (reason.parting
+          ? `; ${compare(reason.holder.budget, reason.budget, reason.parting)}`
           : "") +
         `; ${above(reason.budgetsAbove)}.`
       );
@@ -179,7 +197,14 @@ export function explainReason(reason: Reason, options: ExplainOptions = {}): str
         );
       }
       if (reason.heldByHigherGpus > 0) {
-        parts.push(`${reason.heldByHigherGpus} are used by budgets ranked at or above yours`);
+        const most = reason.heldMostBy;
+        parts.push(
+          `${reason.heldByHigherGpus} are used by budgets ranked at or above yours` +
+            (most
+              ? `, ${most.gpus} of them by ${label(most.budget)}: ` +
+                compare(most.budget, reason.budget, most.parting)
+              : ""),
+        );
       }
       if (reason.heldWithinShareGpus > 0) {
         parts.push(

@@ -22,6 +22,12 @@ export type PartingSide = { path: string; usageRatio: number | null };
  */
 export type Parting = { higher: PartingSide; lower: PartingSide };
 
+/**
+ * The budget a decision was weighed against and where the two budgets' paths part: the other
+ * side of the comparison that decided (docs/ranking.md).
+ */
+export type Comparison = { budget: BudgetRef; parting: Parting | null };
+
 /** The job a reservation is kept for, and when its nodes should be ready. */
 export type KeptFor = { jobId: string; budget: BudgetRef; readyAtSec: number };
 
@@ -40,6 +46,11 @@ export type StartReason =
       budgetsAbove: number;
       /** Set when it backfills GPUs kept for a better-placed job: its protection ends by then. */
       keptFor: KeptFor | null;
+      /**
+       * The budget of the first allocated run it preempted, which it outranks; null when it
+       * preempted none (or only unallocated work). Absent from reasons recorded before it was.
+       */
+      outranked?: Comparison | null;
     }
   | {
       rule: "start-unallocated";
@@ -129,6 +140,11 @@ export type WaitReason =
       budgetsAbove: number;
       /** Nodes kept for this job (it is the first job that cannot start); empty otherwise. */
       reservedNodes: number[];
+      /**
+       * The budget ranked above this one that holds the most of those `heldByHigherGpus` (its
+       * GPUs there), its own budget aside; null when none does. Absent from older reasons.
+       */
+      heldMostBy?: (Comparison & { gpus: number }) | null;
     }
   | {
       /** It would fit, but on GPUs kept for a better-placed job that cannot start yet. */

@@ -254,7 +254,7 @@ describe("runSchedulePass preemption", () => {
     });
     expect(preemptedOf(result)).toEqual([["nr", "preempt-for-rank", "preempted"]]);
     expect(explainReason(result.preemptions[0]!.reason)).toBe(
-      "Preempted at +2h00m, after its 1 h protected period: hi (at 0% of its weekly share) needed 8 GPUs and ranks above lo (at 10%). The job is not resumable and ends as preempted.",
+      "Preempted at +2h00m, after its 1 h protected period: hi (at 0% of its weekly share) needed 8 GPUs and ranks above lo (at 10%), its sibling, so their own figures decide. The job is not resumable and ends as preempted.",
     );
   });
 });
@@ -402,7 +402,7 @@ describe("runSchedulePass queue order and reservation", () => {
     expect(result.reservationHolderRank).toBe(1);
     expect(result.waiting.map((wait) => explainReason(wait.reason))).toEqual([
       "Waiting: needs 16 GPUs on whole nodes; 6 are free (0 whole nodes); 8 are held by protected runs until +2h40m; no budget ranks above yours; nodes 0-1 are kept for it, expected ready by +2h40m.",
-      "Waiting: needs 4 GPUs on one node; it would fit, but nodes 0-1 are kept for a job of hi that ranks ahead and needs 16 GPUs (ready by +2h40m; a job protected only until then may use them); 1 budget ranks above yours.",
+      "Waiting: needs 4 GPUs on one node; it would fit, but nodes 0-1 are kept for a job of hi that needs 16 GPUs (ready by +2h40m; a job protected only until then may use them); hi (at 0% of its weekly share) ranks above lo (at 21%), its sibling, so their own figures decide; 1 budget ranks above yours.",
     ]);
   });
 
@@ -464,5 +464,86 @@ describe("runSchedulePass queue order and reservation", () => {
     const first = runSchedulePass(input);
     expect(runSchedulePass(input)).toEqual(first);
     expect(input).toEqual(copy);
+  });
+});
+
+describe("runSchedulePass: the comparison that decided (docs/ranking.md)", () => {
+  // vision used less of its share than language, though dana used far more of hers than riley.
+  const tree = buildTree({
+    name: "lab",
+    children: [
+      {
+        name: "vision",
+        children: [
+          { name: "dana", weight: 1 },
+          { name: "sam", weight: 9 },
+        ],
+      },
+      { name: "language", children: [{ name: "riley" }] },
+    ],
+  });
+  const leafUsage = { "vision/dana": 400_000, "language/riley": 1_000_000 };
+  const unprotected = { startSec: 0, protectedUntilSec: 3600 };
+
+  it("a start that preempted names where the two budgets part, then the leaves", () => {
+    const result = pass({
+      tree,
+      leafUsage,
+      cluster: makeCluster(1),
+      runs: [makeRun("r0", "language/riley", [{ node: 0, gpus: 8 }], unprotected)],
+      pending: [makeJob("j1", "vision/dana", 4)],
+    });
+    expect(preemptedOf(result)).toEqual([["r0", "preempt-for-rank", "requeued"]]);
+    const start = result.starts[0]!.reason;
+    expect(start).toMatchObject({
+      rule: "start-allocated",
+      outranked: {
+        budget: { path: "language/riley" },
+        parting: { higher: { path: "vision" }, lower: { path: "language" } },
+      },
+    });
+    expect(explainReason(start)).toMatch(
+      /after preempting 1 run: vision \(at \d+% of its weekly share\) ranks above language \(at \d+%\), where the two budgets' branches part, so vision\/dana \(at \d+% of its weekly share\) ranks above language\/riley \(at \d+%\); it ranks 2 \(1 budget ranks above it\)/,
+    );
+  });
+
+  it("a wait for GPUs names the budget above holding the most, and where the two part", () => {
+    const result = pass({
+      tree,
+      leafUsage,
+      cluster: makeCluster(4),
+      runs: [
+        makeRun("d0", "vision/dana", [{ node: 0, gpus: 8 }]),
+        makeRun("d1", "vision/dana", [{ node: 1, gpus: 8 }]),
+        makeRun("d2", "vision/dana", [{ node: 2, gpus: 8 }]),
+        makeRun("s3", "vision/sam", [{ node: 3, gpus: 8 }]),
+      ],
+      pending: [makeJob("j1", "language/riley", 8)],
+    });
+    expect(waitingOf(result)).toEqual([["j1", "wait-resources"]]);
+    const reason = result.waiting[0]!.reason;
+    expect(reason).toMatchObject({
+      heldByHigherGpus: 32,
+      heldMostBy: {
+        budget: { path: "vision/dana" },
+        gpus: 24,
+        parting: { higher: { path: "vision" }, lower: { path: "language" } },
+      },
+    });
+    expect(explainReason(reason)).toContain(
+      "32 are used by budgets ranked at or above yours, 24 of them by vision/dana: vision (at ",
+    );
+  });
+
+  it("a wait with nothing held above names no other budget", () => {
+    const result = pass({
+      tree,
+      leafUsage,
+      cluster: makeCluster(1),
+      runs: [makeRun("r0", "language/riley", [{ node: 0, gpus: 8 }])],
+      pending: [makeJob("j1", "language/riley", 8)],
+    });
+    expect(result.waiting[0]!.reason).toMatchObject({ heldMostBy: null });
+    expect(explainReason(result.waiting[0]!.reason)).not.toContain("branches part");
   });
 });

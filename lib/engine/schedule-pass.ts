@@ -32,6 +32,7 @@ import {
 } from "./preemption";
 import type {
   BudgetRef,
+  Comparison,
   KeptFor,
   DrainCompleteDecision,
   PreemptDecision,
@@ -261,6 +262,7 @@ function decide(
     placement: NodeSlice[],
     preemptedRunIds: string[],
     keptFor: KeptFor | null = null,
+    outranked: Comparison | null = null,
   ): void => {
     const slices = placement.map((slice) => ({
       position: pool.positionOf.get(slice.node)!,
@@ -313,6 +315,7 @@ function decide(
             preemptedRunIds,
             budgetsAbove: rankOf(job.budgetId) - 1,
             keptFor,
+            outranked,
           }
         : {
             rule: "start-unallocated",
@@ -428,6 +431,7 @@ function decide(
     const surplus = new Map<number, number>();
     for (const slice of plan.placement) surplus.set(slice.node, -slice.gpus);
     const preemptor = { jobId: job.id, budget: budgetRef(job.budgetId), gpus: job.gpus };
+    let outranked: Comparison | null = null;
     for (const index of plan.victims) {
       const entry = live[index]!;
       const run = entry.run!;
@@ -435,13 +439,17 @@ function decide(
         surplus.set(slice.node, (surplus.get(slice.node) ?? 0) + slice.gpus);
       }
       const parting = run.isAllocated ? partingOf(job.budgetId, run.budgetId) : null;
-      endRun(entry, rankPreemptionReason(run, preemptor, budgetRef(run.budgetId), nowSec, parting));
+      const victim = budgetRef(run.budgetId);
+      if (run.isAllocated && outranked === null) outranked = { budget: victim, parting };
+      endRun(entry, rankPreemptionReason(run, preemptor, victim, nowSec, parting));
     }
     start(
       job,
       true,
       plan.placement,
       plan.victims.map((index) => live[index]!.run!.id),
+      null,
+      outranked,
     );
     const hasSurplus = [...surplus].some(
       ([node, gpus]) => gpus > 0 && pool.isUsable[pool.positionOf.get(node)!] === 1,

@@ -1,5 +1,5 @@
 import { placeJob, type GpuPool, type PlacementShape } from "./placement";
-import type { BudgetRef, Parting, WaitDecision, WaitReason } from "./reasons";
+import type { BudgetRef, Comparison, Parting, WaitDecision, WaitReason } from "./reasons";
 import type { LiveRun } from "./cluster-state";
 import type { Holdings } from "./holdings";
 import type { PendingJob } from "./types";
@@ -36,7 +36,9 @@ function createRankViews(live: readonly LiveRun[], pool: GpuPool) {
   const usable = (entry: LiveRun): number =>
     entry.slices.reduce((sum, slice) => sum + (pool.isUsable[slice.position] ? slice.gpus : 0), 0);
   let unallocatedGpus = 0;
+  const budgetIdOfSlot: string[] = [];
   const allocated: {
+    budgetSlot: number;
     rank: number;
     gpus: number;
     isProtected: boolean;
@@ -47,7 +49,10 @@ function createRankViews(live: readonly LiveRun[], pool: GpuPool) {
     if (entry.isGone) continue;
     if (!entry.isAllocated) unallocatedGpus += usable(entry);
     else {
+      if (entry.budgetSlot >= budgetIdOfSlot.length) budgetIdOfSlot.length = entry.budgetSlot + 1;
+      budgetIdOfSlot[entry.budgetSlot] = entry.budgetId;
       allocated.push({
+        budgetSlot: entry.budgetSlot,
         rank: entry.rank,
         gpus: usable(entry),
         isProtected: entry.isProtectedNow,
@@ -72,12 +77,30 @@ function createRankViews(live: readonly LiveRun[], pool: GpuPool) {
   let unprotectedBelowGpus = 0;
   let protectedBelowGpus = 0;
   let heldByHigherGpus = 0;
+  // GPUs per budget slot among those ranked at or above, and the two slots holding the most:
+  // sums only grow between resets, so the top two stay exact (a job's own budget may be one).
+  const heldBySlot = new Float64Array(budgetIdOfSlot.length);
+  let top = -1;
+  let second = -1;
+  const hold = (slot: number, gpus: number): void => {
+    const held = (heldBySlot[slot] = heldBySlot[slot]! + gpus);
+    if (slot === top) return;
+    if (top === -1 || held > heldBySlot[top]!) {
+      second = top;
+      top = slot;
+    } else if (slot !== second && (second === -1 || held > heldBySlot[second]!)) {
+      second = slot;
+    }
+  };
   const reset = (): void => {
     tree.fill(0);
     cursor = 0;
     unprotectedBelowGpus = 0;
     protectedBelowGpus = 0;
     heldByHigherGpus = 0;
+    heldBySlot.fill(0);
+    top = -1;
+    second = -1;
     for (const run of allocated) {
       if (run.isProtected) {
         protectedBelowGpus += run.gpus;
@@ -92,6 +115,7 @@ function createRankViews(live: readonly LiveRun[], pool: GpuPool) {
     while (cursor < allocated.length && allocated[cursor]!.rank <= rank) {
       const run = allocated[cursor]!;
       heldByHigherGpus += run.gpus;
+      if (run.gpus > 0) hold(run.budgetSlot, run.gpus);
       if (run.isProtected) {
         protectedBelowGpus -= run.gpus;
         add(run.slot, -run.gpus);
@@ -120,6 +144,11 @@ function createRankViews(live: readonly LiveRun[], pool: GpuPool) {
       protectedGpus: protectedBelowGpus,
       heldByHigherGpus,
       endCovering,
+      /** The budget other than `ownId` holding the most GPUs at or above this rank, if any. */
+      topHolder: (ownId: string): { budgetId: string; gpus: number } | null => {
+        const slot = top !== -1 && budgetIdOfSlot[top] === ownId ? second : top;
+        return slot === -1 ? null : { budgetId: budgetIdOfSlot[slot]!, gpus: heldBySlot[slot]! };
+      },
     };
   };
 }
@@ -186,6 +215,7 @@ export function describeWaiting(
     return gpus;
   };
   const fitsWithoutReservation = new Map<number, boolean>();
+  const heldMostByBudget = new Map<string, (Comparison & { gpus: number }) | null>();
 
   // Jobs of one budget, size and kind wait for the same reason: share one (immutable) object.
   const shared = new Map<string, Map<number, WaitReason>>();
@@ -250,6 +280,17 @@ export function describeWaiting(
     }
     const view = viewOf(rank);
     const heldWithinShareGpus = shieldedGpusFor(job, rank);
+    // The same for every job of the budget (it depends on its rank only): built once.
+    let heldMostBy = heldMostByBudget.get(job.budgetId);
+    if (heldMostBy === undefined) {
+      const holder = view.topHolder(job.budgetId);
+      heldMostBy = holder && {
+        budget: context.budgetRef(holder.budgetId),
+        gpus: holder.gpus,
+        parting: context.partingOf(holder.budgetId, job.budgetId),
+      };
+      heldMostByBudget.set(job.budgetId, heldMostBy);
+    }
     return {
       rule: "wait-resources",
       atSec: nowSec,
@@ -268,6 +309,7 @@ export function describeWaiting(
       unusableGpus,
       budgetsAbove: rank - 1,
       reservedNodes: isHolder && reservation ? reservation.nodes : [],
+      heldMostBy,
     };
   }
 }

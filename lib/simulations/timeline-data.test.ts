@@ -10,8 +10,18 @@ import {
   type Scenario,
   type SimulationResult,
 } from "../sim";
-import { describeRunReason, encodeTimeline } from "./timeline-data";
-import { END_REASONS, type TimelineData, type TimelineEndReason } from "./timeline-format";
+import {
+  describeRunComparison,
+  describeRunReason,
+  encodeTimeline,
+  listComparisons,
+} from "./timeline-data";
+import {
+  END_REASONS,
+  type TimelineComparison,
+  type TimelineData,
+  type TimelineEndReason,
+} from "./timeline-format";
 
 /** The timeline as first encoded: lib/sim buildTimeline's segments, one after the other. */
 function referenceTimeline(scenario: Scenario, result: SimulationResult): TimelineData {
@@ -32,9 +42,13 @@ function referenceTimeline(scenario: Scenario, result: SimulationResult): Timeli
   };
   const [budgets, jobs, reasons] = [listed(), listed(), listed()];
   const segments: number[] = [];
+  const comparisons = new Map<string, TimelineComparison | null>();
   for (const segment of timeline.segments) {
     if (segment.endSec <= segment.startSec) continue;
     const text = describeRunReason(reasonByRun.get(segment.runId));
+    if (text !== null && !comparisons.has(text)) {
+      comparisons.set(text, describeRunComparison(reasonByRun.get(segment.runId)));
+    }
     segments.push(
       scenario.clusters.findIndex((cluster) => cluster.name === segment.cluster),
       segment.node,
@@ -59,6 +73,7 @@ function referenceTimeline(scenario: Scenario, result: SimulationResult): Timeli
     budgets: budgets.list,
     jobs: jobs.list,
     reasons: reasons.list,
+    ...listComparisons(reasons.list, comparisons),
     segments,
   };
 }
@@ -89,7 +104,13 @@ describe("encodeTimeline (columnar, from the runs)", () => {
       const timeline = encodeTimeline(scenario, result);
       expect(timeline).toStrictEqual(referenceTimeline(scenario, result));
       expect(timeline.segments.length / 9).toBeGreaterThan(50);
-      if (scheduler === "allocation") expect(timeline.reasons.length).toBeGreaterThan(0);
+      if (scheduler === "allocation") {
+        expect(timeline.reasons.length).toBeGreaterThan(0);
+        // Every preemption for rank in the hover shows the comparison that decided it.
+        timeline.reasons.forEach((text, i) => {
+          if (text.includes("ranks above")) expect(timeline.comparisonOfReason?.[i]).not.toBe(-1);
+        });
+      }
     },
   );
 
@@ -160,5 +181,50 @@ describe("encodeTimeline (columnar, from the runs)", () => {
     expect(timeline).toStrictEqual(referenceTimeline(tiny, result));
     expect(timeline.segments.length / 9).toBe(5); // the zero-length run left out
     expect(timeline.reasons).toHaveLength(1);
+  });
+});
+
+describe("describeRunComparison", () => {
+  const preemption = {
+    rule: "preempt-for-rank",
+    atSec: 0,
+    victim: { id: "r", path: "language/riley", rank: 3, usageRatio: 1.85 },
+    victimStartSec: 0,
+    protectedUntilSec: 0,
+    preemptor: {
+      jobId: "j",
+      budget: { id: "d", path: "vision/dana", rank: 2, usageRatio: 2.76 },
+      gpus: 8,
+    },
+    outcome: "requeued",
+  };
+
+  it("where the paths part above the leaves, then the leaves", () => {
+    const parting = {
+      higher: { path: "vision", usageRatio: 0.92 },
+      lower: { path: "language", usageRatio: 1.3 },
+    };
+    expect(describeRunComparison({ ...preemption, parting })).toEqual([
+      { higher: "vision", higherRatio: 0.92, lower: "language", lowerRatio: 1.3 },
+      { higher: "vision/dana", higherRatio: 2.76, lower: "language/riley", lowerRatio: 1.85 },
+    ]);
+  });
+
+  it("siblings (or no parting): the leaves only; other reasons: none", () => {
+    const leaves = [
+      { higher: "vision/dana", higherRatio: 2.76, lower: "language/riley", lowerRatio: 1.85 },
+    ];
+    expect(describeRunComparison({ ...preemption, parting: null })).toEqual(leaves);
+    expect(
+      describeRunComparison({
+        ...preemption,
+        parting: {
+          higher: { path: "vision/dana", usageRatio: 2.76 },
+          lower: { path: "language/riley", usageRatio: 1.85 },
+        },
+      }),
+    ).toEqual(leaves);
+    expect(describeRunComparison({ rule: "preempt-drain", atSec: 0, node: 1 })).toBeNull();
+    expect(describeRunComparison({ rule: "baseline-priority" })).toBeNull();
   });
 });

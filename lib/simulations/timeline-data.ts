@@ -1,6 +1,7 @@
 import { explainReason, type Reason } from "../engine";
+import { formatSimMoment } from "../format";
 import type { Scenario, SimulationResult } from "../sim";
-import type { TimelineData } from "./timeline-format";
+import type { TimelineComparison, TimelineData } from "./timeline-format";
 import { toTimelineRuns, type TimelineRuns } from "./timeline-runs";
 
 function interner(): { list: string[]; indexOf: (text: string) => number } {
@@ -20,7 +21,7 @@ function interner(): { list: string[]; indexOf: (text: string) => number } {
   };
 }
 
-/** A plain sentence for a preemption's reason, whichever scheduler gave it. */
+/** A plain sentence for a preemption's reason, whichever scheduler gave it (times as day N, HH:MM). */
 export function describeRunReason(reason: unknown): string | null {
   if (typeof reason !== "object" || reason === null || !("rule" in reason)) return null;
   const rule = (reason as { rule: unknown }).rule;
@@ -29,10 +30,65 @@ export function describeRunReason(reason: unknown): string | null {
     return `Preempted by job ${r.byJobId} (${r.byPriority} priority) over this ${r.victimPriority}-priority run.`;
   }
   try {
-    return explainReason(reason as Reason);
+    return explainReason(reason as Reason, { formatTime: formatSimMoment });
   } catch {
     return `Ended by rule ${String(rule)}.`;
   }
+}
+
+/**
+ * The comparison that decided a preemption for rank, as rows for the timeline's hover: where
+ * the two budgets' paths part (when above the leaves), then the leaves. Null for any other
+ * reason.
+ *
+ * @example describeRunComparison(reason)?.[0]?.higher // "vision"
+ */
+export function describeRunComparison(reason: unknown): TimelineComparison | null {
+  if (typeof reason !== "object" || reason === null) return null;
+  const r = reason as Partial<Reason>;
+  if (r.rule !== "preempt-for-rank" || !("preemptor" in r) || !r.preemptor || !r.victim) {
+    return null;
+  }
+  const leaves = {
+    higher: r.preemptor.budget.path,
+    higherRatio: r.preemptor.budget.usageRatio,
+    lower: r.victim.path,
+    lowerRatio: r.victim.usageRatio,
+  };
+  const parting = r.parting;
+  if (!parting || (parting.higher.path === leaves.higher && parting.lower.path === leaves.lower)) {
+    return [leaves];
+  }
+  return [
+    {
+      higher: parting.higher.path,
+      higherRatio: parting.higher.usageRatio,
+      lower: parting.lower.path,
+      lowerRatio: parting.lower.usageRatio,
+    },
+    leaves,
+  ];
+}
+
+/** The distinct comparisons of `reasons`, and the index of each reason's (-1 for none). */
+export function listComparisons(
+  reasons: readonly string[],
+  comparisonOfText: ReadonlyMap<string, TimelineComparison | null>,
+): { comparisons: TimelineComparison[]; comparisonOfReason: number[] } {
+  const comparisons: TimelineComparison[] = [];
+  const indexOfKey = new Map<string, number>();
+  const comparisonOfReason = reasons.map((text) => {
+    const comparison = comparisonOfText.get(text);
+    if (!comparison) return -1;
+    const key = JSON.stringify(comparison);
+    let at = indexOfKey.get(key);
+    if (at === undefined) {
+      at = comparisons.push(comparison) - 1;
+      indexOfKey.set(key, at);
+    }
+    return at;
+  });
+  return { comparisons, comparisonOfReason };
 }
 
 /**
@@ -73,7 +129,14 @@ export function encodeTimelineRuns(scenario: Scenario, runs: TimelineRuns): Time
   const budgets = listedIndexes(runs.budgets);
   const reasons = interner();
   const reasonOfRun = new Map<number, string | null>();
-  runs.reasonRuns.forEach((r, i) => reasonOfRun.set(r, describeRunReason(runs.reasons[i])));
+  const comparisonOfText = new Map<string, TimelineComparison | null>();
+  runs.reasonRuns.forEach((r, i) => {
+    const text = describeRunReason(runs.reasons[i]);
+    reasonOfRun.set(r, text);
+    if (text !== null && !comparisonOfText.has(text)) {
+      comparisonOfText.set(text, describeRunComparison(runs.reasons[i]));
+    }
+  });
   const segments: number[] = [];
   for (const { i: cluster } of clusterOrder) {
     const clusterAt = clusterIndex.get(runs.clusters[cluster]!) ?? 0;
@@ -114,6 +177,7 @@ export function encodeTimelineRuns(scenario: Scenario, runs: TimelineRuns): Time
     budgets: budgets.list,
     jobs: jobs.list,
     reasons: reasons.list,
+    ...listComparisons(reasons.list, comparisonOfText),
     segments,
   };
 }

@@ -23,6 +23,24 @@ export const END_REASONS = ["completed", "preempted", "node-down", "running"] as
 export type TimelineEndReason = (typeof END_REASONS)[number];
 
 /**
+ * One side-by-side row of the comparison that decided a preemption (docs/ranking.md): the node
+ * on the preemptor's side and the one on the victim's, each with its usage of share (null: no
+ * share).
+ */
+export type TimelineComparisonRow = {
+  higher: string;
+  higherRatio: number | null;
+  lower: string;
+  lowerRatio: number | null;
+};
+
+/**
+ * The comparison that decided a preemption: first where the two budgets' paths part (when that
+ * is above the leaves), then the leaves themselves.
+ */
+export type TimelineComparison = TimelineComparisonRow[];
+
+/**
  * One scheduler's timeline, columnar so that 100,000 runs stay a few megabytes of JSON:
  * strings are listed once and segments are flat numbers, {@link SEGMENT_STRIDE} per segment.
  */
@@ -33,6 +51,13 @@ export type TimelineData = {
   budgets: string[];
   jobs: string[];
   reasons: string[];
+  /** The comparisons that decided preemptions, each listed once (see `comparisonOfReason`). */
+  comparisons?: TimelineComparison[];
+  /**
+   * Per entry of `reasons`, the index of the comparison that decided it in `comparisons`, or -1
+   * (a drain, the baseline's priorities). Both absent from timelines stored before they were.
+   */
+  comparisonOfReason?: number[];
   segments: number[];
 };
 
