@@ -32,7 +32,10 @@ export function ClusterTable({ clusters }: { clusters: ClusterSummary[] }) {
             <th scope="row" className="tree-row-head">
               {cluster.name}
             </th>
-            <td>{cluster.gpuType}</td>
+            <td>
+              {cluster.gpuType}
+              {cluster.executor === "slurm" ? <span className="muted"> · SLURM</span> : null}
+            </td>
             <td className="num">{formatInteger(cluster.nodes)}</td>
             <td className="num">{formatInteger(cluster.gpus)}</td>
             <td

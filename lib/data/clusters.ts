@@ -4,6 +4,8 @@ import { getDb } from "../db";
 export type ClusterSummary = {
   name: string;
   gpuType: string;
+  /** builtin (the demo driver) or slurm (the bridge; jobs come from sbatch). */
+  executor: "builtin" | "slurm";
   nodes: number;
   gpus: number;
   healthyNodes: number;
@@ -19,6 +21,7 @@ export async function listClusters(): Promise<ClusterSummary[]> {
     select: {
       name: true,
       gpuType: true,
+      executor: true,
       lookbackSec: true,
       maxMinRuntimeSec: true,
       nodes: { select: { gpus: true, health: true } },

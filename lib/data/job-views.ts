@@ -44,6 +44,8 @@ export type JobView = {
   isResumable: boolean;
   priority: string;
   state: string;
+  /** SLURM's job id of a job submitted with sbatch (mirrored by the bridge); else null. */
+  externalId: string | null;
   submittedSec: number;
   endedSec: number | null;
   workSec: number | null;
@@ -87,6 +89,7 @@ export async function getJobView(jobId: string): Promise<JobView> {
     isResumable: job.isResumable,
     priority: job.priority,
     state: job.state,
+    externalId: job.externalId,
     submittedSec: toSec(job.submittedAt),
     endedSec: job.endedAt ? toSec(job.endedAt) : null,
     workSec: job.workSec,

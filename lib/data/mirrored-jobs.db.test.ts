@@ -5,6 +5,9 @@ import { seedDemoLab } from "../../prisma/seed";
 import { DEMO_USERS } from "../demo/lab-org";
 import { getDb } from "../db";
 import { registerCluster } from "./cluster-registration";
+import { listClusters } from "./clusters";
+import { getJobView } from "./job-views";
+import { submitJob } from "./jobs";
 import { getPlan, ingestEvents } from "./executor";
 import { listDriverClusters } from "./live-driver";
 
@@ -57,6 +60,34 @@ describe("a registered SLURM cluster", () => {
       [1, "n2", 8],
     ]);
     expect((await listDriverClusters()).map((cluster) => cluster.name)).not.toContain(CLUSTER);
+    const listed = (await listClusters()).find((cluster) => cluster.name === CLUSTER);
+    expect(listed).toMatchObject({ executor: "slurm", gpus: 16 });
+  });
+});
+
+describe("a job submitted in Allot for a SLURM cluster", () => {
+  it("is refused: it comes from sbatch", async () => {
+    const db = getDb();
+    const riley = await db.user.findUniqueOrThrow({
+      where: { email: DEMO_USERS.researcher.email },
+    });
+    const leaf = await db.budgetNode.findFirstOrThrow({ where: { name: "lm-pretrain" } });
+    const input = {
+      cluster: CLUSTER,
+      budgetId: leaf.id,
+      name: "from the web",
+      gpus: 8,
+      minRuntimeSec: 3600,
+      isResumable: true,
+      priority: "normal" as const,
+    };
+    const error = await submitJob({ id: riley.id, isAdmin: false }, input).catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      status: 422,
+      issues: [
+        { path: "cluster", message: expect.stringMatching(/run by SLURM: submit with sbatch -A/) },
+      ],
+    });
   });
 });
 
@@ -73,6 +104,7 @@ describe("job.submitted", () => {
     expect(job).toMatchObject({ externalId: event.externalId, gpus: 8, minRuntimeSec: 3600 });
     expect(job.user.email).toBe(DEMO_USERS.researcher.email);
     expect(job.budget.name).toBe("lm-pretrain");
+    expect((await getJobView(jobId)).externalId).toBe(event.externalId);
 
     expect((await ingestEvents(CLUSTER, [event])).results[0]!.outcome).toBe("duplicate");
     const again = await ingestEvents(CLUSTER, [{ ...event, id: "slurm-again-submit" }]);

@@ -13,6 +13,8 @@ import { orderRankingLikeFairTree, readRanking, type RankingRow } from "./rankin
 export type ClusterLoad = GpuSplit & {
   name: string;
   gpuType: string;
+  /** Who runs its jobs: the built-in driver, or SLURM through the bridge (jobs come from sbatch). */
+  executor: "builtin" | "slurm";
   nodes: number;
   gpus: number;
   drainingNodes: number;
@@ -34,6 +36,7 @@ export async function listClusterLoads(): Promise<ClusterLoad[]> {
         id: true,
         name: true,
         gpuType: true,
+        executor: true,
         tickedAt: true,
         nodes: { select: { index: true, gpus: true, health: true } },
       },
@@ -62,6 +65,7 @@ export async function listClusterLoads(): Promise<ClusterLoad[]> {
       ...split,
       name: cluster.name,
       gpuType: cluster.gpuType,
+      executor: cluster.executor,
       nodes: cluster.nodes.length,
       gpus: split.totalGpus,
       drainingNodes: cluster.nodes.filter((node) => node.health === "draining").length,

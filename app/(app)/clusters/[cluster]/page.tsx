@@ -18,9 +18,11 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function ClusterQueuePage({ params }: Props) {
   const cluster = pageParam((await params).cluster);
   const queryClient = new QueryClient();
+  let isSlurm = false;
   try {
     const queue = await getClusterQueue(cluster);
     queryClient.setQueryData(clusterQueueQuery(cluster).queryKey, queue);
+    isSlurm = queue.cluster.executor === "slurm";
   } catch (error) {
     if (error instanceof AppError && error.code === "not_found") notFound();
     throw error;
@@ -35,9 +37,16 @@ export default async function ClusterQueuePage({ params }: Props) {
         </div>
         <p className="card-links">
           <Link href={`/clusters/${cluster}/nodes`}>Nodes</Link>
-          <Link className="button button-primary" href={`/jobs/new?cluster=${cluster}`}>
-            Submit a job
-          </Link>
+          {isSlurm ? (
+            <span className="muted">
+              Run by SLURM: submit with <code>sbatch -A &lt;your budget&apos;s account&gt;</code>;
+              the Allot bridge starts jobs in this order.
+            </span>
+          ) : (
+            <Link className="button button-primary" href={`/jobs/new?cluster=${cluster}`}>
+              Submit a job
+            </Link>
+          )}
         </p>
       </div>
       <HydrationBoundary state={dehydrate(queryClient)}>

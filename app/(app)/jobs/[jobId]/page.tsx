@@ -94,6 +94,12 @@ export default async function JobPage({ params }: Props) {
             <dt>Priority</dt>
             <dd>{job.priority}</dd>
           </div>
+          {job.externalId === null ? null : (
+            <div>
+              <dt>SLURM job</dt>
+              <dd>{job.externalId} (submitted with sbatch; its SLURM comment says why it waits)</dd>
+            </div>
+          )}
         </dl>
       </section>
       <section className="card" aria-labelledby="runs-heading">

@@ -13,11 +13,14 @@ type Props = { searchParams: Promise<{ cluster?: string }> };
 export default async function NewJobPage({ searchParams }: Props) {
   const user = await getSessionUser();
   if (!user) redirect("/signin");
-  const [clusters, budgets, query] = await Promise.all([
+  const [allClusters, budgets, query] = await Promise.all([
     listClusters(),
     listChargeableBudgets(user.id),
     searchParams,
   ]);
+  // SLURM clusters take jobs from sbatch only (the bridge mirrors them).
+  const clusters = allClusters.filter((cluster) => cluster.executor !== "slurm");
+  const slurmClusters = allClusters.filter((cluster) => cluster.executor === "slurm");
   const initial = clusters.find((c) => c.name === query.cluster)?.name ?? clusters[0]?.name ?? "";
   return (
     <>
@@ -27,6 +30,13 @@ export default async function NewJobPage({ searchParams }: Props) {
           The scheduler ranks it by its budget&apos;s recent use; <Link href="/jobs">My jobs</Link>{" "}
           shows its place and why it waits.
         </p>
+        {slurmClusters.length > 0 ? (
+          <p className="muted">
+            {slurmClusters.map((cluster) => cluster.name).join(", ")}{" "}
+            {slurmClusters.length === 1 ? "is" : "are"} run by SLURM: submit there with{" "}
+            <code>sbatch -A &lt;your budget&apos;s account&gt;</code>.
+          </p>
+        ) : null}
       </div>
       <section className="card">
         {budgets.length === 0 ? (
