@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { seedDemoLab } from "../../prisma/seed";
 import { createPrismaClient } from "../data/client";
-import { hashToken } from "../data/users";
+import { hashToken } from "../data/token-hash";
 import { DEMO_USERS } from "../demo/lab-org";
 import { parseSinfo, parseSqueue, SQUEUE_ARGS, type SlurmJob } from "../slurm/slurm-read";
 import { startProductionServer, type ProductionServer } from "./production-server";
