@@ -18,7 +18,7 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["lib/**/*.test.ts", "components/**/*.test.ts", "scripts/**/*.test.ts"],
-          exclude: ["**/*.db.test.ts", "node_modules/**"],
+          exclude: ["**/*.db.test.ts", "**/*.slurm.test.ts", "node_modules/**"],
         },
       },
       {
@@ -32,6 +32,21 @@ export default defineConfig({
           fileParallelism: false,
           testTimeout: 30_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        // Against the project's local SLURM (npm run slurm:up) and a real database; fails
+        // when the cluster is down.
+        extends: true,
+        test: {
+          name: "slurm",
+          include: ["**/*.slurm.test.ts"],
+          exclude: ["node_modules/**"],
+          globalSetup: ["./lib/testing/slurm-global-setup.ts", "./lib/testing/db-global-setup.ts"],
+          setupFiles: ["./lib/testing/db-test-setup.ts", "./lib/testing/slurm-test-setup.ts"],
+          fileParallelism: false,
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
         },
       },
     ],
