@@ -17,6 +17,7 @@
 #   ALLOT_SLURM_CLUSTER=allot         ALLOT_SLURM_DB=allot_slurm_acct
 #   ALLOT_SLURM_CTLD_PORT=26817       ALLOT_SLURM_DBD_PORT=26819  ALLOT_SLURM_REST_PORT=26820
 #   ALLOT_SLURM_SLURMD_PORT=27000 (node i listens on this + i)
+#   ALLOT_SLURM_MYSQL_PORT=3306 (the local MariaDB that slurmdbd stores accounting in)
 set -euo pipefail
 
 DIR=${ALLOT_SLURM_DIR:-/tmp/allot-slurm}
@@ -28,8 +29,9 @@ CTLD_PORT=${ALLOT_SLURM_CTLD_PORT:-26817}
 DBD_PORT=${ALLOT_SLURM_DBD_PORT:-26819}
 REST_PORT=${ALLOT_SLURM_REST_PORT:-26820}
 SLURMD_PORT=${ALLOT_SLURM_SLURMD_PORT:-27000}
+MYSQL_PORT=${ALLOT_SLURM_MYSQL_PORT:-3306}
 PACKAGES="slurmctld slurmd slurm-client munge slurmdbd slurmrestd slurm-wlm-mysql-plugin slurm-wlm-jwt-plugin"
-SQL=(mysql -h127.0.0.1 -uroot --connect-timeout=3)
+SQL=(mysql -h127.0.0.1 -P"$MYSQL_PORT" -uroot --connect-timeout=3)
 SOCKET=$DIR/munge/munge.socket
 export SLURM_CONF=$DIR/etc/slurm.conf
 T0=$EPOCHREALTIME
@@ -204,6 +206,7 @@ LogFile=$DIR/log/slurmdbd.log
 PidFile=$DIR/run/slurmdbd.pid
 StorageType=accounting_storage/mysql
 StorageHost=127.0.0.1
+StoragePort=$MYSQL_PORT
 StorageUser=root
 StorageLoc=$DB
 EOF
@@ -249,7 +252,7 @@ start() {
   stop
   mkdir -p "$DIR"
   install_packages
-  "${SQL[@]}" -e 'SELECT 1' >/dev/null 2>&1 || die "no MariaDB on 127.0.0.1:3306 (root, no password)"
+  "${SQL[@]}" -e 'SELECT 1' >/dev/null 2>&1 || die "no MariaDB on 127.0.0.1:$MYSQL_PORT (root, no password)"
   rm -rf "$DIR"/{etc,state,spool,log,run,munge,dev,env.sh}
   mkdir -p "$DIR"/{etc,state,log,run,munge,dev}
   start_munge
