@@ -74,6 +74,15 @@ async function withE2eDatabase<T>(work: (url: string | undefined) => T): Promise
   }
 }
 
+/** One vitest project, counted; stops everything when it fails. */
+function runVitest(title: string, project: string): void {
+  const report = path.join(REPORTS, `${project}.json`);
+  const reporters = ["--reporter=default", "--reporter=json", `--outputFile.json=${report}`];
+  const isOk = run(title, "npx", ["vitest", "run", "--project", project, ...reporters]);
+  countVitest(report);
+  if (!isOk) finish(false);
+}
+
 function finish(isOk: boolean): never {
   console.log(`\nTests: ${passed} passed, ${failed} failed`);
   process.exit(isOk && failed === 0 ? 0 : 1);
@@ -97,20 +106,12 @@ async function main(): Promise<void> {
       `\n=== SLURM tests: skipped, no local SLURM (${localSlurmEnvFile()}; npm run slurm:up)`,
     );
   }
-  const projects: [string, string][] = [
-    ["unit tests", "unit"],
-    ["database tests", "db"],
-    ...(isSlurmRun ? [["SLURM tests (local SLURM)", "slurm"] as [string, string]] : []),
-  ];
-  for (const [title, project] of projects) {
-    const report = path.join(REPORTS, `${project}.json`);
-    const reporters = ["--reporter=default", "--reporter=json", `--outputFile.json=${report}`];
-    const isOk = run(title, "npx", ["vitest", "run", "--project", project, ...reporters]);
-    countVitest(report);
-    if (!isOk) finish(false);
-  }
+  runVitest("unit tests", "unit");
+  runVitest("database tests", "db");
 
   if (!run("production build", "npx", ["next", "build"])) finish(false);
+  // After the build: SLURM tests may drive the production server.
+  if (isSlurmRun) runVitest("SLURM tests (local SLURM)", "slurm");
 
   const playwrightJson = path.join(REPORTS, "e2e.json");
   const isE2eOk = await withE2eDatabase((url) =>
