@@ -228,7 +228,8 @@ start_slurmctld_and_nodes() {
 }
 
 start_slurmrestd() {
-  (SLURM_JWT=daemon as_daemon setsid slurmrestd -u nobody -a rest_auth/jwt \
+  # A simple command in the background (no shell function), so $! is slurmrestd's own pid.
+  (SLURM_JWT=daemon ALLOT_SLURM_DAEMON=$DIR setsid slurmrestd -u nobody -a rest_auth/jwt \
     -s openapi/v0.0.38,openapi/dbv0.0.38 "127.0.0.1:$REST_PORT" \
     >"$DIR/log/slurmrestd.log" 2>&1 </dev/null &
     echo $! >"$DIR/run/slurmrestd.pid")
