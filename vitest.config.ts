@@ -35,8 +35,8 @@ export default defineConfig({
         },
       },
       {
-        // Against the project's local SLURM (npm run slurm:up) and a real database; fails
-        // when the cluster is down.
+        // A real SLURM (npm run slurm:up; fails when it is down), the production build and a
+        // real Postgres.
         extends: true,
         test: {
           name: "slurm",
@@ -45,8 +45,8 @@ export default defineConfig({
           globalSetup: ["./lib/testing/slurm-global-setup.ts", "./lib/testing/db-global-setup.ts"],
           setupFiles: ["./lib/testing/db-test-setup.ts", "./lib/testing/slurm-test-setup.ts"],
           fileParallelism: false,
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
+          testTimeout: 300_000,
+          hookTimeout: 300_000,
         },
       },
     ],

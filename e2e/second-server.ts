@@ -1,72 +1,15 @@
 // A second production server for tests that need other settings than the main one (no demo
-// mode, a database that goes away): the same build, started as an operator starts it, with
-// none of this process's Allot, next-auth, OIDC or NODE_ENV settings leaking in.
-import { spawn } from "node:child_process";
-import path from "node:path";
+// mode, a database that goes away), on a free port from E2E_PORT + 1.
+import {
+  startProductionServer,
+  type ProductionServer,
+  type ProductionServerOptions,
+} from "../lib/testing/production-server";
 import { freePort } from "./fixtures";
 
-const ROOT = path.resolve(import.meta.dirname, "..");
-
-export type SecondServer = {
-  /** The server's origin, e.g. http://127.0.0.1:3212. */
-  url: string;
-  /** Everything it printed so far. */
-  output: () => string;
-  /** Stops the whole process group (npm does not pass SIGTERM on). */
-  stop: () => Promise<void>;
-};
-
-export type SecondServerOptions = {
-  /** Extra environment: DATABASE_URL, ALLOT_DEMO, NEXTAUTH_SECRET... */
-  env: Record<string, string>;
-  /** How to start it: `npm start` by default. */
-  command?: readonly string[];
-};
+export type SecondServer = ProductionServer;
 
 /** Starts a server on a free port from E2E_PORT + 1 and waits for its health route. */
-export async function startSecondServer(options: SecondServerOptions): Promise<SecondServer> {
-  const port = await freePort(Number(process.env.E2E_PORT ?? 3210) + 1);
-  const url = `http://127.0.0.1:${port}`;
-  const inherited: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of Object.keys(inherited)) {
-    if (/^(ALLOT_|NEXTAUTH_|OIDC_|PGLITE_)/.test(name) || name === "NODE_ENV") {
-      delete inherited[name];
-    }
-  }
-  const [command, ...args] = options.command ?? ["npm", "start"];
-  const child = spawn(command!, args, {
-    cwd: ROOT,
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-    env: {
-      ...inherited,
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      NEXTAUTH_URL: url,
-      ALLOT_LIVE_SPEED: "0",
-      ALLOT_TICK_SEC: "0",
-      NEXT_TELEMETRY_DISABLED: "1",
-      ...options.env,
-    },
-  });
-  let output = "";
-  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const stop = async () => {
-    if (child.exitCode !== null || child.pid === undefined) return;
-    const exited = new Promise((resolve) => child.once("exit", resolve));
-    process.kill(-child.pid, "SIGTERM");
-    const timer = setTimeout(() => process.kill(-child.pid!, "SIGKILL"), 10_000);
-    await exited;
-    clearTimeout(timer);
-  };
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the server exited:\n${output}`);
-    const response = await fetch(`${url}/api/v1/health`).catch(() => null);
-    if (response?.ok) return { url, output: () => output, stop };
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  await stop();
-  throw new Error(`the server did not answer /api/v1/health within 120 s:\n${output}`);
+export async function startSecondServer(options: ProductionServerOptions): Promise<SecondServer> {
+  return startProductionServer(await freePort(Number(process.env.E2E_PORT ?? 3210) + 1), options);
 }

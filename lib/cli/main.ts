@@ -20,7 +20,7 @@ Commands:
   queue <scenario> --at T   running and pending jobs of a cluster with reasons, like squeue
   generate --profile lab    write a synthetic scenario (--days N --seed S)
   import-trace philly <csv> turn the Philly trace into a scenario (--gpus N)
-  slurm <command>           connect a SLURM cluster: sync-accounts (see allot slurm --help)
+  slurm <command>           connect a SLURM cluster: register, sync-accounts, bridge
 
 Run allot <command> --help for a command's options. Exit codes: 0 ok, 1 bad input or a failed
 run, 2 bad usage.

@@ -2,6 +2,7 @@
 // talk to an Allot server (ALLOT_TOKEN) and run SLURM's own tools, both through `deps`, so
 // tests can point them at a server and a SLURM of their choosing.
 import { createAllotClient, type AllotClient } from "../slurm/allot-client";
+import { runBridgeCommand, runRegisterCommand } from "../slurm/bridge-command";
 import { createSlurmRunner, type SlurmRunner } from "../slurm/slurm-cli";
 import { UsageError, type CliIo } from "./io";
 import { runSyncAccountsCommand } from "./sync-accounts-command";
@@ -27,14 +28,20 @@ scontrol...) with this process's environment (SLURM_CONF) and call the Allot ser
 token in ALLOT_TOKEN.
 
 Commands:
+  register --cluster C --server URL --gpu-type T
+                            register this SLURM cluster in Allot, its nodes read from sinfo
   sync-accounts --cluster C --server URL [--dry-run]
                             write the budget tree into SLURM's accounts (sacctmgr)
+  bridge --cluster C --server URL
+                            run the bridge beside slurmctld: Allot schedules, SLURM runs
 
 Run allot slurm <command> --help for a command's options.
 `;
 
 const SUB_COMMANDS: Record<string, SlurmSubCommand> = {
+  register: (argv, io, deps) => runRegisterCommand(argv, io, deps.env, deps.runSlurm),
   "sync-accounts": runSyncAccountsCommand,
+  bridge: (argv, io, deps) => runBridgeCommand(argv, io, deps.env, deps.runSlurm),
 };
 
 /** The real process's environment, SLURM tools and HTTP client. */

@@ -9,12 +9,16 @@ import { explainLive } from "../live/explain";
 import type { ExecutorEvent } from "../validation/executor";
 import { getNow } from "./clock";
 import { toSec, type Tx } from "./live-state";
+import { loadMirrorContext, queueMirroredJob, type MirrorContext } from "./mirrored-jobs";
 import { lockCluster, type TickResult } from "./tick";
 import { tickAfterCommit } from "./tick-queue";
+import { lockTreeForUse } from "./tree-lock";
 
-export type EventOutcome = "applied" | "duplicate" | "ignored";
+/** `refused`: a submission Allot cannot queue (the note says why); it is not recorded. */
+export type EventOutcome = "applied" | "duplicate" | "ignored" | "refused";
+export type EventResult = { id: string; outcome: EventOutcome; note?: string; jobId?: string };
 export type IngestResult = {
-  results: { id: string; outcome: EventOutcome; note?: string }[];
+  results: EventResult[];
   tick: TickResult | null;
   /** Set when the events committed but the tick after them failed. */
   tickError: string | null;
@@ -30,12 +34,22 @@ export async function ingestEvents(
   const now = await getNow(db);
   const results = await db.$transaction(
     async (tx) => {
+      const hasSubmissions = events.some((event) => event.kind === "job.submitted");
+      // The tree lock first (as submissions take it), then the cluster's.
+      if (hasSubmissions) await lockTreeForUse(tx);
       await lockCluster(tx, clusterName);
       const cluster = await tx.cluster.findUnique({
         where: { name: clusterName },
-        select: { id: true, nodes: { select: { index: true } } },
+        select: {
+          id: true,
+          name: true,
+          maxMinRuntimeSec: true,
+          defaultMinRuntimeSec: true,
+          nodes: { select: { index: true, gpus: true, health: true } },
+        },
       });
       if (!cluster) throw new AppError("not_found", `No cluster is named "${clusterName}".`);
+      const mirror = hasSubmissions ? await loadMirrorContext(tx, cluster) : null;
       const inserted = await tx.executorEvent.createManyAndReturn({
         data: events.map((event) => ({
           clusterId: cluster.id,
@@ -50,14 +64,21 @@ export async function ingestEvents(
       const isNew = new Set(inserted.map((row) => row.eventId));
       const nodeIndices = new Set(cluster.nodes.map((node) => node.index));
       const seen = new Set<string>();
-      const out: IngestResult["results"] = [];
+      const out: EventResult[] = [];
       for (const event of events) {
         if (!isNew.has(event.id) || seen.has(event.id)) {
           out.push({ id: event.id, outcome: "duplicate" });
           continue;
         }
         seen.add(event.id);
-        const note = await applyEvent(tx, cluster.id, nodeIndices, event, now);
+        if (event.kind === "job.submitted") {
+          out.push(await applySubmission(tx, mirror!, event, now));
+          continue;
+        }
+        const note =
+          event.kind === "job.cancelled"
+            ? await applyCancel(tx, cluster.id, event.jobId, now)
+            : await applyEvent(tx, cluster.id, nodeIndices, event, now);
         out.push(
           note ? { id: event.id, outcome: "ignored", note } : { id: event.id, outcome: "applied" },
         );
@@ -76,6 +97,50 @@ export async function ingestEvents(
   );
   if (!changed || options.isTickSkipped) return { results, tick: null, tickError: null };
   return { results, ...(await tickAfterCommit(clusterName, { db })) };
+}
+
+/** Queues a mirrored submission; a refused one is forgotten, so a retry is judged again. */
+async function applySubmission(
+  tx: Tx,
+  mirror: MirrorContext,
+  event: Extract<ExecutorEvent, { kind: "job.submitted" }>,
+  now: Date,
+): Promise<EventResult> {
+  const outcome = await queueMirroredJob(tx, mirror, event, now);
+  if (outcome.kind === "queued") return { id: event.id, outcome: "applied", jobId: outcome.jobId };
+  if (outcome.kind === "known") {
+    return {
+      id: event.id,
+      outcome: "ignored",
+      note: `Already queued as job ${outcome.jobId}.`,
+      jobId: outcome.jobId,
+    };
+  }
+  await tx.executorEvent.delete({
+    where: { clusterId_eventId: { clusterId: mirror.cluster.id, eventId: event.id } },
+  });
+  return { id: event.id, outcome: "refused", note: outcome.reason };
+}
+
+/** A job cancelled on the executor: its open runs end (already stopped there), it leaves. */
+async function applyCancel(
+  tx: Tx,
+  clusterId: string,
+  jobId: string,
+  now: Date,
+): Promise<string | null> {
+  const job = await tx.job.findFirst({ where: { id: jobId, clusterId }, select: { state: true } });
+  if (!job) return `No job "${jobId}" on this cluster.`;
+  if (job.state !== "pending" && job.state !== "running") return `The job is already ${job.state}.`;
+  await tx.run.updateMany({
+    where: { jobId, endedAt: null },
+    data: { endedAt: now, endReason: "cancelled", stopAckedAt: now },
+  });
+  await tx.job.update({
+    where: { id: jobId },
+    data: { state: "cancelled", endedAt: now, waitRule: null, waitKey: null, queuePosition: null },
+  });
+  return null;
 }
 
 /** Applies one new event; returns why it changed nothing, or null when it was applied. */
@@ -98,7 +163,8 @@ async function applyEvent(
     await tx.nodeHealthChange.create({ data: { clusterId, nodeIndex: node, at: now, health } });
     return null;
   }
-  const runId = (event as { runId: string }).runId;
+  if (!("runId" in event)) return "Not an event about a run.";
+  const runId = event.runId;
   const run = await tx.run.findFirst({
     where: { id: runId, clusterId },
     select: { jobId: true, endedAt: true, startedAt: true, startAckedAt: true, stopAckedAt: true },
@@ -115,8 +181,19 @@ async function applyEvent(
     await tx.run.update({ where: { id: runId }, data: { stopAckedAt: now } });
     return null;
   }
-  // job.finished / job.failed: a late report for a run the engine already ended changes nothing.
+  // job.finished / job.failed / job.requeued: a late report for a run the engine already ended
+  // changes nothing.
   if (run.endedAt) return "The run already ended.";
+  if (event.kind === "job.requeued") {
+    // The executor put the job back in its queue (a start that did not happen where decided,
+    // or its own requeue): the run ends, the job waits in Allot again.
+    await tx.run.update({
+      where: { id: runId },
+      data: { endedAt: now, endReason: "failed", stopAckedAt: now },
+    });
+    await tx.job.update({ where: { id: run.jobId }, data: { state: "pending" } });
+    return null;
+  }
   const isFinished = event.kind === "job.finished";
   await tx.run.update({
     where: { id: runId },
@@ -136,6 +213,8 @@ async function applyEvent(
 export type PlanStart = {
   runId: string;
   jobId: string;
+  /** The executor's id of a mirrored job (job.submitted); null for jobs submitted to Allot. */
+  externalId: string | null;
   jobName: string;
   gpus: number;
   placement: NodeSlice[];
@@ -149,35 +228,68 @@ export type PlanStart = {
 export type PlanStop = {
   runId: string;
   jobId: string;
+  externalId: string | null;
+  /** A resumable job is back in Allot's queue: requeue it held rather than cancel it. */
+  isResumable: boolean;
   placement: NodeSlice[];
   endReason: string;
   reason: unknown;
   sentence: string;
 };
+/** An acknowledged, open run of a mirrored job: it should be running on the executor. */
+export type PlanRunning = {
+  runId: string;
+  jobId: string;
+  externalId: string;
+  placement: NodeSlice[];
+  protectedUntil: string;
+};
+/** A pending mirrored job with its place in the queue and why it waits. */
+export type PlanWaiting = {
+  jobId: string;
+  externalId: string;
+  queuePosition: number | null;
+  sentence: string;
+};
+export type PlanNode = { index: number; hostname: string | null; gpus: number; health: string };
 export type Plan = {
   cluster: string;
   at: string;
   atSec: number;
+  nodes: PlanNode[];
   starts: PlanStart[];
   preemptions: PlanStop[];
+  running: PlanRunning[];
+  waiting: PlanWaiting[];
+  /** Mirrored jobs cancelled in Allot in the last day: the executor cancels them too. */
+  cancelled: { jobId: string; externalId: string }[];
 };
+
+const CANCELLED_LISTED_MS = 24 * 3600 * 1000;
 
 /** What the executor should do now: runs not yet acknowledged as started, and runs to stop. */
 export async function getPlan(clusterName: string): Promise<Plan> {
   const db = getDb();
   const cluster = await db.cluster.findUnique({
     where: { name: clusterName },
-    select: { id: true },
+    select: {
+      id: true,
+      nodes: {
+        select: { index: true, hostname: true, gpus: true, health: true },
+        orderBy: { index: "asc" },
+      },
+    },
   });
   if (!cluster) throw new AppError("not_found", `No cluster is named "${clusterName}".`);
   const now = await getNow(db);
   const nowSec = toSec(now);
-  const [starts, stops] = await Promise.all([
+  const mirrored = { externalId: { not: null } } as const;
+  const [starts, stops, running, waiting, cancelled] = await Promise.all([
     db.run.findMany({
       where: { clusterId: cluster.id, endedAt: null, startAckedAt: null },
       orderBy: { startedAt: "asc" },
       take: 1000,
-      include: { job: { select: { name: true, remainingWorkSec: true } } },
+      include: { job: { select: { name: true, remainingWorkSec: true, externalId: true } } },
     }),
     db.run.findMany({
       where: {
@@ -188,6 +300,35 @@ export async function getPlan(clusterName: string): Promise<Plan> {
       },
       orderBy: { endedAt: "asc" },
       take: 1000,
+      include: { job: { select: { externalId: true, isResumable: true } } },
+    }),
+    db.run.findMany({
+      where: { clusterId: cluster.id, endedAt: null, startAckedAt: { not: null }, job: mirrored },
+      orderBy: { startedAt: "asc" },
+      take: 5000,
+      select: {
+        id: true,
+        jobId: true,
+        placement: true,
+        protectedUntil: true,
+        job: { select: { externalId: true } },
+      },
+    }),
+    db.job.findMany({
+      where: { clusterId: cluster.id, state: "pending", ...mirrored },
+      orderBy: [{ queuePosition: "asc" }, { submittedAt: "asc" }],
+      take: 5000,
+      select: { id: true, externalId: true, queuePosition: true, waitReason: true },
+    }),
+    db.job.findMany({
+      where: {
+        clusterId: cluster.id,
+        state: "cancelled",
+        endedAt: { gte: new Date(now.getTime() - CANCELLED_LISTED_MS) },
+        ...mirrored,
+      },
+      take: 5000,
+      select: { id: true, externalId: true },
     }),
   ]);
   const runIds = [...starts, ...stops].map((run) => run.id);
@@ -201,11 +342,13 @@ export async function getPlan(clusterName: string): Promise<Plan> {
     cluster: clusterName,
     at: now.toISOString(),
     atSec: nowSec,
+    nodes: cluster.nodes,
     starts: starts.map((run) => {
       const reason = reasonOf(run.id, "start");
       return {
         runId: run.id,
         jobId: run.jobId,
+        externalId: run.job.externalId,
         jobName: run.job.name,
         gpus: run.gpus,
         placement: run.placement as NodeSlice[],
@@ -221,11 +364,27 @@ export async function getPlan(clusterName: string): Promise<Plan> {
       return {
         runId: run.id,
         jobId: run.jobId,
+        externalId: run.job.externalId,
+        isResumable: run.job.isResumable,
         placement: run.placement as NodeSlice[],
         endReason: run.endReason ?? "preempted",
         reason,
         sentence: reason ? explainLive(reason, nowSec) : "Cancelled by its owner or an admin.",
       };
     }),
+    running: running.map((run) => ({
+      runId: run.id,
+      jobId: run.jobId,
+      externalId: run.job.externalId!,
+      placement: run.placement as NodeSlice[],
+      protectedUntil: run.protectedUntil.toISOString(),
+    })),
+    waiting: waiting.map((job) => ({
+      jobId: job.id,
+      externalId: job.externalId!,
+      queuePosition: job.queuePosition,
+      sentence: job.waitReason ? explainLive(job.waitReason, nowSec) : "Waiting for the next pass.",
+    })),
+    cancelled: cancelled.map((job) => ({ jobId: job.id, externalId: job.externalId! })),
   };
 }

@@ -8,8 +8,10 @@ import { loadBudgetTree } from "./live-state";
 
 export type DriverCluster = { name: string; gpuType: string; nodes: number; gpusPerNode: number };
 
+/** The clusters the built-in driver acts for: never one a SLURM bridge drives. */
 export async function listDriverClusters(): Promise<DriverCluster[]> {
   const rows = await getDb().cluster.findMany({
+    where: { executor: "builtin" },
     select: { name: true, gpuType: true, nodes: { select: { gpus: true } } },
     orderBy: { name: "asc" },
   });

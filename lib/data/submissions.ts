@@ -14,6 +14,8 @@ export type SubmissionCluster = {
   gpus: number;
   nodeSizeGpus: number;
   maxMinRuntimeSec: number;
+  /** SLURM clusters take jobs from sbatch only (the bridge mirrors them). */
+  isSlurm: boolean;
   nodes: ClusterNodeState[];
 };
 
@@ -38,6 +40,7 @@ export async function loadSubmissionContext(
         id: true,
         name: true,
         maxMinRuntimeSec: true,
+        executor: true,
         nodes: { select: { index: true, gpus: true } },
       },
     }),
@@ -68,6 +71,7 @@ export async function loadSubmissionContext(
           id: cluster.id,
           name: cluster.name,
           maxMinRuntimeSec: cluster.maxMinRuntimeSec,
+          isSlurm: cluster.executor === "slurm",
           gpus: cluster.nodes.reduce((sum, node) => sum + node.gpus, 0),
           nodeSizeGpus: Math.max(0, ...cluster.nodes.map((node) => node.gpus)),
           nodes: cluster.nodes.map((node) => ({ ...node, health: "healthy" as const })),
@@ -89,6 +93,11 @@ export function checkSubmission(
   const cluster = context.clusters.get(input.cluster);
   if (!cluster) {
     issues.push({ path: "cluster", message: `No cluster is named "${input.cluster}".` });
+  } else if (cluster.isSlurm) {
+    issues.push({
+      path: "cluster",
+      message: `${cluster.name} is run by SLURM: submit with sbatch -A <your budget's account> on its login node.`,
+    });
   } else {
     const key = `${cluster.id}:${input.gpus}`;
     const fits = fitCache.get(key) ?? canEverPlace(cluster.nodes, input.gpus);

@@ -38,11 +38,9 @@ export function createAllotClient(
         signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
       });
     } catch (error) {
-      const cause = (error as { cause?: { code?: string } }).cause?.code;
-      throw new AllotApiError(
-        `cannot reach Allot at ${base} (${cause ?? (error as Error).name})`,
-        null,
-      );
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      const why = cause?.code ?? cause?.message ?? (error as Error).message;
+      throw new AllotApiError(`cannot reach Allot at ${base} (${why})`, null);
     }
     const text = await response.text();
     if (!response.ok) {

@@ -73,6 +73,18 @@ function eventCases(fixture: Fixture): fc.Arbitrary<FuzzCase> {
     events: [
       { id: `${FUZZ_LABEL}-e1`, kind: "node.draining", node: 0, message: "fuzz" },
       { id: `${FUZZ_LABEL}-e2`, kind: "job.finished", runId: `${FUZZ_LABEL}-run`, message: "fuzz" },
+      {
+        id: `${FUZZ_LABEL}-e4`,
+        kind: "job.submitted",
+        externalId: "4242",
+        account: "fuzz.account",
+        user: "fuzz",
+        name: "fuzz job",
+        gpus: 1,
+        minRuntimeSec: null,
+        isResumable: true,
+      },
+      { id: `${FUZZ_LABEL}-e5`, kind: "job.cancelled", jobId: `${FUZZ_LABEL}-job` },
     ],
   };
   const single = { id: `${FUZZ_LABEL}-e3`, kind: "job.started", runId: `${FUZZ_LABEL}-run` };
@@ -90,6 +102,14 @@ function eventCases(fixture: Fixture): fc.Arbitrary<FuzzCase> {
           [["events", 0, "kind"], badKind],
           [["events", 1, "runId"], badLine(`${FUZZ_LABEL}-run`, 200)],
           [["events", 1, "message"], badText("fuzz", 2000)],
+          [["events", 2, "externalId"], badLine("4242", 200)],
+          [["events", 2, "account"], badLine("fuzz.account", 200)],
+          [["events", 2, "user"], badLine("fuzz", 200)],
+          [["events", 2, "name"], badLine("fuzz job", 120)],
+          [["events", 2, "gpus"], badInt()],
+          [["events", 2, "minRuntimeSec"], badInt().filter((value) => value !== null)],
+          [["events", 2, "isResumable"], badBoolean()],
+          [["events", 3, "jobId"], badLine(`${FUZZ_LABEL}-job`, 200)],
           [
             ["events"],
             fc.constantFrom<unknown>(
@@ -117,6 +137,36 @@ function eventCases(fixture: Fixture): fc.Arbitrary<FuzzCase> {
     },
     { weight: 1, arbitrary: junkBodies(target) },
     { weight: 2, arbitrary: paramCases(target.params!, batch, target.tokens) },
+  );
+}
+
+/** Registration of a name the built-in driver owns: even a valid field gets 409, never a write. */
+function registerCases(fixture: Fixture): fc.Arbitrary<FuzzCase> {
+  const base = {
+    name: fixture.cluster,
+    gpuType: "H100",
+    executor: "slurm",
+    nodes: [{ hostname: "n1", gpus: 8 }],
+  };
+  const target: Target = { tokens: ["admin"] };
+  return fc.oneof(
+    {
+      weight: 4,
+      arbitrary: fieldCases(
+        base,
+        [
+          [["name"], badLine(fixture.cluster, 63)],
+          [["gpuType"], badLine("H100", 40)],
+          [["executor"], badKind],
+          [["nodes", 0, "hostname"], badLine("n1", 200)],
+          [["nodes", 0, "gpus"], badInt()],
+          [["maxMinRuntimeSec"], badInt()],
+          [["tokenName"], badLine("fuzz token", 100)],
+        ],
+        target,
+      ),
+    },
+    { weight: 1, arbitrary: junkBodies(target) },
   );
 }
 
@@ -256,7 +306,7 @@ export const FUZZ_ROUTES: Record<string, Partial<Record<Method, CaseMaker>>> = {
   "/api/v1/budgets/:nodeId/history": { GET: idRoute("nodeId") },
   "/api/v1/budgets/:nodeId/leads": { POST: personCases, DELETE: personCases },
   "/api/v1/budgets/:nodeId/members": { POST: personCases, DELETE: personCases },
-  "/api/v1/clusters": { GET: () => queryCases() },
+  "/api/v1/clusters": { GET: () => queryCases(), POST: registerCases },
   "/api/v1/clusters/:name/accounts": {
     GET: (fixture) =>
       paramCases({ name: fixture.cluster }, undefined, ["admin", "researcher", "cluster"]),

@@ -4,6 +4,7 @@
 // executor can fix or drop that event and send the batch again.
 import { z, ZodError } from "zod";
 import { AppError } from "../errors";
+import { PRIORITIES } from "./jobs";
 import { int4 } from "./numbers";
 import { lineString, textString } from "./text";
 
@@ -32,11 +33,46 @@ const nodeEvent = <Kind extends string>(kind: Kind) =>
     message,
   });
 
+const line = (what: string, max: number) =>
+  lineString(`Give the ${what}.`)
+    .trim()
+    .min(1, `Give the ${what}.`)
+    .max(max, `The ${what} has at most ${max} characters.`);
+
+/**
+ * A job the executor's own users submitted (SLURM: sbatch), to be queued in Allot. The account
+ * names the leaf (lib/slurm/accounts.ts); a missing minimum runtime takes the cluster's default.
+ */
+const submittedEvent = z.strictObject({
+  id: eventId,
+  kind: z.literal("job.submitted"),
+  externalId: line("executor's job id (externalId)", 200),
+  account: line("account", 200),
+  user: line("user's login", 200),
+  name: line("job name", 120),
+  gpus: int4({ min: 1, minMessage: "A job needs at least 1 GPU." }),
+  minRuntimeSec: int4({ min: 0, minMessage: "Minimum runtime cannot be negative." }).nullable(),
+  isResumable: z.boolean(),
+  priority: z.enum(PRIORITIES).default("normal"),
+  message,
+});
+
+/** A mirrored job its user cancelled on the executor (SLURM: scancel); Allot's id. */
+const cancelledEvent = z.strictObject({
+  id: eventId,
+  kind: z.literal("job.cancelled"),
+  jobId: line("job's id (jobId)", 200),
+  message,
+});
+
 export const executorEventSchema = z.discriminatedUnion("kind", [
+  submittedEvent,
+  cancelledEvent,
   runEvent("job.started"),
   runEvent("job.finished"),
   runEvent("job.failed"),
   runEvent("job.stopped"),
+  runEvent("job.requeued"),
   nodeEvent("node.healthy"),
   nodeEvent("node.draining"),
   nodeEvent("node.down"),

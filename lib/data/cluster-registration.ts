@@ -1,0 +1,89 @@
+// A cluster an outside executor drives: created, or brought up to date with the executor's
+// nodes, by POST /api/v1/clusters (admins). The built-in demo driver never drives it.
+import "server-only";
+import { getDb } from "../db";
+import { AppError } from "../errors";
+import type { RegisterClusterInput } from "../validation/clusters";
+import { createClusterToken } from "./tokens";
+
+export type RegisteredCluster = {
+  name: string;
+  isNew: boolean;
+  nodes: { index: number; hostname: string; gpus: number }[];
+  /** Nodes Allot knows that the executor no longer listed (left as they are). */
+  unlisted: string[];
+  /** The new cluster token, shown once, when one was asked for. */
+  token: string | null;
+};
+
+/** Creates the cluster or updates its nodes by hostname (new ones are appended). */
+export async function registerCluster(
+  input: RegisterClusterInput,
+  adminId: string,
+): Promise<RegisteredCluster> {
+  const db = getDb();
+  const result = await db.$transaction(async (tx) => {
+    const existing = await tx.cluster.findUnique({
+      where: { name: input.name },
+      select: { id: true, executor: true, nodes: { select: { index: true, hostname: true } } },
+    });
+    if (existing && existing.executor !== input.executor) {
+      throw new AppError(
+        "conflict",
+        `Cluster "${input.name}" is driven by the ${existing.executor} executor; register the SLURM cluster under another name.`,
+      );
+    }
+    const settings = {
+      gpuType: input.gpuType,
+      executor: input.executor,
+      ...(input.maxMinRuntimeSec === undefined ? {} : { maxMinRuntimeSec: input.maxMinRuntimeSec }),
+      ...(input.defaultMinRuntimeSec === undefined
+        ? {}
+        : { defaultMinRuntimeSec: input.defaultMinRuntimeSec }),
+    };
+    const cluster = existing
+      ? await tx.cluster.update({
+          where: { id: existing.id },
+          data: settings,
+          select: { id: true },
+        })
+      : await tx.cluster.create({ data: { name: input.name, ...settings }, select: { id: true } });
+    const known = new Map((existing?.nodes ?? []).map((node) => [node.hostname, node.index]));
+    let nextIndex = Math.max(-1, ...(existing?.nodes ?? []).map((node) => node.index)) + 1;
+    for (const node of input.nodes) {
+      const index = known.get(node.hostname);
+      if (index === undefined) {
+        await tx.clusterNode.create({
+          data: {
+            clusterId: cluster.id,
+            index: nextIndex++,
+            hostname: node.hostname,
+            gpus: node.gpus,
+          },
+        });
+      } else {
+        await tx.clusterNode.update({
+          where: { clusterId_index: { clusterId: cluster.id, index } },
+          data: { gpus: node.gpus },
+        });
+      }
+    }
+    const listed = new Set(input.nodes.map((node) => node.hostname));
+    const nodes = await tx.clusterNode.findMany({
+      where: { clusterId: cluster.id },
+      orderBy: { index: "asc" },
+      select: { index: true, hostname: true, gpus: true },
+    });
+    return {
+      isNew: !existing,
+      nodes: nodes.map((node) => ({ ...node, hostname: node.hostname ?? "" })),
+      unlisted: nodes
+        .map((node) => node.hostname)
+        .filter((name): name is string => name !== null && !listed.has(name)),
+    };
+  });
+  const token = input.tokenName
+    ? (await createClusterToken(input.name, input.tokenName, adminId)).token
+    : null;
+  return { name: input.name, ...result, token };
+}

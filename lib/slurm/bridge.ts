@@ -1,0 +1,341 @@
+// The SLURM bridge (`allot slurm bridge`): one process beside slurmctld that, every few
+// seconds, mirrors new sbatch jobs into Allot, applies Allot's plan with scontrol, mirrors node
+// health both ways and writes each waiting job's reason into its SLURM comment. The rule is in
+// reconcile.ts; this module reads both sides, runs the steps and posts the events.
+import type { EventResult, Plan } from "../data/executor";
+import type { ExecutorEvent } from "../validation/executor";
+import type { AllotClient } from "./allot-client";
+import {
+  commentText,
+  createBridgeMemory,
+  jobIdsInPlan,
+  reconcile,
+  type BridgeMemory,
+  type SlurmStep,
+} from "./reconcile";
+import { parseSacct, parseSinfo, parseSqueue, type SlurmJob, type SlurmNode } from "./slurm-read";
+import type { SlurmRunner } from "./slurm-cli";
+
+/** A refused submission is offered to Allot again after this long (the tree may have changed). */
+export const REFUSED_RETRY_MS = 60_000;
+const BATCH = 500;
+
+export type BridgeOptions = {
+  cluster: string;
+  allot: AllotClient;
+  slurm: SlurmRunner;
+  log: (line: string) => void;
+  nowMs?: () => number;
+};
+
+/** The bridge's state across rounds: the rule's memory plus what it mirrored. */
+export type Bridge = {
+  options: BridgeOptions;
+  memory: BridgeMemory;
+  /** SLURM job ids Allot answered for (queued, or known already). */
+  mirrored: Set<string>;
+  /** SLURM job id -> why Allot (or the bridge) refused it, and when. */
+  refused: Map<string, { reason: string; atMs: number }>;
+  /** Notes logged lately, so a standing problem is logged once, not every round. */
+  noted: Map<string, number>;
+};
+
+export function createBridge(options: BridgeOptions): Bridge {
+  return {
+    options,
+    memory: createBridgeMemory(),
+    mirrored: new Set(),
+    refused: new Map(),
+    noted: new Map(),
+  };
+}
+
+export type RoundSummary = {
+  submitted: number;
+  refused: number;
+  steps: number;
+  events: number;
+  failedSteps: number;
+};
+
+/** One round: read both sides, mirror submissions, reconcile, act, report. */
+export async function runBridgeRound(bridge: Bridge): Promise<RoundSummary> {
+  const { options } = bridge;
+  const nowMs = options.nowMs?.() ?? Date.now();
+  const [jobs, nodes] = await readSlurm(options.slurm);
+  let plan = await readPlan(options);
+  const mirroring = await mirrorSubmissions(bridge, jobs, plan, nowMs);
+  if (mirroring.queued > 0) plan = await readPlan(options);
+  const ended = await readEnded(options.slurm, jobs, plan);
+  const round = reconcile({ jobs, nodes, plan, ended, nowMs }, bridge.memory);
+  for (const note of round.notes) logOnce(bridge, note, nowMs);
+  let failedSteps = 0;
+  for (const step of [...mirroring.steps, ...round.steps]) {
+    if (!(await runStep(bridge, step))) failedSteps += 1;
+  }
+  await postEvents(bridge, round.events);
+  return {
+    submitted: mirroring.queued,
+    refused: mirroring.refused,
+    steps: mirroring.steps.length + round.steps.length,
+    events: round.events.length,
+    failedSteps,
+  };
+}
+
+async function readSlurm(slurm: SlurmRunner): Promise<[SlurmJob[], SlurmNode[]]> {
+  const [squeue, sinfo] = await Promise.all([
+    slurm("squeue", ["--json"]),
+    slurm("sinfo", ["--json"]),
+  ]);
+  return [parseSqueue(squeue), parseSinfo(sinfo)];
+}
+
+function readPlan(options: BridgeOptions): Promise<Plan> {
+  return options.allot.get<Plan>(`/api/v1/clusters/${encodeURIComponent(options.cluster)}/plan`);
+}
+
+/** sacct's last word on jobs the plan names that squeue has forgotten. */
+async function readEnded(slurm: SlurmRunner, jobs: SlurmJob[], plan: Plan) {
+  const listed = new Set(jobs.map((job) => job.id));
+  const missing = jobIdsInPlan(plan).filter((id) => !listed.has(id));
+  if (missing.length === 0) return new Map();
+  const output = await slurm("sacct", [
+    "-X",
+    "-P",
+    "-n",
+    "--duplicates",
+    "-o",
+    "JobID,State,ExitCode",
+    "-j",
+    missing.join(","),
+  ]);
+  return parseSacct(output);
+}
+
+/** Allot's priority within the team: `--nice` below 0 is high, above 0 low; a comment tag wins. */
+export function priorityOf(job: SlurmJob): "low" | "normal" | "high" {
+  const tag = /allot:priority=(low|normal|high)/i.exec(job.comment)?.[1]?.toLowerCase();
+  if (tag === "low" || tag === "normal" || tag === "high") return tag;
+  return job.nice < 0 ? "high" : job.nice > 0 ? "low" : "normal";
+}
+
+/**
+ * The scheduling contract: `--time-min`, or 0 (free, unprotected, uncharged) for a job whose
+ * comment says `allot:free` (SLURM cannot tell `--time-min=0` from none), else null for the
+ * cluster's default.
+ */
+export function minRuntimeOf(job: SlurmJob): number | null {
+  if (/\ballot:free\b/i.test(job.comment)) return 0;
+  return job.minRuntimeSec;
+}
+
+/** What the bridge refuses before asking Allot: requests Allot's placement cannot honour. */
+export function localRefusal(job: SlurmJob, nodeGpus: number): string | null {
+  if (job.gpus === 0) {
+    return "It asks for no GPUs; ask for them with --gres=gpu:N or --gpus=N.";
+  }
+  if (job.nodeCount > 1 && job.gpusPerNode !== null && job.gpusPerNode !== nodeGpus) {
+    return `Jobs over one node take whole nodes: ask for --gres=gpu:${nodeGpus} per node (or --gpus=N without -N).`;
+  }
+  return null;
+}
+
+async function mirrorSubmissions(
+  bridge: Bridge,
+  jobs: SlurmJob[],
+  plan: Plan,
+  nowMs: number,
+): Promise<{ queued: number; refused: number; steps: SlurmStep[] }> {
+  const known = new Set<string>([
+    ...plan.starts.map((s) => s.externalId ?? ""),
+    ...plan.preemptions.map((s) => s.externalId ?? ""),
+    ...plan.running.map((r) => r.externalId),
+    ...plan.waiting.map((w) => w.externalId),
+    ...plan.cancelled.map((c) => c.externalId),
+  ]);
+  const pendingIds = new Set(jobs.filter((job) => job.state === "PENDING").map((job) => job.id));
+  for (const id of bridge.mirrored)
+    if (!pendingIds.has(id) && !known.has(id)) bridge.mirrored.delete(id);
+  const nodeGpus = Math.max(0, ...plan.nodes.map((node) => node.gpus));
+  const steps: SlurmStep[] = [];
+  const refuse = (job: SlurmJob, reason: string) => {
+    bridge.refused.set(job.id, { reason, atMs: nowMs });
+    bridge.options.log(`refused job ${job.id} (${job.user}, account ${job.account}): ${reason}`);
+    const text = commentText(`not queued: ${reason}`);
+    if (job.comment !== text) steps.push({ kind: "comment", jobId: job.id, text });
+    if (job.priority > 0) steps.push({ kind: "hold", jobId: job.id, why: "refused by Allot" });
+  };
+  const events: Extract<ExecutorEvent, { kind: "job.submitted" }>[] = [];
+  const byId = new Map<string, SlurmJob>();
+  let refused = 0;
+  for (const job of jobs) {
+    if (job.state !== "PENDING" || known.has(job.id) || bridge.mirrored.has(job.id)) continue;
+    const last = bridge.refused.get(job.id);
+    if (last && nowMs - last.atMs < REFUSED_RETRY_MS) continue;
+    const local = localRefusal(job, nodeGpus);
+    if (local) {
+      refuse(job, local);
+      refused += 1;
+      continue;
+    }
+    byId.set(job.id, job);
+    events.push({
+      id: `slurm-${job.id}-submitted`,
+      kind: "job.submitted",
+      externalId: job.id,
+      account: job.account,
+      user: job.user,
+      name: job.name.slice(0, 120) || `slurm job ${job.id}`,
+      gpus: job.gpus,
+      minRuntimeSec: minRuntimeOf(job),
+      isResumable: job.isRequeueable,
+      priority: priorityOf(job),
+    });
+  }
+  let queued = 0;
+  for (let at = 0; at < events.length; at += BATCH) {
+    const results = await postBatch(bridge, events.slice(at, at + BATCH));
+    for (const result of results) {
+      const job = byId.get(result.id.replace(/^slurm-(.+)-submitted$/, "$1"))!;
+      if (result.outcome === "refused") {
+        refuse(job, result.note ?? "refused by Allot");
+        refused += 1;
+        continue;
+      }
+      bridge.mirrored.add(job.id);
+      bridge.refused.delete(job.id);
+      if (result.outcome === "applied") {
+        queued += 1;
+        bridge.options.log(
+          `mirrored job ${job.id} (${job.user}, account ${job.account}, ${job.gpus} GPUs) as ${result.jobId}`,
+        );
+      }
+    }
+  }
+  return { queued, refused, steps };
+}
+
+async function postBatch(bridge: Bridge, events: ExecutorEvent[]): Promise<EventResult[]> {
+  const path = `/api/v1/clusters/${encodeURIComponent(bridge.options.cluster)}/events`;
+  const answer = await bridge.options.allot.post<{ results: EventResult[] }>(path, { events });
+  return answer.results;
+}
+
+async function postEvents(bridge: Bridge, events: ExecutorEvent[]): Promise<void> {
+  for (let at = 0; at < events.length; at += BATCH) {
+    const batch = events.slice(at, at + BATCH);
+    const results = await postBatch(bridge, batch);
+    results.forEach((result, index) => {
+      const event = batch[index]!;
+      const what =
+        "runId" in event ? `run ${event.runId}` : "node" in event ? `node ${event.node}` : "";
+      bridge.options.log(
+        `posted ${event.kind} ${what} (${event.id}): ${result.outcome}${result.note ? `, ${result.note}` : ""}`,
+      );
+    });
+  }
+}
+
+/** Runs one step; logs it; a failure is logged and retried by a later round. */
+async function runStep(bridge: Bridge, step: SlurmStep): Promise<boolean> {
+  const { slurm, log } = bridge.options;
+  try {
+    switch (step.kind) {
+      case "release":
+        await slurm("scontrol", [
+          "update",
+          `JobId=${step.jobId}`,
+          `NodeList=${step.hosts.join(",")}`,
+          "StartTime=now",
+          `Comment=${step.comment}`,
+        ]);
+        await slurm("scontrol", ["release", step.jobId]);
+        log(`released job ${step.jobId} (run ${step.runId}) on ${step.hosts.join(",")}`);
+        break;
+      case "hold":
+        await slurm("scontrol", ["hold", step.jobId]);
+        log(`held job ${step.jobId}: ${step.why}`);
+        break;
+      case "requeuehold":
+        await slurm("scontrol", ["requeuehold", step.jobId]);
+        log(`requeued job ${step.jobId} held: ${step.why}`);
+        break;
+      case "cancel":
+        await slurm("scancel", [step.jobId]);
+        log(`cancelled job ${step.jobId}: ${step.why}`);
+        break;
+      case "comment":
+        await slurm("scontrol", ["update", `JobId=${step.jobId}`, `Comment=${step.text}`]);
+        break;
+      case "drain":
+        await slurm("scontrol", [
+          "update",
+          `NodeName=${step.node}`,
+          "State=DRAIN",
+          `Reason=${step.reason}`,
+        ]);
+        log(`drained node ${step.node}: ${step.reason}`);
+        break;
+      case "resume":
+        await slurm("scontrol", ["update", `NodeName=${step.node}`, "State=RESUME"]);
+        log(`resumed node ${step.node}: ${step.why}`);
+        break;
+    }
+    return true;
+  } catch (error) {
+    if (step.kind === "release") bridge.memory.released.delete(step.jobId);
+    log(
+      `FAILED ${step.kind} ${"jobId" in step ? `job ${step.jobId}` : `node ${step.node}`}: ${(error as Error).message}`,
+    );
+    return false;
+  }
+}
+
+function logOnce(bridge: Bridge, note: string, nowMs: number): void {
+  const last = bridge.noted.get(note);
+  if (last !== undefined && nowMs - last < 5 * 60_000) return;
+  bridge.noted.set(note, nowMs);
+  bridge.options.log(note);
+}
+
+/**
+ * Runs rounds every `intervalMs` until `signal` aborts. A failed round (SLURM or Allot
+ * unreachable) is logged and retried with a backoff doubling up to 30 s.
+ */
+export async function runBridgeLoop(
+  bridge: Bridge,
+  intervalMs: number,
+  signal: AbortSignal,
+): Promise<void> {
+  let failures = 0;
+  while (!signal.aborted) {
+    let waitMs = intervalMs;
+    try {
+      const summary = await runBridgeRound(bridge);
+      if (failures > 0) bridge.options.log(`round ok again after ${failures} failed`);
+      failures = 0;
+      // A release is confirmed soonest by looking again soon.
+      if (summary.steps > 0) waitMs = Math.min(intervalMs, 500);
+    } catch (error) {
+      failures += 1;
+      waitMs = Math.min(30_000, intervalMs * 2 ** Math.min(failures, 5));
+      bridge.options.log(
+        `round failed (${failures}): ${(error as Error).message}; next in ${waitMs / 1000} s`,
+      );
+    }
+    await sleep(waitMs, signal);
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done);
+  });
+}
