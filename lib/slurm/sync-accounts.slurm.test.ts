@@ -104,18 +104,17 @@ async function sbatch(account: string): Promise<{ ok: boolean; text: string; job
 }
 
 /**
- * Removes every account Allot made (Organization=allot) and their users from the local
- * cluster in two sacctmgr calls (each call costs about half a second here), so the file starts
- * from, and leaves, a cluster with no budget tree.
+ * Empties the local cluster's accounting tree: every account but SLURM's root, and the users
+ * of those accounts (root keeps its own), in two sacctmgr calls (each costs about half a
+ * second here). The file starts from, and leaves, a cluster with no accounts, whatever other
+ * SLURM test files added.
  */
-async function clearAllotAccounts(): Promise<void> {
+async function clearAccounts(): Promise<void> {
   const runner = createSlurmRunner();
   const outputs: string[] = [];
   for (const query of stateQueries(slurmCluster)) outputs.push(await runner("sacctmgr", query));
   const state = parseSlurmAccountState(outputs[0]!, outputs[1]!, outputs[2]!);
-  const accounts = [...state.organizationByAccount]
-    .filter(([name, org]) => org === "allot" && name !== "root")
-    .map(([name]) => name);
+  const accounts = [...state.organizationByAccount.keys()].filter((name) => name !== "root");
   const users = [
     ...new Set(
       state.associations
@@ -123,8 +122,9 @@ async function clearAllotAccounts(): Promise<void> {
         .map((a) => a.user),
     ),
   ];
-  if (users.length > 0)
+  if (users.length > 0) {
     await runner("sacctmgr", ["-i", "delete", "user", "where", `name=${users.join(",")}`]);
+  }
   if (accounts.length > 0) {
     await runner("sacctmgr", ["-i", "delete", "account", "where", `name=${accounts.join(",")}`]);
   }
@@ -172,7 +172,7 @@ beforeAll(async () => {
 
   const { stdout } = await run("scontrol", ["show", "config"]);
   slurmCluster = /^ClusterName\s*=\s*(\S+)/m.exec(stdout)![1]!;
-  await clearAllotAccounts();
+  await clearAccounts();
 
   // The Unix user "nobody" joins the first leaf of the lab, so sbatch can submit as them.
   const leaf = await leafOf(["language", "lm-eval"]);
@@ -182,7 +182,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await run("scancel", ["--user=nobody"]).catch(() => undefined);
-  if (slurmCluster) await clearAllotAccounts().catch(() => undefined);
+  if (slurmCluster) await clearAccounts().catch(() => undefined);
   server?.close();
   await db?.$disconnect();
   await scratch?.drop();
