@@ -43,7 +43,6 @@ export async function upsertSsoUser(email: string, name: string): Promise<Sessio
   });
 }
 
-
 /** The person behind a personal API token, or null for unknown or revoked tokens. */
 export async function findUserByToken(token: string): Promise<SessionUser | null> {
   const row = await getDb().apiToken.findUnique({
