@@ -30,6 +30,7 @@ export type ClusterLoad = GpuSplit & {
 
 const loadsCache = createTickCache<ClusterLoad[]>(LIVE_MAX_AGE_MS);
 const queueCache = createTickCache<ClusterQueue>(LIVE_MAX_AGE_MS);
+const queueJsonCache = createTickCache<string>(LIVE_MAX_AGE_MS);
 
 /** The moments every cluster last ticked: the version of what the ticks wrote. */
 async function tickVersion(db: ReturnType<typeof getDb>, name?: string): Promise<string | null> {
@@ -153,6 +154,15 @@ export async function getClusterQueue(name: string): Promise<ClusterQueue> {
   const version = await tickVersion(getDb(), name);
   if (version === null) throw new AppError("not_found", `No cluster is named "${name}".`);
   return queueCache.get(name, version, () => computeClusterQueue(name));
+}
+
+/** The same queue as JSON text, serialised once per answer rather than once per reader. */
+export async function getClusterQueueJson(name: string): Promise<string> {
+  const version = await tickVersion(getDb(), name);
+  if (version === null) throw new AppError("not_found", `No cluster is named "${name}".`);
+  return queueJsonCache.get(name, version, async () =>
+    JSON.stringify(await queueCache.get(name, version, () => computeClusterQueue(name))),
+  );
 }
 
 async function computeClusterQueue(name: string, limit = 300): Promise<ClusterQueue> {
