@@ -3,11 +3,9 @@
 // in the same run, GET /api/v1/health, at 20 and 100 connections. Machines here differ by up to
 // 3x, so the figure that matters is the ratio of the queue's p99 to health's in one run (#35:
 // within 3x at 100 connections). Needs DATABASE_URL (a PostgreSQL server) and `npm run build`.
-import { randomBytes } from "node:crypto";
 import autocannon from "autocannon";
 import { createPrismaClient } from "../../lib/data/client";
-import { hashToken } from "../../lib/data/token-hash";
-import { DEMO_USERS } from "../../lib/demo/lab-org";
+import { createDemoAdminToken } from "../../lib/testing/demo-admin-token";
 import { startProductionServer } from "../../lib/testing/production-server";
 import { openScratchDatabase } from "../../lib/testing/scratch-database";
 import { seedDemoLab } from "../../prisma/seed";
@@ -40,17 +38,7 @@ async function main(): Promise<void> {
   const server = await (async () => {
     console.log(`seed: ${await seedDemoLab(database.url)}`);
     const db = createPrismaClient(database.url, 2);
-    const admin = await db.user.findUniqueOrThrow({ where: { email: DEMO_USERS.admin.email } });
-    const token = `allot_p_${randomBytes(24).toString("base64url")}`;
-    await db.apiToken.create({
-      data: {
-        kind: "personal",
-        name: "bench",
-        tokenHash: hashToken(token),
-        prefix: token.slice(0, 12),
-        userId: admin.id,
-      },
-    });
+    const token = await createDemoAdminToken(db, "bench");
     await db.$disconnect();
     const started = await startProductionServer(3700 + Math.floor(Math.random() * 200), {
       env: {
