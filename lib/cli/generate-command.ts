@@ -1,17 +1,22 @@
-import { generateLabScenario } from "../sim";
+import { generateLabScenario, WORKLOAD_PROFILES } from "../sim";
 import { parseCommandArgs, parseIntegerFlag, requireString } from "./args";
 import { UsageError, writeOutput, type CliIo } from "./io";
 
 /** `allot generate --help`. */
-export const GENERATE_HELP = `Usage: allot generate --profile lab --days <N> --seed <S> [--out <file>]
+export const GENERATE_HELP = `Usage: allot generate --profile <name> --days <N> --seed <S> [--out <file>]
 
-Writes a synthetic scenario. The lab profile (DESIGN section 1): clusters h100 (128 x 8),
-b200 (64 x 8) and b300 (11 x 8); 4 programs, 15 projects, ~150 researchers; demand 2-3x
-supply; multi-node training, debug jobs, interactive sessions, opportunistic jobs (min runtime
-0); inflated priorities and non-preemptible opt-outs in the baseline fields. Same seed, same file.
+Writes a synthetic scenario of the demo lab's tree (4 programs, 15 projects, ~150 researchers),
+with inflated priorities and non-preemptible opt-outs in the baseline fields. Same seed, same
+file. Profiles:
+  lab              clusters h100 (128 x 8), b200 (64 x 8) and b300 (11 x 8); demand 2-3x supply
+                   by each project's share; multi-node training, debug jobs, interactive
+                   sessions, opportunistic jobs (min runtime 0)
+  lab-whole-node   one cluster c40 (40 x 8); whole-node training of 8-64 GPUs with min runtimes
+                   of 2-8 h offering 2.5x the capacity, spread over the projects regardless of
+                   their weights; ~60 debug jobs a day (1-8 GPUs, 15 min); a few free jobs
 
 Options:
-  --profile <name>   lab (the only profile so far)
+  --profile <name>   lab or lab-whole-node
   --days <N>         length of the scenario in days, 1 to 366
   --seed <S>         seed of the random generator, 0 to 4294967295
   --out <file>       write here instead of standard output
@@ -33,8 +38,13 @@ export function runGenerateCommand(argv: string[], io: CliIo): number {
   if (args.positionals.length > 0)
     throw new UsageError(`generate: unexpected argument "${args.positionals[0]}"`);
   const profile = requireString("generate", args, "profile");
-  if (profile !== "lab")
-    throw new UsageError(`generate: unknown --profile "${profile}" (known: lab)`);
+  const workload = Object.hasOwn(WORKLOAD_PROFILES, profile)
+    ? WORKLOAD_PROFILES[profile]
+    : undefined;
+  if (!workload) {
+    const known = Object.keys(WORKLOAD_PROFILES).join(", ");
+    throw new UsageError(`generate: unknown --profile "${profile}" (known: ${known})`);
+  }
   const days = parseIntegerFlag(
     "generate",
     "days",
@@ -49,7 +59,7 @@ export function runGenerateCommand(argv: string[], io: CliIo): number {
     0,
     4_294_967_295,
   );
-  const text = `${JSON.stringify(generateLabScenario({ days, seed }), null, 1)}\n`;
+  const text = `${JSON.stringify(generateLabScenario({ days, seed, profile: workload }), null, 1)}\n`;
   if (typeof args.values.out === "string") writeOutput(io, args.values.out, text);
   else io.stdout(text);
   return 0;

@@ -54,7 +54,15 @@ export type * from "./sim-types";
 export type * from "./report-types";
 export { buildReport } from "./metrics";
 export { buildTimeline, type Timeline, type TimelineSegment } from "./timeline";
-export { generateLabScenario, LAB_CLUSTERS, type LabWorkloadOptions } from "./workload";
+export {
+  generateLabScenario,
+  LAB_CLUSTERS,
+  LAB_PROFILE,
+  LAB_WHOLE_NODE_PROFILE,
+  WORKLOAD_PROFILES,
+  type LabWorkloadOptions,
+  type WorkloadProfile,
+} from "./workload";
 export { listLabProjects, type LabProject } from "./lab-org";
 export {
   convertPhillyTrace,

@@ -6,30 +6,86 @@ import { createRandom, type Random } from "./random";
 import type { SimCluster } from "./scenario";
 import type { ScenarioFile, ScenarioFileJob } from "./scenario-schema";
 
-/** The lab's clusters (DESIGN section 1): 1,024 H100, 512 B200 and 88 B300 GPUs. */
-export const LAB_CLUSTERS: SimCluster[] = [
-  { name: "h100", gpuType: "H100", nodes: 128, gpusPerNode: 8 },
-  { name: "b200", gpuType: "B200", nodes: 64, gpusPerNode: 8 },
-  { name: "b300", gpuType: "B300", nodes: 11, gpusPerNode: 8 },
-];
+/** The character of a synthetic workload: its clusters, load and mix of jobs. */
+export type WorkloadProfile = {
+  /** Clusters, largest first. */
+  clusters: SimCluster[];
+  /** Training work offered per second as a multiple of capacity. */
+  loadFactor: number;
+  /** The largest training job, in GPUs (sizes are 8, 16, 32... up to half the cluster). */
+  maxTrainingGpus: number;
+  /** Training minimum runtimes: whole hours from ... to ... */
+  trainingMinRuntimeHours: readonly [number, number];
+  /** Who submits training: by each project's share and appetite, or every project alike. */
+  demand: "by-share" | "even";
+  /** Debug jobs and interactive sessions per GPU per day, in working hours. */
+  debugPerGpuDay: number;
+  interactivePerGpuDay: number;
+  /** Debug minimum runtimes to pick from, minutes. */
+  debugMinRuntimeMinutes: readonly number[];
+  /** The part of the offered work that is free (minimum runtime 0, opportunistic). */
+  opportunisticShare: number;
+};
+
+/** The lab of docs/simulations.md: three clusters, demand by share, a busy debug habit. */
+export const LAB_PROFILE: WorkloadProfile = {
+  clusters: [
+    { name: "h100", gpuType: "H100", nodes: 128, gpusPerNode: 8 },
+    { name: "b200", gpuType: "B200", nodes: 64, gpusPerNode: 8 },
+    { name: "b300", gpuType: "B300", nodes: 11, gpusPerNode: 8 },
+  ],
+  loadFactor: 1.1,
+  maxTrainingGpus: 128,
+  trainingMinRuntimeHours: [1, 8],
+  demand: "by-share",
+  debugPerGpuDay: 0.55,
+  interactivePerGpuDay: 0.04,
+  debugMinRuntimeMinutes: [5, 10, 15],
+  opportunisticShare: 0.08,
+};
+
+/** The lab's clusters: 1,024 H100, 512 B200 and 88 B300 GPUs. */
+export const LAB_CLUSTERS: SimCluster[] = LAB_PROFILE.clusters;
+
+/**
+ * Issue #32's unseen lab-like workload: one cluster of 40 nodes x 8 GPUs; whole-node training
+ * of 8-64 GPUs with minimum runtimes of 2-8 h offering 2.5x the capacity, spread over the
+ * projects regardless of their weights; about 60 debug jobs a day of 1-8 GPUs with a 15-minute
+ * minimum runtime; a few free jobs.
+ */
+export const LAB_WHOLE_NODE_PROFILE: WorkloadProfile = {
+  clusters: [{ name: "c40", gpuType: "H100", nodes: 40, gpusPerNode: 8 }],
+  loadFactor: 2.5,
+  maxTrainingGpus: 64,
+  trainingMinRuntimeHours: [2, 8],
+  demand: "even",
+  debugPerGpuDay: 60 / 320,
+  interactivePerGpuDay: 0,
+  debugMinRuntimeMinutes: [15],
+  opportunisticShare: 0.02,
+};
+
+/** The profiles `allot generate --profile` knows. */
+export const WORKLOAD_PROFILES: Record<string, WorkloadProfile> = {
+  lab: LAB_PROFILE,
+  "lab-whole-node": LAB_WHOLE_NODE_PROFILE,
+};
 
 /** Options of {@link generateLabScenario}. */
 export type LabWorkloadOptions = {
   days: number;
   seed: number;
-  /** Clusters, largest first; default {@link LAB_CLUSTERS}. */
+  /** The workload's character; default {@link LAB_PROFILE}. */
+  profile?: WorkloadProfile;
+  /** Clusters, largest first; default the profile's. */
   clusters?: SimCluster[];
-  /** Training work offered per second as a multiple of capacity; default 1.1. */
+  /** Training work offered per second as a multiple of capacity; default the profile's. */
   loadFactor?: number;
   /** The organisation whose leaves and members submit; default the seeded demo lab. */
   org?: LabOrg;
 };
 
 const DAY_SEC = 86_400;
-/** Debug jobs per GPU per day, interactive sessions per GPU per day (lab-wide habits). */
-const DEBUG_PER_GPU_DAY = 0.55;
-const INTERACTIVE_PER_GPU_DAY = 0.04;
-const OPPORTUNISTIC_SHARE = 0.08;
 
 type Draft = Omit<ScenarioFileJob, "id"> & { submit: number };
 
@@ -57,20 +113,22 @@ function pickWeighted<T>(random: Random, { items, weights, total }: WeightedItem
   return items[items.length - 1] as T;
 }
 
-/** Training job sizes (GPUs) up to half the cluster, smaller ones more often. */
-function weighTrainingSizes(cluster: SimCluster): WeightedItems<number> {
+/** Training job sizes (GPUs) up to half the cluster and `maxGpus`, smaller ones more often. */
+function weighTrainingSizes(cluster: SimCluster, maxGpus: number): WeightedItems<number> {
   const total = cluster.nodes * cluster.gpusPerNode;
-  const sizes = [8, 16, 32, 64, 128].filter((gpus) => gpus <= total / 2);
+  const sizes = [8, 16, 32, 64, 128].filter((gpus) => gpus <= total / 2 && gpus <= maxGpus);
   return weighItems(sizes, (size) => 1 / Math.sqrt(size));
 }
 
 function trainingJob(
   random: Random,
+  profile: WorkloadProfile,
   project: LabProject,
   cluster: SimCluster,
   sizes: WeightedItems<number>,
   submit: number,
 ): Draft {
+  const [minHours, maxHours] = profile.trainingMinRuntimeHours;
   const gpus = pickWeighted(random, sizes);
   const researcher = random.pick(project.researchers);
   const level = random.next();
@@ -81,7 +139,7 @@ function trainingJob(
     submit,
     gpus,
     work: Math.round(random.logUniform(4 * 3600, 3 * DAY_SEC)),
-    minRuntime: formatDurationSec(3600 * random.int(1, 8)),
+    minRuntime: formatDurationSec(3600 * random.int(minHours, maxHours)),
     resumable: random.chance(0.9),
     priority: level < 0.2 ? "high" : level < 0.9 ? "normal" : "low",
     class: "training",
@@ -93,6 +151,7 @@ function trainingJob(
 // drafts of a year share one shape and sorting and copying them stays fast.
 function smallJob(
   random: Random,
+  profile: WorkloadProfile,
   kind: string,
   project: LabProject,
   cluster: SimCluster,
@@ -107,7 +166,7 @@ function smallJob(
       submit,
       gpus: random.pick([1, 1, 2, 4, 8]),
       work: Math.round(random.logUniform(120, 1800)),
-      minRuntime: formatDurationSec(60 * random.pick([5, 10, 15])),
+      minRuntime: formatDurationSec(60 * random.pick(profile.debugMinRuntimeMinutes)),
       resumable: false,
       priority: "high",
       class: "debug",
@@ -199,9 +258,10 @@ function sortBySubmit(drafts: readonly Draft[]): Draft[] {
  */
 export function generateLabScenario(options: LabWorkloadOptions): ScenarioFile {
   const random = createRandom(options.seed);
-  const clusters = options.clusters ?? LAB_CLUSTERS;
+  const profile = options.profile ?? LAB_PROFILE;
+  const clusters = options.clusters ?? profile.clusters;
   const horizonSec = options.days * DAY_SEC;
-  const loadFactor = options.loadFactor ?? 1.1;
+  const loadFactor = options.loadFactor ?? profile.loadFactor;
   const org = options.org ?? buildLabOrg(DEMO_ORG_SEED);
   const { tree, projects } = listLabProjects(
     org,
@@ -211,18 +271,20 @@ export function generateLabScenario(options: LabWorkloadOptions): ScenarioFile {
   const drafts: Draft[] = [];
   for (const cluster of clusters) {
     const gpus = cluster.nodes * cluster.gpusPerNode;
-    const users = weighItems(
-      projects.filter((p) => p.clusters.some((c) => c.name === cluster.name)),
-      (p) =>
-        p.effectiveShare *
-        p.appetite *
-        (p.clusters.find((c) => c.name === cluster.name)?.part ?? 0),
+    const onCluster = projects.filter((p) => p.clusters.some((c) => c.name === cluster.name));
+    const users = weighItems(onCluster, (p) =>
+      profile.demand === "even"
+        ? 1
+        : p.effectiveShare *
+          p.appetite *
+          (p.clusters.find((c) => c.name === cluster.name)?.part ?? 0),
     );
-    const sizes = weighTrainingSizes(cluster);
+    const sizes = weighTrainingSizes(cluster, profile.maxTrainingGpus);
     let backlog = 0;
     while (backlog < 1.5 * gpus) {
       const job = trainingJob(
         random,
+        profile,
         pickWeighted(random, users),
         cluster,
         sizes,
@@ -233,28 +295,36 @@ export function generateLabScenario(options: LabWorkloadOptions): ScenarioFile {
     }
     let offered = 0;
     const budgetSec = loadFactor * gpus * horizonSec;
-    while (offered < budgetSec * (1 - OPPORTUNISTIC_SHARE)) {
+    while (offered < budgetSec * (1 - profile.opportunisticShare)) {
       const project = pickWeighted(random, users);
-      const job = trainingJob(random, project, cluster, sizes, random.int(0, horizonSec - 1));
+      const job = trainingJob(
+        random,
+        profile,
+        project,
+        cluster,
+        sizes,
+        random.int(0, horizonSec - 1),
+      );
       offered += job.gpus * Number(job.work);
       drafts.push(job);
     }
     for (const [kind, perGpuDay] of [
-      ["debug", DEBUG_PER_GPU_DAY],
-      ["interactive", INTERACTIVE_PER_GPU_DAY],
+      ["debug", profile.debugPerGpuDay],
+      ["interactive", profile.interactivePerGpuDay],
     ] as const) {
       const count = Math.round(perGpuDay * gpus * options.days);
       for (let made = 0; made < count;) {
         const submit = random.int(0, horizonSec - 1);
         if (!isWorkingHour(random, submit)) continue;
-        drafts.push(smallJob(random, kind, pickWeighted(random, users), cluster, submit));
+        drafts.push(smallJob(random, profile, kind, pickWeighted(random, users), cluster, submit));
         made++;
       }
     }
     let free = 0;
-    while (free < OPPORTUNISTIC_SHARE * budgetSec) {
+    while (free < profile.opportunisticShare * budgetSec) {
       const job = smallJob(
         random,
+        profile,
         "opportunistic",
         pickWeighted(random, users),
         cluster,
