@@ -58,7 +58,7 @@ test("a researcher submits a job and sees it ranked with a reason", async ({ pag
   await page.getByLabel("Minimum runtime (minutes)").fill("120");
   await page.getByRole("button", { name: "Submit job" }).click();
   await expect(page.getByRole("heading", { name: "llama sweep 7" })).toBeVisible();
-  const why = page.getByRole("region", { name: /#1 in the queue, budget rank \d+/ });
+  const why = page.getByRole("region", { name: /#1 in the queue, budget rank \d+ of \d+/ });
   await expect(why).toContainText(
     // The clock alone when the protection ends today, with the date after midnight.
     /Waiting: needs 16 GPUs on whole nodes; 0 are free .*1024 are held by protected runs until (\d{4}-\d\d-\d\d )?\d\d:\d\d UTC/,

@@ -37,7 +37,14 @@ export type JobView = {
   id: string;
   name: string;
   cluster: string;
-  budget: { id: string; path: string; rank: number | null; usageRatio: number | null };
+  /** The budget's rank now, among `rankOf` ranked leaf budgets of the cluster. */
+  budget: {
+    id: string;
+    path: string;
+    rank: number | null;
+    rankOf: number;
+    usageRatio: number | null;
+  };
   user: { id: string; name: string };
   gpus: number;
   minRuntimeSec: number;
@@ -59,7 +66,8 @@ export type JobView = {
 
 function budgetRow(ranking: RankingRow[], budgetId: string) {
   const row = ranking.find((entry) => entry.id === budgetId);
-  return { rank: row?.rank ?? null, usageRatio: row?.usageRatio ?? null };
+  const rankedLeaves = ranking.filter((entry) => entry.isLeaf && entry.rank !== null).length;
+  return { rank: row?.rank ?? null, rankOf: rankedLeaves, usageRatio: row?.usageRatio ?? null };
 }
 
 /** One job with its runs and every decision about it, newest decision last. */

@@ -58,7 +58,9 @@ export default async function JobPage({ params }: Props) {
         <section className="card" aria-labelledby="why-heading">
           <h2 id="why-heading">
             {job.queuePosition !== null ? `#${job.queuePosition} in the queue` : "In the queue"}
-            {job.budget.rank !== null ? `, budget rank ${job.budget.rank}` : ""}
+            {job.budget.rank !== null
+              ? `, budget rank ${job.budget.rank} of ${job.budget.rankOf}`
+              : ""}
           </h2>
           <p className="why">{job.waitSentence ?? "Not yet considered by the scheduler."}</p>
         </section>
@@ -70,14 +72,19 @@ export default async function JobPage({ params }: Props) {
             <dt>Budget</dt>
             <dd>{job.budget.path}</dd>
           </div>
-          <div>
-            <dt>Budget rank · usage of share</dt>
-            <dd>
-              {job.budget.rank ?? "–"} ·{" "}
-              {job.budget.usageRatio === null ? "no share" : formatPercent(job.budget.usageRatio)} ·{" "}
-              <Link href={`/clusters/${job.cluster}#ranks`}>how budgets rank on {job.cluster}</Link>
-            </dd>
-          </div>
+          {job.state === "pending" || job.state === "running" ? (
+            <div>
+              <dt>Budget rank now · usage of share</dt>
+              <dd>
+                {job.budget.rank === null ? "–" : `${job.budget.rank} of ${job.budget.rankOf}`} ·{" "}
+                {job.budget.usageRatio === null ? "no share" : formatPercent(job.budget.usageRatio)}{" "}
+                ·{" "}
+                <Link href={`/clusters/${job.cluster}#ranks`}>
+                  how budgets rank on {job.cluster}
+                </Link>
+              </dd>
+            </div>
+          ) : null}
           <div>
             <dt>GPUs</dt>
             <dd>{job.gpus}</dd>
