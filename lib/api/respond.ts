@@ -22,6 +22,8 @@ export function zodIssues(error: ZodError): FieldIssue[] {
   }));
 }
 
+const HEALTH_ROUTE = "/api/v1/health";
+
 type Handler<Context> = (request: Request, context: Context) => Promise<Response>;
 
 /** A reverse proxy's request id when it is a sane token, else a new one. */
@@ -52,7 +54,9 @@ export function apiRoute<Context>(
     const durationMs = performance.now() - startedMs;
     const pathname = new URL(request.url).pathname;
     const route = options.route ?? routePattern(pathname);
-    getLogger().info(
+    // A balancer's health checks every few seconds would drown the log: at debug when healthy.
+    const level = route === HEALTH_ROUTE && response.status < 400 ? "debug" : "info";
+    getLogger()[level](
       {
         requestId,
         method: request.method,
