@@ -35,12 +35,15 @@ export default defineConfig({
         },
       },
       {
+        // A real SLURM (npm run slurm:up; fails when it is down), the production build and a
+        // real Postgres.
         extends: true,
         test: {
-          // A real SLURM (npm run slurm:up), the production build and a real Postgres.
           name: "slurm",
           include: ["**/*.slurm.test.ts"],
           exclude: ["node_modules/**"],
+          globalSetup: ["./lib/testing/slurm-global-setup.ts", "./lib/testing/db-global-setup.ts"],
+          setupFiles: ["./lib/testing/db-test-setup.ts", "./lib/testing/slurm-test-setup.ts"],
           fileParallelism: false,
           testTimeout: 300_000,
           hookTimeout: 300_000,

@@ -33,7 +33,7 @@ export async function getApiCaller(request: Request): Promise<SessionUser | null
     if (await findClusterByToken(match[1])) {
       throw new AppError(
         "forbidden",
-        "Cluster tokens may only post events to and read the plan of their own cluster.",
+        "Cluster tokens may only post events to, and read the plan and accounts of, their own cluster.",
       );
     }
     throw new AppError("unauthorized", "The token is unknown or revoked.");

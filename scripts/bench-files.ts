@@ -2,7 +2,7 @@
 // it. Their tests are not benchmarks, and the modules they share live in scripts/bench/lib/.
 
 /** Run only when named: they need a build, a server, Postgres and Chromium, or a database. */
-const ONLY_WHEN_NAMED = new Set(["philly-browser.ts", "philly-stored.ts"]);
+const ONLY_WHEN_NAMED = new Set(["philly-browser.ts", "philly-stored.ts", "queue.ts"]);
 
 /**
  * The benchmarks among `names` (the entries of scripts/bench/), sorted: every one but those run

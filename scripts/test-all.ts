@@ -1,11 +1,13 @@
 // npm test: every check, in order, stopping at the first failure. Database tests and
 // e2e get a fresh database: a new one on DATABASE_URL's server (dropped afterwards),
-// else the embedded PGlite in memory. Ends with one "Tests: N passed, N failed" line.
+// else the embedded PGlite in memory. SLURM tests run when the project's local SLURM is up
+// (npm run slurm:up; .ci/run starts it). Ends with one "Tests: N passed, N failed" line.
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
+import { isLocalSlurmUp, localSlurmEnvFile, readLocalSlurmEnv } from "../lib/testing/local-slurm";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const REPORTS = path.join(ROOT, "test-results");
@@ -33,6 +35,10 @@ function run(
 }
 
 function countVitest(file: string): void {
+  if (!existsSync(file)) {
+    failed += 1; // the run stopped before any test (a failed global setup)
+    return;
+  }
   const report = JSON.parse(readFileSync(file, "utf8")) as {
     numPassedTests: number;
     numFailedTests: number;
@@ -68,6 +74,15 @@ async function withE2eDatabase<T>(work: (url: string | undefined) => T): Promise
   }
 }
 
+/** One vitest project, counted; stops everything when it fails. */
+function runVitest(title: string, project: string): void {
+  const report = path.join(REPORTS, `${project}.json`);
+  const reporters = ["--reporter=default", "--reporter=json", `--outputFile.json=${report}`];
+  const isOk = run(title, "npx", ["vitest", "run", "--project", project, ...reporters]);
+  countVitest(report);
+  if (!isOk) finish(false);
+}
+
 function finish(isOk: boolean): never {
   console.log(`\nTests: ${passed} passed, ${failed} failed`);
   process.exit(isOk && failed === 0 ? 0 : 1);
@@ -82,18 +97,21 @@ async function main(): Promise<void> {
   ];
   for (const [title, command, args] of steps) if (!run(title, command, args)) finish(false);
 
-  for (const [title, project] of [
-    ["unit tests", "unit"],
-    ["database tests", "db"],
-  ] as const) {
-    const report = path.join(REPORTS, `${project}.json`);
-    const reporters = ["--reporter=default", "--reporter=json", `--outputFile.json=${report}`];
-    const isOk = run(title, "npx", ["vitest", "run", "--project", project, ...reporters]);
-    countVitest(report);
-    if (!isOk) finish(false);
+  // .ci/run sets ALLOT_REQUIRE_SLURM=1: there the SLURM tests always run (and fail without it).
+  const slurmEnv = readLocalSlurmEnv();
+  const isSlurmUp = slurmEnv !== null && isLocalSlurmUp(slurmEnv);
+  const isSlurmRun = isSlurmUp || process.env.ALLOT_REQUIRE_SLURM === "1";
+  if (!isSlurmRun) {
+    console.log(
+      `\n=== SLURM tests: skipped, no local SLURM (${localSlurmEnvFile()}; npm run slurm:up)`,
+    );
   }
+  runVitest("unit tests", "unit");
+  runVitest("database tests", "db");
 
   if (!run("production build", "npx", ["next", "build"])) finish(false);
+  // After the build: SLURM tests may drive the production server.
+  if (isSlurmRun) runVitest("SLURM tests (local SLURM)", "slurm");
 
   const playwrightJson = path.join(REPORTS, "e2e.json");
   const isE2eOk = await withE2eDatabase((url) =>

@@ -5,13 +5,14 @@ import { runImportTraceCommand } from "./import-trace-command";
 import { InputError, UsageError, type CliIo } from "./io";
 import { runQueueCommand } from "./queue-command";
 import { runSharesCommand } from "./shares-command";
-import { runSlurmCommand } from "./slurm-command";
 import { runSimulateCommand } from "./simulate-command";
+import { runSlurmCommand } from "./slurm-command";
 
 /** `allot --help`. */
 export const MAIN_HELP = `Usage: allot <command> [options]
 
-GPU-time budgets and fair-share scheduling: simulate, inspect and generate scenarios.
+GPU-time budgets and fair-share scheduling: simulate, inspect and generate scenarios, and
+connect SLURM clusters.
 
 Commands:
   simulate <scenario>       run the simulator (allocation, baseline or both) and report
@@ -19,7 +20,7 @@ Commands:
   queue <scenario> --at T   running and pending jobs of a cluster with reasons, like squeue
   generate --profile lab    write a synthetic scenario (--days N --seed S)
   import-trace philly <csv> turn the Philly trace into a scenario (--gpus N)
-  slurm <sub-command>       connect a SLURM cluster: register, bridge (docs/slurm.md)
+  slurm <command>           connect a SLURM cluster: register, sync-accounts, bridge
 
 Run allot <command> --help for a command's options. Exit codes: 0 ok, 1 bad input or a failed
 run, 2 bad usage.
@@ -32,7 +33,7 @@ const COMMANDS: Record<string, (argv: string[], io: CliIo) => number | Promise<n
   queue: runQueueCommand,
   generate: runGenerateCommand,
   "import-trace": runImportTraceCommand,
-  slurm: runSlurmCommand,
+  slurm: (argv, io) => runSlurmCommand(argv, io),
 };
 
 /**

@@ -1,31 +1,70 @@
-// `allot slurm <sub-command>`: the SLURM bridge and its helpers (docs/slurm.md).
+// `allot slurm <sub-command>`: the commands that connect Allot to a real SLURM cluster. They
+// talk to an Allot server (ALLOT_TOKEN) and run SLURM's own tools, both through `deps`, so
+// tests can point them at a server and a SLURM of their choosing.
+import { createAllotClient, type AllotClient } from "../slurm/allot-client";
 import { runBridgeCommand, runRegisterCommand } from "../slurm/bridge-command";
+import { createSlurmRunner, type SlurmRunner } from "../slurm/slurm-cli";
 import { UsageError, type CliIo } from "./io";
+import { runSyncAccountsCommand } from "./sync-accounts-command";
 
-export const SLURM_HELP = `Usage: allot slurm <sub-command> [options]
-
-Connects a SLURM cluster to Allot (docs/slurm.md).
-
-Sub-commands:
-  register        register this SLURM cluster in Allot, its nodes read from sinfo
-  bridge          run the bridge beside slurmctld: Allot schedules, SLURM runs
-
-Run allot slurm <sub-command> --help for its options.
-`;
-
-const SUB_COMMANDS: Record<string, (argv: string[], io: CliIo) => number | Promise<number>> = {
-  register: (argv, io) => runRegisterCommand(argv, io),
-  bridge: (argv, io) => runBridgeCommand(argv, io),
+/** What the SLURM commands reach outside the process. */
+export type SlurmCommandDeps = {
+  env: Record<string, string | undefined>;
+  runSlurm: SlurmRunner;
+  createClient: (server: string, token: string) => AllotClient;
 };
 
-/** `allot slurm`: dispatches to a sub-command; returns the exit code. */
-export async function runSlurmCommand(argv: string[], io: CliIo): Promise<number> {
-  const [sub, ...rest] = argv;
-  if (sub === undefined || sub === "--help" || sub === "-h") {
+export type SlurmSubCommand = (
+  argv: string[],
+  io: CliIo,
+  deps: SlurmCommandDeps,
+) => Promise<number>;
+
+/** `allot slurm --help`. */
+export const SLURM_HELP = `Usage: allot slurm <command> [options]
+
+Connects Allot to a SLURM cluster (docs/slurm.md). Commands run SLURM's own tools (sacctmgr,
+scontrol...) with this process's environment (SLURM_CONF) and call the Allot server with the
+token in ALLOT_TOKEN.
+
+Commands:
+  register --cluster C --server URL --gpu-type T
+                            register this SLURM cluster in Allot, its nodes read from sinfo
+  sync-accounts --cluster C --server URL [--dry-run]
+                            write the budget tree into SLURM's accounts (sacctmgr)
+  bridge --cluster C --server URL
+                            run the bridge beside slurmctld: Allot schedules, SLURM runs
+
+Run allot slurm <command> --help for a command's options.
+`;
+
+const SUB_COMMANDS: Record<string, SlurmSubCommand> = {
+  register: (argv, io, deps) => runRegisterCommand(argv, io, deps.env, deps.runSlurm),
+  "sync-accounts": runSyncAccountsCommand,
+  bridge: (argv, io, deps) => runBridgeCommand(argv, io, deps.env, deps.runSlurm),
+};
+
+/** The real process's environment, SLURM tools and HTTP client. */
+export function createSlurmDeps(): SlurmCommandDeps {
+  return {
+    env: process.env,
+    runSlurm: createSlurmRunner(),
+    createClient: (server, token) => createAllotClient(server, token),
+  };
+}
+
+/** `allot slurm`: dispatches to a sub-command and returns its exit code. */
+export async function runSlurmCommand(
+  argv: string[],
+  io: CliIo,
+  deps: SlurmCommandDeps = createSlurmDeps(),
+): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     io.stdout(SLURM_HELP);
-    return sub === undefined ? 2 : 0;
+    return name === undefined ? 2 : 0;
   }
-  const run = SUB_COMMANDS[sub];
-  if (!run) throw new UsageError(`slurm: unknown sub-command "${sub}" (see allot slurm --help)`);
-  return run(rest, io);
+  const run = SUB_COMMANDS[name];
+  if (!run) throw new UsageError(`slurm: unknown command "${name}" (see allot slurm --help)`);
+  return run(rest, io, deps);
 }

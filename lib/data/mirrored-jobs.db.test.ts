@@ -31,7 +31,17 @@ beforeAll(async () => {
   );
 });
 afterAll(async () => {
-  await getDb().$disconnect();
+  // The database is shared with the other test files: leave no SLURM cluster behind.
+  const db = getDb();
+  const cluster = await db.cluster.findUnique({ where: { name: CLUSTER }, select: { id: true } });
+  if (cluster) {
+    await db.decision.deleteMany({ where: { clusterId: cluster.id } });
+    await db.run.deleteMany({ where: { clusterId: cluster.id } });
+    await db.job.deleteMany({ where: { clusterId: cluster.id } });
+    await db.cluster.delete({ where: { id: cluster.id } });
+  }
+  await db.user.deleteMany({ where: { email: { endsWith: `@${CLUSTER}.slurm.invalid` } } });
+  await db.$disconnect();
 });
 
 let sequence = 0;

@@ -8,6 +8,10 @@ import { explainLive } from "../live/explain";
 import { getNow } from "./clock";
 import { toSec } from "./live-state";
 import { orderRankingLikeFairTree, readRanking, type RankingRow } from "./ranking";
+import { createTickCache } from "./tick-cache";
+
+/** How old a live answer may be when no tick moved (acknowledgements between ticks). */
+const LIVE_MAX_AGE_MS = 2000;
 
 /** A cluster's load; the GPU parts (see `GpuSplit`) add up to `gpus`. */
 export type ClusterLoad = GpuSplit & {
@@ -24,11 +28,32 @@ export type ClusterLoad = GpuSplit & {
   tickedAtSec: number | null;
 };
 
+const loadsCache = createTickCache<ClusterLoad[]>(LIVE_MAX_AGE_MS);
+const queueCache = createTickCache<ClusterQueue>(LIVE_MAX_AGE_MS);
+const queueJsonCache = createTickCache<string>(LIVE_MAX_AGE_MS);
+
+/** The moments every cluster last ticked: the version of what the ticks wrote. */
+async function tickVersion(db: ReturnType<typeof getDb>, name?: string): Promise<string | null> {
+  const rows = await db.cluster.findMany({
+    where: name === undefined ? {} : { name },
+    select: { name: true, tickedAt: true },
+    orderBy: { name: "asc" },
+  });
+  if (name !== undefined && rows.length === 0) return null;
+  return rows.map((row) => `${row.name}@${row.tickedAt?.getTime() ?? "-"}`).join(",");
+}
+
 /**
  * Every cluster's load now: its GPUs split by node health and what runs there (parts that add
- * up to the cluster's GPUs), and the pending demand.
+ * up to the cluster's GPUs), and the pending demand. Served from what the last ticks wrote
+ * (lib/data/tick-cache.ts).
  */
 export async function listClusterLoads(): Promise<ClusterLoad[]> {
+  const version = (await tickVersion(getDb())) ?? "";
+  return loadsCache.get("all", version, computeClusterLoads);
+}
+
+async function computeClusterLoads(): Promise<ClusterLoad[]> {
   const db = getDb();
   const [clusters, runs, pending] = await Promise.all([
     db.cluster.findMany({
@@ -121,8 +146,26 @@ export type ClusterQueue = {
   lookbackSec: number;
 };
 
-/** One cluster's live queue: pending jobs in rank order with reasons, running runs, ranks. */
-export async function getClusterQueue(name: string, limit = 300): Promise<ClusterQueue> {
+/**
+ * One cluster's live queue: pending jobs in rank order with reasons, running runs, ranks.
+ * Served from what the cluster's last tick wrote (lib/data/tick-cache.ts).
+ */
+export async function getClusterQueue(name: string): Promise<ClusterQueue> {
+  const version = await tickVersion(getDb(), name);
+  if (version === null) throw new AppError("not_found", `No cluster is named "${name}".`);
+  return queueCache.get(name, version, () => computeClusterQueue(name));
+}
+
+/** The same queue as JSON text, serialised once per answer rather than once per reader. */
+export async function getClusterQueueJson(name: string): Promise<string> {
+  const version = await tickVersion(getDb(), name);
+  if (version === null) throw new AppError("not_found", `No cluster is named "${name}".`);
+  return queueJsonCache.get(name, version, async () =>
+    JSON.stringify(await queueCache.get(name, version, () => computeClusterQueue(name))),
+  );
+}
+
+async function computeClusterQueue(name: string, limit = 300): Promise<ClusterQueue> {
   const db = getDb();
   const cluster = await db.cluster.findUnique({
     where: { name },

@@ -1,5 +1,7 @@
 import "server-only";
-import { createHash } from "node:crypto";
+import { hashToken } from "./token-hash";
+
+export { hashToken };
 import { getDb } from "../db";
 
 export type SessionUser = { id: string; email: string; name: string; isAdmin: boolean };
@@ -39,10 +41,6 @@ export async function upsertSsoUser(email: string, name: string): Promise<Sessio
     update: {},
     select: USER_COLUMNS,
   });
-}
-
-export function hashToken(token: string): string {
-  return createHash("sha256").update(token).digest("hex");
 }
 
 /** The person behind a personal API token, or null for unknown or revoked tokens. */

@@ -111,6 +111,15 @@ describe("starting a decided run", () => {
     expect(confirmed.steps).toEqual([]);
   });
 
+  it("waits for a job released before a restart instead of releasing it again", () => {
+    const memory = createBridgeMemory();
+    const planned = plan({ starts: [start("7", [1])] });
+    const released = slurmJob("7", { priority: 1000, reason: "None" });
+    expect(reconcile(input([released], planned), memory)).toMatchObject({ steps: [], events: [] });
+    const stuck = reconcile(input([released], planned, { nowMs: NOW + START_TIMEOUT_MS }), memory);
+    expect(stuck.steps.map((step) => step.kind)).toEqual(["hold"]);
+  });
+
   it("puts a run SLURM started elsewhere back, held, and tells Allot", () => {
     const memory = createBridgeMemory();
     const planned = plan({ starts: [start("7", [1])] });

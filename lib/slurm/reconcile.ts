@@ -214,6 +214,9 @@ function startRun(
     return;
   }
   memory.released.set(id, { runId, atMs: input.nowMs });
+  // Released already (by this bridge before a restart): SLURM may be starting it right now,
+  // and a node list changed on a running job resizes it. Wait for it as for a fresh release.
+  if (job!.priority > 0) return;
   out.steps.push({
     kind: "release",
     jobId: id,

@@ -307,6 +307,10 @@ export const FUZZ_ROUTES: Record<string, Partial<Record<Method, CaseMaker>>> = {
   "/api/v1/budgets/:nodeId/leads": { POST: personCases, DELETE: personCases },
   "/api/v1/budgets/:nodeId/members": { POST: personCases, DELETE: personCases },
   "/api/v1/clusters": { GET: () => queryCases(), POST: registerCases },
+  "/api/v1/clusters/:name/accounts": {
+    GET: (fixture) =>
+      paramCases({ name: fixture.cluster }, undefined, ["admin", "researcher", "cluster"]),
+  },
   "/api/v1/clusters/:name/events": { POST: eventCases },
   "/api/v1/clusters/:name/plan": {
     GET: (fixture) =>

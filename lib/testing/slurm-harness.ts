@@ -3,13 +3,11 @@
 // sinfo with \`allot slurm register\`, and the real bridge as its own process. Plus the SLURM
 // commands a test reads state with (squeue, sacct) and submits with (sbatch).
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { seedDemoLab } from "../../prisma/seed";
 import { createPrismaClient } from "../data/client";
-import { hashToken } from "../data/users";
-import { DEMO_USERS } from "../demo/lab-org";
 import { parseSinfo, parseSqueue, SQUEUE_ARGS, type SlurmJob } from "../slurm/slurm-read";
+import { createDemoAdminToken } from "./demo-admin-token";
 import { startProductionServer, type ProductionServer } from "./production-server";
 import { openScratchDatabase, type ScratchDatabase } from "./scratch-database";
 
@@ -159,17 +157,7 @@ export async function openSlurmHarness(cluster: string, accounts: string[]): Pro
   const database: ScratchDatabase = await openScratchDatabase(POSTGRES, false);
   await seedDemoLab(database.url, { withHistory: false });
   const db = createPrismaClient(database.url, 2);
-  const admin = await db.user.findUniqueOrThrow({ where: { email: DEMO_USERS.admin.email } });
-  const adminToken = `allot_p_${randomBytes(24).toString("base64url")}`;
-  await db.apiToken.create({
-    data: {
-      kind: "personal",
-      name: "slurm test",
-      tokenHash: hashToken(adminToken),
-      prefix: adminToken.slice(0, 12),
-      userId: admin.id,
-    },
-  });
+  const adminToken = await createDemoAdminToken(db, "slurm test");
   const sacctmgr = (...args: string[]) => run("sacctmgr", ["-i", ...args]).catch(() => "");
   for (const account of accounts) await sacctmgr("add", "account", account, "parent=root");
   await sacctmgr("add", "user", "root", `account=${accounts.join(",")}`);

@@ -2,7 +2,7 @@
 import { NextResponse } from "next/server";
 import { apiRoute } from "@/lib/api/respond";
 import { requireApiCaller } from "@/lib/auth";
-import { getClusterQueue } from "@/lib/data/queue";
+import { getClusterQueueJson } from "@/lib/data/queue";
 import { parsePathParams } from "@/lib/validation/params";
 
 export const dynamic = "force-dynamic";
@@ -12,5 +12,7 @@ type Context = { params: Promise<{ name: string }> };
 export const GET = apiRoute(async (request, { params }: Context) => {
   await requireApiCaller(request);
   const { name } = parsePathParams(await params);
-  return NextResponse.json(await getClusterQueue(name));
+  return new NextResponse(await getClusterQueueJson(name), {
+    headers: { "content-type": "application/json" },
+  });
 });

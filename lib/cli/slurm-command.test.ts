@@ -1,0 +1,93 @@
+import { describe, expect, it } from "vitest";
+import type { AllotClient } from "../slurm/allot-client";
+import { AllotApiError } from "../slurm/allot-client";
+import type { SlurmRunner } from "../slurm/slurm-cli";
+import type { CliIo } from "./io";
+import { InputError, UsageError } from "./io";
+import { runSlurmCommand, type SlurmCommandDeps } from "./slurm-command";
+
+// Stand-ins for the two outside systems: SLURM's tools and the Allot server.
+const FRESH_SLURM: Record<string, string> = {
+  "scontrol show config": "ClusterName             = c1\nSlurmctldPort = 6817\n",
+  "sacctmgr -n -P list account format=account,organization": "root|root\n",
+  "sacctmgr -n -P list assoc cluster=c1 format=account,user,parentname,fairshare":
+    "root|||1\nroot|root||1\n",
+  "sacctmgr -n -P list user format=user,defaultaccount": "root|root\n",
+};
+const ACCOUNTS = [
+  { name: "lab", parent: "root", fairshare: 1, isLeaf: false, path: "", users: [] },
+  { name: "lab.a", parent: "lab", fairshare: 2, isLeaf: true, path: "a", users: ["ana"] },
+];
+
+function setup(options: { token?: string; answer?: () => unknown } = {}) {
+  const calls: string[] = [];
+  const runSlurm: SlurmRunner = (command, args) => {
+    const line = [command, ...args].join(" ");
+    calls.push(line);
+    return Promise.resolve(FRESH_SLURM[line] ?? "");
+  };
+  const client: AllotClient = {
+    server: "http://allot",
+    get: <T>() => Promise.resolve((options.answer ?? (() => ({ accounts: ACCOUNTS })))() as T),
+    post: () => Promise.reject(new Error("no posts")),
+  };
+  const deps: SlurmCommandDeps = {
+    env: { ALLOT_TOKEN: options.token ?? "allot_c_x" },
+    runSlurm,
+    createClient: () => client,
+  };
+  let stdout = "";
+  let stderr = "";
+  const io = {
+    stdout: (text: string) => void (stdout += text),
+    stderr: (text: string) => void (stderr += text),
+  } as CliIo;
+  const run = async (argv: string[]) => {
+    const code = await runSlurmCommand(argv, io, deps);
+    return { code, stdout, stderr, calls };
+  };
+  return { run };
+}
+
+const SYNC = ["sync-accounts", "--cluster", "b200", "--server", "http://allot"];
+
+describe("allot slurm", () => {
+  it("lists its commands, and refuses an unknown one as a usage error", async () => {
+    expect((await setup().run(["--help"])).stdout).toMatch(/sync-accounts --cluster C/);
+    await expect(setup().run(["nosuch"])).rejects.toThrow(UsageError);
+    expect((await setup().run(["sync-accounts", "--help"])).stdout).toMatch(/--dry-run/);
+  });
+
+  it("needs --cluster, --server and ALLOT_TOKEN", async () => {
+    await expect(setup().run(["sync-accounts", "--server", "http://allot"])).rejects.toThrow(
+      "slurm sync-accounts: --cluster is required",
+    );
+    await expect(setup({ token: "" }).run(SYNC)).rejects.toThrow(/set ALLOT_TOKEN/);
+  });
+
+  it("prints the commands of a dry run, one per line, running no sacctmgr writes", async () => {
+    const result = await setup().run([...SYNC, "--dry-run"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(
+      [
+        "sacctmgr -i add account lab parent=root fairshare=1 organization=allot cluster=c1",
+        "sacctmgr -i add account lab.a parent=lab fairshare=2 organization=allot cluster=c1",
+        "sacctmgr -i add user ana account=lab.a cluster=c1",
+        "",
+      ].join("\n"),
+    );
+    expect(result.calls.filter((call) => call.startsWith("sacctmgr -i"))).toEqual([]);
+  });
+
+  it("turns a refused token into an input error that says what to check", async () => {
+    const answer = () => {
+      throw new AllotApiError(
+        "Allot answered 401 to GET /x: The token is unknown or revoked.",
+        401,
+      );
+    };
+    const failure = setup({ answer }).run(SYNC);
+    await expect(failure).rejects.toThrow(InputError);
+    await expect(setup({ answer }).run(SYNC)).rejects.toThrow(/check ALLOT_TOKEN/);
+  });
+});
