@@ -4,7 +4,7 @@
 // - writes signed in by the browser's cookie (API mutations, server actions) must come from
 //   the app's own origin, and API mutations must be JSON (lib/api/request-guard.ts).
 import { NextResponse, type NextRequest } from "next/server";
-import { errorResponse } from "./lib/api/respond";
+import { errorResponse } from "./lib/api/error-response";
 import { checkWrite, classifyPath, findBadSegment } from "./lib/api/request-guard";
 import { allowedMethods } from "./lib/api/routes";
 

@@ -7,11 +7,15 @@ import { authOptions } from "./auth-options";
 import { findClusterByToken } from "./data/tokens";
 import { findUserById, findUserByToken, type SessionUser } from "./data/users";
 import { AppError } from "./errors";
+import { tokenPrefix } from "./log/logger";
+import { noteCaller } from "./log/request-context";
 
 /** The signed-in person from the browser session, or null. */
 export async function getSessionUser(): Promise<SessionUser | null> {
   const session = await getServerSession(authOptions());
-  return session?.userId ? findUserById(session.userId) : null;
+  const user = session?.userId ? await findUserById(session.userId) : null;
+  if (user) noteCaller({ userId: user.id });
+  return user;
 }
 
 /** The caller of an API route: a bearer token first, else the browser session. */
@@ -20,8 +24,12 @@ export async function getApiCaller(request: Request): Promise<SessionUser | null
   if (header) {
     const match = BEARER_PATTERN.exec(header);
     if (!match?.[1]) throw new AppError("unauthorized", "Authorization must be 'Bearer <token>'.");
+    noteCaller({ tokenPrefix: tokenPrefix(match[1]) });
     const user = await findUserByToken(match[1]);
-    if (user) return user;
+    if (user) {
+      noteCaller({ userId: user.id });
+      return user;
+    }
     if (await findClusterByToken(match[1])) {
       throw new AppError(
         "forbidden",
@@ -47,8 +55,10 @@ export async function requireApiCaller(request: Request): Promise<SessionUser> {
 export async function requireExecutor(request: Request, clusterName: string): Promise<void> {
   const match = BEARER_PATTERN.exec(request.headers.get("authorization") ?? "");
   if (match?.[1]) {
+    noteCaller({ tokenPrefix: tokenPrefix(match[1]) });
     const tokenCluster = await findClusterByToken(match[1]);
     if (tokenCluster !== null) {
+      noteCaller({ cluster: tokenCluster });
       if (tokenCluster === clusterName) return;
       throw new AppError("forbidden", `This token belongs to cluster "${tokenCluster}".`);
     }

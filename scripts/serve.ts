@@ -10,6 +10,7 @@ import next from "next";
 import { openDatabase } from "../lib/data/connect";
 import { applyMigrations } from "../lib/data/migrator";
 import { demoModeWarning, isDemoMode } from "../lib/env";
+import { metricsGuardOf, PEER_ADDRESS_HEADER } from "../lib/metrics/guard";
 import { seedDemoLab } from "../prisma/seed";
 import { buildWorkerBundle } from "./build-worker";
 
@@ -59,6 +60,8 @@ async function main(): Promise<void> {
   if (isDemo) {
     for (const line of demoModeWarning(process.env.NEXTAUTH_URL, hostname)) console.warn(line);
   }
+  // A typo in the metrics allow-list stops the server here, not at the first scrape.
+  metricsGuardOf(process.env);
   if (!isDev && !existsSync(path.join(ROOT, ".next", "BUILD_ID"))) {
     throw new Error("No production build: run `npm run build` first (or `npm run demo`).");
   }
@@ -84,7 +87,11 @@ async function main(): Promise<void> {
   const app = next({ dev: isDev, dir: ROOT, hostname, port });
   await app.prepare();
   const handle = app.getRequestHandler();
-  const server = createServer((request, response) => void handle(request, response));
+  const server = createServer((request, response) => {
+    // GET /metrics' allow-list checks the socket's peer; a client's own header never counts.
+    request.headers[PEER_ADDRESS_HEADER] = request.socket.remoteAddress ?? "";
+    void handle(request, response);
+  });
   // Idle keep-alive connections stay open for a minute, not Node's 5 s: a client that sends on a
   // connection just as the server closes it gets ECONNRESET (seen in e2e, where a page's API
   // client reused a connection idle for about 5 s). Headers must be allowed a little longer.

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { AppError } from "../errors";
 import { Prisma } from "../generated/prisma/client";
 import { lineString } from "../validation/text";
+import { captureLogs } from "../testing/log-capture";
 import { safeAction } from "./safe-action";
 
 // The shape of the nodes page's token form (lib/actions/cluster-admin.ts).
@@ -22,7 +23,7 @@ describe("safeAction", () => {
   });
 
   it("turns a refusal (AppError forbidden) into a 403 state, without throwing or logging", async () => {
-    const log = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const log = captureLogs();
     const result = await safeAction(async () => {
       throw new AppError("forbidden", "Only admins manage nodes and tokens.");
     });
@@ -35,7 +36,8 @@ describe("safeAction", () => {
         fieldErrors: {},
       },
     });
-    expect(log).not.toHaveBeenCalled();
+    expect(log.entries()).toEqual([]);
+    log.stop();
   });
 
   it("turns bad input (a ZodError) into a 422 state with the field's error by input name", async () => {
@@ -65,7 +67,7 @@ describe("safeAction", () => {
   });
 
   it("logs an unexpected error and answers a 500 state that does not leak it", async () => {
-    const log = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const log = captureLogs();
     const crash = new Error('invalid byte sequence for encoding "UTF8": 0x00');
     const result = await safeAction(async () => {
       throw crash;
@@ -79,7 +81,14 @@ describe("safeAction", () => {
         fieldErrors: {},
       },
     });
-    expect(log).toHaveBeenCalledWith(crash);
+    const [entry] = log.entries() as unknown as {
+      msg: string;
+      err: { message: string; stack: string };
+    }[];
+    expect(entry?.msg).toBe("server action: unexpected error");
+    expect(entry?.err.message).toBe(crash.message);
+    expect(entry?.err.stack).toBe(crash.stack);
+    log.stop();
   });
 
   it("answers an unreachable database as the API does: 503 database_unavailable", async () => {

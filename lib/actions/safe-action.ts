@@ -7,6 +7,7 @@ import { unstable_rethrow } from "next/navigation";
 import { ZodError } from "zod";
 import { toDatabaseAppError } from "../data/prisma-errors";
 import { AppError, ERROR_STATUS, type ErrorCode, type FieldIssue } from "../errors";
+import { getLogger } from "../log/logger";
 
 export type ActionError = {
   /** The status the API would answer: 401, 403, 404, 409, 422 or 500. */
@@ -54,7 +55,7 @@ export function toActionError(error: unknown): ActionError {
       fieldErrors: fieldErrorsOf(known.issues ?? []),
     };
   }
-  console.error(error);
+  getLogger().error({ err: error }, "server action: unexpected error");
   return {
     status: ERROR_STATUS.internal,
     code: "internal",

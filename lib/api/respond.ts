@@ -1,27 +1,19 @@
 // The one error shape and the one wrapper around every route handler:
 // validation -> 422 with field issues, AppError -> its status, the database's own errors ->
-// 503 (unreachable) or 409 (a lost race), anything else -> 500.
-import { NextResponse } from "next/server";
+// 503 (unreachable) or 409 (a lost race), anything else -> 500 with a generic message (the stack
+// goes to the log only). The wrapper also writes the request's log line and its metric.
+import { randomUUID } from "node:crypto";
+import type { NextResponse } from "next/server";
 import { ZodError } from "zod";
 import { toDatabaseAppError } from "../data/prisma-errors";
-import { AppError, ERROR_STATUS, type ErrorCode, type FieldIssue } from "../errors";
+import { AppError, type FieldIssue } from "../errors";
+import { getLogger } from "../log/logger";
+import { withRequestCaller } from "../log/request-context";
+import { getMetrics } from "../metrics/registry";
+import { errorResponse, type ErrorBody } from "./error-response";
+import { routePattern } from "./routes";
 
-export type ErrorBody = {
-  error: { code: ErrorCode; message: string; issues?: FieldIssue[]; details?: unknown };
-};
-
-export function errorResponse(
-  code: ErrorCode,
-  message: string,
-  issues?: FieldIssue[],
-  details?: unknown,
-  headers?: HeadersInit,
-): NextResponse<ErrorBody> {
-  const body: ErrorBody = { error: { code, message } };
-  if (issues?.length) body.error.issues = issues;
-  if (details !== undefined) body.error.details = details;
-  return NextResponse.json(body, { status: ERROR_STATUS[code], headers });
-}
+export { errorResponse, type ErrorBody };
 
 export function zodIssues(error: ZodError): FieldIssue[] {
   return error.issues.map((issue) => ({
@@ -30,20 +22,68 @@ export function zodIssues(error: ZodError): FieldIssue[] {
   }));
 }
 
+const HEALTH_ROUTE = "/api/v1/health";
+
 type Handler<Context> = (request: Request, context: Context) => Promise<Response>;
 
-/** Wraps a route handler so that every failure leaves as the same JSON shape. */
-export function apiRoute<Context>(handler: Handler<Context>): Handler<Context> {
+/** A reverse proxy's request id when it is a sane token, else a new one. */
+function requestIdOf(request: Request): string {
+  const given = request.headers.get("x-request-id");
+  return given && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
+}
+
+/**
+ * Wraps a route handler so that every failure leaves as the same JSON shape, and every request
+ * leaves one log line (id, caller, route pattern, method, status, duration) and one observation
+ * of `allot_http_request_duration_seconds`. `route` names a route outside API_ROUTES.
+ */
+export function apiRoute<Context>(
+  handler: Handler<Context>,
+  options: { route?: string } = {},
+): Handler<Context> {
   return async (request, context) => {
+    const startedMs = performance.now();
+    const requestId = requestIdOf(request);
+    const { caller, result: response } = await withRequestCaller(async () => {
+      try {
+        return await handler(request, context);
+      } catch (error) {
+        return toErrorResponse(error, requestId);
+      }
+    });
+    const durationMs = performance.now() - startedMs;
+    const pathname = new URL(request.url).pathname;
+    const route = options.route ?? routePattern(pathname);
+    // A balancer's health checks every few seconds would drown the log: at debug when healthy.
+    const level = route === HEALTH_ROUTE && response.status < 400 ? "debug" : "info";
+    getLogger()[level](
+      {
+        requestId,
+        method: request.method,
+        route: route ?? pathname,
+        status: response.status,
+        durationMs: Math.round(durationMs * 10) / 10,
+        ...caller,
+      },
+      "request",
+    );
+    getMetrics()
+      .httpDuration.labels({
+        route: route ?? "other",
+        method: request.method,
+        status: String(response.status),
+      })
+      .observe(durationMs / 1000);
     try {
-      return await handler(request, context);
-    } catch (error) {
-      return toErrorResponse(error);
+      response.headers.set("X-Request-Id", requestId);
+    } catch {
+      // A response with immutable headers (a proxied fetch) keeps them as they are.
     }
+    return response;
   };
 }
 
-export function toErrorResponse(error: unknown): NextResponse<ErrorBody> {
+export function toErrorResponse(error: unknown, requestId?: string): NextResponse<ErrorBody> {
   if (error instanceof ZodError) {
     return errorResponse("validation_failed", "The request has invalid fields.", zodIssues(error));
   }
@@ -52,11 +92,11 @@ export function toErrorResponse(error: unknown): NextResponse<ErrorBody> {
   }
   const databaseError = toDatabaseAppError(error);
   if (databaseError) {
-    console.error(`${databaseError.code}: ${String(error)}`);
+    getLogger().error({ requestId, code: databaseError.code, err: error }, "database error");
     const headers = databaseError.status === 503 ? { "Retry-After": "30" } : undefined;
     return errorResponse(databaseError.code, databaseError.message, undefined, undefined, headers);
   }
-  console.error(error);
+  getLogger().error({ requestId, err: error }, "unexpected error");
   return errorResponse("internal", "Something went wrong on the server; it has been logged.");
 }
 

@@ -39,6 +39,11 @@ function matches(pattern: string, pathname: string): boolean {
   );
 }
 
+/** The route pattern a path belongs to ("/api/v1/jobs/:id"), or null when none has it. */
+export function routePattern(pathname: string): string | null {
+  return Object.keys(API_ROUTES).find((pattern) => matches(pattern, pathname)) ?? null;
+}
+
 /** The methods a path allows, or null when no route has that path. */
 export function allowedMethods(pathname: string): readonly string[] | null {
   for (const [pattern, methods] of Object.entries(API_ROUTES)) {

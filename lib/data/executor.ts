@@ -6,6 +6,8 @@ import { AppError } from "../errors";
 import type { NodeSlice } from "../engine";
 import type { Prisma } from "../generated/prisma/client";
 import { explainLive } from "../live/explain";
+import { getLogger } from "../log/logger";
+import { getMetrics } from "../metrics/registry";
 import type { ExecutorEvent } from "../validation/executor";
 import { getNow } from "./clock";
 import { toSec, type Tx } from "./live-state";
@@ -87,6 +89,7 @@ export async function ingestEvents(
     },
     { timeout: 60_000, maxWait: 60_000 },
   );
+  recordBatch(clusterName, events, results);
   // Acknowledgements change nothing the engine sees (the run already holds its GPUs).
   const kindOf = new Map(events.map((event) => [event.id, event.kind]));
   const changed = results.some(
@@ -97,6 +100,27 @@ export async function ingestEvents(
   );
   if (!changed || options.isTickSkipped) return { results, tick: null, tickError: null };
   return { results, ...(await tickAfterCommit(clusterName, { db })) };
+}
+
+/** Counts a committed batch's events by kind and outcome, and logs it as one line. */
+function recordBatch(
+  cluster: string,
+  events: readonly ExecutorEvent[],
+  results: readonly EventResult[],
+): void {
+  const metrics = getMetrics();
+  const outcomes: Record<EventOutcome, number> = {
+    applied: 0,
+    duplicate: 0,
+    ignored: 0,
+    refused: 0,
+  };
+  results.forEach((result, index) => {
+    const kind = events[index]?.kind ?? "unknown";
+    outcomes[result.outcome] += 1;
+    metrics.executorEvents.inc({ cluster, kind, outcome: result.outcome });
+  });
+  getLogger().info({ cluster, events: results.length, outcomes }, "executor batch");
 }
 
 /** Queues a mirrored submission; a refused one is forgotten, so a retry is judged again. */

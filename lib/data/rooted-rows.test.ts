@@ -1,4 +1,5 @@
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
+import { captureLogs } from "../testing/log-capture";
 import { keepRootedRows, UnusableTreeError } from "./rooted-rows";
 
 const row = (id: string, parentId: string | null) => ({ id, parentId, name: id, weight: 1 });
@@ -10,11 +11,17 @@ describe("keepRootedRows", () => {
   });
 
   it("leaves out a live budget whose parent is not live, with its subtree, and logs them", () => {
-    const log = vi.spyOn(console, "error").mockImplementation(() => {});
+    const log = captureLogs();
     const rows = [row("lab", null), row("a", "lab"), row("orphan", "gone"), row("o1", "orphan")];
     expect(keepRootedRows(rows).map((kept) => kept.id)).toEqual(["lab", "a"]);
-    expect(log).toHaveBeenCalledWith(expect.stringContaining("2 live budgets below a removed one"));
-    log.mockRestore();
+    expect(log.entries()).toEqual([
+      expect.objectContaining({
+        level: "error",
+        budgets: ["orphan", "o1"],
+        msg: expect.stringContaining("2 live budgets below a removed one") as unknown,
+      }),
+    ]);
+    log.stop();
   });
 
   it("refuses a tree with no root or with two roots as unusable (503)", () => {

@@ -1,6 +1,7 @@
 // The stored tree as the engine may use it: the budgets reachable from the one root through
 // live parents. Pure, so that it is tested on literal rows.
 import { AppError } from "../errors";
+import { getLogger } from "../log/logger";
 
 /** The stored tree cannot be used at all (no single root): the tick skips, pages say so. */
 export class UnusableTreeError extends AppError {
@@ -39,7 +40,8 @@ export function keepRootedRows<Row extends TreeRow>(rows: readonly Row[]): Row[]
   }
   if (kept.size === rows.length) return [...rows];
   const left = rows.filter((row) => !kept.has(row.id));
-  console.error(
+  getLogger().error(
+    { budgets: left.map((row) => row.id) },
     `budget tree: ${left.length} live budgets below a removed one are left out: ` +
       left.map((row) => `${row.name} (${row.id})`).join(", "),
   );

@@ -2,6 +2,7 @@
 // request waits for one more tick that starts after it. Fifty concurrent event posts cost two
 // ticks, not fifty, and each caller still sees a tick that began after its own commit.
 import "server-only";
+import { getLogger } from "../log/logger";
 import { runTick, type TickOptions, type TickResult } from "./tick";
 
 type Slot = { running: Promise<TickResult> | null; next: Promise<TickResult> | null };
@@ -40,7 +41,7 @@ export async function tickAfterCommit(
   try {
     return { tick: await requestTick(cluster, options), tickError: null };
   } catch (error) {
-    console.error(`tick ${cluster} after a commit failed: ${String(error)}`);
+    getLogger().error({ cluster, err: error }, "tick after a commit failed");
     return { tick: null, tickError: "The tick that follows failed; the timer runs it again." };
   }
 }

@@ -7,6 +7,8 @@ import { randomUUID } from "node:crypto";
 import { runSchedulePass, type SchedulePassResult } from "../engine";
 import { getDb } from "../db";
 import { Prisma } from "../generated/prisma/client";
+import { getLogger } from "../log/logger";
+import { getMetrics } from "../metrics/registry";
 import type { Db } from "./client";
 import { getNow } from "./clock";
 import { refreshClusterRollups } from "./rollups";
@@ -33,8 +35,12 @@ export type TickResult = {
   reasonsUpdated: number;
   pending: number;
   drainsCompleted: number;
+  /** Decisions written, by kind and the rule that decided (empty when skipped). */
+  decisionCounts: DecisionCount[];
   durationMs: number;
 };
+
+export type DecisionCount = { kind: string; rule: string; count: number };
 
 export type TickOptions = {
   db?: Db;
@@ -55,8 +61,50 @@ export async function lockCluster(tx: Tx, clusterName: string): Promise<void> {
   await tx.$queryRaw`SELECT pg_advisory_xact_lock(${LOCK_CLASS}::int, hashtext(${clusterName}))::text`;
 }
 
-/** One scheduling pass of one cluster, committed atomically (or not at all). */
+/**
+ * One scheduling pass of one cluster, committed atomically (or not at all); counted in the
+ * metrics and logged once (a pass another replica held the lock for only at debug level).
+ */
 export async function runTick(clusterName: string, options: TickOptions = {}): Promise<TickResult> {
+  const metrics = getMetrics();
+  const log = getLogger();
+  let result: TickResult;
+  try {
+    result = await runTickOnce(clusterName, options);
+  } catch (error) {
+    metrics.ticks.inc({ cluster: clusterName, outcome: "failed" });
+    log.error({ cluster: clusterName, err: error }, "tick failed");
+    throw error;
+  }
+  const cluster = clusterName;
+  const fields = {
+    cluster,
+    durationMs: result.durationMs,
+    starts: result.starts,
+    preemptions: result.preemptions,
+    drainsCompleted: result.drainsCompleted,
+    pending: result.pending,
+  };
+  if (result.skipReason) {
+    metrics.ticks.inc({ cluster, outcome: "unusable_tree" });
+    log.warn({ ...fields, skipped: "unusable_tree", skipReason: result.skipReason }, "tick");
+  } else if (result.isSkipped) {
+    metrics.ticks.inc({ cluster, outcome: "locked" });
+    log.debug({ ...fields, skipped: "locked" }, "tick");
+  } else {
+    metrics.ticks.inc({ cluster, outcome: "ran" });
+    metrics.tickDuration.observe({ cluster }, result.durationMs / 1000);
+    metrics.preemptions.inc({ cluster }, result.preemptions);
+    metrics.drainsCompleted.inc({ cluster }, result.drainsCompleted);
+    for (const { kind, rule, count } of result.decisionCounts) {
+      metrics.decisions.inc({ cluster, kind, rule }, count);
+    }
+    log.info(fields, "tick");
+  }
+  return result;
+}
+
+async function runTickOnce(clusterName: string, options: TickOptions): Promise<TickResult> {
   const db = options.db ?? getDb();
   const now = options.now ?? (await getNow(db));
   const startedMs = performance.now();
@@ -67,6 +115,7 @@ export async function runTick(clusterName: string, options: TickOptions = {}): P
     reasonsUpdated: 0,
     pending: 0,
     drainsCompleted: 0,
+    decisionCounts: [],
   };
   let counts;
   try {
@@ -85,8 +134,8 @@ export async function runTick(clusterName: string, options: TickOptions = {}): P
     }, TRANSACTION);
   } catch (error) {
     if (!(error instanceof UnusableTreeError)) throw error;
-    // Skip and report: the runs keep running, nothing starts or stops until it is repaired.
-    console.error(`tick ${clusterName}: skipped: ${error.message}`);
+    // Skip and report (runTick logs it): the runs keep running, nothing starts or stops until
+    // it is repaired.
     return {
       cluster: clusterName,
       isSkipped: true,
@@ -286,7 +335,21 @@ async function writePass(
     reasonsUpdated: reasonRows.length,
     pending: result.waiting.length,
     drainsCompleted,
+    decisionCounts: countDecisions(decisions),
   };
+}
+
+function countDecisions(decisions: readonly DecisionRow[]): DecisionCount[] {
+  const counts = new Map<string, DecisionCount>();
+  for (const decision of decisions) {
+    const rule = (decision.reason as { rule?: unknown } | null)?.rule;
+    const entry = { kind: decision.kind, rule: typeof rule === "string" ? rule : "none" };
+    const key = `${entry.kind}|${entry.rule}`;
+    const count = counts.get(key) ?? { ...entry, count: 0 };
+    count.count += 1;
+    counts.set(key, count);
+  }
+  return [...counts.values()];
 }
 
 /** Fields that move on every pass without changing what a wait sentence says. */
@@ -315,8 +378,8 @@ export async function tickAllClusters(options: TickOptions = {}): Promise<TickRe
   for (const cluster of clusters) {
     try {
       results.push(await runTick(cluster.name, { ...options, db }));
-    } catch (error) {
-      console.error(`tick ${cluster.name}: failed: ${String(error)}`);
+    } catch {
+      // runTick logged it.
     }
   }
   return results;

@@ -5,6 +5,7 @@ import { liveSpeed } from "../clock";
 import { setClockSpeed } from "../data/clock";
 import { tickAllClusters } from "../data/tick";
 import { isDemoMode } from "../env";
+import { getLogger } from "../log/logger";
 import { startLiveDriver } from "./driver";
 
 const state = globalThis as unknown as { allotLiveStarted?: boolean };
@@ -26,16 +27,18 @@ export async function startLive(): Promise<void> {
       try {
         await tickAllClusters();
       } catch (error) {
-        console.error(`tick timer: ${String(error)}`);
+        getLogger().error({ err: error }, "tick timer failed");
       }
       setTimeout(() => void timerLoop(), tickSec * 1000);
     };
     setTimeout(() => void timerLoop(), tickSec * 1000);
   }
   if (speed > 0) {
-    await startLiveDriver({ seed: 2026, roundMs: 2000, log: (line) => console.log(line) });
+    const log = getLogger();
+    await startLiveDriver({ seed: 2026, roundMs: 2000, log: (line) => log.info(line) });
   }
-  console.log(
+  getLogger().info(
+    { clockSpeed: speed > 0 ? speed : 1, tickSec, isLiveDriverOn: speed > 0 },
     `live: clock at ${speed > 0 ? speed : 1}x, tick timer ${tickSec > 0 ? `every ${tickSec} s` : "off"}, ` +
       `live driver ${speed > 0 ? "on" : "off"}`,
   );

@@ -5,6 +5,7 @@
 import "server-only";
 import { spawn } from "node:child_process";
 import path from "node:path";
+import { getLogger } from "../log/logger";
 
 /** At most this many worker processes at once; the rest wait in the queue (2 cores here). */
 export const MAX_RUNNING_WORKERS = 2;
@@ -28,6 +29,8 @@ export function startSimulationWorker(simulationId: string): void {
     env: process.env,
     stdio: ["ignore", "inherit", "inherit"],
   });
-  child.on("error", (error) => console.error(`sim-worker did not start: ${error.message}`));
+  child.on("error", (error) =>
+    getLogger().error({ simulationId, err: error }, "sim-worker did not start"),
+  );
   child.unref();
 }

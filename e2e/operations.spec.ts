@@ -1,0 +1,117 @@
+// A production server as an operator runs it, with ALLOT_METRICS_TOKEN and an allow-list that
+// does not hold the test's address: GET /metrics refuses without the token (a client's own
+// peer-address header does not help: scripts/serve.ts replaces it), serves text that passes
+// `promtool check metrics` with it, and the server's log has a JSON line per request and
+// never the tokens, the cookie or the secrets, though every request carries them.
+import { spawnSync } from "node:child_process";
+import { expect, test } from "@playwright/test";
+import { createPrismaClient } from "../lib/data/client";
+import { startEmbeddedPostgres, type EmbeddedPostgres } from "../lib/data/embedded-postgres";
+import { applyMigrations } from "../lib/data/migrator";
+import { DEMO_USERS } from "../lib/demo/lab-org";
+import { createPersonalToken } from "../lib/testing/factories";
+import { seedDemoLab } from "../prisma/seed";
+import { startSecondServer, type SecondServer } from "./second-server";
+
+const METRICS_TOKEN = "e2e-metrics-token-4b1d9e0c7a";
+const NEXTAUTH_SECRET = "e2e-operations-nextauth-secret-83f2";
+const COOKIE = "next-auth.session-token=e2e-cookie-value-secret-6a5c";
+let database: EmbeddedPostgres;
+let server: SecondServer;
+let personalToken = "";
+
+test.beforeAll(async () => {
+  test.setTimeout(240_000);
+  database = await startEmbeddedPostgres("memory://");
+  await applyMigrations(database.url);
+  await seedDemoLab(database.url, { withHistory: false });
+  const db = createPrismaClient(database.url, 2);
+  const user = await db.user.findUniqueOrThrow({ where: { email: DEMO_USERS.researcher.email } });
+  personalToken = await createPersonalToken(db, user.id, "e2e operations");
+  await db.$disconnect();
+  server = await startSecondServer({
+    env: {
+      NEXTAUTH_SECRET,
+      DATABASE_URL: database.url,
+      ALLOT_METRICS_TOKEN: METRICS_TOKEN,
+      ALLOT_METRICS_ALLOW: "10.9.9.9",
+      LOG_LEVEL: "info",
+    },
+  });
+});
+
+test.afterAll(async () => {
+  await server?.stop();
+  await database?.stop();
+});
+
+test("GET /metrics refuses without the token, even with a forged peer address", async ({
+  request,
+}) => {
+  const attempts: Record<string, string>[] = [
+    {},
+    { "x-allot-peer-address": "10.9.9.9" },
+    { cookie: COOKIE },
+  ];
+  for (const headers of attempts) {
+    const response = await request.get(`${server.url}/metrics`, { headers });
+    expect(response.status()).toBe(401);
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe(
+      "unauthorized",
+    );
+  }
+});
+
+test("GET /metrics with the token passes promtool and shows the seeded clusters", async ({
+  request,
+}) => {
+  const response = await request.get(`${server.url}/metrics`, {
+    headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+  });
+  expect(response.status()).toBe(200);
+  expect(response.headers()["content-type"]).toContain("text/plain; version=0.0.4");
+  const text = await response.text();
+  const promtool = spawnSync("promtool", ["check", "metrics"], { input: text, encoding: "utf8" });
+  expect({ status: promtool.status, output: promtool.stdout + promtool.stderr }).toEqual({
+    status: 0,
+    output: "",
+  });
+  // h100: 128 nodes of 8 GPUs, all idle in a fresh lab.
+  expect(text).toContain('allot_cluster_gpus{cluster="h100",state="idle"} 1024');
+  expect(text).toContain("allot_metrics_database_up 1");
+  expect(text).toMatch(/^process_resident_memory_bytes \d+/m);
+});
+
+test("the log has one JSON line per request and no secret", async ({ request }) => {
+  const headers = { authorization: `Bearer ${personalToken}`, cookie: COOKIE };
+  expect((await request.get(`${server.url}/api/v1/jobs`, { headers })).status()).toBe(200);
+  expect(
+    (await request.get(`${server.url}/api/v1/jobs`, { headers: { cookie: COOKIE } })).status(),
+  ).toBe(401);
+  await expect
+    .poll(
+      () =>
+        server
+          .output()
+          .split("\n")
+          .filter((line) => line.includes('"route":"/api/v1/jobs"')).length,
+    )
+    .toBeGreaterThanOrEqual(2);
+  const lines = server
+    .output()
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+  expect(lines.filter((line) => line.msg === "request" && line.route === "/api/v1/jobs")).toEqual([
+    expect.objectContaining({
+      method: "GET",
+      status: 200,
+      tokenPrefix: personalToken.slice(0, 12),
+    }),
+    expect.objectContaining({ method: "GET", status: 401 }),
+  ]);
+  const output = server.output();
+  for (const secret of [personalToken, METRICS_TOKEN, NEXTAUTH_SECRET, "e2e-cookie-value-secret"]) {
+    expect(output).not.toContain(secret);
+  }
+});

@@ -1,0 +1,63 @@
+// What the Prometheus gauges show, read from the database at each scrape (GET /metrics), so
+// that two replicas behind one balancer report the same values.
+import "server-only";
+import { getDb } from "../db";
+import { getNow } from "./clock";
+import { toSec } from "./live-state";
+import { listClusterLoads, type ClusterLoad } from "./queue";
+import { readRanking } from "./ranking";
+
+export type BudgetSample = {
+  cluster: string;
+  /** The budget's path, e.g. "lab/nlp/lm-pretrain". */
+  budget: string;
+  usageRatio: number | null;
+  rank: number | null;
+  gpusHeld: number;
+};
+
+export type MetricsSnapshot = {
+  nowSec: number;
+  clusters: ClusterLoad[];
+  budgets: BudgetSample[];
+  /** Cluster name -> the newest executor event's receipt (app clock, Unix seconds). */
+  lastEventSec: Map<string, number>;
+};
+
+export async function loadMetricsSnapshot(): Promise<MetricsSnapshot> {
+  const db = getDb();
+  const [clusters, rankings, held, lastEvents, now] = await Promise.all([
+    listClusterLoads(),
+    db.cluster.findMany({ select: { id: true, name: true, ranking: true } }),
+    db.run.groupBy({
+      by: ["clusterId", "budgetId"],
+      where: { endedAt: null },
+      _sum: { gpus: true },
+    }),
+    db.executorEvent.groupBy({ by: ["clusterId"], _max: { receivedAt: true } }),
+    getNow(db),
+  ]);
+  const nameById = new Map(rankings.map((cluster) => [cluster.id, cluster.name]));
+  const heldBy = new Map(
+    held.map((row) => [`${row.clusterId}|${row.budgetId}`, row._sum.gpus ?? 0] as const),
+  );
+  const budgets: BudgetSample[] = [];
+  for (const cluster of rankings) {
+    for (const row of readRanking(cluster.ranking)) {
+      if (row.usageRatio === null && row.rank === null && !row.isLeaf) continue;
+      budgets.push({
+        cluster: cluster.name,
+        budget: row.path,
+        usageRatio: row.usageRatio,
+        rank: row.rank,
+        gpusHeld: row.isLeaf ? (heldBy.get(`${cluster.id}|${row.id}`) ?? 0) : 0,
+      });
+    }
+  }
+  const lastEventSec = new Map<string, number>();
+  for (const row of lastEvents) {
+    const name = nameById.get(row.clusterId);
+    if (name && row._max.receivedAt) lastEventSec.set(name, toSec(row._max.receivedAt));
+  }
+  return { nowSec: toSec(now), clusters, budgets, lastEventSec };
+}
