@@ -28,6 +28,8 @@ export const API_ROUTES: Record<string, readonly string[]> = {
   "/api/v1/simulations/:id": ["GET"],
   "/api/v1/simulations/:id/report": ["GET"],
   "/api/v1/simulations/:id/timeline": ["GET"],
+  "/api/v1/tokens": ["GET", "POST"],
+  "/api/v1/tokens/:id": ["DELETE"],
 };
 
 function matches(pattern: string, pathname: string): boolean {
