@@ -36,7 +36,7 @@ export default async function TokensPage() {
         </p>
       </div>
       <section className="card" aria-labelledby="new-token-heading">
-        <h2 id="new-token-heading">New token</h2>
+        <h2 id="new-token-heading">Create a token</h2>
         <CreatePersonalTokenForm createAction={createPersonalTokenAction} />
       </section>
       <section className="card" aria-labelledby="tokens-heading">
