@@ -22,12 +22,15 @@ export const API_ROUTES: Record<string, readonly string[]> = {
   "/api/v1/jobs": ["GET", "POST"],
   "/api/v1/jobs/:id": ["GET"],
   "/api/v1/jobs/:id/cancel": ["POST"],
+  "/api/v1/openapi.json": ["GET"],
   "/api/v1/reports/review": ["GET"],
   "/api/v1/reports/review.csv": ["GET"],
   "/api/v1/simulations": ["GET", "POST"],
   "/api/v1/simulations/:id": ["GET"],
   "/api/v1/simulations/:id/report": ["GET"],
   "/api/v1/simulations/:id/timeline": ["GET"],
+  "/api/v1/tokens": ["GET", "POST"],
+  "/api/v1/tokens/:id": ["DELETE"],
 };
 
 function matches(pattern: string, pathname: string): boolean {

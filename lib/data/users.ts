@@ -3,6 +3,7 @@ import { hashToken } from "./token-hash";
 
 export { hashToken };
 import { getDb } from "../db";
+import { AppError } from "../errors";
 
 export type SessionUser = { id: string; email: string; name: string; isAdmin: boolean };
 
@@ -43,13 +44,50 @@ export async function upsertSsoUser(email: string, name: string): Promise<Sessio
   });
 }
 
-/** The person behind a personal API token, or null for unknown or revoked tokens. */
-export async function findUserByToken(token: string): Promise<SessionUser | null> {
-  const row = await getDb().apiToken.findUnique({
+/** lastUsedAt is written at most this often per token, so a busy script costs no extra writes. */
+export const LAST_USED_WRITE_MS = 60_000;
+
+/**
+ * The person behind a personal API token, or null for unknown, revoked and cluster tokens.
+ * An expired token throws a 401 that says so. Keeps the token's lastUsedAt up to date, within
+ * LAST_USED_WRITE_MS.
+ */
+export async function findUserByToken(
+  token: string,
+  now: Date = new Date(),
+): Promise<SessionUser | null> {
+  const db = getDb();
+  const row = await db.apiToken.findUnique({
     where: { tokenHash: hashToken(token) },
-    select: { kind: true, revokedAt: true, user: { select: USER_COLUMNS } },
+    select: {
+      id: true,
+      kind: true,
+      revokedAt: true,
+      expiresAt: true,
+      lastUsedAt: true,
+      user: { select: USER_COLUMNS },
+    },
   });
   if (!row || row.revokedAt || row.kind !== "personal") return null;
+  if (row.expiresAt && row.expiresAt <= now) {
+    throw new AppError(
+      "unauthorized",
+      `This token expired at ${row.expiresAt.toISOString()}: create a new one on the tokens page.`,
+    );
+  }
+  if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() >= LAST_USED_WRITE_MS) {
+    // Conditional, so two replicas (or two parallel calls) write it once.
+    await db.apiToken.updateMany({
+      where: {
+        id: row.id,
+        OR: [
+          { lastUsedAt: null },
+          { lastUsedAt: { lte: new Date(now.getTime() - LAST_USED_WRITE_MS) } },
+        ],
+      },
+      data: { lastUsedAt: now },
+    });
+  }
   return row.user;
 }
 

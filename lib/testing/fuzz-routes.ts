@@ -288,6 +288,26 @@ function simulationCases(): fc.Arbitrary<FuzzCase> {
   );
 }
 
+function tokenCases(): fc.Arbitrary<FuzzCase> {
+  const base = { name: "fuzz token", expiresInDays: 30 };
+  const target: Target = { tokens: ["admin", "researcher"] };
+  return fc.oneof(
+    {
+      weight: 4,
+      arbitrary: fieldCases(
+        base,
+        [
+          [["name"], badLine("fuzz token", 80)],
+          [["expiresInDays"], badInt(3650).filter((value) => value !== null)],
+          [["owner"], fc.constantFrom<unknown>("someone-else", null, 1)],
+        ],
+        target,
+      ),
+    },
+    { weight: 1, arbitrary: junkBodies(target) },
+  );
+}
+
 const idRoute = (name: string) => () => paramCases({ [name]: "cm4fuzzunknown000000000000" });
 
 /** Route pattern -> method -> the malformed requests it gets. Every route must be here. */
@@ -340,10 +360,13 @@ export const FUZZ_ROUTES: Record<string, Partial<Record<Method, CaseMaker>>> = {
   "/api/v1/jobs": { GET: () => queryCases(), POST: jobCases },
   "/api/v1/jobs/:id": { GET: idRoute("id") },
   "/api/v1/jobs/:id/cancel": { POST: idRoute("id") },
+  "/api/v1/openapi.json": { GET: () => queryCases() },
   "/api/v1/reports/review": { GET: reviewQueryCases },
   "/api/v1/reports/review.csv": { GET: reviewQueryCases },
   "/api/v1/simulations": { GET: () => queryCases(), POST: simulationCases },
   "/api/v1/simulations/:id": { GET: idRoute("id") },
   "/api/v1/simulations/:id/report": { GET: idRoute("id") },
   "/api/v1/simulations/:id/timeline": { GET: idRoute("id") },
+  "/api/v1/tokens": { GET: () => queryCases(), POST: tokenCases },
+  "/api/v1/tokens/:id": { DELETE: idRoute("id") },
 };

@@ -81,7 +81,7 @@ export const executorEventSchema = z.discriminatedUnion("kind", [
 export type ExecutorEvent = z.output<typeof executorEventSchema>;
 export type ExecutorEventKind = ExecutorEvent["kind"];
 
-const batchSchema = z.strictObject({
+export const batchSchema = z.strictObject({
   events: z
     .array(executorEventSchema)
     .min(1, "Send at least one event.")

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "api_tokens" ADD COLUMN     "expiresAt" TIMESTAMP(3);
