@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { seedDemoLab } from "../../prisma/seed";
 import { DEMO_USERS } from "../demo/lab-org";
 import { getDb } from "../db";
+import { removeTestCluster } from "../testing/remove-cluster";
 import { registerCluster } from "./cluster-registration";
 import { listClusters } from "./clusters";
 import { getJobView } from "./job-views";
@@ -33,13 +34,7 @@ beforeAll(async () => {
 afterAll(async () => {
   // The database is shared with the other test files: leave no SLURM cluster behind.
   const db = getDb();
-  const cluster = await db.cluster.findUnique({ where: { name: CLUSTER }, select: { id: true } });
-  if (cluster) {
-    await db.decision.deleteMany({ where: { clusterId: cluster.id } });
-    await db.run.deleteMany({ where: { clusterId: cluster.id } });
-    await db.job.deleteMany({ where: { clusterId: cluster.id } });
-    await db.cluster.delete({ where: { id: cluster.id } });
-  }
+  await removeTestCluster(db, CLUSTER);
   await db.user.deleteMany({ where: { email: { endsWith: `@${CLUSTER}.slurm.invalid` } } });
   await db.$disconnect();
 });

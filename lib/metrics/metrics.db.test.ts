@@ -4,6 +4,7 @@
 import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { removeTestCluster } from "../testing/remove-cluster";
 import { seedDemoLab } from "../../prisma/seed";
 import { GET as getMetricsRoute } from "../../app/metrics/route";
 import { POST as postEvents } from "../../app/api/v1/clusters/[name]/events/route";
@@ -90,6 +91,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   delete process.env.ALLOT_METRICS_TOKEN;
+  await removeTestCluster(db, CLUSTER);
   await db.$disconnect();
 });
 
