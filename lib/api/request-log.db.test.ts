@@ -72,6 +72,12 @@ beforeAll(async () => {
 
 afterAll(async () => {
   setLogDestination(process.stdout);
+  // Other test files of the run expect the seeded clusters only.
+  const where = { cluster: { name: CLUSTER } };
+  await db.decision.deleteMany({ where });
+  await db.run.deleteMany({ where });
+  await db.job.deleteMany({ where });
+  await db.cluster.delete({ where: { name: CLUSTER } });
   await db.$disconnect();
 });
 
