@@ -9,6 +9,7 @@ import { POST as postEvents } from "../../app/api/v1/clusters/[name]/events/rout
 import { GET as getJobs } from "../../app/api/v1/jobs/route";
 import { createPrismaClient } from "../data/client";
 import { createClusterToken } from "../data/tokens";
+import { removeTestCluster } from "../testing/remove-cluster";
 import { DEMO_USERS } from "../demo/lab-org";
 import { createLogger, setLogDestination } from "../log/logger";
 import { createPersonalToken } from "../testing/factories";
@@ -72,6 +73,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   setLogDestination(process.stdout);
+  await removeTestCluster(db, CLUSTER);
   await db.$disconnect();
 });
 
