@@ -62,12 +62,24 @@ export async function startProductionServer(
     clearTimeout(timer);
   };
   const deadline = Date.now() + 120_000;
+  let lastAnswer = "no answer yet";
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`the server exited:\n${output}`);
-    const response = await fetch(`${url}/api/v1/health`).catch(() => null);
+    // Each try has a time limit of its own, so one stuck request cannot outlast the deadline.
+    const response = await fetch(`${url}/api/v1/health`, { signal: AbortSignal.timeout(5000) })
+      .then(async (answer) => {
+        lastAnswer = `${answer.status} ${(await answer.text()).slice(0, 200)}`;
+        return answer;
+      })
+      .catch((error: unknown) => {
+        lastAnswer = String((error as Error).cause ?? error);
+        return null;
+      });
     if (response?.ok) return { url, output: () => output, stop };
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   await stop();
-  throw new Error(`the server did not answer /api/v1/health within 120 s:\n${output}`);
+  throw new Error(
+    `the server did not answer /api/v1/health within 120 s (last: ${lastAnswer}):\n${output}`,
+  );
 }
