@@ -1,6 +1,7 @@
 "use client";
 
 import { useActionState } from "react";
+import { RevokeTokenForm as RevokeTokenButton } from "@/components/tokens/revoke-token-form";
 import type { RevokeState, TokenState } from "@/app/(app)/clusters/[cluster]/nodes/actions";
 
 type CreateProps = {
@@ -60,24 +61,11 @@ type RevokeProps = {
 
 /** The Revoke button of one token, with the refusal (if any) beside it. */
 export function RevokeTokenForm({ cluster, tokenId, tokenName, revokeAction }: RevokeProps) {
-  const [state, action, isPending] = useActionState(revokeAction, null);
   return (
-    <form action={action} className="inline-form">
-      <input type="hidden" name="cluster" value={cluster} />
-      <input type="hidden" name="tokenId" value={tokenId} />
-      <button
-        className="button button-small button-danger"
-        type="submit"
-        disabled={isPending}
-        aria-label={`Revoke token ${tokenName}`}
-      >
-        Revoke
-      </button>
-      {state?.ok === false ? (
-        <span role="alert" className="field-error">
-          {state.error.message}
-        </span>
-      ) : null}
-    </form>
+    <RevokeTokenButton
+      fields={{ cluster, tokenId }}
+      tokenName={tokenName}
+      revokeAction={revokeAction}
+    />
   );
 }

@@ -1,6 +1,7 @@
 "use client";
 
 import { useActionState } from "react";
+import { RevokeTokenForm } from "./revoke-token-form";
 import type { PersonalTokenState, RevokePersonalTokenState } from "@/app/(app)/tokens/actions";
 
 type CreateProps = {
@@ -78,23 +79,5 @@ type RevokeProps = {
 
 /** The Revoke button of one token, with the refusal (if any) beside it. */
 export function RevokePersonalTokenForm({ tokenId, tokenName, revokeAction }: RevokeProps) {
-  const [state, action, isPending] = useActionState(revokeAction, null);
-  return (
-    <form action={action} className="inline-form">
-      <input type="hidden" name="tokenId" value={tokenId} />
-      <button
-        className="button button-small button-danger"
-        type="submit"
-        disabled={isPending}
-        aria-label={`Revoke token ${tokenName}`}
-      >
-        Revoke
-      </button>
-      {state?.ok === false ? (
-        <span role="alert" className="field-error">
-          {state.error.message}
-        </span>
-      ) : null}
-    </form>
-  );
+  return <RevokeTokenForm fields={{ tokenId }} tokenName={tokenName} revokeAction={revokeAction} />;
 }
