@@ -15,7 +15,7 @@ import { CLEAR_LINE, progressReporter, replayProgressReporter } from "./scenario
 
 /**
  * What simulating a job costs under each scheduler, against allocation: the baseline's greedy
- * pass was 4-9x quicker when this was set (docs/speed-history.md, on 2026-12-01: the 30-day lab
+ * pass was 4-9x quicker when this was set (docs/archive/speed-history.md, on 2026-12-01: the 30-day lab
  * 1.6 s against 6.4-7.9 s, Philly 1.2 s against 6.9-8.4 s, the year 21.8 s against 204 s), and
  * is 3.4-5x since allocation got faster (docs/simulations.md, "Speed"). Either way the lab stays
  * under {@link THREADS_MIN_JOBS} and Philly and the year over it.
