@@ -152,7 +152,7 @@ describe("a leader that cannot reach the database", () => {
     expect(stoppedAfterMs).toBeGreaterThan(500);
     expect(stoppedAfterMs).toBeLessThan((TIMES.ttlSec - TIMES.safetySec) * 1000 + 100);
     const lines = logs.entries().filter((line) => line.lease === name);
-    const failedAt = lines.findIndex((line) => line.msg.startsWith("lease: could not reach"));
+    const failedAt = lines.findIndex((line) => line.msg === "lease: database unreachable");
     const lostAt = lines.findIndex((line) => line.msg.startsWith("lease lost"));
     expect(failedAt).toBeGreaterThan(-1);
     expect(lostAt).toBeGreaterThan(failedAt);

@@ -107,7 +107,7 @@ export async function startLeaderElection(options: LeaderOptions): Promise<Leade
       held = await takeLease(db, lease, holder, ttlSec);
       outcome = held ? { kind: "held", sentAtMs } : { kind: "taken" };
     } catch (error) {
-      log.warn({ lease, holder, err: error }, "lease: could not reach the database");
+      log.warn({ lease, holder, err: error }, "lease: database unreachable");
       outcome = { kind: "unknown" };
     }
     if (!isStopped) await apply(outcome, held);
