@@ -9,7 +9,9 @@ import path from "node:path";
 import next from "next";
 import { openDatabase } from "../lib/data/connect";
 import { applyMigrations } from "../lib/data/migrator";
+import { withStartupLock } from "../lib/data/startup-lock";
 import { demoModeWarning, isDemoMode } from "../lib/env";
+import { stopLeaderElection } from "../lib/live/leader-handle";
 import { metricsGuardOf, PEER_ADDRESS_HEADER } from "../lib/metrics/guard";
 import { seedDemoLab } from "../prisma/seed";
 import { buildWorkerBundle } from "./build-worker";
@@ -80,7 +82,13 @@ async function main(): Promise<void> {
   process.env.DATABASE_URL = database.url;
   const applied = await applyMigrations(database.url);
   if (applied.length) console.log(`migrated: ${applied.join(", ")}`);
-  if (isDemo) console.log(`demo lab: ${await seedDemoLab(database.url)}`);
+  if (isDemo) {
+    // Two replicas starting at once on one database seed one after the other (an embedded
+    // database belongs to this process alone).
+    const seed = () => seedDemoLab(database.url);
+    const summary = database.isEmbedded ? await seed() : await withStartupLock(database.url, seed);
+    console.log(`demo lab: ${summary}`);
+  }
 
   // instrumentation.ts starts the tick timer and the live driver in this process only.
   process.env.ALLOT_SERVE = "1";
@@ -108,6 +116,8 @@ async function main(): Promise<void> {
     if (isStopping) return;
     isStopping = true;
     console.log(`\n${signal}: stopping`);
+    // The lease goes first, so another replica takes the timers over at its next attempt.
+    await stopLeaderElection().catch(() => undefined);
     server.close();
     server.closeAllConnections();
     await app.close();

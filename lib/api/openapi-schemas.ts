@@ -143,6 +143,10 @@ export const newPersonalTokenSchema = personalTokenSchema
 export const healthSchema = z.object({
   status: z.enum(["ok", "degraded"]),
   database: z.enum(["ok", "unreachable"]),
+  replica: z.enum(["leader", "follower"]).meta({
+    description:
+      "`leader`: this server holds the live lease and runs the tick timer and the demo's live driver (docs/deploy.md).",
+  }),
 });
 
 const planMatches: Same<z.output<typeof planSchema>, Plan> = true;

@@ -64,7 +64,7 @@ const eventsBody = z
 export const OPERATIONS: Record<string, Partial<Record<Method, Operation>>> = {
   "/api/v1/health": {
     GET: {
-      summary: "Liveness and database reachability",
+      summary: "Liveness, database reachability, whether this replica leads",
       caller: "anyone",
       ...ok("Up.", healthSchema),
     },

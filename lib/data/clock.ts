@@ -20,12 +20,20 @@ export async function getNow(db: Db = getDb()): Promise<Date> {
   return new Date(Math.floor(simNowMs(anchor, realMs)));
 }
 
-/** Sets the clock's speed from now on, continuing from the current sim time (server start). */
-export async function setClockSpeed(speed: number, db: Db = getDb()): Promise<ClockAnchor> {
+/**
+ * Sets the clock's speed from now on, continuing from the current sim time (when a replica takes
+ * the live lease). With `isResuming` (nobody drove the demo for a while) an accelerated clock
+ * first goes back to the last tick, so a demo pauses while no server runs it.
+ */
+export async function setClockSpeed(
+  speed: number,
+  db: Db = getDb(),
+  { isResuming = true }: { isResuming?: boolean } = {},
+): Promise<ClockAnchor> {
   const realMs = Date.now();
   const previous = await readClockAnchor(db);
   let anchor = reanchor(previous, realMs, speed);
-  if (previous && previous.speed > 1) {
+  if (isResuming && previous && previous.speed > 1) {
     // An accelerated demo pauses while its server is down: resume from its last tick rather
     // than from hours of accelerated time nobody watched (never before the previous anchor).
     const last = await db.cluster.aggregate({ _max: { tickedAt: true } });

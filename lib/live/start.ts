@@ -1,12 +1,18 @@
-// Started once per server process (instrumentation.ts): sets the app clock's speed, runs the
-// tick timer and, in demo mode with a live speed above 0, the live driver.
+// Started once per server process (instrumentation.ts). Every replica serves requests and runs
+// the ticks they cause; only the holder of the live lease (lib/live/leader.ts) sets the app
+// clock's speed, runs the tick timer and, in demo mode with a live speed above 0, the live driver
+// (docs/decisions/091-replicas-and-a-lease.md).
 import "server-only";
+import { getDb } from "../db";
 import { liveSpeed } from "../clock";
 import { setClockSpeed } from "../data/clock";
+import type { HeldLease } from "../data/lease";
 import { tickAllClusters } from "../data/tick";
 import { isDemoMode } from "../env";
-import { getLogger } from "../log/logger";
+import { getLogger, type Logger } from "../log/logger";
 import { startLiveDriver } from "./driver";
+import { startLeaderElection } from "./leader";
+import { LIVE_LEASE, wasLeaseVacant } from "./leadership";
 
 const state = globalThis as unknown as { allotLiveStarted?: boolean };
 
@@ -16,30 +22,69 @@ function tickSeconds(): number {
   return Number.isFinite(value) && value >= 0 ? value : 5;
 }
 
+/** Ticks every cluster each `tickSec` until the returned function is called. */
+function startTickTimer(tickSec: number, log: Logger): () => void {
+  let isStopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  const loop = async (): Promise<void> => {
+    try {
+      await tickAllClusters();
+    } catch (error) {
+      log.error({ err: error }, "tick timer failed");
+    }
+    if (!isStopped) timer = setTimeout(() => void loop(), tickSec * 1000);
+  };
+  timer = setTimeout(() => void loop(), tickSec * 1000);
+  return () => {
+    isStopped = true;
+    clearTimeout(timer);
+  };
+}
+
 export async function startLive(): Promise<void> {
   if (state.allotLiveStarted) return;
   state.allotLiveStarted = true;
+  const log = getLogger();
   const speed = liveSpeed(process.env, isDemoMode());
-  await setClockSpeed(speed > 0 ? speed : 1);
+  const clockSpeed = speed > 0 ? speed : 1;
   const tickSec = tickSeconds();
-  if (tickSec > 0) {
-    const timerLoop = async (): Promise<void> => {
-      try {
-        await tickAllClusters();
-      } catch (error) {
-        getLogger().error({ err: error }, "tick timer failed");
-      }
-      setTimeout(() => void timerLoop(), tickSec * 1000);
-    };
-    setTimeout(() => void timerLoop(), tickSec * 1000);
+  // Each lead gets a generation; losing the lease ends it, so work still starting stops too.
+  let generation = 0;
+  let stopTimer = (): void => undefined;
+  let stopDriver = (): void => undefined;
+
+  async function lead(lease: HeldLease): Promise<void> {
+    const mine = (generation += 1);
+    const isResuming = wasLeaseVacant({
+      dbNowMs: lease.dbNow.getTime(),
+      previousExpiresAtMs: lease.previous?.expiresAt.getTime() ?? null,
+    });
+    await setClockSpeed(clockSpeed, getDb(), { isResuming });
+    if (mine !== generation) return;
+    if (tickSec > 0) stopTimer = startTickTimer(tickSec, log);
+    if (speed > 0) {
+      const stop = await startLiveDriver({
+        seed: 2026,
+        roundMs: 2000,
+        log: (line) => log.info(line),
+      });
+      if (mine === generation) stopDriver = stop;
+      else stop();
+    }
+    log.info(
+      { clockSpeed, tickSec, isLiveDriverOn: speed > 0 },
+      `live: clock at ${clockSpeed}x, tick timer ${tickSec > 0 ? `every ${tickSec} s` : "off"}, ` +
+        `live driver ${speed > 0 ? "on" : "off"}`,
+    );
   }
-  if (speed > 0) {
-    const log = getLogger();
-    await startLiveDriver({ seed: 2026, roundMs: 2000, log: (line) => log.info(line) });
+
+  function lose(): void {
+    generation += 1;
+    stopTimer();
+    stopDriver();
+    stopTimer = () => undefined;
+    stopDriver = () => undefined;
   }
-  getLogger().info(
-    { clockSpeed: speed > 0 ? speed : 1, tickSec, isLiveDriverOn: speed > 0 },
-    `live: clock at ${speed > 0 ? speed : 1}x, tick timer ${tickSec > 0 ? `every ${tickSec} s` : "off"}, ` +
-      `live driver ${speed > 0 ? "on" : "off"}`,
-  );
+
+  await startLeaderElection({ db: getDb(), log, lease: LIVE_LEASE, onLead: lead, onLose: lose });
 }

@@ -78,6 +78,11 @@ function createMetrics() {
       help: "1 when this scrape read the database, 0 when it could not (the database gauges are then absent).",
       registers,
     }),
+    leader: new Gauge({
+      name: "allot_leader",
+      help: "1 while this process holds the live lease (it runs the tick timer and the demo's live driver), else 0.",
+      registers,
+    }),
     tickDuration: new Histogram({
       name: "allot_tick_duration_seconds",
       help: "Duration of scheduling passes that held the cluster's lock, in seconds.",

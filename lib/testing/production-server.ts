@@ -11,6 +11,8 @@ export type ProductionServer = {
   url: string;
   /** Everything it printed so far. */
   output: () => string;
+  /** The id of its process group (npm's pid): `process.kill(-pid, "SIGKILL")` kills it all. */
+  pid: number;
   /** Stops the whole process group (npm does not pass SIGTERM on). */
   stop: () => Promise<void>;
 };
@@ -20,6 +22,8 @@ export type ProductionServerOptions = {
   env: Record<string, string>;
   /** How to start it: `npm start` by default. */
   command?: readonly string[];
+  /** How long it may take to answer its health route; 120 s by default. */
+  startTimeoutMs?: number;
 };
 
 /** Starts a server on `port` and waits for its health route. */
@@ -61,7 +65,8 @@ export async function startProductionServer(
     await exited;
     clearTimeout(timer);
   };
-  const deadline = Date.now() + 120_000;
+  const startTimeoutMs = options.startTimeoutMs ?? 120_000;
+  const deadline = Date.now() + startTimeoutMs;
   let lastAnswer = "no answer yet";
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`the server exited:\n${output}`);
@@ -75,11 +80,12 @@ export async function startProductionServer(
         lastAnswer = String((error as Error).cause ?? error);
         return null;
       });
-    if (response?.ok) return { url, output: () => output, stop };
+    if (response?.ok) return { url, output: () => output, pid: child.pid!, stop };
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   await stop();
   throw new Error(
-    `the server did not answer /api/v1/health within 120 s (last: ${lastAnswer}):\n${output}`,
+    `the server did not answer /api/v1/health within ${startTimeoutMs / 1000} s ` +
+      `(last: ${lastAnswer}):\n${output}`,
   );
 }
