@@ -122,9 +122,15 @@ describe("drafts", () => {
     expect(row.adoptedChangeId).toBe(adopted.changeId);
     expect(row.adoptedAt).not.toBeNull();
 
-    const again = await expectAppError(adoptDraft(branch.users.programLead, first.id, "again"), "conflict");
+    const again = await expectAppError(
+      adoptDraft(branch.users.programLead, first.id, "again"),
+      "conflict",
+    );
     expect(again.details).toEqual({ kind: "already-adopted" });
-    const stale = await expectAppError(adoptDraft(branch.users.programLead, second.id, "stale"), "conflict");
+    const stale = await expectAppError(
+      adoptDraft(branch.users.programLead, second.id, "stale"),
+      "conflict",
+    );
     expect(stale.details).toMatchObject({ kind: "stale-version", version: before.version + 1 });
     // Nothing of the refused adoption was written: the draft is still open, the split unchanged.
     expect(
