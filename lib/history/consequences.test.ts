@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formatSpan, liveTimeFormatter } from "../format";
-import { cancelConsequence, drainConsequence } from "./consequences";
+import { cancelConsequence, drainConsequence, splitChanges } from "./consequences";
 
 const NOW = 1_764_504_300; // 2025-11-30 12:05 UTC
 const time = liveTimeFormatter(NOW);
@@ -88,5 +88,28 @@ describe("drainConsequence", () => {
       "Its run is preempted at once, and it takes no new runs.",
     );
     expect(drainConsequence([], NOW, time).summary).toBe("No run is on it: it is empty at once.");
+  });
+});
+
+describe("splitChanges", () => {
+  it("lists changed, renamed, added and removed children, and leaves out the unchanged", () => {
+    const current = [
+      { id: "a", name: "a", weight: 1 },
+      { id: "b", name: "b", weight: 2 },
+      { id: "c", name: "c", weight: 3 },
+      { id: "d", name: "d", weight: 1 },
+    ];
+    const proposed = [
+      { id: "a", name: "a", weight: 4 },
+      { id: "b", name: "b2", weight: 2 },
+      { id: "c", name: "c", weight: 3 },
+      { name: "e", weight: 0.5 },
+    ];
+    expect(splitChanges(current, proposed)).toEqual([
+      "a: weight 1 → 4",
+      "b (renamed to b2): weight 2 → 2",
+      "e: added with weight 0.5",
+      "d: removed, with everything below it",
+    ]);
   });
 });

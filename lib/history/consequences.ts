@@ -76,3 +76,33 @@ export function drainConsequence(
       : `It takes no new runs and is empty by ${time(lastSec)}, when its last protected run ends.`;
   return { preemptedNow, protectedRuns, summary };
 }
+
+type SplitChild = { id?: string | undefined; name: string; weight: number };
+
+/**
+ * The weight changes of adopting a split, one sentence each, for the confirmation: changed
+ * weights and names, added and removed budgets. Unchanged children are left out.
+ *
+ * @example splitChanges([{ id: "a", name: "a", weight: 1 }], [{ id: "a", name: "a", weight: 4 }])
+ * // ["a: weight 1 → 4"]
+ */
+export function splitChanges(current: readonly SplitChild[], proposed: readonly SplitChild[]) {
+  const changes: string[] = [];
+  for (const child of proposed) {
+    const before = child.id === undefined ? undefined : current.find((c) => c.id === child.id);
+    if (!before) {
+      changes.push(`${child.name}: added with weight ${child.weight}`);
+      continue;
+    }
+    const renamed = before.name !== child.name ? ` (renamed to ${child.name})` : "";
+    if (before.weight !== child.weight || renamed) {
+      changes.push(`${before.name}${renamed}: weight ${before.weight} → ${child.weight}`);
+    }
+  }
+  for (const child of current) {
+    if (!proposed.some((row) => row.id === child.id)) {
+      changes.push(`${child.name}: removed, with everything below it`);
+    }
+  }
+  return changes;
+}
