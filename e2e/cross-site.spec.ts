@@ -165,7 +165,7 @@ test("an executor's bearer token posts with no Origin, in any body type", async 
   playwright,
 }) => {
   await signInAs(page, "admin");
-  await page.goto("/clusters/b300/nodes");
+  await page.goto("/clusters/b300/tokens");
   await waitForHydration(page);
   // Creating and revoking the token are server actions from the app's page: accepted.
   await page.getByLabel("Token name").fill("e2e cross-site executor");
@@ -212,6 +212,10 @@ test("a server action replayed with no Origin, or another one, is refused", asyn
     return route.abort();
   });
   await page.getByRole("button", { name: `Mark down node ${NODE}`, exact: true }).click();
+  await page
+    .getByRole("dialog", { name: `Mark node ${NODE} down?` })
+    .getByRole("button", { name: `Mark node ${NODE} down` })
+    .click();
   await expect.poll(() => captured).not.toBeNull();
   const { headers, body } = captured!;
   expect(headers["next-action"]).toMatch(/^[0-9a-f]+$/);

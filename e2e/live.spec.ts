@@ -72,6 +72,10 @@ test("a researcher submits a job and sees it ranked with a reason", async ({ pag
   await page.goto("/jobs");
   await waitForHydration(page);
   await page.getByRole("button", { name: "Cancel fill h100" }).click();
+  await page
+    .getByRole("dialog", { name: /^Cancel job fill h100/ })
+    .getByRole("button", { name: "Cancel the job" })
+    .click();
   await expect(page.getByRole("row", { name: /fill h100/ })).toContainText("cancelled");
   // With the cluster free, the waiting job starts at once.
   await expect(page.getByRole("row", { name: /llama sweep 7/ })).toContainText("running");
@@ -162,7 +166,7 @@ test("an admin drains a node and watches it empty itself", async ({ browser }) =
   const node = job.runs[0]!.nodes[0]!;
 
   const admin = await signedIn(browser, "admin");
-  await admin.goto("/clusters/b200/nodes");
+  await admin.goto("/clusters/b200/tokens");
   await admin.getByLabel("Token name").fill("e2e executor");
   await admin.getByRole("button", { name: "Create executor token" }).click();
   const token = (await admin.getByLabel("New token").textContent())?.trim() ?? "";
@@ -186,15 +190,25 @@ test("an admin drains a node and watches it empty itself", async ({ browser }) =
   expect((await riley.request.get("/api/v1/budgets", { headers })).status()).toBe(403);
 
   await admin.waitForTimeout(1100);
+  await admin.goto("/clusters/b200/nodes");
+  await waitForHydration(admin);
   await admin.getByRole("button", { name: `Drain node ${node}`, exact: true }).click();
-  const drains = admin.getByRole("region", { name: "Drains finished without a human" });
-  await expect(drains).toContainText(
+  const dialog = admin.getByRole("dialog", { name: `Drain node ${node}?` });
+  // Its protected period has ended: the confirmation says it is preempted at once.
+  await expect(dialog).toContainText("Its run is preempted at once");
+  await expect(dialog.getByRole("link", { name: "short protected" })).toBeVisible();
+  await dialog.getByRole("textbox", { name: /Reason/ }).fill("e2e maintenance");
+  await dialog.getByRole("button", { name: `Drain node ${node}` }).click();
+  const history = admin.getByRole("region", { name: "Node history" });
+  await expect(history).toContainText(
     new RegExp(
-      `Node ${node} finished draining at (\\d{4}-\\d\\d-\\d\\d )?\\d\\d:\\d\\d UTC: no runs left, ready for maintenance\\.`,
+      `Node ${node} emptied at (\\d{4}-\\d\\d-\\d\\d )?\\d\\d:\\d\\d UTC: its drain finished, ready for maintenance\\.`,
     ),
   );
   await expect(
-    admin.getByRole("row", { name: new RegExp(`^${node} draining · drained at`) }),
+    admin.getByRole("row", {
+      name: new RegExp(`^${node} draining · set by Ada Okafor .*: e2e maintenance.*empty since`),
+    }),
   ).toBeVisible();
 
   const after = (await (
@@ -210,7 +224,7 @@ test("an admin's refused input shows in the form, and a malformed id is the 404 
   browser,
 }) => {
   const admin = await signedIn(browser, "admin");
-  await admin.goto("/clusters/b300/nodes");
+  await admin.goto("/clusters/b300/tokens");
   await waitForHydration(admin);
   await admin.getByLabel("Token name").fill("x".repeat(81));
   await admin.getByRole("button", { name: "Create executor token" }).click();

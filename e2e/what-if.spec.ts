@@ -123,6 +123,10 @@ test("a program lead drafts a split, replays today's demand under it, and adopts
   await page.getByRole("link", { name: "Back to the draft to adopt it" }).click();
   await expect(page.getByRole("table", { name: "What-ifs of this draft" })).toContainText("done");
   await page.getByRole("button", { name: "Adopt this split" }).click();
+  const adopt = page.getByRole("dialog", { name: "Adopt this split of language?" });
+  await expect(adopt.getByRole("listitem")).toHaveText(["lm-eval: weight 1 → 4"]);
+  await adopt.getByRole("textbox", { name: /Why this split/ }).fill("Evaluation needs more");
+  await adopt.getByRole("button", { name: "Adopt the split" }).click();
   await expect(page.getByRole("heading", { name: "History of language" })).toBeVisible();
   await expect(
     page.getByText(/Adopted the draft of .* after a what-if on .*: Evaluation needs more/),

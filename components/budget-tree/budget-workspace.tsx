@@ -2,7 +2,15 @@
 
 import Link from "next/link";
 import "./budget-tree.css";
-import { useCallback, useDeferredValue, useMemo, useState, useTransition } from "react";
+import {
+  useCallback,
+  useDeferredValue,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  useTransition,
+} from "react";
 import { formatBudgetCounts, formatInteger } from "@/lib/format";
 import { BudgetTreeView, type SubtreeTotals } from "./budget-tree-view";
 import { NodeDetails } from "./node-details";
@@ -42,21 +50,74 @@ function subtreeTotals(rows: NodeRow[]): Map<string, SubtreeTotals> {
   return totals;
 }
 
+type SavedMessage = { text: string; nodeId: string; newNames: string[] };
+
+/**
+ * What was saved, with the history, and for each new budget an offer to add its people: it
+ * gets its share at once but nobody can charge it before a member is added.
+ */
+function SavedBanner({
+  message,
+  rows,
+  onSelect,
+}: {
+  message: SavedMessage;
+  rows: NodeRow[];
+  onSelect: (id: string) => void;
+}) {
+  const added = rows.filter(
+    (row) => row.parentId === message.nodeId && message.newNames.includes(row.name),
+  );
+  return (
+    <div className="saved-banner">
+      <p>
+        {message.text}{" "}
+        <Link href={`/budgets/${encodeURIComponent(message.nodeId)}/history`}>See the history</Link>
+      </p>
+      {added.length > 0 ? (
+        <p>
+          Nobody can use {added.length === 1 ? "the new budget" : "the new budgets"} yet: add a
+          member or a lead.{" "}
+          {added.map((row) => (
+            <button
+              key={row.id}
+              type="button"
+              className="button button-small"
+              onClick={() => onSelect(row.id)}
+            >
+              Add people to {row.name}
+            </button>
+          ))}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
 /** The budgets page: search, the tree, the selected budget's details, and the split editor. */
 export function BudgetWorkspace({
   tree,
   clusters,
   initialSelectedId,
+  isEditingAtStart = false,
 }: {
   tree: CompactTree;
   clusters: ClusterRef[];
   initialSelectedId: string;
+  isEditingAtStart?: boolean;
 }) {
   const rows = useMemo(() => expandTree(tree), [tree]);
   const [query, setQuery] = useState("");
   const [selectedId, setSelectedId] = useState(initialSelectedId);
-  const [editingId, setEditingId] = useState<string | null>(null);
-  const [savedMessage, setSavedMessage] = useState<{ text: string; nodeId: string } | null>(null);
+  const [editingId, setEditingId] = useState<string | null>(
+    isEditingAtStart ? initialSelectedId : null,
+  );
+  const [savedMessage, setSavedMessage] = useState<SavedMessage | null>(null);
+  const savedRef = useRef<HTMLDivElement>(null);
+  // After a save the editor is gone: focus moves to the message that says what was saved.
+  useEffect(() => {
+    if (savedMessage) savedRef.current?.focus();
+  }, [savedMessage]);
   const { open, setOpen, toggle } = useOpenBranches(() => {
     const ids = new Set(rows.filter((row) => row.depth < 2 && !row.isLeaf).map((row) => row.id));
     // Open the way down to the budget the page was opened on.
@@ -94,20 +155,24 @@ export function BudgetWorkspace({
           rows={rows}
           clusters={clusters}
           onClose={() => setEditingId(null)}
-          onSaved={(text) => {
-            setSavedMessage({ text, nodeId: editing.id });
+          onSaved={(text, newNames) => {
+            setSavedMessage({ text, nodeId: editing.id, newNames });
             setEditingId(null);
           }}
         />
       ) : null}
-      {savedMessage ? (
-        <p role="status" className="saved-banner">
-          {savedMessage.text}{" "}
-          <Link href={`/budgets/${encodeURIComponent(savedMessage.nodeId)}/history`}>
-            See the history
-          </Link>
-        </p>
-      ) : null}
+      <div ref={savedRef} tabIndex={-1} role="status" aria-label="Saved">
+        {savedMessage ? (
+          <SavedBanner
+            message={savedMessage}
+            rows={rows}
+            onSelect={(id) => {
+              select(id);
+              setOpen(new Set([...open, savedMessage.nodeId]));
+            }}
+          />
+        ) : null}
+      </div>
       <div className="budgets-layout">
         <section className="card" aria-labelledby="tree-heading">
           <div className="tree-toolbar">

@@ -1,7 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useMemo, useState, useTransition, type FormEvent } from "react";
+import { useEffect, useMemo, useRef, useState, useTransition, type FormEvent } from "react";
 import { getSplitWarnings, MAX_WEIGHT, setChildrenSchema } from "@/lib/validation/budgets";
 import type { FieldIssue } from "@/lib/errors";
 import { saveDraft, startWhatIf, whatIfHref } from "@/components/what-if/what-if-api";
@@ -29,6 +29,50 @@ function draftOf(base: Base): DraftChild[] {
   }));
 }
 
+function jobCount(count: number, state: string): string {
+  return `${count} ${state} ${count === 1 ? "job" : "jobs"}`;
+}
+
+/**
+ * What adding budgets means before it is saved: new budgets get their share at once but
+ * nobody can charge them until a member is added; a leaf that becomes a parent is no longer
+ * charged, and while it has pending or running jobs the save is refused (ADR 030).
+ */
+function NewChildWarnings({ node, draft }: { node: NodeRow; draft: DraftChild[] }) {
+  const added = draft.filter((child) => !child.id);
+  const open = node.openJobs;
+  return (
+    <>
+      {added.length > 0 ? (
+        <p className="warn-text" role="status">
+          {added.length === 1 ? "The new budget gets" : `The ${added.length} new budgets get`}{" "}
+          {added.length === 1 ? "its" : "their"} share at once, but nobody can use{" "}
+          {added.length === 1 ? "it" : "them"} until a member or lead is added: after saving, add
+          people with the offer that appears here.
+        </p>
+      ) : null}
+      {node.isLeaf && draft.length > 0 ? (
+        <p className="warn-text" role="status">
+          Saving makes {node.name} a parent: only budgets without sub-budgets are charged.
+          {node.members.length > 0
+            ? ` Its ${node.members.length} members charge the new budgets once you add them there.`
+            : ""}
+          {open
+            ? ` ${node.name} has ${[
+                open.pending > 0 ? jobCount(open.pending, "pending") : null,
+                open.running > 0 ? jobCount(open.running, "running") : null,
+              ]
+                .filter(Boolean)
+                .join(
+                  " and ",
+                )}: queued work must not end up on a parent, so the save is refused until they finish or are cancelled.`
+            : ""}
+        </p>
+      ) : null}
+    </>
+  );
+}
+
 /**
  * Edits a node's children together: weights (number and slider), names, additions and
  * removals, with the engine's live preview of every share below, a required reason, and
@@ -45,7 +89,8 @@ export function SplitEditor({
   rows: NodeRow[];
   clusters: ClusterRef[];
   onClose: () => void;
-  onSaved: (message: string) => void;
+  /** After a save: the message, and the names of the budgets it added. */
+  onSaved: (message: string, newNames: string[]) => void;
 }) {
   const router = useRouter();
   const [base, setBase] = useState<Base>(() => ({
@@ -63,6 +108,13 @@ export function SplitEditor({
   const [note, setNote] = useState<string | null>(null);
   const [isPending, startTransition] = useTransition();
   const [addedCount, setAddedCount] = useState(0);
+  const formRef = useRef<HTMLFormElement>(null);
+  // Opening the editor moves focus into it: the first weight, or "Add a budget" for a leaf.
+  useEffect(() => {
+    const form = formRef.current;
+    const first = form?.querySelector<HTMLElement>("input.weight-input, button.add-child");
+    first?.focus();
+  }, []);
 
   const body = useMemo(
     () => ({
@@ -137,7 +189,11 @@ export function SplitEditor({
       if (result.ok) {
         router.refresh();
         const extra = result.value.warnings.length ? ` ${result.value.warnings.join(" ")}` : "";
-        onSaved(`Saved the split of ${node.name} (version ${result.value.version}).${extra}`);
+        const newNames = draft.filter((child) => !child.id).map((child) => child.name.trim());
+        onSaved(
+          `Saved the split of ${node.name} (version ${result.value.version}).${extra}`,
+          newNames,
+        );
         return;
       }
       showFailure(result.error);
@@ -178,7 +234,7 @@ export function SplitEditor({
           {note}
         </p>
       ) : null}
-      <form onSubmit={submit} noValidate>
+      <form ref={formRef} onSubmit={submit} noValidate>
         <SplitRows
           draft={draft}
           base={base}
@@ -190,7 +246,7 @@ export function SplitEditor({
         />
         <button
           type="button"
-          className="button"
+          className="button add-child"
           onClick={() => {
             setAddedCount(addedCount + 1);
             update([...draft, { key: `new-${addedCount}`, name: "", weightText: "1" }]);
@@ -204,14 +260,7 @@ export function SplitEditor({
             {removed.length === 1 ? " it" : " them"}. Their history and past jobs are kept.
           </p>
         ) : null}
-        {node.isLeaf && draft.length > 0 ? (
-          <p className="warn-text">
-            Saving makes {node.name} a parent: only budgets without sub-budgets are charged.
-            {node.members.length > 0
-              ? ` Its ${node.members.length} members charge the new budgets once you add them there.`
-              : ""}
-          </p>
-        ) : null}
+        <NewChildWarnings node={node} draft={draft} />
         {warnings.map((warning) => (
           <p key={warning} className="warn-text" role="status">
             {warning}

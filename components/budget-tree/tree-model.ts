@@ -22,6 +22,8 @@ export type NodeRow = {
   canEdit: boolean;
   /** The viewer may change this node's leads. */
   canManageLeads: boolean;
+  /** A leaf's pending and running jobs, when it has any. */
+  openJobs?: { pending: number; running: number };
 };
 
 /**

@@ -1,8 +1,9 @@
 "use client";
 
 import { useActionState } from "react";
+import { CopyButton } from "@/components/tokens/copy-button";
 import { RevokeTokenForm as RevokeTokenButton } from "@/components/tokens/revoke-token-form";
-import type { RevokeState, TokenState } from "@/app/(app)/clusters/[cluster]/nodes/actions";
+import type { RevokeState, TokenState } from "@/app/(app)/clusters/[cluster]/tokens/actions";
 
 type CreateProps = {
   cluster: string;
@@ -46,6 +47,7 @@ export function CreateTokenForm({ cluster, createAction }: CreateProps) {
           <p className="token-once" aria-label="New token">
             {state.data.token}
           </p>
+          <CopyButton text={state.data.token} label="Copy the token" />
         </div>
       ) : null}
     </div>

@@ -1,18 +1,24 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
+import { useState } from "react";
 import { staleState, type ChildrenState } from "@/components/budget-tree/budget-api";
-import { formatWeight } from "@/lib/format";
+import { ConfirmDialog } from "@/components/confirm/confirm-dialog";
+import { formatDateTime, formatWeight } from "@/lib/format";
+import { splitChanges } from "@/lib/history/consequences";
+import { ADOPT_REASON_MESSAGE } from "@/lib/validation/oversight";
 import { adoptDraft } from "./what-if-api";
 
 /**
- * "Adopt this split": saves the draft through the normal edit (one history entry) and opens
- * the history. A split changed since the draft is refused (409) and shown as saved now.
+ * "Adopt this split": asks first, listing the weights that change and a required reason, then
+ * saves the draft through the normal edit (one history entry) and opens the history. A split
+ * changed since the draft is refused (409) and shown as saved now.
  */
 export function AdoptDraft({
   draftId,
   nodeId,
+  nodeName,
+  proposed,
   adoptedAt,
   isStale,
   basedOnVersion,
@@ -21,6 +27,8 @@ export function AdoptDraft({
 }: {
   draftId: string;
   nodeId: string;
+  nodeName: string;
+  proposed: { id?: string; name: string; weight: number }[];
   adoptedAt: string | null;
   isStale: boolean;
   basedOnVersion: number;
@@ -34,28 +42,34 @@ export function AdoptDraft({
       ? { nodeId, name: "", version: currentVersion, children: currentChildren, lastChange: null }
       : null,
   );
-  const [isPending, startTransition] = useTransition();
+  const [isAsking, setAsking] = useState(false);
   if (adoptedAt) {
     return (
       <p className="ok-text" role="status">
-        Adopted on {adoptedAt.slice(0, 16).replace("T", " ")} UTC.{" "}
+        Adopted on {formatDateTime(adoptedAt)}.{" "}
         <a href={`/budgets/${encodeURIComponent(nodeId)}/history`}>See the history</a>
       </p>
     );
   }
-  function adopt() {
+  async function adopt(reason: string): Promise<string | null> {
     setError(null);
-    startTransition(async () => {
-      const result = await adoptDraft(draftId);
-      if (result.ok) {
-        router.push(`/budgets/${encodeURIComponent(nodeId)}/history`);
-        return;
-      }
-      const current = staleState(result.error);
-      if (current) setConflict(current);
+    const result = await adoptDraft(draftId, reason);
+    if (result.ok) {
+      router.push(`/budgets/${encodeURIComponent(nodeId)}/history`);
+      return null;
+    }
+    const current = staleState(result.error);
+    if (current) {
+      setConflict(current);
+      setAsking(false);
       setError(result.error.message);
-    });
+      return null;
+    }
+    return (
+      result.error.issues.find((issue) => issue.path === "reason")?.message ?? result.error.message
+    );
   }
+  const changes = splitChanges(currentChildren, proposed);
   return (
     <div className="editor-actions">
       {conflict ? (
@@ -78,11 +92,38 @@ export function AdoptDraft({
       <button
         type="button"
         className="button button-primary"
-        disabled={isPending || conflict !== null}
-        onClick={adopt}
+        disabled={conflict !== null}
+        aria-haspopup="dialog"
+        onClick={() => setAsking(true)}
       >
-        {isPending ? "Adopting…" : "Adopt this split"}
+        Adopt this split
       </button>
+      <ConfirmDialog
+        isOpen={isAsking}
+        title={`Adopt this split of ${nodeName}?`}
+        confirmLabel="Adopt the split"
+        reason={{
+          label: "Why this split (kept in the budget's history)",
+          isRequired: true,
+          requiredMessage: ADOPT_REASON_MESSAGE,
+        }}
+        onConfirm={adopt}
+        onClose={() => setAsking(false)}
+      >
+        <p>
+          It is in force at once: every share below {nodeName} changes on every cluster, and the
+          scheduler ranks by the new shares from its next pass.
+        </p>
+        {changes.length === 0 ? (
+          <p>No weight changes: the split is the one in force.</p>
+        ) : (
+          <ul>
+            {changes.map((change) => (
+              <li key={change}>{change}</li>
+            ))}
+          </ul>
+        )}
+      </ConfirmDialog>
       <span className="muted small">
         Saves it as an edit of version {basedOnVersion}, with a history entry naming this draft.
       </span>

@@ -29,11 +29,11 @@ export function startWhatIf(
   );
 }
 
-export function adoptDraft(draftId: string) {
+export function adoptDraft(draftId: string, reason: string) {
   return call<{ version: number; changeId: string }>(
     "POST",
     `/api/v1/drafts/${encodeURIComponent(draftId)}/adopt`,
-    {},
+    { reason },
   );
 }
 

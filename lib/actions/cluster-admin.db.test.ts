@@ -56,7 +56,12 @@ afterAll(async () => {
 });
 
 describe("node health action", () => {
-  const drain = formOf({ cluster: CLUSTER, node: String(NODE), health: "draining" });
+  const drain = formOf({
+    cluster: CLUSTER,
+    node: String(NODE),
+    health: "draining",
+    reason: "firmware update",
+  });
 
   it("gives a researcher a 403 state, and a missing session a 401 state, changing nothing", async () => {
     const before = await counts();
@@ -86,7 +91,13 @@ describe("node health action", () => {
     ],
   ])("answers bad input in %s (%j) with a 422 field error", async (field, change, message) => {
     const before = await counts();
-    const form = formOf({ cluster: CLUSTER, node: String(NODE), health: "draining", ...change });
+    const form = formOf({
+      cluster: CLUSTER,
+      node: String(NODE),
+      health: "draining",
+      reason: "firmware update",
+      ...change,
+    });
     const result = await safeAction(() => setNodeHealth(admin, form));
     expect(result).toEqual({
       ok: false,
@@ -113,12 +124,44 @@ describe("node health action", () => {
     });
   });
 
-  it("lets an admin drain the node", async () => {
+  it("refuses a drain without a reason (422 on reason) and writes nothing", async () => {
+    const before = await counts();
+    for (const reason of [null, "", "   "]) {
+      const fields = { cluster: CLUSTER, node: String(NODE), health: "draining" };
+      const form = formOf(reason === null ? fields : { ...fields, reason });
+      const result = await safeAction(() => setNodeHealth(admin, form));
+      expect(result.ok ? null : [result.error.status, result.error.fieldErrors]).toEqual([
+        422,
+        { reason: "Say why the node is drained (kept in its history, e.g. “firmware update”)." },
+      ]);
+    }
+    expect(await counts()).toEqual(before);
+  });
+
+  it("lets an admin drain the node, recording who, when and why in its history", async () => {
     expect(await safeAction(() => setNodeHealth(admin, drain))).toMatchObject({
       ok: true,
       data: { cluster: CLUSTER, node: NODE, health: "draining", note: null },
     });
     expect(await nodeHealth()).toBe("draining");
+    const changes = await db.nodeHealthChange.findMany({
+      where: { cluster: { name: CLUSTER }, nodeIndex: NODE },
+      select: { health: true, source: true, userId: true, reason: true },
+    });
+    expect(changes).toEqual([
+      { health: "draining", source: "person", userId: admin.id, reason: "firmware update" },
+    ]);
+  });
+
+  it("records a health change without a reason when it is not a drain", async () => {
+    const up = formOf({ cluster: CLUSTER, node: String(NODE), health: "healthy" });
+    expect(await safeAction(() => setNodeHealth(admin, up))).toMatchObject({ ok: true });
+    const last = await db.nodeHealthChange.findFirstOrThrow({
+      where: { cluster: { name: CLUSTER }, nodeIndex: NODE },
+      orderBy: { at: "desc" },
+      select: { health: true, source: true, userId: true, reason: true },
+    });
+    expect(last).toEqual({ health: "healthy", source: "person", userId: admin.id, reason: null });
   });
 });
 

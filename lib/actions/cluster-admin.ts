@@ -2,43 +2,31 @@
 // mark a node's health, create and revoke executor tokens. The signed-in user is an argument,
 // so these run (and are tested) without a request; the server actions wrap them in safeAction.
 import "server-only";
-import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { ingestEvents } from "../data/executor";
+import { requireNodeAdmin as requireAdmin, setNodeHealthFor } from "../data/node-health";
 import { createClusterToken, revokeClusterToken } from "../data/tokens";
 import type { SessionUser } from "../data/users";
-import { AppError } from "../errors";
-import { formInt4 } from "../validation/numbers";
+import { nodeHealthSchema, nodeIndexField } from "../validation/oversight";
 import { pathParamSchema } from "../validation/params";
 import { lineString } from "../validation/text";
-
-function requireAdmin(user: SessionUser | null): SessionUser {
-  if (!user) throw new AppError("unauthorized", "Sign in again: your session has ended.");
-  if (!user.isAdmin) throw new AppError("forbidden", "Only admins manage nodes and tokens.");
-  return user;
-}
 
 // Hidden fields of the page's forms; z.object, not strictObject: React may add its own fields
 // ($ACTION_...) to a form submitted before hydration.
 const clusterField = pathParamSchema;
 
-const healthSchema = z.object({
-  cluster: clusterField,
-  node: formInt4({ error: "Choose a node.", min: 0, minMessage: "Node indices start at 0." }),
-  health: z.enum(["healthy", "draining", "down"], "Choose healthy, draining or down."),
-});
+const nodeFields = z.object({ cluster: clusterField, node: nodeIndexField });
 
 /**
- * Marks a node, recorded as an executor event of the cluster (then a tick). Returns what
- * happened: `note` says why nothing changed (no such node, already in that state).
+ * Marks a node, recorded as an executor event of the cluster (then a tick), with the admin and
+ * their reason (required to drain). Returns what happened: `note` says why nothing changed (no
+ * such node, already in that state).
  */
 export async function setNodeHealth(user: SessionUser | null, form: FormData) {
-  const admin = requireAdmin(user);
-  const { cluster, node, health } = healthSchema.parse(Object.fromEntries(form));
-  const { results } = await ingestEvents(cluster, [
-    { id: `admin-${randomUUID()}`, kind: `node.${health}`, node, message: `by ${admin.email}` },
-  ]);
-  return { cluster, node, health, note: results[0]?.note ?? null };
+  requireAdmin(user);
+  const fields = Object.fromEntries(form);
+  const { cluster, node } = nodeFields.parse(fields);
+  const input = nodeHealthSchema.parse({ health: fields.health, reason: fields.reason });
+  return setNodeHealthFor(user, cluster, node, input);
 }
 
 const tokenSchema = z.object({

@@ -16,6 +16,7 @@ import { pathParamSchema } from "../validation/params";
 import { reviewQuerySchema } from "../validation/review";
 import { createSimulationSchema } from "../validation/simulations";
 import { createPersonalTokenSchema } from "../validation/tokens";
+import { cancelJobSchema, nodeHealthSchema } from "../validation/oversight";
 import { adoptDraftSchema, createDraftSchema, startWhatIfSchema } from "../validation/what-if";
 import {
   errorBodySchema,
@@ -150,6 +151,12 @@ export const OPERATIONS: Record<string, Partial<Record<Method, Operation>>> = {
       hasConflict: true,
     },
   },
+  "/api/v1/clusters/:name/nodes/:node/health": {
+    POST: person("Drain, down or restore a node (admins); draining needs a reason", {
+      body: nodeHealthSchema,
+      ...ok("The node's new health, or a note saying why nothing changed."),
+    }),
+  },
   "/api/v1/clusters/:name/plan": {
     GET: {
       summary: "What the executor should start and stop, with reasons",
@@ -195,7 +202,8 @@ export const OPERATIONS: Record<string, Partial<Record<Method, Operation>>> = {
     GET: person("A job with its runs and every decision", ok("The job.")),
   },
   "/api/v1/jobs/:id/cancel": {
-    POST: person("Cancel a pending or running job (its owner or an admin)", {
+    POST: person("Cancel a pending or running job (its owner or an admin), with a reason", {
+      body: cancelJobSchema,
       ...ok("The cancelled job."),
       hasConflict: true,
     }),

@@ -101,6 +101,20 @@ export function toErrorResponse(error: unknown, requestId?: string): NextRespons
 }
 
 /** Parses a JSON body, answering 400 (not 500) when it is not JSON. */
+/**
+ * The body as JSON, or `{}` when there is none: for routes whose every field is optional
+ * (a cancel), so clients that send no body keep working.
+ */
+export async function readOptionalJson(request: Request): Promise<unknown> {
+  const text = await request.text();
+  if (text.trim() === "") return {};
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new AppError("bad_request", "The request body must be JSON.");
+  }
+}
+
 export async function readJson(request: Request): Promise<unknown> {
   try {
     return await request.json();

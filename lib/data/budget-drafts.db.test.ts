@@ -106,14 +106,14 @@ describe("drafts", () => {
       });
     const first = await make(5);
     const second = await make(7);
-    const adopted = await adoptDraft(branch.users.programLead, first.id);
+    const adopted = await adoptDraft(branch.users.programLead, first.id, "eval needs it");
     expect(adopted.version).toBe(before.version + 1);
     expect(adopted.children.map((child) => child.weight)).toEqual([2, 5]);
     const change = await db.allocationChange.findUniqueOrThrow({
       where: { id: adopted.changeId },
       include: { weights: true },
     });
-    expect(change.reason).toMatch(/^Adopted the draft of \d{4}-\d{2}-\d{2}: solo to 5$/);
+    expect(change.reason).toMatch(/^Adopted the draft of \d{4}-\d{2}-\d{2}: eval needs it$/);
     expect(change.userId).toBe(branch.users.programLead.id);
     expect(change.weights).toEqual([
       expect.objectContaining({ nodeId: solo!.id, weightBefore: 1, weightAfter: 5 }),
@@ -122,9 +122,15 @@ describe("drafts", () => {
     expect(row.adoptedChangeId).toBe(adopted.changeId);
     expect(row.adoptedAt).not.toBeNull();
 
-    const again = await expectAppError(adoptDraft(branch.users.programLead, first.id), "conflict");
+    const again = await expectAppError(
+      adoptDraft(branch.users.programLead, first.id, "again"),
+      "conflict",
+    );
     expect(again.details).toEqual({ kind: "already-adopted" });
-    const stale = await expectAppError(adoptDraft(branch.users.programLead, second.id), "conflict");
+    const stale = await expectAppError(
+      adoptDraft(branch.users.programLead, second.id, "stale"),
+      "conflict",
+    );
     expect(stale.details).toMatchObject({ kind: "stale-version", version: before.version + 1 });
     // Nothing of the refused adoption was written: the draft is still open, the split unchanged.
     expect(
@@ -132,7 +138,7 @@ describe("drafts", () => {
     ).toBeNull();
     expect((await programSplit()).children.map((child) => child.weight)).toEqual([2, 5]);
     expect((await getDraft(branch.users.programLead, second.id)).isStale).toBe(true);
-    await expectAppError(adoptDraft(branch.users.pi, second.id), "forbidden");
+    await expectAppError(adoptDraft(branch.users.pi, second.id, "not mine"), "forbidden");
   });
 });
 

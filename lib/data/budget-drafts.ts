@@ -198,10 +198,11 @@ export async function getDraftForEditor(
   return { ...draft, children: draft.children as DraftChildView[] };
 }
 
-function adoptionReason(draft: { reason: string; createdAt: Date }, period: string | null): string {
+/** The history reason: the adopter's own, naming the draft and its latest what-if. */
+function adoptionReason(draft: { createdAt: Date }, period: string | null, reason: string): string {
   const made = formatDate(draft.createdAt);
   const after = period ? ` after a what-if on ${period}` : "";
-  return `Adopted the draft of ${made}${after}: ${draft.reason}`.slice(0, 500);
+  return `Adopted the draft of ${made}${after}: ${reason}`.slice(0, 500);
 }
 
 /**
@@ -213,7 +214,7 @@ function adoptionReason(draft: { reason: string; createdAt: Date }, period: stri
 export async function adoptDraft(
   user: SessionUser,
   draftId: string,
-  reason?: string,
+  reason: string,
 ): Promise<SetChildrenResult & { draftId: string }> {
   return getDb().$transaction(async (tx) => {
     await lockTreeForEdit(tx);
@@ -234,7 +235,7 @@ export async function adoptDraft(
     });
     const result = await setChildrenIn(tx, user, draft.nodeId, {
       version: draft.basedOnVersion,
-      reason: reason ?? adoptionReason(draft, latest?.name ?? null),
+      reason: adoptionReason(draft, latest?.name ?? null, reason),
       children: draft.children,
     });
     await tx.budgetDraft.update({

@@ -26,12 +26,23 @@ export type IngestResult = {
   tickError: string | null;
 };
 
+/**
+ * Who sent the events, kept with each node health change: the cluster's executor (the
+ * default), the demo's built-in driver, or a person (an admin on the nodes page or the API)
+ * with their reason.
+ */
+export type EventActor =
+  | { source: "executor" }
+  | { source: "demo_driver" }
+  | { source: "person"; userId: string; reason: string | null };
+
 /** Applies events in order in one transaction, then ticks the cluster once. */
 export async function ingestEvents(
   clusterName: string,
   events: readonly ExecutorEvent[],
-  options: { isTickSkipped?: boolean } = {},
+  options: { isTickSkipped?: boolean; actor?: EventActor } = {},
 ): Promise<IngestResult> {
+  const actor = options.actor ?? { source: "executor" };
   const db = getDb();
   const now = await getNow(db);
   const results = await db.$transaction(
@@ -79,8 +90,8 @@ export async function ingestEvents(
         }
         const note =
           event.kind === "job.cancelled"
-            ? await applyCancel(tx, cluster.id, event.jobId, now)
-            : await applyEvent(tx, cluster.id, nodeIndices, event, now);
+            ? await applyCancel(tx, cluster.id, event, now)
+            : await applyEvent(tx, cluster.id, nodeIndices, event, now, actor);
         out.push(
           note ? { id: event.id, outcome: "ignored", note } : { id: event.id, outcome: "applied" },
         );
@@ -150,9 +161,10 @@ async function applySubmission(
 async function applyCancel(
   tx: Tx,
   clusterId: string,
-  jobId: string,
+  event: Extract<ExecutorEvent, { kind: "job.cancelled" }>,
   now: Date,
 ): Promise<string | null> {
+  const jobId = event.jobId;
   const job = await tx.job.findFirst({ where: { id: jobId, clusterId }, select: { state: true } });
   if (!job) return `No job "${jobId}" on this cluster.`;
   if (job.state !== "pending" && job.state !== "running") return `The job is already ${job.state}.`;
@@ -162,7 +174,15 @@ async function applyCancel(
   });
   await tx.job.update({
     where: { id: jobId },
-    data: { state: "cancelled", endedAt: now, waitRule: null, waitKey: null, queuePosition: null },
+    data: {
+      state: "cancelled",
+      endedAt: now,
+      waitRule: null,
+      waitKey: null,
+      queuePosition: null,
+      // No person in Allot: the job's history says the executor cancelled it, with its message.
+      cancelReason: event.message?.trim() || null,
+    },
   });
   return null;
 }
@@ -174,9 +194,10 @@ async function applyEvent(
   nodeIndices: Set<number>,
   event: ExecutorEvent,
   now: Date,
+  actor: EventActor,
 ): Promise<string | null> {
   if (event.kind.startsWith("node.")) {
-    const node = (event as { node: number }).node;
+    const { node, message } = event as { node: number; message?: string };
     if (!nodeIndices.has(node)) return `The cluster has no node ${node}.`;
     const health = event.kind.slice("node.".length) as "healthy" | "draining" | "down";
     const updated = await tx.clusterNode.updateMany({
@@ -184,7 +205,17 @@ async function applyEvent(
       data: { health, healthChangedAt: now, ...(health === "draining" ? { drainedAt: null } : {}) },
     });
     if (updated.count === 0) return `Node ${node} is already ${health}.`;
-    await tx.nodeHealthChange.create({ data: { clusterId, nodeIndex: node, at: now, health } });
+    await tx.nodeHealthChange.create({
+      data: {
+        clusterId,
+        nodeIndex: node,
+        at: now,
+        health,
+        source: actor.source,
+        userId: actor.source === "person" ? actor.userId : null,
+        reason: (actor.source === "person" ? actor.reason : message?.trim()) || null,
+      },
+    });
     return null;
   }
   if (!("runId" in event)) return "Not an event about a run.";

@@ -62,6 +62,16 @@ export type JobView = {
   nowSec: number;
   runs: RunView[];
   decisions: DecisionView[];
+  /** Who cancelled the job and why; null unless it was cancelled. */
+  cancel: CancelView | null;
+};
+
+/** A cancel in the job's history: by a person in Allot, or on the cluster's executor. */
+export type CancelView = {
+  isByPerson: boolean;
+  byName: string | null;
+  atSec: number;
+  reason: string | null;
 };
 
 function budgetRow(ranking: RankingRow[], budgetId: string) {
@@ -78,6 +88,7 @@ export async function getJobView(jobId: string): Promise<JobView> {
     include: {
       cluster: { select: { name: true, ranking: true } },
       user: { select: { id: true, name: true } },
+      cancelledBy: { select: { name: true } },
       runs: { orderBy: { startedAt: "asc" } },
       decisions: { orderBy: { at: "asc" }, take: 500 },
     },
@@ -130,6 +141,15 @@ export async function getJobView(jobId: string): Promise<JobView> {
         reason,
       };
     }),
+    cancel:
+      job.state === "cancelled" && job.endedAt
+        ? {
+            isByPerson: job.cancelledById !== null,
+            byName: job.cancelledBy?.name ?? null,
+            atSec: toSec(job.endedAt),
+            reason: job.cancelReason,
+          }
+        : null,
   };
 }
 

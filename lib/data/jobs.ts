@@ -69,8 +69,11 @@ export async function submitJobs(
   return created.map((row) => row.id);
 }
 
-/** Cancels a pending or running job (its owner or an admin); a running one is stopped. */
-export async function cancelJob(user: JobCaller, jobId: string): Promise<void> {
+/**
+ * Cancels a pending or running job (its owner or an admin); a running one is stopped. Who did
+ * it and why (`reason`, optional) are kept on the job and shown in its history.
+ */
+export async function cancelJob(user: JobCaller, jobId: string, reason?: string): Promise<void> {
   const db = getDb();
   const job = await db.job.findUnique({
     where: { id: jobId },
@@ -102,6 +105,8 @@ export async function cancelJob(user: JobCaller, jobId: string): Promise<void> {
         waitRule: null,
         waitKey: null,
         queuePosition: null,
+        cancelledById: user.id,
+        cancelReason: reason ?? null,
       },
     });
     return current.state;

@@ -1,41 +1,151 @@
-// The nodes of one cluster for the nodes page: health, what runs there, finished drains.
+// The nodes of one cluster for the nodes page: health and who set it, what runs there (and,
+// for a draining node, when it will be empty), the nodes' history and the drains that finished
+// without a human.
 import "server-only";
 import { getDb } from "../db";
 import { AppError } from "../errors";
 import type { NodeSlice } from "../engine";
-import { explainLive } from "../live/explain";
+import type { Actor } from "../history/sentences";
 import { getNow } from "./clock";
 import { toSec } from "./live-state";
+
+/** A run on a node: its job (to link to) and when its protected period ends. */
+export type NodeRunView = {
+  runId: string;
+  jobId: string;
+  jobName: string;
+  gpus: number;
+  protectedUntilSec: number;
+};
+
+/** The last change of a node's health: who, when, why. */
+export type HealthChangeView = {
+  node: number;
+  health: "healthy" | "draining" | "down";
+  atSec: number;
+  actor: Actor;
+  reason: string | null;
+};
 
 export type NodeView = {
   index: number;
   gpus: number;
   usedGpus: number;
-  runs: number;
+  runs: NodeRunView[];
   health: "healthy" | "draining" | "down";
   healthChangedSec: number;
+  /** The change that put the node in its state; null when it was healthy all along. */
+  lastChange: HealthChangeView | null;
   /** Set when a draining node emptied itself (an automated remediation). */
   drainedSec: number | null;
+  /**
+   * A draining node with runs: when the last of them may be preempted (its protected period
+   * ends; runs past it are preempted at once). Null otherwise.
+   */
+  emptyBySec: number | null;
 };
 
-export type DrainView = { atSec: number; node: number; sentence: string };
+/** A drain whose emptying finished without a human, and who started it (not a person). */
+export type DrainView = { atSec: number; node: number; startedBy: HealthChangeView | null };
 
-export async function listClusterNodes(
-  clusterName: string,
-): Promise<{ nodes: NodeView[]; drains: DrainView[]; nowSec: number }> {
+/** An entry of the nodes' history: a health change, or a drain that finished (the engine). */
+export type NodeHistoryEntry =
+  ({ kind: "health" } & HealthChangeView) | { kind: "drained"; node: number; atSec: number };
+
+export type ClusterNodes = {
+  nodes: NodeView[];
+  drains: DrainView[];
+  history: NodeHistoryEntry[];
+  nowSec: number;
+};
+
+export const NODE_HISTORY_LIMIT = 100;
+
+type ChangeRow = {
+  nodeIndex: number;
+  health: "healthy" | "draining" | "down";
+  at: Date;
+  source: "person" | "executor" | "demo_driver" | null;
+  reason: string | null;
+  user: { name: string } | null;
+};
+
+function toChangeView(row: ChangeRow): HealthChangeView {
+  return {
+    node: row.nodeIndex,
+    health: row.health,
+    atSec: toSec(row.at),
+    actor: { source: row.source, name: row.user?.name ?? null },
+    reason: row.reason,
+  };
+}
+
+/** Runs on each node, from the open runs' placements. */
+function runsByNode(
+  runs: {
+    id: string;
+    gpus: number;
+    placement: unknown;
+    protectedUntil: Date;
+    job: { id: string; name: string };
+  }[],
+): Map<number, { gpus: number; runs: NodeRunView[] }> {
+  const byNode = new Map<number, { gpus: number; runs: NodeRunView[] }>();
+  for (const run of runs) {
+    for (const slice of run.placement as NodeSlice[]) {
+      const entry = byNode.get(slice.node) ?? { gpus: 0, runs: [] };
+      entry.gpus += slice.gpus;
+      entry.runs.push({
+        runId: run.id,
+        jobId: run.job.id,
+        jobName: run.job.name,
+        gpus: slice.gpus,
+        protectedUntilSec: toSec(run.protectedUntil),
+      });
+      byNode.set(slice.node, entry);
+    }
+  }
+  return byNode;
+}
+
+/**
+ * The drain that a completed drain belongs to: the node's last change to draining at or
+ * before it. Drains a person started are not "without a human", so they are left out.
+ */
+function automatedDrains(
+  completions: { at: Date; node: number }[],
+  changes: HealthChangeView[],
+): DrainView[] {
+  return completions.flatMap((completion) => {
+    const atSec = toSec(completion.at);
+    const start =
+      changes.find(
+        (change) =>
+          change.node === completion.node && change.health === "draining" && change.atSec <= atSec,
+      ) ?? null;
+    if (start?.actor.source === "person") return [];
+    return [{ atSec, node: completion.node, startedBy: start }];
+  });
+}
+
+export async function listClusterNodes(clusterName: string): Promise<ClusterNodes> {
   const db = getDb();
   const cluster = await db.cluster.findUnique({
     where: { name: clusterName },
-    select: {
-      id: true,
-      nodes: { orderBy: { index: "asc" } },
-    },
+    select: { id: true, nodes: { orderBy: { index: "asc" } } },
   });
   if (!cluster) throw new AppError("not_found", `No cluster is named "${clusterName}".`);
-  const [runs, drains, now] = await Promise.all([
+  const [runs, completions, changeRows, lastRows, now] = await Promise.all([
     db.run.findMany({
       where: { clusterId: cluster.id, endedAt: null },
-      select: { placement: true },
+      select: {
+        id: true,
+        gpus: true,
+        placement: true,
+        protectedUntil: true,
+        job: { select: { id: true, name: true } },
+      },
+      orderBy: { protectedUntil: "asc" },
     }),
     db.decision.findMany({
       where: { clusterId: cluster.id, kind: "drain" },
@@ -43,31 +153,73 @@ export async function listClusterNodes(
       take: 50,
       select: { at: true, reason: true },
     }),
+    db.nodeHealthChange.findMany({
+      where: { clusterId: cluster.id },
+      orderBy: [{ at: "desc" }, { id: "desc" }],
+      take: NODE_HISTORY_LIMIT,
+      select: {
+        nodeIndex: true,
+        health: true,
+        at: true,
+        source: true,
+        reason: true,
+        user: { select: { name: true } },
+      },
+    }),
+    // Each node's latest change, however long ago.
+    db.nodeHealthChange.findMany({
+      where: { clusterId: cluster.id },
+      distinct: ["nodeIndex"],
+      orderBy: [{ nodeIndex: "asc" }, { at: "desc" }, { id: "desc" }],
+      select: {
+        nodeIndex: true,
+        health: true,
+        at: true,
+        source: true,
+        reason: true,
+        user: { select: { name: true } },
+      },
+    }),
     getNow(db),
   ]);
-  const used = new Map<number, { gpus: number; runs: number }>();
-  for (const run of runs) {
-    for (const slice of run.placement as NodeSlice[]) {
-      const entry = used.get(slice.node) ?? { gpus: 0, runs: 0 };
-      used.set(slice.node, { gpus: entry.gpus + slice.gpus, runs: entry.runs + 1 });
-    }
-  }
   const nowSec = toSec(now);
+  const used = runsByNode(runs);
+  const changes = changeRows.map(toChangeView);
+  const lastByNode = new Map(lastRows.map((row) => [row.nodeIndex, toChangeView(row)]));
+  const drained = completions.map((row) => ({
+    at: row.at,
+    node: (row.reason as { node: number }).node,
+  }));
+  const history: NodeHistoryEntry[] = [
+    ...changes.map((change) => ({ kind: "health" as const, ...change })),
+    ...drained.map((row) => ({ kind: "drained" as const, node: row.node, atSec: toSec(row.at) })),
+  ]
+    .sort((a, b) => b.atSec - a.atSec)
+    .slice(0, NODE_HISTORY_LIMIT);
   return {
     nowSec,
-    nodes: cluster.nodes.map((node) => ({
-      index: node.index,
-      gpus: node.gpus,
-      usedGpus: used.get(node.index)?.gpus ?? 0,
-      runs: used.get(node.index)?.runs ?? 0,
-      health: node.health,
-      healthChangedSec: toSec(node.healthChangedAt),
-      drainedSec: node.drainedAt ? toSec(node.drainedAt) : null,
-    })),
-    drains: drains.map((drain) => ({
-      atSec: toSec(drain.at),
-      node: (drain.reason as { node: number }).node,
-      sentence: explainLive(drain.reason, nowSec),
-    })),
+    drains: automatedDrains(drained, changes),
+    history,
+    nodes: cluster.nodes.map((node) => {
+      const onNode = used.get(node.index);
+      const healthChangedSec = toSec(node.healthChangedAt);
+      const last = lastByNode.get(node.index) ?? null;
+      const nodeRuns = onNode?.runs ?? [];
+      return {
+        index: node.index,
+        gpus: node.gpus,
+        usedGpus: onNode?.gpus ?? 0,
+        runs: nodeRuns,
+        health: node.health,
+        healthChangedSec,
+        // The last recorded change is the one in force only if it is as recent as the state.
+        lastChange: last && last.health === node.health ? last : null,
+        drainedSec: node.drainedAt && nodeRuns.length === 0 ? toSec(node.drainedAt) : null,
+        emptyBySec:
+          node.health === "draining" && nodeRuns.length > 0
+            ? Math.max(nowSec, ...nodeRuns.map((run) => run.protectedUntilSec))
+            : null,
+      };
+    }),
   };
 }

@@ -3,13 +3,15 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 import { getDb } from "../db";
 import { AppError } from "../errors";
-import { hashToken } from "./users";
+import { hashToken, noteTokenUse } from "./users";
 
 export type TokenView = {
   id: string;
   name: string;
   prefix: string;
   createdAt: string;
+  /** Kept up to date within a minute when the executor authenticates; null: never used. */
+  lastUsedAt: string | null;
   revokedAt: string | null;
 };
 
@@ -44,6 +46,7 @@ function toView(row: {
   name: string;
   prefix: string;
   createdAt: Date;
+  lastUsedAt: Date | null;
   revokedAt: Date | null;
 }): TokenView {
   return {
@@ -51,6 +54,7 @@ function toView(row: {
     name: row.name,
     prefix: row.prefix,
     createdAt: row.createdAt.toISOString(),
+    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
     revokedAt: row.revokedAt?.toISOString() ?? null,
   };
 }
@@ -70,12 +74,25 @@ export async function revokeClusterToken(tokenId: string): Promise<void> {
   });
 }
 
-/** The cluster a live cluster token belongs to, or null for unknown, revoked or personal tokens. */
-export async function findClusterByToken(token: string): Promise<string | null> {
+/**
+ * The cluster a live cluster token belongs to, or null for unknown, revoked or personal tokens.
+ * Keeps the token's lastUsedAt up to date (at most one write a minute, as personal tokens).
+ */
+export async function findClusterByToken(
+  token: string,
+  now: Date = new Date(),
+): Promise<string | null> {
   const row = await getDb().apiToken.findUnique({
     where: { tokenHash: hashToken(token) },
-    select: { kind: true, revokedAt: true, cluster: { select: { name: true } } },
+    select: {
+      id: true,
+      kind: true,
+      revokedAt: true,
+      lastUsedAt: true,
+      cluster: { select: { name: true } },
+    },
   });
-  if (!row || row.revokedAt || row.kind !== "cluster") return null;
-  return row.cluster?.name ?? null;
+  if (!row || row.revokedAt || row.kind !== "cluster" || !row.cluster) return null;
+  await noteTokenUse(row, now);
+  return row.cluster.name;
 }

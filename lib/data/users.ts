@@ -48,6 +48,28 @@ export async function upsertSsoUser(email: string, name: string): Promise<Sessio
 export const LAST_USED_WRITE_MS = 60_000;
 
 /**
+ * Keeps a token's lastUsedAt up to date, writing at most once per LAST_USED_WRITE_MS: personal
+ * and cluster tokens alike.
+ */
+export async function noteTokenUse(
+  token: { id: string; lastUsedAt: Date | null },
+  now: Date = new Date(),
+): Promise<void> {
+  if (token.lastUsedAt && now.getTime() - token.lastUsedAt.getTime() < LAST_USED_WRITE_MS) return;
+  // Conditional, so two replicas (or two parallel calls) write it once.
+  await getDb().apiToken.updateMany({
+    where: {
+      id: token.id,
+      OR: [
+        { lastUsedAt: null },
+        { lastUsedAt: { lte: new Date(now.getTime() - LAST_USED_WRITE_MS) } },
+      ],
+    },
+    data: { lastUsedAt: now },
+  });
+}
+
+/**
  * The person behind a personal API token, or null for unknown, revoked and cluster tokens.
  * An expired token throws a 401 that says so. Keeps the token's lastUsedAt up to date, within
  * LAST_USED_WRITE_MS.
@@ -75,19 +97,7 @@ export async function findUserByToken(
       `This token expired at ${row.expiresAt.toISOString()}: create a new one on the tokens page.`,
     );
   }
-  if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() >= LAST_USED_WRITE_MS) {
-    // Conditional, so two replicas (or two parallel calls) write it once.
-    await db.apiToken.updateMany({
-      where: {
-        id: row.id,
-        OR: [
-          { lastUsedAt: null },
-          { lastUsedAt: { lte: new Date(now.getTime() - LAST_USED_WRITE_MS) } },
-        ],
-      },
-      data: { lastUsedAt: now },
-    });
-  }
+  await noteTokenUse(row, now);
   return row.user;
 }
 

@@ -118,7 +118,9 @@ async function driveRound(driver: ClusterDriver, options: DriverOptions): Promis
     ...(await nodeEvents(cluster, nowSec)),
   ];
   if (events.length > 0) {
-    const result = await ingestEvents(cluster.name, events.slice(0, 500));
+    const result = await ingestEvents(cluster.name, events.slice(0, 500), {
+      actor: { source: "demo_driver" },
+    });
     const tick = result.tick;
     if (tick && (tick.preemptions > 0 || tick.drainsCompleted > 0)) {
       options.log(

@@ -332,6 +332,25 @@ export const FUZZ_ROUTES: Record<string, Partial<Record<Method, CaseMaker>>> = {
       paramCases({ name: fixture.cluster }, undefined, ["admin", "researcher", "cluster"]),
   },
   "/api/v1/clusters/:name/events": { POST: eventCases },
+  "/api/v1/clusters/:name/nodes/:node/health": {
+    POST: (fixture) => {
+      const params = { name: fixture.cluster, node: "0" };
+      const body = { health: "draining", reason: "fuzz drain" };
+      return fc.oneof(
+        fieldCases(
+          body,
+          [
+            [["health"], badLine("draining", 20)],
+            [["reason"], badText("fuzz drain", 500)],
+          ],
+          { params },
+        ),
+        junkBodies({ params }),
+        paramCases(params, body),
+        paramCases({ name: fixture.cluster, node: "-1" }, body),
+      );
+    },
+  },
   "/api/v1/clusters/:name/plan": {
     GET: (fixture) =>
       paramCases({ name: fixture.cluster }, undefined, ["admin", "researcher", "cluster"]),

@@ -106,6 +106,7 @@ const NODE_CHANGE_COLUMNS = [
   col("nodeIndex", "integer"),
   col("at", TS),
   col("health", '"NodeHealth"'),
+  col("source", '"HealthChangeSource"'),
 ];
 
 /**
@@ -216,6 +217,8 @@ export async function insertLabHistory(db: Db, history: LabHistory): Promise<His
             nodeIndex: change.node,
             at: fromSec(change.atSec),
             health: change.health,
+            // The seeded past is the demo's own simulation: its node events are the driver's.
+            source: "demo_driver",
           },
         ]
       : [];

@@ -1,9 +1,10 @@
 // Inputs of drafts and what-if runs. A draft's body is exactly a children edit's
 // (setChildrenSchema): the same checks, the same field paths, its reason kept for adoption.
 import { z } from "zod";
+import { ADOPT_REASON_MESSAGE, requiredReason } from "./oversight";
 import { setChildrenSchema } from "./budgets";
 import { instantDate } from "./dates";
-import { lineString, textString } from "./text";
+import { lineString } from "./text";
 
 /** POST /api/v1/budgets/{nodeId}/drafts: `{ version, reason, children }`, as a children edit. */
 export const createDraftSchema = setChildrenSchema;
@@ -61,7 +62,8 @@ export const startWhatIfSchema = z
   });
 export type StartWhatIfInput = z.infer<typeof startWhatIfSchema>;
 
-/** Body of POST /api/v1/drafts/{id}/adopt: an optional reason (else the draft's own). */
-export const adoptDraftSchema = z.strictObject({
-  reason: textString().trim().min(1).max(500, "Keep the reason under 500 characters.").optional(),
-});
+/**
+ * Body of POST /api/v1/drafts/{id}/adopt: why the split is put in force, required (issue #35:
+ * a lab-wide change is one click and must say why); the history entry names the draft too.
+ */
+export const adoptDraftSchema = z.strictObject({ reason: requiredReason(ADOPT_REASON_MESSAGE) });

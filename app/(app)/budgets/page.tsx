@@ -3,6 +3,7 @@ import { BudgetWorkspace } from "@/components/budget-tree/budget-workspace";
 import type { CompactTree, Person } from "@/components/budget-tree/tree-model";
 import { getSessionUser } from "@/lib/auth";
 import { getEditRights } from "@/lib/data/budget-access";
+import { countOpenJobsByBudget } from "@/lib/data/budget-jobs";
 import { getBudgetTreeFor } from "@/lib/data/budgets";
 import { listClusters } from "@/lib/data/clusters";
 
@@ -12,15 +13,16 @@ export const dynamic = "force-dynamic";
 export default async function BudgetsPage({
   searchParams,
 }: {
-  searchParams: Promise<{ node?: string }>;
+  searchParams: Promise<{ node?: string; edit?: string }>;
 }) {
   const user = await getSessionUser();
   if (!user) return null; // the (app) layout redirects to sign-in
-  const [{ node: selectedId }, nodes, clusters, rights] = await Promise.all([
+  const [{ node: selectedId, edit }, nodes, clusters, rights, openJobs] = await Promise.all([
     searchParams,
     getBudgetTreeFor(user),
     listClusters(),
     getEditRights(user),
+    countOpenJobsByBudget(),
   ]);
   const people: Person[] = [];
   const personIndex = new Map<string, number>();
@@ -48,6 +50,7 @@ export default async function BudgetsPage({
       members: node.members.map(indexOf),
       canEdit: rights.editableIds.has(node.id),
       canManageLeads: rights.leadManagedIds.has(node.id),
+      ...(node.isLeaf && openJobs.has(node.id) ? { openJobs: openJobs.get(node.id) } : {}),
     })),
   };
   const canEditAny = tree.rows.some((row) => row.canEdit);
@@ -69,6 +72,10 @@ export default async function BudgetsPage({
             selectedId && tree.rows.some((row) => row.id === selectedId)
               ? selectedId
               : tree.rows[0]!.id
+          }
+          // ?edit=1 (the drafts page's "Start a draft"): open the selected budget's editor.
+          isEditingAtStart={
+            edit === "1" && tree.rows.some((row) => row.id === selectedId && row.canEdit)
           }
         />
       ) : (

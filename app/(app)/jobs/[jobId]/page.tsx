@@ -8,6 +8,8 @@ import { getSessionUser } from "@/lib/auth";
 import { getJobView, type JobView } from "@/lib/data/job-views";
 import { AppError } from "@/lib/errors";
 import { formatPercent, formatSpan, liveTimeFormatter } from "@/lib/format";
+import type { CancelFacts } from "@/lib/history/consequences";
+import { cancelSentence } from "@/lib/history/sentences";
 import { pageParam } from "../../path-param";
 import { ClockNote } from "@/components/layout/clock-note";
 
@@ -21,6 +23,20 @@ const KIND_LABEL: Record<string, string> = {
   wait: "Waiting",
   drain: "Drain",
 };
+
+/** What the cancel confirmation states about the job. */
+function cancelFactsOf(job: JobView): CancelFacts {
+  const open = job.runs.find((run) => run.endSec === null) ?? null;
+  return {
+    name: job.name,
+    gpus: job.gpus,
+    state: job.state,
+    runningSinceSec: open?.startSec ?? null,
+    protectedUntilSec: open?.protectedUntilSec ?? null,
+    queuePosition: job.queuePosition,
+    nowSec: job.nowSec,
+  };
+}
 
 async function loadJob(jobId: string): Promise<JobView> {
   try {
@@ -52,7 +68,9 @@ export default async function JobPage({ params }: Props) {
           </p>
           <ClockNote />
         </div>
-        {canCancel ? <CancelButton jobId={job.id} jobName={job.name} /> : null}
+        {canCancel ? (
+          <CancelButton jobId={job.id} jobName={job.name} facts={cancelFactsOf(job)} />
+        ) : null}
       </div>
       {job.state === "pending" ? (
         <section className="card" aria-labelledby="why-heading">
@@ -63,6 +81,19 @@ export default async function JobPage({ params }: Props) {
               : ""}
           </h2>
           <p className="why">{job.waitSentence ?? "Not yet considered by the scheduler."}</p>
+        </section>
+      ) : null}
+      {job.cancel ? (
+        <section className="card" aria-labelledby="history-heading">
+          <h2 id="history-heading">History</h2>
+          <p className="why">
+            {cancelSentence({
+              byName: job.cancel.byName,
+              isByPerson: job.cancel.isByPerson,
+              at: clock(job.cancel.atSec),
+              reason: job.cancel.reason,
+            })}
+          </p>
         </section>
       ) : null}
       <section className="card" aria-labelledby="contract-heading">

@@ -23,6 +23,7 @@ export default async function DraftsPage({ params }: { params: Promise<{ nodeId:
     );
   }
   const { node, drafts } = listed;
+  const startHref = `/budgets?node=${encodeURIComponent(nodeId)}&edit=1`;
   return (
     <>
       <div className="page-head">
@@ -35,11 +36,20 @@ export default async function DraftsPage({ params }: { params: Promise<{ nodeId:
         <p className="muted">
           A draft is a split that is not in force. Replay a past period&apos;s demand under it (a
           what-if), compare with what happened, then adopt it: it is saved like any edit, with its
-          history entry. Start one from the budget tree: Edit split, then Save as draft.
+          history entry.
+        </p>
+        <p>
+          <Link className="button button-primary" href={startHref}>
+            Start a draft
+          </Link>{" "}
+          <span className="muted small">
+            Opens the split editor of {node.name}: change the weights, then Save as draft or Try on
+            last month.
+          </span>
         </p>
       </div>
       {drafts.length === 0 ? (
-        <p className="card">No drafts yet.</p>
+        <p className="card">No drafts yet: start one above.</p>
       ) : (
         <section className="card" aria-labelledby="drafts-heading">
           <h2 id="drafts-heading">Drafts</h2>

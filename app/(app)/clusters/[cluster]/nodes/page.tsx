@@ -2,18 +2,20 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { AutoRefresh } from "@/components/layout/auto-refresh";
+import { ClockNote } from "@/components/layout/clock-note";
 import { NodeHealthForm } from "@/components/nodes/node-health-form";
-import { CreateTokenForm, RevokeTokenForm } from "@/components/nodes/token-panel";
 import { getSessionUser } from "@/lib/auth";
-import { listClusterNodes } from "@/lib/data/nodes";
-import { listClusterTokens } from "@/lib/data/tokens";
+import { listClusterNodes, type NodeHistoryEntry, type NodeView } from "@/lib/data/nodes";
 import { AppError } from "@/lib/errors";
 import { formatSpan, liveTimeFormatter } from "@/lib/format";
+import { actorPhrase, healthChangeSentence } from "@/lib/history/sentences";
 import { pageParam } from "../../../path-param";
-import { createTokenAction, revokeTokenAction, setNodeHealthAction } from "./actions";
-import { ClockNote } from "@/components/layout/clock-note";
+import { setNodeHealthAction } from "./actions";
 
 type Props = { params: Promise<{ cluster: string }> };
+
+/** Entries of the nodes' history shown on the page (the newest). */
+const HISTORY_SHOWN = 30;
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   return { title: `${(await params).cluster} nodes` };
@@ -28,11 +30,59 @@ async function load(cluster: string) {
   }
 }
 
+type Clock = (sec: number) => string;
+
+function historySentence(entry: NodeHistoryEntry, clock: Clock): string {
+  if (entry.kind === "drained") {
+    return `Node ${entry.node} emptied at ${clock(entry.atSec)}: its drain finished, ready for maintenance.`;
+  }
+  return healthChangeSentence({ ...entry, at: clock(entry.atSec) });
+}
+
+/** The health cell: the state, who set it and why, and for a draining node when it is empty. */
+function HealthCell({ node, clock }: { node: NodeView; clock: Clock }) {
+  const className =
+    node.health === "healthy"
+      ? "health-ok"
+      : node.health === "draining"
+        ? "health-warn"
+        : "health-bad";
+  const change = node.lastChange;
+  return (
+    <>
+      <span className={className}>{node.health}</span>
+      {change ? (
+        <span className="muted small">
+          {" "}
+          · set {actorPhrase(change.actor)} at {clock(change.atSec)}
+          {change.reason ? `: ${change.reason}` : ""}
+        </span>
+      ) : null}
+      {node.drainedSec !== null ? (
+        <div>empty since {clock(node.drainedSec)}, ready for maintenance</div>
+      ) : null}
+      {node.emptyBySec !== null ? (
+        <div>
+          empty by ~{clock(node.emptyBySec)} (when its last protected run ends):{" "}
+          {node.runs.map((run, index) => (
+            <span key={run.runId}>
+              {index > 0 ? ", " : ""}
+              <Link href={`/jobs/${encodeURIComponent(run.jobId)}`}>{run.jobName}</Link>
+            </span>
+          ))}
+        </div>
+      ) : null}
+    </>
+  );
+}
+
 export default async function NodesPage({ params }: Props) {
   const cluster = pageParam((await params).cluster);
-  const [{ nodes, drains, nowSec }, user] = await Promise.all([load(cluster), getSessionUser()]);
+  const [{ nodes, drains, history, nowSec }, user] = await Promise.all([
+    load(cluster),
+    getSessionUser(),
+  ]);
   const isAdmin = user?.isAdmin === true;
-  const tokens = isAdmin ? await listClusterTokens(cluster) : [];
   const clock = liveTimeFormatter(nowSec);
   const unhealthy = nodes.filter((node) => node.health !== "healthy");
   return (
@@ -43,24 +93,21 @@ export default async function NodesPage({ params }: Props) {
           <h1>{cluster} nodes</h1>
           <p className="muted">
             A draining node takes no new runs; each run on it is preempted once its protected period
-            ends. When it is empty it is ready for maintenance, without a human.
+            ends. When it is empty it is ready for maintenance. Every change of a node&apos;s health
+            is kept below with who made it and why.
           </p>
           <ClockNote />
         </div>
-        <Link href={`/clusters/${cluster}`}>Queue</Link>
+        <p>
+          <Link href={`/clusters/${cluster}`}>Queue</Link>
+          {isAdmin ? (
+            <>
+              {" · "}
+              <Link href={`/clusters/${cluster}/tokens`}>Executor tokens</Link>
+            </>
+          ) : null}
+        </p>
       </div>
-      <section className="card" aria-labelledby="drains-heading">
-        <h2 id="drains-heading">Drains finished without a human</h2>
-        {drains.length === 0 ? (
-          <p>None yet.</p>
-        ) : (
-          <ul className="decision-list">
-            {drains.map((drain) => (
-              <li key={`${drain.node}-${drain.atSec}`}>{drain.sentence}</li>
-            ))}
-          </ul>
-        )}
-      </section>
       <section className="card" aria-labelledby="nodes-heading">
         <h2 id="nodes-heading">
           Nodes ({nodes.length}, {unhealthy.length} not healthy)
@@ -90,25 +137,12 @@ export default async function NodesPage({ params }: Props) {
                     {node.index}
                   </th>
                   <td>
-                    <span
-                      className={
-                        node.health === "healthy"
-                          ? "health-ok"
-                          : node.health === "draining"
-                            ? "health-warn"
-                            : "health-bad"
-                      }
-                    >
-                      {node.health}
-                    </span>
-                    {node.health === "draining" && node.drainedSec !== null
-                      ? ` · drained at ${clock(node.drainedSec)}, ready for maintenance`
-                      : ""}
+                    <HealthCell node={node} clock={clock} />
                   </td>
                   <td className="num">
                     {node.usedGpus} / {node.gpus}
                   </td>
-                  <td className="num">{node.runs}</td>
+                  <td className="num">{node.runs.length}</td>
                   <td>{formatSpan(nowSec - node.healthChangedSec)}</td>
                   {isAdmin ? (
                     <td>
@@ -116,6 +150,8 @@ export default async function NodesPage({ params }: Props) {
                         cluster={cluster}
                         node={node.index}
                         health={node.health}
+                        runs={node.runs}
+                        nowSec={nowSec}
                         healthAction={setNodeHealthAction}
                       />
                     </td>
@@ -126,53 +162,41 @@ export default async function NodesPage({ params }: Props) {
           </table>
         </div>
       </section>
-      {isAdmin ? (
-        <section className="card" aria-labelledby="tokens-heading">
-          <h2 id="tokens-heading">Executor tokens</h2>
-          <p className="muted">
-            An executor (SLURM or Kubernetes bridge, or a script) uses a cluster token to post
-            events and read the plan of this cluster only. See docs/executor.md.
-          </p>
-          <CreateTokenForm cluster={cluster} createAction={createTokenAction} />
-          {tokens.length > 0 ? (
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Starts with</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Status</th>
-                </tr>
-              </thead>
-              <tbody>
-                {tokens.map((token) => (
-                  <tr key={token.id}>
-                    <th scope="row" className="tree-row-head">
-                      {token.name}
-                    </th>
-                    <td>
-                      <code>{token.prefix}…</code>
-                    </td>
-                    <td>{token.createdAt.slice(0, 16).replace("T", " ")} UTC</td>
-                    <td>
-                      {token.revokedAt ? (
-                        "revoked"
-                      ) : (
-                        <RevokeTokenForm
-                          cluster={cluster}
-                          tokenId={token.id}
-                          tokenName={token.name}
-                          revokeAction={revokeTokenAction}
-                        />
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          ) : null}
-        </section>
-      ) : null}
+      <section className="card" aria-labelledby="history-heading">
+        <h2 id="history-heading">Node history</h2>
+        {history.length === 0 ? (
+          <p>No node has changed health yet.</p>
+        ) : (
+          <ol className="decision-list">
+            {history.slice(0, HISTORY_SHOWN).map((entry) => (
+              <li key={`${entry.kind}-${entry.node}-${entry.atSec}`}>
+                {historySentence(entry, clock)}
+              </li>
+            ))}
+          </ol>
+        )}
+      </section>
+      <section className="card" aria-labelledby="drains-heading">
+        <h2 id="drains-heading">Drains finished without a human</h2>
+        <p className="muted small">
+          Drains an executor or the demo driver started, that emptied by themselves. Drains started
+          by a person are in the node history above.
+        </p>
+        {drains.length === 0 ? (
+          <p>None yet.</p>
+        ) : (
+          <ul className="decision-list">
+            {drains.map((drain) => (
+              <li key={`${drain.node}-${drain.atSec}`}>
+                Node {drain.node} emptied at {clock(drain.atSec)}
+                {drain.startedBy
+                  ? `, drained ${actorPhrase(drain.startedBy.actor)} at ${clock(drain.startedBy.atSec)}.`
+                  : " (who started the drain was not recorded)."}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
     </>
   );
 }

@@ -53,6 +53,8 @@ export default async function DraftPage({
         <AdoptDraft
           draftId={draft.id}
           nodeId={draft.nodeId}
+          nodeName={draft.nodeName}
+          proposed={draft.children}
           adoptedAt={draft.adoptedAt}
           isStale={draft.isStale}
           basedOnVersion={draft.basedOnVersion}

@@ -1,0 +1,40 @@
+// An admin changes a node's health (the nodes page and POST /api/v1/clusters/{name}/nodes/
+// {node}/health): recorded as an executor event of the cluster, so the engine sees it as any
+// executor's report, with the admin and their reason kept in the node's history.
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { AppError } from "../errors";
+import type { NodeHealthInput } from "../validation/oversight";
+import { ingestEvents } from "./executor";
+import type { SessionUser } from "./users";
+
+export type NodeHealthResult = {
+  cluster: string;
+  node: number;
+  health: NodeHealthInput["health"];
+  /** Why nothing changed (no such node, already in that state); null when it changed. */
+  note: string | null;
+};
+
+/** Only admins change node health (docs/security.md). */
+export function requireNodeAdmin(user: SessionUser | null): SessionUser {
+  if (!user) throw new AppError("unauthorized", "Sign in again: your session has ended.");
+  if (!user.isAdmin) throw new AppError("forbidden", "Only admins manage nodes and tokens.");
+  return user;
+}
+
+/** Marks `node` of `cluster` as `input.health` for `user` (an admin), then ticks the cluster. */
+export async function setNodeHealthFor(
+  user: SessionUser | null,
+  cluster: string,
+  node: number,
+  input: NodeHealthInput,
+): Promise<NodeHealthResult> {
+  const admin = requireNodeAdmin(user);
+  const { results } = await ingestEvents(
+    cluster,
+    [{ id: `admin-${randomUUID()}`, kind: `node.${input.health}`, node }],
+    { actor: { source: "person", userId: admin.id, reason: input.reason ?? null } },
+  );
+  return { cluster, node, health: input.health, note: results[0]?.note ?? null };
+}
