@@ -21,6 +21,7 @@ import {
   errorBodySchema,
   eventResultsSchema,
   healthSchema,
+  meSchema,
   newPersonalTokenSchema,
   personalTokenSchema,
   planSchema,
@@ -198,6 +199,11 @@ export const OPERATIONS: Record<string, Partial<Record<Method, Operation>>> = {
     POST: person("Cancel a pending or running job (its owner or an admin)", {
       ...ok("The cancelled job."),
       hasConflict: true,
+    }),
+  },
+  "/api/v1/me": {
+    GET: person("The caller: name, email, role and the budgets they may charge", {
+      ...ok("The caller.", meSchema),
     }),
   },
   "/api/v1/reports/review": {
