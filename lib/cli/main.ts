@@ -74,7 +74,11 @@ function exitOf(error: unknown): { code: number; message: string } | null {
   }
   if (error instanceof TokenRefusedError) return { code: EXIT.refused, message: error.message };
   if (error instanceof ApiRequestError) {
-    return { code: EXIT.failed, message: `the server refused: ${error.message}` };
+    const isRefusal = error.status >= 400;
+    return {
+      code: EXIT.failed,
+      message: isRefusal ? `the server refused: ${error.message}` : error.message,
+    };
   }
   return null;
 }

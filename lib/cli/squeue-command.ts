@@ -30,6 +30,19 @@ ${LIVE_HELP}`;
 /** One cluster's queue as the command shows it. */
 export type SqueueView = ClusterQueueAnswer;
 
+/** Node indexes as SLURM writes a node list: [0, 1, 2, 5] -> "0-2,5". */
+export function formatNodeList(nodes: number[]): string {
+  const sorted = [...nodes].sort((a, b) => a - b);
+  const ranges: string[] = [];
+  for (let i = 0; i < sorted.length;) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j]! + 1) j += 1;
+    ranges.push(i === j ? String(sorted[i]) : `${sorted[i]}-${sorted[j]}`);
+    i = j + 1;
+  }
+  return ranges.join(",");
+}
+
 function keepOwn(queue: ClusterQueueAnswer, userId: string): ClusterQueueAnswer {
   return {
     ...queue,
@@ -78,7 +91,7 @@ export function formatSqueue(
           "-",
           formatSpan(queue.nowSec - run.startedSec),
           clock(run.startedSec),
-          `nodes ${run.nodes.join(",")}; ${protectedSec > 0 ? `protected ${formatSpan(protectedSec)} more` : "no longer protected"}`,
+          `nodes ${formatNodeList(run.nodes)}; ${protectedSec > 0 ? `protected ${formatSpan(protectedSec)} more` : "no longer protected"}`,
         ]);
       }
     }

@@ -1,9 +1,10 @@
 import { formatPercent, formatSpan, liveTimeFormatter } from "../format";
-import { jobAnswer, type JobAnswer } from "./api-answers";
+import { jobEnvelopeAnswer, type JobAnswer } from "./api-answers";
 import type { LiveDeps } from "./api-config";
 import { expectPositionals, parseCommandArgs } from "./args";
 import type { CliIo } from "./io";
 import { connect, LIVE_HELP, LIVE_OPTIONS, printJson } from "./live-command";
+import { formatNodeList } from "./squeue-command";
 
 /** `allot why --help`. */
 export const WHY_HELP = `Usage: allot why <job> [--json]
@@ -16,13 +17,6 @@ ${LIVE_HELP}`;
 
 /** How many decisions are printed; --json has them all. */
 const SHOWN_DECISIONS = 10;
-
-const KIND_LABEL: Record<string, string> = {
-  start: "Started",
-  preempt: "Preempted",
-  wait: "Waiting",
-  drain: "Drain",
-};
 
 function stateLine(job: JobAnswer, clock: (sec: number) => string): string {
   const rank =
@@ -43,7 +37,7 @@ function stateLine(job: JobAnswer, clock: (sec: number) => string): string {
       protectedSec > 0
         ? `protected until ${clock(run.protectedUntilSec)} (${formatSpan(protectedSec)} more)`
         : "no longer protected";
-    return `State: running since ${clock(run.startSec)} on nodes ${run.nodes.join(", ")}, ${protection}${rank}${usage}`;
+    return `State: running since ${clock(run.startSec)} on nodes ${formatNodeList(run.nodes)}, ${protection}${rank}${usage}`;
   }
   return `State: ${job.state}${job.endedSec === null ? "" : ` at ${clock(job.endedSec)}`}`;
 }
@@ -57,16 +51,14 @@ export function formatWhy(job: JobAnswer): string {
     stateLine(job, clock),
   ];
   if (job.state === "pending") {
-    lines.push(`Why it waits: ${job.waitSentence ?? "Not yet considered by the scheduler."}`);
+    lines.push(job.waitSentence ?? "Not yet considered by the scheduler.");
   }
   const decisions = job.decisions.slice(-SHOWN_DECISIONS);
   const earlier = job.decisions.length - decisions.length;
   lines.push("", decisions.length === 0 ? "No decision yet." : "Decisions, newest last:");
   if (earlier > 0) lines.push(`  (${earlier} earlier; --json has them all)`);
-  for (const decision of decisions) {
-    const label = KIND_LABEL[decision.kind] ?? decision.kind;
-    lines.push(`  ${clock(decision.atSec)}  ${label}: ${decision.sentence}`);
-  }
+  // Each sentence says what happened ("Started at...", "Waiting: ...", "Preempted...").
+  for (const decision of decisions) lines.push(`  ${clock(decision.atSec)}  ${decision.sentence}`);
   return `${lines.join("\n")}\n`;
 }
 
@@ -83,7 +75,7 @@ export async function runWhyCommand(argv: string[], io: CliIo, deps: LiveDeps): 
     return 0;
   }
   const [jobId] = expectPositionals("why", args, ["job"]);
-  const job = await connect(deps, args).get(jobPath(jobId as string), jobAnswer);
+  const { job } = await connect(deps, args).get(jobPath(jobId as string), jobEnvelopeAnswer);
   if (args.values.json) printJson(io, { job });
   else io.stdout(formatWhy(job));
   return 0;
