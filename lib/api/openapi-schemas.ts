@@ -4,7 +4,9 @@
 // returns, so the document cannot drift from the handlers.
 import { z } from "zod";
 import type { Plan, IngestResult } from "../data/executor";
+import type { ChargeableBudget } from "../data/jobs";
 import type { PersonalTokenView } from "../data/personal-tokens";
+import type { SessionUser } from "../data/users";
 import { ERROR_STATUS, type ErrorCode } from "../errors";
 
 /** True only when A and B are the same type; `const x: Same<A, B> = true` fails otherwise. */
@@ -149,10 +151,26 @@ export const healthSchema = z.object({
   }),
 });
 
+export const meSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    email: z.string(),
+    isAdmin: z.boolean(),
+    budgets: z
+      .array(z.object({ id: z.string(), path: z.string() }))
+      .meta({ description: "The leaf budgets the caller may charge (submit with their id)." }),
+  })
+  .meta({ id: "Me", description: "The caller: whom the token or session belongs to." });
+
 const planMatches: Same<z.output<typeof planSchema>, Plan> = true;
 const eventResultMatches: Same<
   z.output<typeof eventResultsSchema>["results"][number],
   IngestResult["results"][number]
 > = true;
 const tokenMatches: Same<z.output<typeof personalTokenSchema>, PersonalTokenView> = true;
-export const RESPONSE_TYPES_MATCH = planMatches && eventResultMatches && tokenMatches;
+const meMatches: Same<
+  z.output<typeof meSchema>,
+  SessionUser & { budgets: ChargeableBudget[] }
+> = true;
+export const RESPONSE_TYPES_MATCH = planMatches && eventResultMatches && tokenMatches && meMatches;

@@ -22,6 +22,7 @@ import {
   errorBodySchema,
   eventResultsSchema,
   healthSchema,
+  meSchema,
   newPersonalTokenSchema,
   personalTokenSchema,
   planSchema,
@@ -206,6 +207,11 @@ export const OPERATIONS: Record<string, Partial<Record<Method, Operation>>> = {
       body: cancelJobSchema,
       ...ok("The cancelled job."),
       hasConflict: true,
+    }),
+  },
+  "/api/v1/me": {
+    GET: person("The caller: name, email, role and the budgets they may charge", {
+      ...ok("The caller.", meSchema),
     }),
   },
   "/api/v1/reports/review": {

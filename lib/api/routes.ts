@@ -23,6 +23,7 @@ export const API_ROUTES: Record<string, readonly string[]> = {
   "/api/v1/jobs": ["GET", "POST"],
   "/api/v1/jobs/:id": ["GET"],
   "/api/v1/jobs/:id/cancel": ["POST"],
+  "/api/v1/me": ["GET"],
   "/api/v1/openapi.json": ["GET"],
   "/api/v1/reports/review": ["GET"],
   "/api/v1/reports/review.csv": ["GET"],

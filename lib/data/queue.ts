@@ -105,6 +105,7 @@ async function computeClusterLoads(): Promise<ClusterLoad[]> {
 export type QueuedJob = {
   jobId: string;
   name: string;
+  userId: string;
   userName: string;
   budgetPath: string;
   position: number | null;
@@ -122,6 +123,7 @@ export type RunningRun = {
   runId: string;
   jobId: string;
   name: string;
+  userId: string;
   userName: string;
   budgetPath: string;
   rank: number | null;
@@ -185,7 +187,9 @@ async function computeClusterQueue(name: string, limit = 300): Promise<ClusterQu
       where: { clusterId: cluster.id, endedAt: null },
       orderBy: [{ startedAt: "desc" }, { id: "asc" }],
       take: limit,
-      include: { job: { select: { name: true, user: { select: { name: true } } } } },
+      include: {
+        job: { select: { name: true, userId: true, user: { select: { name: true } } } },
+      },
     }),
     getNow(db),
   ]);
@@ -203,6 +207,7 @@ async function computeClusterQueue(name: string, limit = 300): Promise<ClusterQu
       return {
         jobId: job.id,
         name: job.name,
+        userId: job.userId,
         userName: job.user.name,
         budgetPath: row?.path ?? job.budgetId,
         position: job.queuePosition,
@@ -224,6 +229,7 @@ async function computeClusterQueue(name: string, limit = 300): Promise<ClusterQu
         runId: run.id,
         jobId: run.jobId,
         name: run.job.name,
+        userId: run.job.userId,
         userName: run.job.user.name,
         budgetPath: row?.path ?? run.budgetId,
         rank: row?.rank ?? null,

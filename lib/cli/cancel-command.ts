@@ -1,0 +1,35 @@
+import { jobEnvelopeAnswer, type JobAnswer } from "./api-answers";
+import type { LiveDeps } from "./api-config";
+import { parseCommandArgs } from "./args";
+import { UsageError, type CliIo } from "./io";
+import { connect, LIVE_HELP, LIVE_OPTIONS, printJson } from "./live-command";
+import { jobPath } from "./why-command";
+
+/** `allot cancel --help`. */
+export const CANCEL_HELP = `Usage: allot cancel <job>... [--json]
+
+Cancels pending or running jobs, like scancel: your own (admins: any). Jobs are cancelled in
+the order given; the first refusal (a job that has ended, or is not yours) stops the rest.
+
+${LIVE_HELP}`;
+
+/** `allot cancel`: returns the exit code. */
+export async function runCancelCommand(argv: string[], io: CliIo, deps: LiveDeps): Promise<number> {
+  const args = parseCommandArgs("cancel", argv, LIVE_OPTIONS);
+  if (args.values.help) {
+    io.stdout(CANCEL_HELP);
+    return 0;
+  }
+  if (args.positionals.length === 0) {
+    throw new UsageError("cancel: missing <job> (see allot cancel --help)");
+  }
+  const client = connect(deps, args);
+  const cancelled: JobAnswer[] = [];
+  for (const jobId of args.positionals) {
+    const { job } = await client.post(`${jobPath(jobId)}/cancel`, {}, jobEnvelopeAnswer);
+    cancelled.push(job);
+    if (!args.values.json) io.stdout(`Cancelled job ${job.id} "${job.name}" on ${job.cluster}\n`);
+  }
+  if (args.values.json) printJson(io, { jobs: cancelled });
+  return 0;
+}

@@ -1,0 +1,170 @@
+import { describe, expect, it } from "vitest";
+import { formatBudgets } from "./budgets-command";
+import { NOW_SEC, QUEUE, WAITING_JOB } from "./live-fixtures";
+import { formatNodeList, formatSqueue } from "./squeue-command";
+import { formatSshare, withFactors } from "./sshare-command";
+import { formatWhy } from "./why-command";
+
+describe("squeue's table", () => {
+  it("lists running then pending jobs, START from the estimate or '-'", () => {
+    expect(formatSqueue([QUEUE], { isOwn: false, isStartView: false })).toBe(
+      [
+        "h100: 16 GPUs, 1 running, 2 pending",
+        "",
+        "CLUSTER  JOBID     NAME      USER        BUDGET         ST  GPUS  RANK  POS        TIME  START      REASON",
+        "-------  --------  --------  ----------  -------------  --  ----  ----  ---  ----------  ---------  -----------------------------------------",
+        "h100     job-run   pretrain  Ada Okafor  lang/pretrain  R      8     2    -  1 h 30 min  03:50 UTC  nodes 0; protected 30 min more",
+        "h100     job-wait  eval      Riley Chen  lang/eval      PD    16     1    1      10 min  05:50 UTC  Waits for 8 GPUs held by a protected run.",
+        "h100     job-free  sweep     Riley Chen  vision/free    PD     4     -    2        30 s  -          Waits for idle GPUs.",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("--start: pending jobs with START and NOTE; --me: the summary says whose", () => {
+    const own = { ...QUEUE, running: [], pending: QUEUE.pending };
+    expect(formatSqueue([own], { isOwn: true, isStartView: true })).toBe(
+      [
+        "h100: 16 GPUs, 2 pending in all; yours: 0 running, 2 pending",
+        "",
+        "CLUSTER  JOBID     NAME   USER        BUDGET       GPUS  POS  START      NOTE",
+        "-------  --------  -----  ----------  -----------  ----  ---  ---------  ----------------------------",
+        "h100     job-wait  eval   Riley Chen  lang/eval      16    1  05:50 UTC  -",
+        "h100     job-free  sweep  Riley Chen  vision/free     4    2  -          Starts when 4 GPUs are idle.",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("says how many pending jobs the server left out", () => {
+    const long = { ...QUEUE, pendingTotal: 900 };
+    expect(formatSqueue([long], { isOwn: false, isStartView: false })).toMatch(
+      /^h100: 16 GPUs, 1 running, 900 pending \(2 shown\)\n/,
+    );
+  });
+});
+
+describe("formatNodeList", () => {
+  it("writes runs of nodes as ranges, like SLURM's node lists", () => {
+    expect(formatNodeList([7, 0, 1, 2, 5, 9, 10])).toBe("0-2,5,7,9-10");
+    expect(formatNodeList([3])).toBe("3");
+    expect(formatNodeList([])).toBe("");
+  });
+});
+
+describe("sshare's table", () => {
+  it("prints the tree like sshare -l, 'inf' for unused budgets, factors of ranked leaves", () => {
+    expect(formatSshare(QUEUE)).toBe(
+      [
+        "Cluster h100 (16 GPUs), usage over the last 7 d 0 h, at 2026-12-06 05:20 UTC",
+        "",
+        "BUDGET        WEIGHT  FRACTION  EFF.SHARE  USAGE GPU-h  USAGE/SHARE      LF  RANK  FACTOR",
+        "------------  ------  --------  ---------  -----------  -----------  ------  ----  ------",
+        "lab                1         -     100.0%         20.0        1.000       -",
+        "  lang             3    0.7500      75.0%         20.0        1.333  0.7500",
+        "    eval           1    0.3333      25.0%          0.0        0.000     inf     1  1.0000",
+        "    pretrain       2    0.6667      50.0%         20.0        2.000  0.6667     2  0.6667",
+        "  vision           1    0.2500      25.0%          0.0        0.000     inf     3  0.3333",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("gives each ranked leaf (leaves - rank + 1) / leaves, and says when nothing is ranked yet", () => {
+    expect(withFactors(QUEUE.tree).map((row) => row.fairShareFactor)).toEqual([
+      null,
+      null,
+      1,
+      2 / 3,
+      1 / 3,
+    ]);
+    expect(formatSshare({ ...QUEUE, tree: [] })).toMatch(
+      /\n\nNo ranking yet: the cluster has not been scheduled since it started\.\n$/,
+    );
+  });
+});
+
+describe("why", () => {
+  it("prints the job, its state with rank 'of N', why it waits and its decisions", () => {
+    expect(formatWhy(WAITING_JOB)).toBe(
+      [
+        'Job job-wait "eval" on h100, by Riley Chen, budget lang/eval',
+        "16 GPUs, minimum runtime 1 h 00 min, resumable, priority normal, submitted 05:10 UTC",
+        "State: pending, #1 in the queue, budget rank 1 of 3 (0.0% of its share used)",
+        "Waits for 8 GPUs held by a protected run.",
+        "",
+        "Decisions, newest last:",
+        "  05:10 UTC  Waits for 8 GPUs held by a protected run.",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("a running job says since when, where and how long it is protected", () => {
+    const running = {
+      ...WAITING_JOB,
+      state: "running",
+      queuePosition: null,
+      waitSentence: null,
+      runs: [
+        {
+          nodes: [0, 1],
+          startSec: NOW_SEC - 60,
+          endSec: null,
+          protectedUntilSec: NOW_SEC + 3540,
+          endReason: null,
+        },
+      ],
+      decisions: [],
+    };
+    expect(formatWhy(running).split("\n").slice(2)).toEqual([
+      "State: running since 05:19 UTC on nodes 0-1, protected until 06:19 UTC (59 min more), budget rank 1 of 3 (0.0% of its share used)",
+      "",
+      "No decision yet.",
+      "",
+    ]);
+  });
+});
+
+describe("budgets' table", () => {
+  it("prints weights, fractions, shares, weekly GPU-hours per cluster and leads", () => {
+    const node = (
+      name: string,
+      depth: number,
+      weight: number,
+      fraction: number,
+      share: number,
+    ) => ({
+      id: name,
+      name,
+      path: name,
+      depth,
+      isLeaf: depth > 0,
+      weight,
+      fraction,
+      effectiveShare: share,
+      leads: depth === 0 ? [{ id: "u1", name: "Ada Okafor" }] : [],
+      members: [],
+      gpuHoursPerWeek: { h100: share * 16 * 168 },
+    });
+    expect(
+      formatBudgets({
+        clusters: [{ name: "h100", gpus: 16 }],
+        nodes: [
+          node("lab", 0, 1, 1, 1),
+          node("lang", 1, 3, 0.75, 0.75),
+          node("vision", 1, 1, 0.25, 0.25),
+        ],
+      }),
+    ).toBe(
+      [
+        "BUDGET    WEIGHT  FRACTION  EFF.SHARE  h100 GPU-h/wk  LEADS",
+        "--------  ------  --------  ---------  -------------  ----------",
+        "lab            1         -     100.0%          2,688  Ada Okafor",
+        "  lang         3    0.7500      75.0%          2,016",
+        "  vision       1    0.2500      25.0%            672",
+        "",
+      ].join("\n"),
+    );
+  });
+});

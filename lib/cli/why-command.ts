@@ -1,0 +1,82 @@
+import { formatPercent, formatSpan, liveTimeFormatter } from "../format";
+import { jobEnvelopeAnswer, type JobAnswer } from "./api-answers";
+import type { LiveDeps } from "./api-config";
+import { expectPositionals, parseCommandArgs } from "./args";
+import type { CliIo } from "./io";
+import { connect, LIVE_HELP, LIVE_OPTIONS, printJson } from "./live-command";
+import { formatNodeList } from "./squeue-command";
+
+/** `allot why --help`. */
+export const WHY_HELP = `Usage: allot why <job> [--json]
+
+Why a job is where it is, in the server's own sentences: its state, its place in the queue and
+its budget's rank (of the cluster's ranked budgets), why it waits, and every decision about it
+(starts, waits, preemptions), newest last. Times are UTC.
+
+${LIVE_HELP}`;
+
+/** How many decisions are printed; --json has them all. */
+const SHOWN_DECISIONS = 10;
+
+function stateLine(job: JobAnswer, clock: (sec: number) => string): string {
+  const rank =
+    job.budget.rank === null ? "" : `, budget rank ${job.budget.rank} of ${job.budget.rankOf}`;
+  const usage =
+    job.budget.usageRatio === null
+      ? ""
+      : ` (${formatPercent(job.budget.usageRatio)} of its share used)`;
+  if (job.state === "pending") {
+    const place =
+      job.queuePosition === null ? "in the queue" : `#${job.queuePosition} in the queue`;
+    return `State: pending, ${place}${rank}${usage}`;
+  }
+  const run = job.runs.at(-1);
+  if (job.state === "running" && run) {
+    const protectedSec = run.protectedUntilSec - job.nowSec;
+    const protection =
+      protectedSec > 0
+        ? `protected until ${clock(run.protectedUntilSec)} (${formatSpan(protectedSec)} more)`
+        : "no longer protected";
+    return `State: running since ${clock(run.startSec)} on nodes ${formatNodeList(run.nodes)}, ${protection}${rank}${usage}`;
+  }
+  return `State: ${job.state}${job.endedSec === null ? "" : ` at ${clock(job.endedSec)}`}`;
+}
+
+/** The explanation of a job as `allot why` prints it. */
+export function formatWhy(job: JobAnswer): string {
+  const clock = liveTimeFormatter(job.nowSec);
+  const lines = [
+    `Job ${job.id} "${job.name}" on ${job.cluster}, by ${job.user.name}, budget ${job.budget.path}`,
+    `${job.gpus} GPUs, minimum runtime ${job.minRuntimeSec === 0 ? "0 (unallocated)" : formatSpan(job.minRuntimeSec)}, ${job.isResumable ? "resumable" : "not resumable"}, priority ${job.priority}, submitted ${clock(job.submittedSec)}`,
+    stateLine(job, clock),
+  ];
+  if (job.state === "pending") {
+    lines.push(job.waitSentence ?? "Not yet considered by the scheduler.");
+  }
+  const decisions = job.decisions.slice(-SHOWN_DECISIONS);
+  const earlier = job.decisions.length - decisions.length;
+  lines.push("", decisions.length === 0 ? "No decision yet." : "Decisions, newest last:");
+  if (earlier > 0) lines.push(`  (${earlier} earlier; --json has them all)`);
+  // Each sentence says what happened ("Started at...", "Waiting: ...", "Preempted...").
+  for (const decision of decisions) lines.push(`  ${clock(decision.atSec)}  ${decision.sentence}`);
+  return `${lines.join("\n")}\n`;
+}
+
+/** The API path of a job. */
+export function jobPath(jobId: string): string {
+  return `/api/v1/jobs/${encodeURIComponent(jobId)}`;
+}
+
+/** `allot why`: returns the exit code. */
+export async function runWhyCommand(argv: string[], io: CliIo, deps: LiveDeps): Promise<number> {
+  const args = parseCommandArgs("why", argv, LIVE_OPTIONS);
+  if (args.values.help) {
+    io.stdout(WHY_HELP);
+    return 0;
+  }
+  const [jobId] = expectPositionals("why", args, ["job"]);
+  const { job } = await connect(deps, args).get(jobPath(jobId as string), jobEnvelopeAnswer);
+  if (args.values.json) printJson(io, { job });
+  else io.stdout(formatWhy(job));
+  return 0;
+}
