@@ -21,6 +21,8 @@ const CONTENDED = "b300";
 
 let databaseName = "";
 let databaseUrl = "";
+let env: Record<string, string> = {};
+let nextPort = 0;
 let sql: pg.Client;
 let servers: ProductionServer[] = [];
 let leader: ProductionServer;
@@ -89,7 +91,8 @@ test.beforeAll(async () => {
   await sql.connect();
   const firstPort = await freePort(Number(process.env.E2E_PORT ?? 3210) + 5);
   const secondPort = await freePort(firstPort + 1);
-  const env = {
+  nextPort = secondPort + 1;
+  env = {
     DATABASE_URL: databaseUrl,
     ALLOT_DEMO: "1",
     NEXTAUTH_SECRET: "e2e-replicas-secret",
@@ -276,4 +279,39 @@ test("SIGKILL of the leader's process group: the other leads and moves within a 
     "lease taken: this replica runs the tick timer and the live driver",
   );
   expect(taken.map((line) => line.previousHolder)).toEqual([deadHolder]);
+});
+
+test("a third replica leaves the clock alone; a clean stop hands the lease over at once", async () => {
+  test.setTimeout(300_000);
+  const current = follower; // the leader since the failover
+  const clock = () => rows(`SELECT "realAt", "simAt", speed FROM app_clock`);
+  const clockBefore = await clock();
+  const third = await startProductionServer(await freePort(nextPort), {
+    env,
+    startTimeoutMs: 240_000,
+  });
+  servers.push(third);
+  expect((await health(third)).replica).toBe("follower");
+  expect(await clock()).toEqual(clockBefore);
+
+  // SIGTERM: the leader releases its lease before it closes; without that the third would
+  // wait for the lease to expire, 20-30 s after the last renewal.
+  const stoppingMs = Date.now();
+  await current.stop();
+  let handoverMs = 0;
+  while (Date.now() - stoppingMs < 60_000) {
+    const [lease] = await rows<{ holder: string }>(`SELECT holder FROM leases WHERE name = 'live'`);
+    if (lease?.holder === holderOf(third)) {
+      handoverMs = Date.now() - stoppingMs;
+      break;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  console.log(
+    `handover: the third replica held the lease ${(handoverMs / 1000).toFixed(1)} s after SIGTERM`,
+  );
+  expect(logLines(current, "lease released")).toHaveLength(1);
+  expect(handoverMs).toBeGreaterThan(0);
+  expect(handoverMs).toBeLessThan(15_000);
+  expect((await health(third)).replica).toBe("leader");
 });

@@ -41,6 +41,7 @@ function startTickTimer(tickSec: number, log: Logger): () => void {
   };
 }
 
+/** Starts this process's part in the live loop: the lease election and, while it leads, the work. */
 export async function startLive(): Promise<void> {
   if (state.allotLiveStarted) return;
   state.allotLiveStarted = true;

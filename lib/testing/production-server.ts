@@ -58,7 +58,7 @@ export async function startProductionServer(
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   const stop = async () => {
-    if (child.exitCode !== null || child.pid === undefined) return;
+    if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
     const exited = new Promise((resolve) => child.once("exit", resolve));
     process.kill(-child.pid, "SIGTERM");
     const timer = setTimeout(() => process.kill(-child.pid!, "SIGKILL"), 10_000);
