@@ -5,6 +5,9 @@
 import { expect, test, type Page } from "@playwright/test";
 import { sameOrigin, signInAs, waitForHydration } from "./fixtures";
 
+// Several sign-ins and API calls each, on a busy 2-core machine: more than the 30 s default.
+test.describe.configure({ timeout: 90_000 });
+
 const TIME = String.raw`(\d{4}-\d\d-\d\d )?\d\d:\d\d UTC`;
 
 type ApiNode = {
@@ -70,7 +73,7 @@ test("a researcher cancels a job after a confirmation, with and without a reason
   await dialog.getByRole("button", { name: "Cancel the job" }).click();
   const history = page.getByRole("region", { name: "History" });
   await expect(history).toContainText(
-    new RegExp(`^Cancelled by Riley Chen at ${TIME}: wrong config$`),
+    new RegExp(`Cancelled by Riley Chen at ${TIME}: wrong config$`),
   );
   await expect(cancel).toHaveCount(0);
 
@@ -79,7 +82,7 @@ test("a researcher cancels a job after a confirmation, with and without a reason
   await page.getByRole("button", { name: "Cancel e2e cancel plain" }).click();
   await page.getByRole("dialog").getByRole("button", { name: "Cancel the job" }).click();
   await expect(page.getByRole("region", { name: "History" })).toContainText(
-    new RegExp(`^Cancelled by Riley Chen at ${TIME}\\.$`),
+    new RegExp(`Cancelled by Riley Chen at ${TIME}\\.$`),
   );
 });
 
@@ -137,18 +140,18 @@ test("an admin drains a node only with a reason, and the node's row and history 
   await expect(row).toContainText("healthy · set by Ada Okafor");
 });
 
-test("a program lead adopts a draft only with a reason, seeing the weights that change, and the history keeps it", async ({
+test("an admin adopts a lab-wide draft only with a reason, seeing the weights that change, and the history keeps it", async ({
   page,
 }) => {
-  await signInAs(page, "programLead");
+  await signInAs(page, "admin");
   const nodes = await treeNodes(page);
-  const vision = nodes.find((node) => node.path === "vision")!;
-  const children = nodes.filter((node) => node.parentId === vision.id);
+  const root = nodes.find((node) => node.parentId === null)!;
+  const children = nodes.filter((node) => node.parentId === root.id);
   const [first] = children;
-  const draft = await page.request.post(`/api/v1/budgets/${vision.id}/drafts`, {
+  const draft = await page.request.post(`/api/v1/budgets/${root.id}/drafts`, {
     headers: sameOrigin(),
     data: {
-      version: vision.version,
+      version: root.version,
       reason: "e2e draft",
       children: children.map(({ id, name, weight }) => ({
         id,
@@ -166,10 +169,10 @@ test("a program lead adopts a draft only with a reason, seeing the weights that 
   expect(noReason.status()).toBe(422);
   expect((await noReason.json()).error.issues[0].path).toBe("reason");
 
-  await page.goto(`/budgets/${vision.id}/drafts/${draftId}`);
+  await page.goto(`/budgets/${root.id}/drafts/${draftId}`);
   await waitForHydration(page);
   await page.getByRole("button", { name: "Adopt this split" }).click();
-  const dialog = page.getByRole("dialog", { name: "Adopt this split of vision?" });
+  const dialog = page.getByRole("dialog", { name: `Adopt this split of ${root.name}?` });
   await expect(dialog.getByRole("listitem")).toHaveText([
     `${first!.name}: weight ${first!.weight} → ${first!.weight + 2}`,
   ]);
@@ -177,15 +180,15 @@ test("a program lead adopts a draft only with a reason, seeing the weights that 
   await expect(dialog.getByRole("alert")).toHaveText(
     "Say why this split is adopted (kept in the budget's history).",
   );
-  await dialog.getByRole("textbox", { name: /Why this split/ }).fill("more video for the demo");
+  await dialog.getByRole("textbox", { name: /Why this split/ }).fill("more for the first program");
   await dialog.getByRole("button", { name: "Adopt the split" }).click();
-  await expect(page.getByRole("heading", { name: "History of vision" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: `History of ${root.name}` })).toBeVisible();
   await expect(
-    page.getByText(/Adopted the draft of \d{4}-\d\d-\d\d: more video for the demo/),
+    page.getByText(/Adopted the draft of \d{4}-\d\d-\d\d: more for the first program/),
   ).toBeVisible();
 
-  const now = (await treeNodes(page)).find((node) => node.id === vision.id)!;
-  const restored = await page.request.put(`/api/v1/budgets/${vision.id}/children`, {
+  const now = (await treeNodes(page)).find((node) => node.id === root.id)!;
+  const restored = await page.request.put(`/api/v1/budgets/${root.id}/children`, {
     headers: sameOrigin(),
     data: {
       version: now.version,
