@@ -8,6 +8,7 @@ import { POST as cancelJob } from "../../app/api/v1/jobs/[id]/cancel/route";
 import { PUT as putChildren } from "../../app/api/v1/budgets/[nodeId]/children/route";
 import { GET as getTokens, POST as postToken } from "../../app/api/v1/tokens/route";
 import { DELETE as deleteToken } from "../../app/api/v1/tokens/[id]/route";
+import { GET as getMe } from "../../app/api/v1/me/route";
 import { createOwnToken, revokeOwnToken } from "../actions/personal-tokens";
 import { safeAction } from "../actions/safe-action";
 import { getChildrenState } from "../data/budget-state";
@@ -291,5 +292,23 @@ describe("the tokens page's actions", () => {
     if (tooLong.ok) return;
     expect(Object.keys(tooLong.error.fieldErrors)).toEqual(["expiresInDays"]);
     await expectAppError(createOwnToken(null, formOf({ name: "x" })), "unauthorized");
+  });
+});
+
+describe("GET /api/v1/me", () => {
+  it("names the token's owner and the leaf budgets they may charge, none for an outsider", async () => {
+    const researcher = branch.users.researcher;
+    const response = await call(getMe, await tokenFor("researcher"));
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({
+      id: researcher.id,
+      name: researcher.name,
+      email: researcher.email,
+      isAdmin: false,
+      budgets: [{ id: branch.ids[`${LABEL}/proj/alice`], path: `${LABEL}/proj/alice` }],
+    });
+    const pi = await (await call(getMe, await tokenFor("pi"))).json();
+    expect(pi.budgets).toEqual([{ id: branch.ids[`${LABEL}/solo`], path: `${LABEL}/solo` }]);
+    expect((await call(getMe, "allot_p_unknown")).status).toBe(401);
   });
 });

@@ -52,6 +52,7 @@ export const runningRunAnswer = z.looseObject({
   rank: int.nullable(),
   gpus: int,
   nodes: z.array(int),
+  isAllocated: z.boolean(),
   startedSec: z.number(),
   protectedUntilSec: z.number(),
 });

@@ -22,6 +22,7 @@ export const QUEUE: ClusterQueueAnswer = {
       rank: 2,
       gpus: 8,
       nodes: [0],
+      isAllocated: true,
       startedSec: NOW_SEC - 5400,
       protectedUntilSec: NOW_SEC + 1800,
     },

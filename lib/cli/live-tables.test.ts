@@ -36,6 +36,12 @@ describe("squeue's table", () => {
     );
   });
 
+  it("an unallocated run (minimum runtime 0) says it is preemptible, not protected", () => {
+    const free = { ...QUEUE, running: [{ ...QUEUE.running[0]!, isAllocated: false }], pending: [] };
+    const line = formatSqueue([free], { isOwn: false, isStartView: false }).split("\n").at(-2);
+    expect(line).toMatch(/ nodes 0; unallocated: on idle GPUs, preemptible, uncharged$/);
+  });
+
   it("says how many pending jobs the server left out", () => {
     const long = { ...QUEUE, pendingTotal: 900 };
     expect(formatSqueue([long], { isOwn: false, isStartView: false })).toMatch(

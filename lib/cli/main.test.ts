@@ -30,7 +30,7 @@ describe("allot command line", () => {
   it("prints help for the tool and each command", async () => {
     expect(await run(["--help"])).toMatchObject({
       code: 0,
-      stdout: expect.stringContaining("Commands:"),
+      stdout: expect.stringContaining("Live commands"),
     });
     for (const command of ["simulate", "shares", "queue", "generate", "import-trace"]) {
       const result = await run([command, "--help"]);

@@ -1,5 +1,10 @@
 import { formatSpan, liveTimeFormatter } from "../format";
-import { meAnswer, clusterQueueAnswer, type ClusterQueueAnswer } from "./api-answers";
+import {
+  clusterQueueAnswer,
+  meAnswer,
+  type ClusterQueueAnswer,
+  type RunningRunAnswer,
+} from "./api-answers";
 import type { LiveDeps } from "./api-config";
 import { expectPositionals, parseCommandArgs } from "./args";
 import type { CliIo } from "./io";
@@ -43,6 +48,12 @@ export function formatNodeList(nodes: number[]): string {
   return ranges.join(",");
 }
 
+function protectionOf(run: RunningRunAnswer, nowSec: number): string {
+  if (!run.isAllocated) return "unallocated: on idle GPUs, preemptible, uncharged";
+  const protectedSec = run.protectedUntilSec - nowSec;
+  return protectedSec > 0 ? `protected ${formatSpan(protectedSec)} more` : "no longer protected";
+}
+
 function keepOwn(queue: ClusterQueueAnswer, userId: string): ClusterQueueAnswer {
   return {
     ...queue,
@@ -78,7 +89,6 @@ export function formatSqueue(
     const clock = liveTimeFormatter(queue.nowSec);
     if (!isStartView) {
       for (const run of queue.running) {
-        const protectedSec = run.protectedUntilSec - queue.nowSec;
         rows.push([
           queue.cluster.name,
           run.jobId,
@@ -91,7 +101,7 @@ export function formatSqueue(
           "-",
           formatSpan(queue.nowSec - run.startedSec),
           clock(run.startedSec),
-          `nodes ${formatNodeList(run.nodes)}; ${protectedSec > 0 ? `protected ${formatSpan(protectedSec)} more` : "no longer protected"}`,
+          `nodes ${formatNodeList(run.nodes)}; ${protectionOf(run, queue.nowSec)}`,
         ]);
       }
     }

@@ -379,6 +379,7 @@ export const FUZZ_ROUTES: Record<string, Partial<Record<Method, CaseMaker>>> = {
   "/api/v1/jobs": { GET: () => queryCases(), POST: jobCases },
   "/api/v1/jobs/:id": { GET: idRoute("id") },
   "/api/v1/jobs/:id/cancel": { POST: idRoute("id") },
+  "/api/v1/me": { GET: () => queryCases() },
   "/api/v1/openapi.json": { GET: () => queryCases() },
   "/api/v1/reports/review": { GET: reviewQueryCases },
   "/api/v1/reports/review.csv": { GET: reviewQueryCases },
