@@ -1,5 +1,6 @@
 // The demo provider signs in the four seeded demo users and nobody else, and exists in demo
 // mode only (docs/decisions/080-csrf-and-demo-mode.md).
+import type { NextAuthOptions } from "next-auth";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { authOptions, authorizeDemoUser } from "./auth-options";
 import { createPrismaClient } from "./data/client";
@@ -85,5 +86,37 @@ describe("authOptions", () => {
     expect(await authorize?.({ email: DEMO_USERS.researcher.email })).toMatchObject({
       id: userIds.get(DEMO_USERS.researcher.email),
     });
+  });
+});
+
+type SignInParams = Parameters<NonNullable<NextAuthOptions["callbacks"]>["signIn"] & object>[0];
+
+describe("the OIDC sign-in callback", () => {
+  const signIn = (env: Record<string, string>, email: string | null, emailVerified?: boolean) =>
+    authOptions(env).callbacks!.signIn!({
+      user: { id: "sub-1", email, name: "Zz Sso" },
+      account: { provider: "oidc", type: "oauth", providerAccountId: "sub-1" },
+      profile: { sub: "sub-1", email: email ?? undefined, email_verified: emailVerified },
+    } as SignInParams);
+  const account = (email: string) =>
+    db.user.findUnique({ where: { email }, select: { isAdmin: true, isDemo: true } });
+
+  it("sends a sign-in without an email to the error page", async () => {
+    expect(await signIn({}, null)).toBe("/signin/error?error=NoEmail");
+  });
+
+  it("refuses an email the provider says is unverified, and makes no account", async () => {
+    expect(await signIn({}, "zz-sso-unverified@lab.example", false)).toBe(
+      "/signin/error?error=EmailNotVerified",
+    );
+    expect(await account("zz-sso-unverified@lab.example")).toBeNull();
+  });
+
+  it("makes an account with no rights for a verified (or unstated) email not on ALLOT_ADMINS", async () => {
+    const env = { ALLOT_ADMINS: "someone-else@lab.example" };
+    expect(await signIn(env, "Zz-Sso-New@lab.example", true)).toBe(true);
+    expect(await account("zz-sso-new@lab.example")).toEqual({ isAdmin: false, isDemo: false });
+    expect(await signIn({}, "zz-sso-unstated@lab.example")).toBe(true);
+    expect(await account("zz-sso-unstated@lab.example")).toEqual({ isAdmin: false, isDemo: false });
   });
 });

@@ -2,9 +2,9 @@
 // (docs/decisions/004-auth.md, 080-csrf-and-demo-mode.md). Sessions are JWTs carrying our user id.
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
-import { findDemoUser, findUserByEmail, upsertSsoUser } from "./data/users";
+import { findDemoUser, findUserByEmail, signInSsoUser } from "./data/users";
 import { DEMO_USERS } from "./demo/lab-org";
-import { isDemoMode, oidcSettings, type Env } from "./env";
+import { adminEmails, isDemoMode, oidcSettings, type Env } from "./env";
 
 /** The only accounts the demo provider signs in: the four seeded demo users. */
 const DEMO_EMAILS: ReadonlySet<string> = new Set(
@@ -65,12 +65,19 @@ export function authOptions(env: Env = process.env): NextAuthOptions {
   return {
     providers: providers(env),
     session: { strategy: "jwt", maxAge: 12 * 60 * 60 },
-    pages: { signIn: "/signin", error: "/signin" },
+    // next-auth sends sign-in errors (OAuthCallback...) to signIn, the others to error; the
+    // sign-in page passes its errors on to the error page (app/signin/error).
+    pages: { signIn: "/signin", error: "/signin/error" },
     callbacks: {
-      async signIn({ user, account }) {
+      async signIn({ user, account, profile }) {
         if (account?.provider !== "oidc") return true;
-        if (!user.email) return "/signin?error=NoEmail";
-        await upsertSsoUser(user.email, user.name ?? user.email);
+        if (!user.email) return "/signin/error?error=NoEmail";
+        // Rights (ALLOT_ADMINS, leads) go by email: an address the provider says it has not
+        // verified could be anyone's. Providers that send no email_verified are trusted.
+        if ((profile as { email_verified?: unknown } | undefined)?.email_verified === false) {
+          return "/signin/error?error=EmailNotVerified";
+        }
+        await signInSsoUser(user.email, user.name ?? user.email, adminEmails(env));
         return true;
       },
       async jwt({ token, user }) {

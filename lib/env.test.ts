@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { demoModeWarning, isDemoMode, oidcSettings } from "./env";
+import { adminEmails, demoModeWarning, isDemoMode, oidcSettings } from "./env";
 
 describe("isDemoMode", () => {
   it("is off unless asked for, whatever NODE_ENV says (plain npm start is not a demo)", () => {
@@ -51,5 +51,25 @@ describe("oidcSettings", () => {
       clientSecret: "s3cret",
       name: "Single sign-on",
     });
+  });
+});
+
+describe("adminEmails", () => {
+  it("is null when ALLOT_ADMINS is unset, empty or blank", () => {
+    expect(adminEmails({})).toBeNull();
+    expect(adminEmails({ ALLOT_ADMINS: "" })).toBeNull();
+    expect(adminEmails({ ALLOT_ADMINS: " , " })).toBeNull();
+  });
+
+  it("reads emails separated by commas or spaces, lower-cased, each once", () => {
+    expect(
+      adminEmails({ ALLOT_ADMINS: " Ada@Lab.example,grace@lab.example  ada@lab.example, " }),
+    ).toEqual(["ada@lab.example", "grace@lab.example"]);
+  });
+
+  it("throws on a word that is not an email (a typo, a name, a stray @)", () => {
+    expect(() => adminEmails({ ALLOT_ADMINS: "ada@lab.example, grace, @lab.example" })).toThrow(
+      'ALLOT_ADMINS must list email addresses separated by commas; these are not: "grace", "@lab.example".',
+    );
   });
 });

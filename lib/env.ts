@@ -43,3 +43,27 @@ export function oidcSettings(env: Env = process.env) {
   if (!issuer || !clientId || !clientSecret) return null;
   return { issuer, clientId, clientSecret, name: env.OIDC_NAME?.trim() || "Single sign-on" };
 }
+
+/**
+ * The site's admins: `ALLOT_ADMINS`, email addresses separated by commas or spaces, lower-cased.
+ * Null when unset or empty: then sign-in leaves everyone's admin flag as it is. When set, a
+ * person signing in through OIDC is an admin exactly when their email is listed (lib/data/users.ts
+ * `signInSsoUser`). A word that is not an email throws, so that a typo stops the server at start
+ * instead of silently leaving a site without its admin.
+ *
+ * @example adminEmails({ ALLOT_ADMINS: "Ada@Lab.example, grace@lab.example" })
+ * // ["ada@lab.example", "grace@lab.example"]
+ */
+export function adminEmails(env: Env = process.env): string[] | null {
+  const words = (env.ALLOT_ADMINS ?? "").split(/[\s,]+/).filter((word) => word !== "");
+  if (words.length === 0) return null;
+  const wrong = words.filter((word) => !/^[^@\s]+@[^@\s]+$/.test(word));
+  if (wrong.length > 0) {
+    throw new Error(
+      `ALLOT_ADMINS must list email addresses separated by commas; these are not: ${wrong
+        .map((word) => `"${word}"`)
+        .join(", ")}.`,
+    );
+  }
+  return [...new Set(words.map((word) => word.toLowerCase()))];
+}

@@ -10,7 +10,7 @@ import next from "next";
 import { openDatabase } from "../lib/data/connect";
 import { applyMigrations } from "../lib/data/migrator";
 import { withStartupLock } from "../lib/data/startup-lock";
-import { demoModeWarning, isDemoMode } from "../lib/env";
+import { adminEmails, demoModeWarning, isDemoMode } from "../lib/env";
 import { stopLeaderElection } from "../lib/live/leader-handle";
 import { metricsGuardOf, PEER_ADDRESS_HEADER } from "../lib/metrics/guard";
 import { seedDemoLab } from "../prisma/seed";
@@ -64,6 +64,8 @@ async function main(): Promise<void> {
   }
   // A typo in the metrics allow-list stops the server here, not at the first scrape.
   metricsGuardOf(process.env);
+  // Likewise a typo in the admins' list, not the first admin's sign-in.
+  adminEmails();
   if (!isDev && !existsSync(path.join(ROOT, ".next", "BUILD_ID"))) {
     throw new Error("No production build: run `npm run build` first (or `npm run demo`).");
   }

@@ -8,19 +8,20 @@ import { isDemoMode, oidcSettings } from "@/lib/env";
 export const metadata: Metadata = { title: "Sign in" };
 export const dynamic = "force-dynamic";
 
-const ERRORS: Record<string, string> = {
-  CredentialsSignin: "Only the demo users sign in without a password.",
-  NoEmail: "Your identity provider did not send an email address.",
-  OAuthSignin: "The identity provider could not be reached.",
-  OAuthCallback: "The identity provider's answer could not be read.",
-};
+// The demo picker's refusal is said beside the picker; every other error (next-auth sends its
+// sign-in errors here, not to `pages.error`) has its own page that says what an admin checks.
+const DEMO_REFUSAL = "Only the demo users sign in without a password.";
 
 export default async function SignInPage({
   searchParams,
 }: {
-  searchParams: Promise<{ error?: string; callbackUrl?: string }>;
+  searchParams: Promise<{ error?: string | string[]; callbackUrl?: string }>;
 }) {
   const { error, callbackUrl } = await searchParams;
+  if (error && error !== "CredentialsSignin") {
+    const code = typeof error === "string" ? error : "";
+    redirect(`/signin/error?${new URLSearchParams({ error: code }).toString()}`);
+  }
   if (await getSessionUser()) redirect("/");
   const isDemo = isDemoMode();
   const demoUsers = isDemo
@@ -41,7 +42,7 @@ export default async function SignInPage({
         <p className="muted">GPU-time budgets and fair-share scheduling.</p>
         {error ? (
           <p className="alert" role="alert">
-            {ERRORS[error] ?? "Sign-in failed. Try again."}
+            {DEMO_REFUSAL}
           </p>
         ) : null}
         <SignInChoices

@@ -4,6 +4,7 @@ import { hashToken } from "./token-hash";
 export { hashToken };
 import { getDb } from "../db";
 import { AppError } from "../errors";
+import { ensureRootBudget } from "./site-root";
 
 export type SessionUser = { id: string; email: string; name: string; isAdmin: boolean };
 
@@ -34,14 +35,28 @@ export async function listDemoUsers(): Promise<SessionUser[]> {
   });
 }
 
-/** A person signing in through the site's identity provider for the first time gets an account. */
-export async function upsertSsoUser(email: string, name: string): Promise<SessionUser> {
-  return getDb().user.upsert({
-    where: { email: email.toLowerCase() },
-    create: { email: email.toLowerCase(), name },
-    update: {},
+/**
+ * A person signing in through the site's identity provider: a first sign-in creates their account
+ * (no rights). `adminEmails` is ALLOT_ADMINS (lib/env.ts): when it is a list, the person is an
+ * admin exactly when their email is on it, from this sign-in on; when null, their admin flag is
+ * left as it is. An admin signing in to a site that has no budget tree yet gets its root, so the
+ * first admin has something to split.
+ */
+export async function signInSsoUser(
+  email: string,
+  name: string,
+  adminEmails: readonly string[] | null,
+): Promise<SessionUser> {
+  const address = email.toLowerCase();
+  const isListed = adminEmails?.includes(address);
+  const user = await getDb().user.upsert({
+    where: { email: address },
+    create: { email: address, name, isAdmin: isListed ?? false },
+    update: isListed === undefined ? {} : { isAdmin: isListed },
     select: USER_COLUMNS,
   });
+  if (user.isAdmin) await ensureRootBudget(getDb());
+  return user;
 }
 
 /** lastUsedAt is written at most this often per token, so a busy script costs no extra writes. */

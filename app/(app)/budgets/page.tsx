@@ -80,7 +80,8 @@ export default async function BudgetsPage({
         />
       ) : (
         <p className="card">
-          No budget tree yet. Run <code>npm run db:seed</code> for the demo lab.
+          No budget tree yet. It gets its root when the first admin (<code>ALLOT_ADMINS</code>)
+          signs in; for the demo lab, run <code>npm run db:seed</code>.
         </p>
       )}
     </>
