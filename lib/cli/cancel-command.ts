@@ -2,8 +2,7 @@ import { jobEnvelopeAnswer, type JobAnswer } from "./api-answers";
 import type { LiveDeps } from "./api-config";
 import { parseCommandArgs } from "./args";
 import { UsageError, type CliIo } from "./io";
-import { connect, LIVE_HELP, LIVE_OPTIONS, printJson } from "./live-command";
-import { jobPath } from "./why-command";
+import { connect, jobPath, LIVE_HELP, LIVE_OPTIONS, printJson } from "./live-command";
 
 /** `allot cancel --help`. */
 export const CANCEL_HELP = `Usage: allot cancel <job>... [--json]

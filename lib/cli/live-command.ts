@@ -41,6 +41,11 @@ export function queuePath(cluster: string): string {
   return `/api/v1/clusters/${encodeURIComponent(cluster)}/queue`;
 }
 
+/** The path of a job. */
+export function jobPath(jobId: string): string {
+  return `/api/v1/jobs/${encodeURIComponent(jobId)}`;
+}
+
 /** Prints a value as indented JSON. */
 export function printJson(io: CliIo, value: unknown): void {
   io.stdout(`${JSON.stringify(value, null, 2)}\n`);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { formatBudgets } from "./budgets-command";
 import { NOW_SEC, QUEUE, WAITING_JOB } from "./live-fixtures";
-import { formatNodeList, formatSqueue } from "./squeue-command";
+import { formatSqueue } from "./squeue-command";
+import { formatNodeList } from "./table";
 import { formatSshare, withFactors } from "./sshare-command";
 import { formatWhy } from "./why-command";
 

@@ -74,11 +74,13 @@ function exitOf(error: unknown): { code: number; message: string } | null {
   }
   if (error instanceof TokenRefusedError) return { code: EXIT.refused, message: error.message };
   if (error instanceof ApiRequestError) {
-    const isRefusal = error.status >= 400;
-    return {
-      code: EXIT.failed,
-      message: isRefusal ? `the server refused: ${error.message}` : error.message,
-    };
+    const prefix =
+      error.status >= 500
+        ? "the server failed: "
+        : error.status >= 400
+          ? "the server refused: "
+          : "";
+    return { code: EXIT.failed, message: `${prefix}${error.message}` };
   }
   return null;
 }

@@ -16,7 +16,7 @@ import {
   printJson,
   queuePath,
 } from "./live-command";
-import { formatNumber, formatTable, type Align } from "./table";
+import { formatNodeList, formatNumber, formatTable, type Align } from "./table";
 
 /** `allot squeue --help`. */
 export const SQUEUE_HELP = `Usage: allot squeue [--cluster <name>] [--me] [--start] [--json]
@@ -31,22 +31,6 @@ Options:
   --me               only the jobs of the token's owner
   --start            pending jobs only, with START and what would have to change (NOTE)
 ${LIVE_HELP}`;
-
-/** One cluster's queue as the command shows it. */
-export type SqueueView = ClusterQueueAnswer;
-
-/** Node indexes as SLURM writes a node list: [0, 1, 2, 5] -> "0-2,5". */
-export function formatNodeList(nodes: number[]): string {
-  const sorted = [...nodes].sort((a, b) => a - b);
-  const ranges: string[] = [];
-  for (let i = 0; i < sorted.length;) {
-    let j = i;
-    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j]! + 1) j += 1;
-    ranges.push(i === j ? String(sorted[i]) : `${sorted[i]}-${sorted[j]}`);
-    i = j + 1;
-  }
-  return ranges.join(",");
-}
 
 function protectionOf(run: RunningRunAnswer, nowSec: number): string {
   if (!run.isAllocated) return "unallocated: on idle GPUs, preemptible, uncharged";

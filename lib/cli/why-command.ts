@@ -3,8 +3,8 @@ import { jobEnvelopeAnswer, type JobAnswer } from "./api-answers";
 import type { LiveDeps } from "./api-config";
 import { expectPositionals, parseCommandArgs } from "./args";
 import type { CliIo } from "./io";
-import { connect, LIVE_HELP, LIVE_OPTIONS, printJson } from "./live-command";
-import { formatNodeList } from "./squeue-command";
+import { connect, jobPath, LIVE_HELP, LIVE_OPTIONS, printJson } from "./live-command";
+import { formatNodeList } from "./table";
 
 /** `allot why --help`. */
 export const WHY_HELP = `Usage: allot why <job> [--json]
@@ -60,11 +60,6 @@ export function formatWhy(job: JobAnswer): string {
   // Each sentence says what happened ("Started at...", "Waiting: ...", "Preempted...").
   for (const decision of decisions) lines.push(`  ${clock(decision.atSec)}  ${decision.sentence}`);
   return `${lines.join("\n")}\n`;
-}
-
-/** The API path of a job. */
-export function jobPath(jobId: string): string {
-  return `/api/v1/jobs/${encodeURIComponent(jobId)}`;
 }
 
 /** `allot why`: returns the exit code. */
