@@ -4,7 +4,7 @@ import "server-only";
 import { getDb } from "../db";
 import { AppError } from "../errors";
 import type { NodeSlice } from "../engine";
-import { explainLive } from "../live/explain";
+import { estimateLiveStart, explainLive, summarizeLive } from "../live/explain";
 import { getNow } from "./clock";
 import { readRanking, type RankingRow } from "./ranking";
 import { toSec } from "./live-state";
@@ -27,6 +27,8 @@ export type DecisionView = {
   atSec: number;
   runId: string | null;
   rule: string;
+  /** One short plain sentence leading `sentence`. */
+  summary: string;
   sentence: string;
   /** For preemptions made for another job: that job, to link to. */
   preemptorJobId: string | null;
@@ -58,7 +60,13 @@ export type JobView = {
   workSec: number | null;
   remainingWorkSec: number | null;
   queuePosition: number | null;
+  /** One short plain sentence leading `waitSentence` (pending jobs). */
+  waitSummary: string | null;
   waitSentence: string | null;
+  /** ISO 8601 instant by which the pending job is expected to start, when a bound is known. */
+  expectedStartAt: string | null;
+  /** What would have to change for the pending job to start, when no time bound is known. */
+  startNote: string | null;
   nowSec: number;
   runs: RunView[];
   decisions: DecisionView[];
@@ -86,11 +94,14 @@ export async function getJobView(jobId: string): Promise<JobView> {
   const nowSec = toSec(await getNow(db));
   const ranking = readRanking(job.cluster.ranking);
   const path = ranking.find((row) => row.id === job.budgetId)?.path ?? job.budgetId;
+  const budget = budgetRow(ranking, job.budgetId);
+  const isPending = job.state === "pending";
+  const waitReason = isPending ? job.waitReason : null;
   return {
     id: job.id,
     name: job.name,
     cluster: job.cluster.name,
-    budget: { id: job.budgetId, path, ...budgetRow(ranking, job.budgetId) },
+    budget: { id: job.budgetId, path, ...budget },
     user: job.user,
     gpus: job.gpus,
     minRuntimeSec: job.minRuntimeSec,
@@ -102,9 +113,17 @@ export async function getJobView(jobId: string): Promise<JobView> {
     endedSec: job.endedAt ? toSec(job.endedAt) : null,
     workSec: job.workSec,
     remainingWorkSec: job.remainingWorkSec,
-    queuePosition: job.state === "pending" ? job.queuePosition : null,
-    waitSentence:
-      job.state === "pending" && job.waitReason ? explainLive(job.waitReason, nowSec) : null,
+    queuePosition: isPending ? job.queuePosition : null,
+    waitSummary: waitReason
+      ? summarizeLive(waitReason, nowSec, {
+          rankedBudgets: budget.rankOf,
+          ...(job.queuePosition !== null ? { jobsAhead: job.queuePosition - 1 } : {}),
+        })
+      : null,
+    waitSentence: waitReason ? explainLive(waitReason, nowSec) : null,
+    ...(isPending
+      ? estimateLiveStart(waitReason, nowSec)
+      : { expectedStartAt: null, startNote: null }),
     nowSec,
     runs: job.runs.map((run) => ({
       id: run.id,
@@ -125,6 +144,7 @@ export async function getJobView(jobId: string): Promise<JobView> {
         atSec: toSec(decision.at),
         runId: decision.runId,
         rule: reason.rule ?? decision.kind,
+        summary: summarizeLive(reason, nowSec),
         sentence: explainLive(reason, nowSec),
         preemptorJobId: reason.preemptor?.jobId ?? null,
         reason,
