@@ -5,7 +5,14 @@ import { formatInteger, formatPercent, formatWeight } from "@/lib/format";
 import { PeopleEditor } from "./people-editor";
 import { gpuHoursByCluster, type ClusterRef, type NodeRow } from "./tree-model";
 
-/** The selected budget: what it is owed, its split, its people, and what the viewer may do. */
+/** "7 days" when every cluster looks back 7 days (the default), else "window". */
+function windowLabel(clusters: ClusterRef[]): string {
+  const days = new Set(clusters.map((cluster) => (cluster.lookbackSec ?? 604_800) / 86_400));
+  const [only] = [...days];
+  return days.size === 1 && only !== undefined ? `${only} days` : "lookback window";
+}
+
+/** The selected budget: what it is owed and used per cluster, its split, its people, and what the viewer may do. */
 export function NodeDetails({
   node,
   rows,
@@ -33,14 +40,34 @@ export function NodeDetails({
           </span>
         ) : null}
       </p>
-      <dl className="hours">
-        {clusters.map((cluster, index) => (
-          <div key={cluster.name}>
-            <dt>{cluster.gpuType} h/week</dt>
-            <dd>{formatInteger(hours[index]!)}</dd>
-          </div>
-        ))}
-      </dl>
+      <table className="owed-used">
+        <caption>Owed and used per cluster, in GPU-hours</caption>
+        <thead>
+          <tr>
+            <th scope="col">Cluster</th>
+            <th scope="col" className="num">
+              Owed per week
+            </th>
+            <th scope="col" className="num">
+              Used, last {windowLabel(clusters)}
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {clusters.map((cluster, index) => {
+            const used = cluster.usedGpuHoursById?.[node.id];
+            return (
+              <tr key={cluster.name}>
+                <th scope="row">
+                  {cluster.name} <span className="muted">({cluster.gpuType})</span>
+                </th>
+                <td className="num">{formatInteger(hours[index]!)}</td>
+                <td className="num">{used === undefined ? "–" : formatInteger(used)}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
       <div className="details-actions">
         {node.canEdit ? (
           <button

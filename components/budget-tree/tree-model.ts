@@ -51,7 +51,14 @@ export function expandTree(compact: CompactTree): NodeRow[] {
   });
 }
 
-export type ClusterRef = { name: string; gpuType: string; gpus: number };
+export type ClusterRef = {
+  name: string;
+  gpuType: string;
+  gpus: number;
+  /** The ranking's lookback window and each budget's use within it (GPU-hours), when known. */
+  lookbackSec?: number;
+  usedGpuHoursById?: Record<string, number>;
+};
 
 export type DraftChild = { key: string; id?: string; name: string; weightText: string };
 

@@ -2,11 +2,13 @@
 
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
+import { describePlacement, formatExactDuration, readMinutes } from "@/lib/engine/request-preview";
 
 export type ClusterChoice = {
   name: string;
   gpuType: string;
   gpus: number;
+  nodeSizeGpus: number;
   maxMinRuntimeSec: number;
 };
 export type BudgetChoice = { id: string; path: string };
@@ -29,6 +31,8 @@ export function SubmitJobForm({
   const [message, setMessage] = useState<string | null>(null);
   const [isBusy, setBusy] = useState(false);
   const [cluster, setCluster] = useState(initialCluster);
+  const [gpusText, setGpusText] = useState("8");
+  const [minutesText, setMinutesText] = useState("60");
   const chosen = clusters.find((entry) => entry.name === cluster);
   const errorOf = (field: string) => issues.find((issue) => issue.path === field)?.message;
 
@@ -43,7 +47,8 @@ export function SubmitJobForm({
       budgetId: form.get("budgetId"),
       name: form.get("name"),
       gpus: Number(form.get("gpus")),
-      minRuntimeSec: Math.round(Number(form.get("minRuntimeMin")) * 60),
+      // Never rounded: a value that is not whole seconds goes as typed and is refused.
+      minRuntimeSec: readMinutes(String(form.get("minRuntimeMin") ?? "")).sec ?? Number.NaN,
       isResumable: form.get("isResumable") === "on",
       priority: form.get("priority"),
     };
@@ -124,7 +129,14 @@ export function SubmitJobForm({
       </div>
       <div className="field">
         <label htmlFor="f-gpus">GPUs</label>
-        <input type="number" name="gpus" min={1} defaultValue={8} {...field("gpus")} />
+        <input
+          type="number"
+          name="gpus"
+          min={1}
+          value={gpusText}
+          onChange={(e) => setGpusText(e.target.value)}
+          {...field("gpus")}
+        />
         <div id="f-gpus-hint" className="field-hint">
           Up to {chosen?.gpus ?? "?"}; more than one node takes whole nodes.
         </div>
@@ -136,8 +148,9 @@ export function SubmitJobForm({
           type="number"
           name="minRuntimeMin"
           min={0}
-          step={1}
-          defaultValue={60}
+          step="any"
+          value={minutesText}
+          onChange={(e) => setMinutesText(e.target.value)}
           {...field("minRuntimeSec")}
         />
         <div id="f-minRuntimeSec-hint" className="field-hint">
@@ -164,11 +177,63 @@ export function SubmitJobForm({
           remaining work if preempted)
         </label>
       </div>
+      <SubmitPreview cluster={chosen} gpusText={gpusText} minutesText={minutesText} />
       <p>
         <button className="button button-primary" type="submit" disabled={isBusy}>
           {isBusy ? "Submitting…" : "Submit job"}
         </button>
       </p>
     </form>
+  );
+}
+
+/** What the scheduler will do with the request as typed, before it is sent: nothing is changed. */
+function SubmitPreview({
+  cluster,
+  gpusText,
+  minutesText,
+}: {
+  cluster: ClusterChoice | undefined;
+  gpusText: string;
+  minutesText: string;
+}) {
+  const gpus = Number(gpusText);
+  const minutes = readMinutes(minutesText);
+  const lines: string[] = [];
+  if (cluster && Number.isInteger(gpus) && gpus >= 1) {
+    lines.push(
+      gpus > cluster.gpus
+        ? `${gpus} GPUs: more than ${cluster.name}'s ${cluster.gpus}; it will be refused.`
+        : `${gpus} ${gpus === 1 ? "GPU" : "GPUs"} on ${cluster.name}'s ${cluster.nodeSizeGpus}-GPU nodes: ` +
+            `${describePlacement(gpus, cluster.nodeSizeGpus)}.`,
+    );
+  } else {
+    lines.push("GPUs: give a whole number of at least 1.");
+  }
+  if (!minutes.ok) lines.push(`${minutes.message} It will be refused as it is.`);
+  else if (minutes.sec === 0) {
+    lines.push(
+      "Minimum runtime 0: it runs as unallocated work, charged to nobody and preempted whenever an allocated job needs its GPUs.",
+    );
+  } else if (cluster && minutes.sec > cluster.maxMinRuntimeSec) {
+    lines.push(
+      `Minimum runtime ${formatExactDuration(minutes.sec)}: more than ${cluster.name}'s maximum of ` +
+        `${formatExactDuration(cluster.maxMinRuntimeSec)}; it will be refused.`,
+    );
+  } else {
+    lines.push(
+      `Minimum runtime ${formatExactDuration(minutes.sec)} (${minutes.sec.toLocaleString("en-US")} s): ` +
+        "nothing but a node failure preempts it for that long once it starts.",
+    );
+  }
+  return (
+    <section className="submit-preview" aria-labelledby="preview-heading" aria-live="polite">
+      <h2 id="preview-heading">What will happen</h2>
+      <ul>
+        {lines.map((line) => (
+          <li key={line}>{line}</li>
+        ))}
+      </ul>
+    </section>
   );
 }

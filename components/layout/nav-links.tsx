@@ -7,7 +7,8 @@ const LINKS = [
   { href: "/", label: "Overview" },
   { href: "/budgets", label: "Budgets" },
   { href: "/clusters", label: "Clusters" },
-  { href: "/jobs", label: "My jobs" },
+  { href: "/jobs", label: "Jobs" },
+  { href: "/queue", label: "Queues" },
   { href: "/review", label: "Review" },
   { href: "/simulations", label: "Simulations" },
 ];

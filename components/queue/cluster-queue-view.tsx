@@ -5,12 +5,27 @@ import { GpuBar } from "@/components/clusters/gpu-bar";
 import { clusterQueueQuery } from "@/lib/queries/cluster-queue";
 import { formatInteger, liveTimeFormatter } from "@/lib/format";
 import { BudgetRanks } from "./budget-ranks";
+import Link from "next/link";
+import { START_ESTIMATE_CONDITIONS } from "@/lib/engine/start-estimate";
 import { PendingTable, RunningTable } from "./queue-tables";
 
-/** The live queue of one cluster, polled through the API (prefetched on the server). */
-export function ClusterQueueView({ cluster }: { cluster: string }) {
+/**
+ * The live queue of one cluster, polled through the API (prefetched on the server). The viewer's
+ * own jobs are marked; `isMineOnly` (the URL's `?mine=1`) shows only those.
+ */
+export function ClusterQueueView({
+  cluster,
+  viewerId,
+  isMineOnly,
+}: {
+  cluster: string;
+  viewerId: string;
+  isMineOnly: boolean;
+}) {
   const { data, isError } = useQuery(clusterQueueQuery(cluster));
   if (!data) return <p>{isError ? "The queue could not be loaded." : "Loading…"}</p>;
+  const pending = isMineOnly ? data.pending.filter((job) => job.userId === viewerId) : data.pending;
+  const running = isMineOnly ? data.running.filter((run) => run.userId === viewerId) : data.running;
   const load = data.cluster;
   const clock = liveTimeFormatter(data.nowSec);
   return (
@@ -31,7 +46,21 @@ export function ClusterQueueView({ cluster }: { cluster: string }) {
         </p>
       </section>
       <section className="card" aria-labelledby="pending-heading">
-        <h2 id="pending-heading">Pending, in queue order</h2>
+        <div className="section-head">
+          <h2 id="pending-heading">Pending, in queue order</h2>
+          <p className="card-links" aria-label="Whose jobs">
+            <Link className="mine-toggle" href={`/clusters/${cluster}`} aria-current={!isMineOnly}>
+              All jobs
+            </Link>
+            <Link
+              className="mine-toggle"
+              href={`/clusters/${cluster}?mine=1`}
+              aria-current={isMineOnly}
+            >
+              Mine only
+            </Link>
+          </p>
+        </div>
         <p className="muted">
           Allocated work by budget rank, then priority within a budget, then submit time;
           unallocated work (minimum runtime 0) after it.
@@ -39,11 +68,23 @@ export function ClusterQueueView({ cluster }: { cluster: string }) {
             ? ` Showing the first ${data.pending.length} of ${formatInteger(data.pendingTotal)}.`
             : ""}
         </p>
-        <PendingTable jobs={data.pending} />
+        <PendingTable
+          jobs={pending}
+          nowSec={data.nowSec}
+          rankedBudgets={data.rankedBudgets}
+          viewerId={viewerId}
+          emptyText={isMineOnly ? "None of your jobs is waiting here." : "No job is waiting."}
+        />
+        <p className="fine-print">{START_ESTIMATE_CONDITIONS}</p>
       </section>
       <section className="card" aria-labelledby="running-heading">
         <h2 id="running-heading">Running</h2>
-        <RunningTable runs={data.running} nowSec={data.nowSec} />
+        <RunningTable
+          runs={running}
+          nowSec={data.nowSec}
+          viewerId={viewerId}
+          emptyText={isMineOnly ? "None of your jobs runs here." : "Nothing is running."}
+        />
       </section>
       <section className="card" id="ranks" aria-labelledby="ranks-heading">
         <h2 id="ranks-heading">Budgets by Fair Tree rank</h2>

@@ -1,14 +1,33 @@
 import Link from "next/link";
+import "./queue.css";
 import type { QueuedJob, RunningRun } from "@/lib/data/queue";
-import { formatInteger, formatPercent, formatSpan } from "@/lib/format";
+import { formatInteger, formatPercent, formatSpan, liveTimeFormatter } from "@/lib/format";
 
 function ratio(value: number | null): string {
   return value === null ? "no share" : formatPercent(value);
 }
 
-/** Pending jobs in queue order with their one-line reason. */
-export function PendingTable({ jobs }: { jobs: QueuedJob[] }) {
-  if (jobs.length === 0) return <p>No job is waiting.</p>;
+/** "yours", in words beside the name: a mark that does not rely on colour. */
+export function MineMark() {
+  return <span className="mine-mark">yours</span>;
+}
+
+/** Pending jobs in queue order: a plain summary first, the details below, the start estimate. */
+export function PendingTable({
+  jobs,
+  nowSec,
+  rankedBudgets,
+  viewerId,
+  emptyText = "No job is waiting.",
+}: {
+  jobs: QueuedJob[];
+  nowSec: number;
+  rankedBudgets: number;
+  viewerId?: string;
+  emptyText?: string;
+}) {
+  if (jobs.length === 0) return <p>{emptyText}</p>;
+  const clock = liveTimeFormatter(nowSec);
   return (
     <div className="table-scroll">
       <table>
@@ -34,25 +53,49 @@ export function PendingTable({ jobs }: { jobs: QueuedJob[] }) {
               Waiting
             </th>
             <th scope="col">Why waiting</th>
+            <th scope="col">Expected start</th>
           </tr>
         </thead>
         <tbody>
-          {jobs.map((job) => (
-            <tr key={job.jobId}>
-              <td className="num">{job.position ?? "–"}</td>
-              <th scope="row" className="tree-row-head">
-                <Link href={`/jobs/${job.jobId}`}>{job.name}</Link>
-                <div className="muted">{job.userName}</div>
-              </th>
-              <td>{job.budgetPath}</td>
-              <td className="num">{job.rank ?? "–"}</td>
-              <td className="num">{ratio(job.usageRatio)}</td>
-              <td>{job.priority}</td>
-              <td className="num">{formatInteger(job.gpus)}</td>
-              <td className="num">{formatSpan(job.waitingSec)}</td>
-              <td className="why">{job.sentence}</td>
-            </tr>
-          ))}
+          {jobs.map((job) => {
+            const isMine = job.userId === viewerId;
+            return (
+              <tr key={job.jobId} className={isMine ? "is-mine" : undefined}>
+                <td className="num">{job.position ?? "–"}</td>
+                <th scope="row" className="tree-row-head">
+                  <Link href={`/jobs/${job.jobId}`}>{job.name}</Link>
+                  {isMine ? <MineMark /> : null}
+                  <div className="muted">{job.userName}</div>
+                </th>
+                <td>{job.budgetPath}</td>
+                <td className="num">
+                  {job.rank === null ? "–" : `${job.rank} of ${rankedBudgets}`}
+                </td>
+                <td className="num">{ratio(job.usageRatio)}</td>
+                <td>{job.priority}</td>
+                <td className="num">{formatInteger(job.gpus)}</td>
+                <td className="num">{formatSpan(job.waitingSec)}</td>
+                <td className="why">
+                  <p>{job.summary}</p>
+                  {job.sentence !== job.summary ? (
+                    <details>
+                      <summary>Details</summary>
+                      <p>{job.sentence}</p>
+                    </details>
+                  ) : null}
+                </td>
+                <td className="why">
+                  {job.expectedStartAt ? (
+                    <span className="start-estimate">
+                      by {clock(Date.parse(job.expectedStartAt) / 1000)}
+                    </span>
+                  ) : (
+                    (job.startNote ?? "–")
+                  )}
+                </td>
+              </tr>
+            );
+          })}
         </tbody>
       </table>
     </div>
@@ -60,8 +103,18 @@ export function PendingTable({ jobs }: { jobs: QueuedJob[] }) {
 }
 
 /** Running runs, allocated or not, with the time left in their protected period. */
-export function RunningTable({ runs, nowSec }: { runs: RunningRun[]; nowSec: number }) {
-  if (runs.length === 0) return <p>Nothing is running.</p>;
+export function RunningTable({
+  runs,
+  nowSec,
+  viewerId,
+  emptyText = "Nothing is running.",
+}: {
+  runs: RunningRun[];
+  nowSec: number;
+  viewerId?: string;
+  emptyText?: string;
+}) {
+  if (runs.length === 0) return <p>{emptyText}</p>;
   return (
     <div className="table-scroll">
       <table>
@@ -87,10 +140,12 @@ export function RunningTable({ runs, nowSec }: { runs: RunningRun[]; nowSec: num
         <tbody>
           {runs.map((run) => {
             const leftSec = run.protectedUntilSec - nowSec;
+            const isMine = run.userId === viewerId;
             return (
-              <tr key={run.runId}>
+              <tr key={run.runId} className={isMine ? "is-mine" : undefined}>
                 <th scope="row" className="tree-row-head">
                   <Link href={`/jobs/${run.jobId}`}>{run.name}</Link>
+                  {isMine ? <MineMark /> : null}
                   <div className="muted">
                     {run.userName}
                     {run.isStartAcknowledged ? "" : " · starting"}

@@ -11,6 +11,7 @@ import {
 import { setChildrenSchema, personSchema } from "../validation/budgets";
 import { registerClusterSchema } from "../validation/clusters";
 import { batchSchema, executorEventSchema } from "../validation/executor";
+import { jobListQuerySchema } from "../validation/job-list";
 import { submitJobSchema } from "../validation/jobs";
 import { pathParamSchema } from "../validation/params";
 import { reviewQuerySchema } from "../validation/review";
@@ -166,7 +167,12 @@ export const OPERATIONS: Record<string, Partial<Record<Method, Operation>>> = {
     },
   },
   "/api/v1/clusters/:name/queue": {
-    GET: person("The live ranked queue with a reason for every job", ok("The queue.")),
+    GET: person(
+      "The live ranked queue: every job's reason, plain summary and start estimate",
+      ok(
+        "The queue. Each pending row has `expectedStartAt` (ISO 8601 or null: the time by which it should start, when the pass keeps nodes for it) and `startNote` (or null: what would have to change).",
+      ),
+    ),
   },
   "/api/v1/drafts/:id": {
     GET: person("A draft, the split in force and its what-ifs", ok("The draft.")),
@@ -191,7 +197,13 @@ export const OPERATIONS: Record<string, Partial<Record<Method, Operation>>> = {
     GET: person("One what-if: progress, then the side-by-side result", ok("The what-if.")),
   },
   "/api/v1/jobs": {
-    GET: person("The caller's jobs across clusters", ok("The jobs.")),
+    GET: person(
+      "The jobs the caller sees (own; a lead's branch; an admin's all), filtered and paged",
+      {
+        query: jobListQuerySchema,
+        ...ok("One page of jobs with `total`, `page`, `pageCount` and `notes`."),
+      },
+    ),
     POST: person("Submit a job charged to a leaf budget the caller belongs to", {
       body: submitJobSchema.omit({ workSec: true }),
       status: 201,

@@ -8,6 +8,8 @@ export type ClusterSummary = {
   executor: "builtin" | "slurm";
   nodes: number;
   gpus: number;
+  /** The largest node's GPUs: jobs of more take whole nodes of this size. */
+  nodeSizeGpus: number;
   healthyNodes: number;
   healthyGpus: number;
   drainingNodes: number;
@@ -34,6 +36,7 @@ export async function listClusters(): Promise<ClusterSummary[]> {
       ...cluster,
       nodes: nodes.length,
       gpus: nodes.reduce((sum, node) => sum + node.gpus, 0),
+      nodeSizeGpus: Math.max(0, ...nodes.map((node) => node.gpus)),
       healthyNodes: healthy.length,
       healthyGpus: healthy.reduce((sum, node) => sum + node.gpus, 0),
       drainingNodes: nodes.filter((node) => node.health === "draining").length,

@@ -1,10 +1,10 @@
-// Read models of jobs for the job page, "my jobs" and GET /api/v1/jobs/{id}: plain DTOs with
+// Read models of jobs for the job page and GET /api/v1/jobs/{id}: plain DTOs with
 // epoch seconds and every reason already written as a sentence.
 import "server-only";
 import { getDb } from "../db";
 import { AppError } from "../errors";
-import type { NodeSlice } from "../engine";
-import { explainLive } from "../live/explain";
+import { describePlacement, type NodeSlice } from "../engine";
+import { estimateLiveStart, explainLive, summarizeLive } from "../live/explain";
 import { getNow } from "./clock";
 import { readRanking, type RankingRow } from "./ranking";
 import { toSec } from "./live-state";
@@ -27,6 +27,8 @@ export type DecisionView = {
   atSec: number;
   runId: string | null;
   rule: string;
+  /** One short plain sentence leading `sentence`. */
+  summary: string;
   sentence: string;
   /** For preemptions made for another job: that job, to link to. */
   preemptorJobId: string | null;
@@ -37,7 +39,8 @@ export type JobView = {
   id: string;
   name: string;
   cluster: string;
-  /** The budget's rank now, among `rankOf` ranked leaf budgets of the cluster. */
+  /** The budget's rank now, among `rankOf` ranked leaf budgets of the cluster (null once the
+   * job has ended: it no longer competes). */
   budget: {
     id: string;
     path: string;
@@ -47,6 +50,8 @@ export type JobView = {
   };
   user: { id: string; name: string };
   gpus: number;
+  /** How the GPUs land on the cluster's nodes, in words ("1 whole node (8 GPUs) plus 4 ..."). */
+  layout: string;
   minRuntimeSec: number;
   isResumable: boolean;
   priority: string;
@@ -58,7 +63,13 @@ export type JobView = {
   workSec: number | null;
   remainingWorkSec: number | null;
   queuePosition: number | null;
+  /** One short plain sentence leading `waitSentence` (pending jobs). */
+  waitSummary: string | null;
   waitSentence: string | null;
+  /** ISO 8601 instant by which the pending job is expected to start, when a bound is known. */
+  expectedStartAt: string | null;
+  /** What would have to change for the pending job to start, when no time bound is known. */
+  startNote: string | null;
   nowSec: number;
   runs: RunView[];
   decisions: DecisionView[];
@@ -86,7 +97,7 @@ export async function getJobView(jobId: string): Promise<JobView> {
   const job = await db.job.findUnique({
     where: { id: jobId },
     include: {
-      cluster: { select: { name: true, ranking: true } },
+      cluster: { select: { name: true, ranking: true, nodes: { select: { gpus: true } } } },
       user: { select: { id: true, name: true } },
       cancelledBy: { select: { name: true } },
       runs: { orderBy: { startedAt: "asc" } },
@@ -97,13 +108,21 @@ export async function getJobView(jobId: string): Promise<JobView> {
   const nowSec = toSec(await getNow(db));
   const ranking = readRanking(job.cluster.ranking);
   const path = ranking.find((row) => row.id === job.budgetId)?.path ?? job.budgetId;
+  const isOpen = job.state === "pending" || job.state === "running";
+  // A finished job has no rank: it no longer competes (the rank shown would be today's).
+  const budget = isOpen
+    ? budgetRow(ranking, job.budgetId)
+    : { ...budgetRow(ranking, job.budgetId), rank: null };
+  const isPending = job.state === "pending";
+  const waitReason = isPending ? job.waitReason : null;
   return {
     id: job.id,
     name: job.name,
     cluster: job.cluster.name,
-    budget: { id: job.budgetId, path, ...budgetRow(ranking, job.budgetId) },
+    budget: { id: job.budgetId, path, ...budget },
     user: job.user,
     gpus: job.gpus,
+    layout: describePlacement(job.gpus, Math.max(0, ...job.cluster.nodes.map((node) => node.gpus))),
     minRuntimeSec: job.minRuntimeSec,
     isResumable: job.isResumable,
     priority: job.priority,
@@ -113,9 +132,17 @@ export async function getJobView(jobId: string): Promise<JobView> {
     endedSec: job.endedAt ? toSec(job.endedAt) : null,
     workSec: job.workSec,
     remainingWorkSec: job.remainingWorkSec,
-    queuePosition: job.state === "pending" ? job.queuePosition : null,
-    waitSentence:
-      job.state === "pending" && job.waitReason ? explainLive(job.waitReason, nowSec) : null,
+    queuePosition: isPending ? job.queuePosition : null,
+    waitSummary: waitReason
+      ? summarizeLive(waitReason, nowSec, {
+          rankedBudgets: budget.rankOf,
+          ...(job.queuePosition !== null ? { jobsAhead: job.queuePosition - 1 } : {}),
+        })
+      : null,
+    waitSentence: waitReason ? explainLive(waitReason, nowSec) : null,
+    ...(isPending
+      ? estimateLiveStart(waitReason, nowSec)
+      : { expectedStartAt: null, startNote: null }),
     nowSec,
     runs: job.runs.map((run) => ({
       id: run.id,
@@ -136,6 +163,7 @@ export async function getJobView(jobId: string): Promise<JobView> {
         atSec: toSec(decision.at),
         runId: decision.runId,
         rule: reason.rule ?? decision.kind,
+        summary: summarizeLive(reason, nowSec),
         sentence: explainLive(reason, nowSec),
         preemptorJobId: reason.preemptor?.jobId ?? null,
         reason,
@@ -151,64 +179,4 @@ export async function getJobView(jobId: string): Promise<JobView> {
           }
         : null,
   };
-}
-
-export type MyJobRow = {
-  id: string;
-  name: string;
-  cluster: string;
-  budgetPath: string;
-  gpus: number;
-  state: string;
-  priority: string;
-  submittedSec: number;
-  queuePosition: number | null;
-  rank: number | null;
-  waitSentence: string | null;
-};
-
-/** A person's jobs across all clusters, newest first (at most `limit`). */
-export async function listJobsOfUser(userId: string, limit = 200): Promise<MyJobRow[]> {
-  const db = getDb();
-  const [jobs, clusters, now] = await Promise.all([
-    db.job.findMany({
-      where: { userId },
-      orderBy: [{ submittedAt: "desc" }, { id: "desc" }],
-      take: limit,
-      select: {
-        id: true,
-        name: true,
-        budgetId: true,
-        gpus: true,
-        state: true,
-        priority: true,
-        submittedAt: true,
-        queuePosition: true,
-        waitReason: true,
-        cluster: { select: { name: true } },
-      },
-    }),
-    db.cluster.findMany({ select: { name: true, ranking: true } }),
-    getNow(db),
-  ]);
-  const rankings = new Map(clusters.map((c) => [c.name, readRanking(c.ranking)]));
-  const nowSec = toSec(now);
-  return jobs.map((job) => {
-    const ranking = rankings.get(job.cluster.name) ?? [];
-    const row = ranking.find((entry) => entry.id === job.budgetId);
-    const isPending = job.state === "pending";
-    return {
-      id: job.id,
-      name: job.name,
-      cluster: job.cluster.name,
-      budgetPath: row?.path ?? job.budgetId,
-      gpus: job.gpus,
-      state: job.state,
-      priority: job.priority,
-      submittedSec: toSec(job.submittedAt),
-      queuePosition: isPending ? job.queuePosition : null,
-      rank: row?.rank ?? null,
-      waitSentence: isPending && job.waitReason ? explainLive(job.waitReason, nowSec) : null,
-    };
-  });
 }

@@ -4,7 +4,7 @@ import "server-only";
 import { getDb } from "../db";
 import { AppError } from "../errors";
 import { splitGpus, type GpuSplit, type NodeSlice } from "../engine";
-import { explainLive } from "../live/explain";
+import { estimateLiveStart, explainLive, summarizeLive } from "../live/explain";
 import { getNow } from "./clock";
 import { toSec } from "./live-state";
 import { orderRankingLikeFairTree, readRanking, type RankingRow } from "./ranking";
@@ -105,6 +105,7 @@ async function computeClusterLoads(): Promise<ClusterLoad[]> {
 export type QueuedJob = {
   jobId: string;
   name: string;
+  /** The owner, to mark "my jobs" (the queue is shared by every reader). */
   userId: string;
   userName: string;
   budgetPath: string;
@@ -116,7 +117,13 @@ export type QueuedJob = {
   minRuntimeSec: number;
   waitingSec: number;
   rule: string | null;
+  /** One short plain sentence that leads `sentence`. */
+  summary: string;
   sentence: string;
+  /** ISO 8601 instant by which the job is expected to start, when a bound is known; else null. */
+  expectedStartAt: string | null;
+  /** What would have to change for it to start, when no time bound is known; else null. */
+  startNote: string | null;
 };
 
 export type RunningRun = {
@@ -141,6 +148,8 @@ export type ClusterQueue = {
   pendingTotal: number;
   pending: QueuedJob[];
   running: RunningRun[];
+  /** Ranked leaf budgets on the cluster: ranks read "7 of N". */
+  rankedBudgets: number;
   /** Leaves by rank (then path), with usage over the window. */
   budgets: (RankingRow & { usageGpuHours: number })[];
   /** Every node of the tree in the order Fair Tree walks it, with usage over the window. */
@@ -181,25 +190,25 @@ async function computeClusterQueue(name: string, limit = 300): Promise<ClusterQu
       where: { clusterId: cluster.id, state: "pending" },
       orderBy: [{ queuePosition: { sort: "asc", nulls: "first" } }, { submittedAt: "asc" }],
       take: limit,
-      include: { user: { select: { name: true } } },
+      include: { user: { select: { id: true, name: true } } },
     }),
     db.run.findMany({
       where: { clusterId: cluster.id, endedAt: null },
       orderBy: [{ startedAt: "desc" }, { id: "asc" }],
       take: limit,
-      include: {
-        job: { select: { name: true, userId: true, user: { select: { name: true } } } },
-      },
+      include: { job: { select: { name: true, user: { select: { id: true, name: true } } } } },
     }),
     getNow(db),
   ]);
   const nowSec = toSec(now);
   const ranking = readRanking(cluster.ranking);
   const byId = new Map(ranking.map((row) => [row.id, row]));
+  const rankedBudgets = ranking.filter((row) => row.isLeaf && row.rank !== null).length;
   return {
     cluster: loads.find((load) => load.name === name)!,
     nowSec,
     pendingTotal,
+    rankedBudgets,
     lookbackSec: cluster.lookbackSec,
     pending: pendingRows.map((job) => {
       const row = byId.get(job.budgetId);
@@ -207,7 +216,7 @@ async function computeClusterQueue(name: string, limit = 300): Promise<ClusterQu
       return {
         jobId: job.id,
         name: job.name,
-        userId: job.userId,
+        userId: job.user.id,
         userName: job.user.name,
         budgetPath: row?.path ?? job.budgetId,
         position: job.queuePosition,
@@ -218,9 +227,16 @@ async function computeClusterQueue(name: string, limit = 300): Promise<ClusterQu
         minRuntimeSec: job.minRuntimeSec,
         waitingSec: Math.max(0, nowSec - toSec(job.submittedAt)),
         rule,
+        summary: job.waitReason
+          ? summarizeLive(job.waitReason, nowSec, {
+              rankedBudgets,
+              ...(job.queuePosition !== null ? { jobsAhead: job.queuePosition - 1 } : {}),
+            })
+          : "Not yet considered by the scheduler.",
         sentence: job.waitReason
           ? explainLive(job.waitReason, nowSec)
           : "Not yet considered by the scheduler.",
+        ...estimateLiveStart(job.waitReason, nowSec),
       };
     }),
     running: runRows.map((run) => {
@@ -229,7 +245,7 @@ async function computeClusterQueue(name: string, limit = 300): Promise<ClusterQu
         runId: run.id,
         jobId: run.jobId,
         name: run.job.name,
-        userId: run.job.userId,
+        userId: run.job.user.id,
         userName: run.job.user.name,
         budgetPath: row?.path ?? run.budgetId,
         rank: row?.rank ?? null,

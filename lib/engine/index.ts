@@ -68,6 +68,9 @@ export {
 export { createStandingRuns, type StandingRuns } from "./standing-runs";
 export { runSchedulePass, type SchedulePassInput, type SchedulePassResult } from "./schedule-pass";
 export { explainReason, formatNodes, type ExplainOptions } from "./explain";
+export { describePlacement, formatExactDuration, readMinutes } from "./request-preview";
+export { formatOrdinal, summarizeReason, type SummaryOptions } from "./explain-summary";
+export { estimateStart, START_ESTIMATE_CONDITIONS, type StartEstimate } from "./start-estimate";
 export { formatDuration, formatOffset, formatUtcClock, type TimeFormatter } from "./format-time";
 export { splitGpus, type GpuSplit, type SplitNode, type SplitRun } from "./gpu-split";
 export {

@@ -4,6 +4,7 @@ import type { CompactTree, Person } from "@/components/budget-tree/tree-model";
 import { getSessionUser } from "@/lib/auth";
 import { getEditRights } from "@/lib/data/budget-access";
 import { countOpenJobsByBudget } from "@/lib/data/budget-jobs";
+import { listBudgetUsage } from "@/lib/data/budget-usage";
 import { getBudgetTreeFor } from "@/lib/data/budgets";
 import { listClusters } from "@/lib/data/clusters";
 
@@ -17,12 +18,13 @@ export default async function BudgetsPage({
 }) {
   const user = await getSessionUser();
   if (!user) return null; // the (app) layout redirects to sign-in
-  const [{ node: selectedId, edit }, nodes, clusters, rights, openJobs] = await Promise.all([
+  const [{ node: selectedId, edit }, nodes, clusters, rights, openJobs, usage] = await Promise.all([
     searchParams,
     getBudgetTreeFor(user),
     listClusters(),
     getEditRights(user),
     countOpenJobsByBudget(),
+    listBudgetUsage(),
   ]);
   const people: Person[] = [];
   const personIndex = new Map<string, number>();
@@ -67,7 +69,16 @@ export default async function BudgetsPage({
       {tree.rows.length > 0 ? (
         <BudgetWorkspace
           tree={tree}
-          clusters={clusters.map(({ name, gpuType, gpus }) => ({ name, gpuType, gpus }))}
+          clusters={clusters.map(({ name, gpuType, gpus }) => {
+            const used = usage.find((entry) => entry.name === name);
+            return {
+              name,
+              gpuType,
+              gpus,
+              lookbackSec: used?.lookbackSec,
+              usedGpuHoursById: used?.usedGpuHoursById,
+            };
+          })}
           initialSelectedId={
             selectedId && tree.rows.some((row) => row.id === selectedId)
               ? selectedId

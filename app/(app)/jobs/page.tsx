@@ -1,97 +1,112 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
-import { CancelButton } from "@/components/jobs/cancel-button";
+import { JobListFilters } from "@/components/jobs/job-list-filters";
+import { JobListTable } from "@/components/jobs/job-list-table";
+import { formatShowing, jobListHref } from "@/components/jobs/job-list-url";
+import "@/components/jobs/job-list.css";
 import { AutoRefresh } from "@/components/layout/auto-refresh";
+import { ClockNote } from "@/components/layout/clock-note";
 import { getSessionUser } from "@/lib/auth";
 import { getNow } from "@/lib/data/clock";
-import { listJobsOfUser } from "@/lib/data/job-views";
-import { liveTimeFormatter } from "@/lib/format";
-import { ClockNote } from "@/components/layout/clock-note";
+import { listJobFilterOptions, listJobs } from "@/lib/data/job-list";
+import { firstValues, parseJobListQuery } from "@/lib/validation/job-list";
 
-export const metadata: Metadata = { title: "My jobs" };
+export const metadata: Metadata = { title: "Jobs" };
 
-export default async function MyJobsPage() {
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+const SCOPE_TEXT = {
+  own: "Your jobs on every cluster.",
+  branch: "Your jobs and those charged to the budgets you lead.",
+  all: "Everyone's jobs on every cluster (you are an admin).",
+} as const;
+
+export default async function JobsPage({ searchParams }: Props) {
   const user = await getSessionUser();
   if (!user) redirect("/signin");
-  const [jobs, now] = await Promise.all([listJobsOfUser(user.id), getNow()]);
-  const clock = liveTimeFormatter(now.getTime() / 1000);
+  const { query, notes: queryNotes } = parseJobListQuery(firstValues(await searchParams));
+  const [list, options, now] = await Promise.all([
+    listJobs(user, query, "lenient"),
+    listJobFilterOptions(user),
+    getNow(),
+  ]);
+  const notes = [...queryNotes, ...list.notes];
+  const isPastEnd = list.total > 0 && query.page > list.pageCount;
   return (
     <>
-      <AutoRefresh seconds={5} />
+      <AutoRefresh seconds={10} />
       <div className="page-head section-head">
         <div>
-          <h1>My jobs</h1>
-          <p className="muted">
-            Your jobs on every cluster, newest first, with their place in line.
-          </p>
+          <h1>Jobs</h1>
+          <p className="muted">{SCOPE_TEXT[list.scope]} Newest first unless you sort.</p>
           <ClockNote />
         </div>
-        <Link className="button button-primary" href="/jobs/new">
-          Submit a job
-        </Link>
+        <p className="card-links">
+          <Link href="/queue">Queues of every cluster</Link>
+          <Link className="button button-primary" href="/jobs/new">
+            Submit a job
+          </Link>
+        </p>
       </div>
+      <section className="card" aria-labelledby="filters-heading">
+        <h2 id="filters-heading" className="sr-only">
+          Filters
+        </h2>
+        <JobListFilters query={query} options={options} />
+      </section>
       <section className="card" aria-labelledby="jobs-heading">
         <h2 id="jobs-heading" className="sr-only">
           Jobs
         </h2>
-        {jobs.length === 0 ? (
+        <p className="job-list-count" role="status">
+          {formatShowing(query.page, query.perPage, list.jobs.length, list.total)}
+          {list.pageCount > 1 ? ` · page ${query.page} of ${list.pageCount}` : ""}
+        </p>
+        {notes.length > 0 ? (
+          <ul className="job-notes" aria-label="Notes on this list">
+            {notes.map((note) => (
+              <li key={note}>{note}</li>
+            ))}
+          </ul>
+        ) : null}
+        {list.jobs.length === 0 ? (
           <p>
-            No jobs yet. <Link href="/jobs/new">Submit one</Link>.
+            {list.total === 0 && list.scope === "own" && notes.length === 0 ? (
+              <>
+                No jobs yet. <Link href="/jobs/new">Submit one</Link>.
+              </>
+            ) : isPastEnd ? (
+              <Link href={jobListHref(query, { page: list.pageCount })}>Go to the last page</Link>
+            ) : (
+              <Link href="/jobs">Clear filters</Link>
+            )}
           </p>
         ) : (
-          <div className="table-scroll">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Job</th>
-                  <th scope="col">Cluster</th>
-                  <th scope="col">Budget</th>
-                  <th scope="col" className="num">
-                    GPUs
-                  </th>
-                  <th scope="col">State</th>
-                  <th scope="col" className="num">
-                    Place · rank
-                  </th>
-                  <th scope="col">Why</th>
-                  <th scope="col">Submitted</th>
-                  <th scope="col">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {jobs.map((job) => (
-                  <tr key={job.id}>
-                    <th scope="row" className="tree-row-head">
-                      <Link href={`/jobs/${job.id}`}>{job.name}</Link>
-                    </th>
-                    <td>
-                      <Link href={`/clusters/${job.cluster}`}>{job.cluster}</Link>
-                    </td>
-                    <td>{job.budgetPath}</td>
-                    <td className="num">{job.gpus}</td>
-                    <td>
-                      <span className={`pill pill-state-${job.state}`}>{job.state}</span>
-                    </td>
-                    <td className="num">
-                      {job.queuePosition !== null ? `#${job.queuePosition}` : "–"} ·{" "}
-                      {job.rank ?? "–"}
-                    </td>
-                    <td className="why">{job.waitSentence ?? ""}</td>
-                    <td>{clock(job.submittedSec)}</td>
-                    <td>
-                      {job.state === "pending" || job.state === "running" ? (
-                        <CancelButton jobId={job.id} jobName={job.name} />
-                      ) : null}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <JobListTable
+            jobs={list.jobs}
+            query={query}
+            nowSec={now.getTime() / 1000}
+            showPerson={list.scope !== "own"}
+            viewerId={user.id}
+            viewerIsAdmin={user.isAdmin}
+          />
         )}
+        {list.pageCount > 1 ? (
+          <nav className="job-pager" aria-label="Pages">
+            {query.page > 1 ? (
+              <Link href={jobListHref(query, { page: Math.min(query.page - 1, list.pageCount) })}>
+                Previous page
+              </Link>
+            ) : null}
+            <span>
+              Page {Math.min(query.page, list.pageCount)} of {list.pageCount}
+            </span>
+            {query.page < list.pageCount ? (
+              <Link href={jobListHref(query, { page: query.page + 1 })}>Next page</Link>
+            ) : null}
+          </nav>
+        ) : null}
       </section>
     </>
   );

@@ -1,22 +1,30 @@
 import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
+import { notFound, redirect } from "next/navigation";
 import { ClusterQueueView } from "@/components/queue/cluster-queue-view";
+import { getSessionUser } from "@/lib/auth";
 import { getClusterQueue } from "@/lib/data/queue";
 import { AppError } from "@/lib/errors";
 import { clusterQueueQuery } from "@/lib/queries/cluster-queue";
 import { pageParam } from "../../path-param";
 import { ClockNote } from "@/components/layout/clock-note";
 
-type Props = { params: Promise<{ cluster: string }> };
+type Props = {
+  params: Promise<{ cluster: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+};
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   return { title: `${(await params).cluster} queue` };
 }
 
-export default async function ClusterQueuePage({ params }: Props) {
+export default async function ClusterQueuePage({ params, searchParams }: Props) {
   const cluster = pageParam((await params).cluster);
+  const [user, { mine }] = await Promise.all([getSessionUser(), searchParams]);
+  if (!user) redirect("/signin");
+  // "mine=1" shows only the viewer's jobs; any other value is the whole queue.
+  const isMineOnly = mine === "1";
   const queryClient = new QueryClient();
   let isSlurm = false;
   try {
@@ -50,7 +58,7 @@ export default async function ClusterQueuePage({ params }: Props) {
         </p>
       </div>
       <HydrationBoundary state={dehydrate(queryClient)}>
-        <ClusterQueueView cluster={cluster} />
+        <ClusterQueueView cluster={cluster} viewerId={user.id} isMineOnly={isMineOnly} />
       </HydrationBoundary>
     </>
   );

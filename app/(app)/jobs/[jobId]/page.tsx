@@ -7,9 +7,11 @@ import { RunTimeline } from "@/components/timeline/run-timeline";
 import { getSessionUser } from "@/lib/auth";
 import { getJobView, type JobView } from "@/lib/data/job-views";
 import { AppError } from "@/lib/errors";
+import { formatExactDuration, START_ESTIMATE_CONDITIONS } from "@/lib/engine";
 import { formatPercent, formatSpan, liveTimeFormatter } from "@/lib/format";
 import type { CancelFacts } from "@/lib/history/consequences";
 import { cancelSentence } from "@/lib/history/sentences";
+import "@/components/queue/queue.css";
 import { pageParam } from "../../path-param";
 import { ClockNote } from "@/components/layout/clock-note";
 
@@ -80,7 +82,25 @@ export default async function JobPage({ params }: Props) {
               ? `, budget rank ${job.budget.rank} of ${job.budget.rankOf}`
               : ""}
           </h2>
-          <p className="why">{job.waitSentence ?? "Not yet considered by the scheduler."}</p>
+          {job.expectedStartAt ? (
+            <p className="start-estimate">
+              Expected to start by {clock(Date.parse(job.expectedStartAt) / 1000)}
+            </p>
+          ) : job.startNote ? (
+            <p>
+              <strong>No start time is known.</strong> {job.startNote}
+            </p>
+          ) : null}
+          <p className="why">
+            <strong>{job.waitSummary ?? "Not yet considered by the scheduler."}</strong>
+          </p>
+          {job.waitSentence ? (
+            <>
+              <h3>Details</h3>
+              <p className="why">{job.waitSentence}</p>
+            </>
+          ) : null}
+          <p className="fine-print">{START_ESTIMATE_CONDITIONS}</p>
         </section>
       ) : null}
       {job.cancel ? (
@@ -118,11 +138,17 @@ export default async function JobPage({ params }: Props) {
           ) : null}
           <div>
             <dt>GPUs</dt>
-            <dd>{job.gpus}</dd>
+            <dd>
+              {job.gpus}: {job.layout}
+            </dd>
           </div>
           <div>
             <dt>Minimum runtime</dt>
-            <dd>{job.minRuntimeSec === 0 ? "0 (unallocated)" : formatSpan(job.minRuntimeSec)}</dd>
+            <dd>
+              {job.minRuntimeSec === 0
+                ? "0 (unallocated)"
+                : `${formatExactDuration(job.minRuntimeSec)} (${job.minRuntimeSec} s)`}
+            </dd>
           </div>
           <div>
             <dt>Resumable</dt>
@@ -165,7 +191,12 @@ export default async function JobPage({ params }: Props) {
                     </>
                   ) : null}
                 </div>
-                <p className="why">{decision.sentence}</p>
+                <p className="why">
+                  <strong>{decision.summary}</strong>
+                </p>
+                {decision.sentence !== decision.summary ? (
+                  <p className="why">{decision.sentence}</p>
+                ) : null}
               </li>
             ))}
           </ol>

@@ -27,7 +27,7 @@ export default async function NewJobPage({ searchParams }: Props) {
       <div className="page-head">
         <h1>Submit a job</h1>
         <p className="muted">
-          The scheduler ranks it by its budget&apos;s recent use; <Link href="/jobs">My jobs</Link>{" "}
+          The scheduler ranks it by its budget&apos;s recent use; <Link href="/jobs">Jobs</Link>{" "}
           shows its place and why it waits.
         </p>
         {slurmClusters.length > 0 ? (
@@ -43,10 +43,11 @@ export default async function NewJobPage({ searchParams }: Props) {
           <p>You are not a member of any budget yet; ask your project lead to add you.</p>
         ) : (
           <SubmitJobForm
-            clusters={clusters.map(({ name, gpuType, gpus, maxMinRuntimeSec }) => ({
+            clusters={clusters.map(({ name, gpuType, gpus, nodeSizeGpus, maxMinRuntimeSec }) => ({
               name,
               gpuType,
               gpus,
+              nodeSizeGpus,
               maxMinRuntimeSec,
             }))}
             budgets={budgets}

@@ -1,9 +1,11 @@
-// POST /api/v1/jobs - submit a job; GET /api/v1/jobs - the caller's jobs across clusters
+// POST /api/v1/jobs - submit a job; GET /api/v1/jobs - the jobs the caller sees, filtered, paged
 import { NextResponse } from "next/server";
 import { apiRoute, readJson } from "@/lib/api/respond";
 import { requireApiCaller } from "@/lib/auth";
-import { getJobView, listJobsOfUser } from "@/lib/data/job-views";
+import { listJobs } from "@/lib/data/job-list";
+import { getJobView } from "@/lib/data/job-views";
 import { submitJob } from "@/lib/data/jobs";
+import { firstValues, jobListQuerySchema, withDefaults } from "@/lib/validation/job-list";
 import { submitJobSchema } from "@/lib/validation/jobs";
 
 export const dynamic = "force-dynamic";
@@ -17,5 +19,6 @@ export const POST = apiRoute(async (request) => {
 
 export const GET = apiRoute(async (request) => {
   const user = await requireApiCaller(request);
-  return NextResponse.json({ jobs: await listJobsOfUser(user.id) });
+  const query = jobListQuerySchema.parse(firstValues(new URL(request.url).searchParams));
+  return NextResponse.json(await listJobs(user, withDefaults(query)));
 });

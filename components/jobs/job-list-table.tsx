@@ -1,0 +1,112 @@
+import Link from "next/link";
+import { CancelButton } from "@/components/jobs/cancel-button";
+import type { JobListRow } from "@/lib/data/job-list";
+import { liveTimeFormatter } from "@/lib/format";
+import type { JobListQuery, JobSort } from "@/lib/validation/job-list";
+import { sortHref } from "./job-list-url";
+
+function SortHeader({
+  query,
+  sort,
+  label,
+  isNum,
+}: {
+  query: JobListQuery;
+  sort: JobSort;
+  label: string;
+  isNum?: boolean;
+}) {
+  const isCurrent = query.sort === sort;
+  const ariaSort = isCurrent ? (query.dir === "asc" ? "ascending" : "descending") : undefined;
+  return (
+    <th scope="col" className={isNum ? "num" : undefined} aria-sort={ariaSort}>
+      <Link href={sortHref(query, sort)}>
+        {label}
+        {isCurrent ? (query.dir === "asc" ? " ▲" : " ▼") : ""}
+        <span className="sr-only">{isCurrent ? ", sorted" : ", sort by this column"}</span>
+      </Link>
+    </th>
+  );
+}
+
+function placeAndRank(job: JobListRow): string {
+  const rank = job.rank === null ? null : `rank ${job.rank} of ${job.rankOf ?? "?"}`;
+  if (job.queuePosition !== null) return `#${job.queuePosition}${rank ? ` · ${rank}` : ""}`;
+  return rank ?? "–";
+}
+
+/** One page of jobs; the person column shows when the caller sees others' jobs. */
+export function JobListTable({
+  jobs,
+  query,
+  nowSec,
+  showPerson,
+  viewerId,
+  viewerIsAdmin,
+}: {
+  jobs: JobListRow[];
+  query: JobListQuery;
+  nowSec: number;
+  showPerson: boolean;
+  viewerId: string;
+  viewerIsAdmin: boolean;
+}) {
+  const clock = liveTimeFormatter(nowSec);
+  return (
+    <div className="table-scroll">
+      <table>
+        <caption className="sr-only">Jobs</caption>
+        <thead>
+          <tr>
+            <SortHeader query={query} sort="name" label="Job" />
+            <SortHeader query={query} sort="cluster" label="Cluster" />
+            <th scope="col">Budget</th>
+            {showPerson ? <th scope="col">Person</th> : null}
+            <SortHeader query={query} sort="gpus" label="GPUs" isNum />
+            <SortHeader query={query} sort="state" label="State" />
+            <th scope="col">Place · rank</th>
+            <th scope="col">Why waiting · expected start</th>
+            <SortHeader query={query} sort="submitted" label="Submitted" />
+            <th scope="col">
+              <span className="sr-only">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {jobs.map((job) => (
+            <tr key={job.id}>
+              <th scope="row" className="tree-row-head">
+                <Link href={`/jobs/${job.id}`}>{job.name}</Link>
+              </th>
+              <td>
+                <Link href={`/clusters/${job.cluster}`}>{job.cluster}</Link>
+              </td>
+              <td>{job.budgetPath}</td>
+              {showPerson ? <td>{job.user.name}</td> : null}
+              <td className="num">{job.gpus}</td>
+              <td>
+                <span className={`pill pill-state-${job.state}`}>{job.state}</span>
+              </td>
+              <td>{placeAndRank(job)}</td>
+              <td className="why">
+                {job.expectedStartAt ? (
+                  <div className="start-estimate">
+                    Expected to start by {clock(Date.parse(job.expectedStartAt) / 1000)}
+                  </div>
+                ) : null}
+                {job.waitSummary ?? ""}
+              </td>
+              <td>{clock(job.submittedSec)}</td>
+              <td>
+                {(job.state === "pending" || job.state === "running") &&
+                (job.user.id === viewerId || viewerIsAdmin) ? (
+                  <CancelButton jobId={job.id} jobName={job.name} />
+                ) : null}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,317 @@
+// The jobs list (/jobs and GET /api/v1/jobs): one page of the jobs the caller may see, filtered
+// and sorted in the database, with the total and a note for what hides everything.
+import "server-only";
+import { getDb } from "../db";
+import { AppError, type FieldIssue } from "../errors";
+import type { Prisma } from "../generated/prisma/client";
+import { estimateLiveStart, summarizeLive } from "../live/explain";
+import type { JobListQuery } from "../validation/job-list";
+import type { SessionUser } from "./users";
+import { getNow } from "./clock";
+import { budgetFilterIds, jobScope, type JobScope } from "./job-scope";
+import { loadBudgetTree, toSec } from "./live-state";
+import { readRanking } from "./ranking";
+
+export type JobListRow = {
+  id: string;
+  name: string;
+  cluster: string;
+  budgetPath: string;
+  user: { id: string; name: string };
+  gpus: number;
+  state: string;
+  priority: string;
+  submittedSec: number;
+  endedSec: number | null;
+  /** Place in its cluster's queue (pending jobs only). */
+  queuePosition: number | null;
+  /** The budget's rank now, of `rankOf` ranked budgets; pending and running jobs only. */
+  rank: number | null;
+  rankOf: number | null;
+  /** One plain sentence on why a pending job waits. */
+  waitSummary: string | null;
+  expectedStartAt: string | null;
+  startNote: string | null;
+};
+
+export type JobListPage = {
+  jobs: JobListRow[];
+  /** Jobs matching the filters, on every page. */
+  total: number;
+  page: number;
+  perPage: number;
+  pageCount: number;
+  /** What the caller sees: own jobs, their branch's (leads), or everyone's (admins). */
+  scope: JobScope["kind"];
+  /** Why the list may look empty or a value was not used, in words. */
+  notes: string[];
+};
+
+export type JobListMode = "strict" | "lenient";
+
+type Resolved = {
+  where: Prisma.JobWhereInput;
+  notes: string[];
+  filterWheres: [string, Prisma.JobWhereInput][];
+};
+
+async function scopeOf(
+  user: SessionUser,
+): Promise<{ scope: JobScope; tree: Awaited<ReturnType<typeof loadBudgetTree>> }> {
+  const db = getDb();
+  const [tree, leads] = await Promise.all([
+    loadBudgetTree(db),
+    user.isAdmin
+      ? []
+      : db.budgetLead.findMany({ where: { userId: user.id }, select: { nodeId: true } }),
+  ]);
+  return {
+    tree,
+    scope: jobScope(
+      tree,
+      user,
+      leads.map((lead) => lead.nodeId),
+    ),
+  };
+}
+
+function scopeWhere(scope: JobScope): Prisma.JobWhereInput {
+  if (scope.kind === "all") return {};
+  if (scope.kind === "own") return { userId: scope.userId };
+  return { OR: [{ userId: scope.userId }, { budgetId: { in: scope.budgetIds } }] };
+}
+
+async function resolveFilters(
+  query: JobListQuery,
+  scope: JobScope,
+  tree: Awaited<ReturnType<typeof loadBudgetTree>>,
+  mode: JobListMode,
+): Promise<Resolved> {
+  const notes: string[] = [];
+  const issues: FieldIssue[] = [];
+  const filterWheres: [string, Prisma.JobWhereInput][] = [];
+  if (query.state) filterWheres.push([`state ${query.state}`, { state: query.state }]);
+  if (query.cluster) {
+    const cluster = await getDb().cluster.findUnique({
+      where: { name: query.cluster },
+      select: { id: true },
+    });
+    if (cluster) filterWheres.push([`cluster ${query.cluster}`, { clusterId: cluster.id }]);
+    else issues.push({ path: "cluster", message: `No cluster is named "${query.cluster}".` });
+  }
+  if (query.budget) {
+    const ids = budgetFilterIds(tree, query.budget);
+    if (ids) filterWheres.push([`budget ${query.budget}`, { budgetId: { in: ids } }]);
+    else issues.push({ path: "budget", message: `No budget has the path "${query.budget}".` });
+  }
+  if (query.q) {
+    filterWheres.push([
+      `name containing "${query.q}"`,
+      { name: { contains: query.q, mode: "insensitive" } },
+    ]);
+  }
+  if (query.user) filterWheres.push(["the person chosen", { userId: query.user }]);
+  if (issues.length > 0) {
+    if (mode === "strict") {
+      throw new AppError("validation_failed", "The jobs list cannot be filtered so.", issues);
+    }
+    notes.push(...issues.map((issue) => `Ignored ${issue.path}: ${issue.message}`));
+  }
+  const where: Prisma.JobWhereInput = {
+    AND: [scopeWhere(scope), ...filterWheres.map(([, filter]) => filter)],
+  };
+  return { where, notes, filterWheres };
+}
+
+function orderOf(query: JobListQuery): Prisma.JobOrderByWithRelationInput[] {
+  const dir = query.dir;
+  const tail: Prisma.JobOrderByWithRelationInput[] = [{ submittedAt: "desc" }, { id: "desc" }];
+  switch (query.sort) {
+    case "submitted":
+      return [{ submittedAt: dir }, { id: dir }];
+    case "name":
+      return [{ name: dir }, ...tail];
+    case "gpus":
+      return [{ gpus: dir }, ...tail];
+    case "cluster":
+      return [{ cluster: { name: dir } }, ...tail];
+    case "state":
+      return [{ state: dir }, ...tail];
+  }
+}
+
+/** When nothing matches: which filter alone hides every job the caller sees (or the mix). */
+async function emptyNote(scope: JobScope, filterWheres: Resolved["filterWheres"]): Promise<string> {
+  const db = getDb();
+  const base = scopeWhere(scope);
+  if (filterWheres.length === 0 || (await db.job.count({ where: base })) === 0) {
+    return scope.kind === "own" ? "You have no jobs yet." : "There are no jobs yet.";
+  }
+  const alone = await Promise.all(
+    filterWheres.map(async ([label, filter]) => ({
+      label,
+      count: await db.job.count({ where: { AND: [base, filter] } }),
+    })),
+  );
+  const hiding = alone.filter((entry) => entry.count === 0).map((entry) => entry.label);
+  return hiding.length > 0
+    ? `No job matches ${hiding.join(" or ")}: that filter alone hides every job.`
+    : `Each filter matches jobs, but none matches ${filterWheres.map(([label]) => label).join(" and ")} together.`;
+}
+
+/**
+ * One page of the jobs `user` may see (their own; a lead's branch; an admin's everyone), as
+ * `query` filters and sorts them. Unknown cluster or budget: 422 when strict, a note when
+ * lenient (the page). A page past the end gives no rows and a note.
+ */
+export async function listJobs(
+  user: SessionUser,
+  query: JobListQuery,
+  mode: JobListMode = "strict",
+): Promise<JobListPage> {
+  const db = getDb();
+  const { scope, tree } = await scopeOf(user);
+  const { where, notes, filterWheres } = await resolveFilters(query, scope, tree, mode);
+  const [total, rows, clusters, now] = await Promise.all([
+    db.job.count({ where }),
+    db.job.findMany({
+      where,
+      orderBy: orderOf(query),
+      skip: (query.page - 1) * query.perPage,
+      take: query.perPage,
+      select: {
+        id: true,
+        name: true,
+        budgetId: true,
+        gpus: true,
+        state: true,
+        priority: true,
+        submittedAt: true,
+        endedAt: true,
+        queuePosition: true,
+        waitReason: true,
+        cluster: { select: { name: true } },
+        user: { select: { id: true, name: true } },
+      },
+    }),
+    db.cluster.findMany({ select: { name: true, ranking: true } }),
+    getNow(db),
+  ]);
+  const pageCount = Math.max(1, Math.ceil(total / query.perPage));
+  if (total === 0) notes.push(await emptyNote(scope, filterWheres));
+  else if (query.page > pageCount) {
+    notes.push(`Page ${query.page} is past the last page (${pageCount}).`);
+  }
+  const nowSec = toSec(now);
+  const rankings = new Map(
+    clusters.map((cluster) => {
+      const ranking = readRanking(cluster.ranking);
+      const rankOf = ranking.filter((row) => row.isLeaf && row.rank !== null).length;
+      return [cluster.name, { byId: new Map(ranking.map((row) => [row.id, row])), rankOf }];
+    }),
+  );
+  const pathOf = (budgetId: string): string => {
+    const index = tree.indexById[budgetId];
+    return index === undefined ? budgetId : tree.nodes[index]!.path;
+  };
+  return {
+    jobs: rows.map((job) => {
+      const ranking = rankings.get(job.cluster.name);
+      const isOpen = job.state === "pending" || job.state === "running";
+      const isPending = job.state === "pending";
+      const rank = isOpen ? (ranking?.byId.get(job.budgetId)?.rank ?? null) : null;
+      const waitReason = isPending ? job.waitReason : null;
+      return {
+        id: job.id,
+        name: job.name,
+        cluster: job.cluster.name,
+        budgetPath: pathOf(job.budgetId),
+        user: job.user,
+        gpus: job.gpus,
+        state: job.state,
+        priority: job.priority,
+        submittedSec: toSec(job.submittedAt),
+        endedSec: job.endedAt ? toSec(job.endedAt) : null,
+        queuePosition: isPending ? job.queuePosition : null,
+        rank,
+        rankOf: rank === null ? null : (ranking?.rankOf ?? null),
+        waitSummary: waitReason
+          ? summarizeLive(waitReason, nowSec, {
+              rankedBudgets: ranking?.rankOf,
+              ...(job.queuePosition !== null ? { jobsAhead: job.queuePosition - 1 } : {}),
+            })
+          : null,
+        ...(isPending
+          ? estimateLiveStart(waitReason, nowSec)
+          : { expectedStartAt: null, startNote: null }),
+      };
+    }),
+    total,
+    page: query.page,
+    perPage: query.perPage,
+    pageCount,
+    scope: scope.kind,
+    notes,
+  };
+}
+
+export type JobListOptions = {
+  clusters: string[];
+  /** Budget paths the caller may filter by (leaves and branches they see), tree order. */
+  budgets: string[];
+  /** People whose jobs the caller sees (leads, admins); empty for everyone else. */
+  users: { id: string; name: string }[];
+};
+
+type Person = { id: string; name: string };
+
+/** Budgets (ids) and people (leads, admins) the caller's filters offer. */
+async function scopeChoices(
+  user: SessionUser,
+  scope: JobScope,
+  tree: Awaited<ReturnType<typeof loadBudgetTree>>,
+): Promise<{ budgetIds: Set<string>; users: Person[] }> {
+  const db = getDb();
+  if (scope.kind === "all") {
+    const users = await db.user.findMany({
+      select: { id: true, name: true },
+      orderBy: { name: "asc" },
+    });
+    return { budgetIds: new Set(tree.nodes.map((node) => node.id)), users };
+  }
+  if (scope.kind === "own") {
+    const rows = await db.budgetMember.findMany({
+      where: { userId: user.id },
+      select: { nodeId: true },
+    });
+    return { budgetIds: new Set(rows.map((row) => row.nodeId)), users: [] };
+  }
+  const rows = await db.budgetMember.findMany({
+    where: { nodeId: { in: scope.budgetIds } },
+    select: { user: { select: { id: true, name: true } } },
+  });
+  const byId = new Map<string, Person>(rows.map((row) => [row.user.id, row.user]));
+  byId.set(user.id, { id: user.id, name: user.name });
+  return {
+    budgetIds: new Set(scope.budgetIds),
+    users: [...byId.values()].sort((a, b) => a.name.localeCompare(b.name)),
+  };
+}
+
+/** The choices of the list's filters for `user`. */
+export async function listJobFilterOptions(user: SessionUser): Promise<JobListOptions> {
+  const db = getDb();
+  const { scope, tree } = await scopeOf(user);
+  const [clusters, { budgetIds, users }] = await Promise.all([
+    db.cluster.findMany({ select: { name: true }, orderBy: { name: "asc" } }),
+    scopeChoices(user, scope, tree),
+  ]);
+  return {
+    clusters: clusters.map((cluster) => cluster.name),
+    budgets: tree.nodes
+      .filter((node) => node.depth > 0 && budgetIds.has(node.id))
+      .map((node) => node.path)
+      .sort((a, b) => a.localeCompare(b)),
+    users,
+  };
+}

@@ -1,0 +1,104 @@
+import { describe, expect, it } from "vitest";
+import { formatOrdinal, summarizeReason } from "./explain-summary";
+import { formatUtcClock } from "./format-time";
+import type { BudgetRef, WaitReason } from "./reasons";
+
+const AT = 20_000 * 86400 + 14 * 3600; // 14:00 UTC
+const RILEY: BudgetRef = { id: "r", path: "language/riley", rank: 7, usageRatio: 1.2 };
+const CLOCK = { formatTime: formatUtcClock };
+
+const WAITING: WaitReason = {
+  rule: "wait-resources",
+  atSec: AT,
+  budget: RILEY,
+  needGpus: 16,
+  isWholeNodes: true,
+  freeGpus: 4,
+  freeWholeNodes: 0,
+  protectedGpus: 0,
+  readyAtSec: null,
+  heldByHigherGpus: 1020,
+  heldWithinShareGpus: 0,
+  unusableGpus: 0,
+  budgetsAbove: 6,
+  reservedNodes: [],
+};
+
+describe("formatOrdinal", () => {
+  it("st, nd, rd, th, and the teens", () => {
+    expect([1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111].map(formatOrdinal)).toEqual([
+      "1st",
+      "2nd",
+      "3rd",
+      "4th",
+      "11th",
+      "12th",
+      "13th",
+      "21st",
+      "22nd",
+      "23rd",
+      "101st",
+      "111th",
+    ]);
+  });
+});
+
+describe("summarizeReason", () => {
+  it("waiting for GPUs: free GPUs, the need, the rank of N and the jobs ahead", () => {
+    expect(summarizeReason(WAITING, { ...CLOCK, rankedBudgets: 12, jobsAhead: 3 })).toBe(
+      "Waiting: 4 GPUs are free but it needs 16 on whole nodes; your budget ranks 7th of 12 and 3 jobs are ahead of it.",
+    );
+  });
+
+  it("waiting, first in line and N unknown: no 'of', no jobs ahead", () => {
+    expect(
+      summarizeReason(
+        { ...WAITING, freeGpus: 1, isWholeNodes: false, needGpus: 2 },
+        { jobsAhead: 0 },
+      ),
+    ).toBe("Waiting: 1 GPU is free but it needs 2 on one node; your budget ranks 7th.");
+  });
+
+  it("nodes kept for the job: says when they should be free", () => {
+    const kept = { ...WAITING, reservedNodes: [4, 5], readyAtSec: AT + 40 * 60 };
+    expect(summarizeReason(kept, CLOCK)).toBe(
+      "Waiting for whole nodes: nodes 4-5 are being kept for this job and should be free by 14:40.",
+    );
+  });
+
+  it("behind nodes kept for another job", () => {
+    const reason: WaitReason = {
+      rule: "wait-reservation",
+      atSec: AT,
+      budget: RILEY,
+      needGpus: 2,
+      isWholeNodes: false,
+      holder: { jobId: "j1", budget: RILEY, gpus: 64 },
+      parting: null,
+      reservedNodes: [3],
+      readyAtSec: AT + 40 * 60,
+      budgetsAbove: 6,
+    };
+    expect(summarizeReason(reason, { ...CLOCK, rankedBudgets: 12 })).toBe(
+      "Waiting: node 3 is kept for a job ahead of it (expected to start by 14:40); your budget ranks 7th of 12.",
+    );
+  });
+
+  it("preempted for a budget that used less of its share, in plain words", () => {
+    expect(
+      summarizeReason(
+        {
+          rule: "preempt-for-rank",
+          atSec: AT,
+          victim: RILEY,
+          victimStartSec: AT - 3600,
+          protectedUntilSec: AT - 600,
+          preemptor: { jobId: "j2", budget: { ...RILEY, id: "p", rank: 1 }, gpus: 8 },
+          parting: null,
+          outcome: "requeued",
+        },
+        CLOCK,
+      ),
+    ).toBe("Preempted at 14:00: a job of a budget that has used less of its share needed 8 GPUs.");
+  });
+});

@@ -1,0 +1,115 @@
+import { formatNodes } from "./explain";
+import { formatOffset, type TimeFormatter } from "./format-time";
+import type { Reason } from "./reasons";
+
+/** What a one-line summary may add that the reason alone does not carry. */
+export type SummaryOptions = {
+  /** Points in time (default `formatOffset`; `formatUtcClock` gives "14:05"). */
+  formatTime?: TimeFormatter;
+  /** Ranked leaf budgets on the cluster, for "7th of 12"; omitted: "7th". */
+  rankedBudgets?: number;
+  /** Jobs ahead of this one in the queue (its place minus one), when known. */
+  jobsAhead?: number;
+};
+
+/**
+ * English ordinal of a positive whole number.
+ *
+ * @example formatOrdinal(1) // "1st"; formatOrdinal(12) // "12th"; formatOrdinal(23) // "23rd"
+ */
+export function formatOrdinal(value: number): string {
+  const lastTwo = value % 100;
+  const last = value % 10;
+  const suffix =
+    lastTwo >= 11 && lastTwo <= 13
+      ? "th"
+      : last === 1
+        ? "st"
+        : last === 2
+          ? "nd"
+          : last === 3
+            ? "rd"
+            : "th";
+  return `${value}${suffix}`;
+}
+
+function count(value: number, one: string, many: string): string {
+  return `${value} ${value === 1 ? one : many}`;
+}
+
+/**
+ * One short sentence in plain words that leads a decision's explanation (`explainReason` gives
+ * the detailed one shown below it): what happens and the main cause, with no Fair Tree terms.
+ *
+ * @example
+ * summarizeReason(waitReason, { rankedBudgets: 12, jobsAhead: 3 })
+ * // "Waiting: 4 GPUs are free but it needs 16 on whole nodes; your budget ranks 7th of 12 and
+ * //  3 jobs are ahead of it."
+ */
+export function summarizeReason(reason: Reason, options: SummaryOptions = {}): string {
+  const time = options.formatTime ?? formatOffset;
+  const rankOf = (rank: number | null): string =>
+    rank === null
+      ? "your budget has no rank here"
+      : `your budget ranks ${formatOrdinal(rank)}` +
+        (options.rankedBudgets ? ` of ${options.rankedBudgets}` : "");
+  const ahead = (): string =>
+    options.jobsAhead && options.jobsAhead > 0
+      ? ` and ${count(options.jobsAhead, "job is", "jobs are")} ahead of it`
+      : "";
+  switch (reason.rule) {
+    case "wait-resources": {
+      const { reservedNodes, readyAtSec } = reason;
+      if (reservedNodes.length > 0 && readyAtSec !== null) {
+        return (
+          `Waiting for ${reason.isWholeNodes ? "whole nodes" : "a node"}: ${formatNodes(reservedNodes)} ` +
+          `${reservedNodes.length === 1 ? "is" : "are"} being kept for this job and should be free by ` +
+          `${time(Math.max(readyAtSec, reason.atSec))}.`
+        );
+      }
+      const need = `${reason.needGpus}${reason.isWholeNodes ? " on whole nodes" : " on one node"}`;
+      return (
+        `Waiting: ${count(reason.freeGpus, "GPU is", "GPUs are")} free but it needs ${need}; ` +
+        `${rankOf(reason.budget.rank)}${ahead()}.`
+      );
+    }
+    case "wait-reservation":
+      return (
+        `Waiting: ${formatNodes(reason.reservedNodes)} ${reason.reservedNodes.length === 1 ? "is" : "are"} ` +
+        "kept for a job ahead of it" +
+        (reason.readyAtSec !== null && reason.readyAtSec > reason.atSec
+          ? ` (expected to start by ${time(reason.readyAtSec)})`
+          : "") +
+        `; ${rankOf(reason.budget.rank)}.`
+      );
+    case "wait-unallocated":
+      return (
+        "Waiting as unallocated work: it runs only on GPUs no allocated job can use, and " +
+        `${count(reason.freeGpus, "GPU is", "GPUs are")} free.`
+      );
+    case "error-larger-than-cluster":
+      return "Cannot start: the cluster is too small for it.";
+    case "error-invalid-job":
+      return "Cannot start: the job's request is not valid here.";
+    case "start-allocated":
+      return (
+        `Started at ${time(reason.atSec)} on ${count(reason.gpus, "GPU", "GPUs")}; ` +
+        `nothing can preempt it until ${time(reason.protectedUntilSec)}.`
+      );
+    case "start-unallocated":
+      return `Started at ${time(reason.atSec)} as unallocated work: any allocated job may preempt it.`;
+    case "preempt-for-rank":
+      return (
+        `Preempted at ${time(reason.atSec)}: a job of a budget that has used less of its share ` +
+        `needed ${count(reason.preemptor.gpus, "GPU", "GPUs")}.`
+      );
+    case "preempt-unallocated":
+      return `Preempted at ${time(reason.atSec)}: it ran as unallocated work and an allocated job needed its GPUs.`;
+    case "preempt-drain":
+      return `Preempted at ${time(reason.atSec)}: node ${reason.node} is being emptied for maintenance.`;
+    case "preempt-node-down":
+      return `Ended at ${time(reason.atSec)}: node ${reason.node} went down.`;
+    case "drain-complete":
+      return `Node ${reason.node} is empty and ready for maintenance since ${time(reason.atSec)}.`;
+  }
+}

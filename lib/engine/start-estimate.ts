@@ -1,0 +1,86 @@
+import { formatNodes } from "./explain";
+import { formatOffset, type TimeFormatter } from "./format-time";
+import type { WaitReason } from "./reasons";
+
+/**
+ * When a waiting job is expected to start, as far as the engine can tell (like `squeue --start`):
+ * a time bound, or a plain note of what would have to change. Exactly one is non-null.
+ */
+export type StartEstimate = {
+  /** Epoch seconds by which the job should start, when a bound is known; else null. */
+  expectedStartSec: number | null;
+  /** What would have to change for it to start, when no time bound is known; else null. */
+  note: string | null;
+};
+
+/**
+ * The conditions under which `expectedStartSec` is a bound, for a small-print line beside it.
+ */
+export const START_ESTIMATE_CONDITIONS =
+  "An expected start counts only protections that end: it holds if the kept nodes stay healthy, " +
+  "no job of a budget ranked higher arrives first and the pass still keeps the nodes for this job.";
+
+function gpus(count: number): string {
+  return `${count} ${count === 1 ? "GPU" : "GPUs"}`;
+}
+
+/**
+ * Reads a waiting job's start bound from the reason the last pass gave it. Only the job the pass
+ * keeps nodes for (the first allocated job that cannot start, ADR 010) gets a time: its nodes are
+ * expected ready when the protections of lower-ranked runs on them end. Every other job gets a
+ * note: jobs ahead may take the GPUs that free up first.
+ *
+ * @example estimateStart({ rule: "wait-resources", reservedNodes: [4, 5], readyAtSec: 9000, atSec: 600, ... })
+ * // { expectedStartSec: 9000, note: null }
+ */
+export function estimateStart(
+  reason: WaitReason,
+  formatTime: TimeFormatter = formatOffset,
+): StartEstimate {
+  const note = (text: string): StartEstimate => ({ expectedStartSec: null, note: text });
+  switch (reason.rule) {
+    case "error-invalid-job":
+    case "error-larger-than-cluster":
+      return note("It can never start on this cluster as submitted.");
+    case "wait-unallocated":
+      return note(
+        "It runs as unallocated work: it starts only when GPUs are idle that no allocated job " +
+          "can use, so no time is known.",
+      );
+    case "wait-reservation":
+      return note(
+        `${formatNodes(reason.reservedNodes)} ${reason.reservedNodes.length === 1 ? "is" : "are"} kept ` +
+          "for a job ahead of it" +
+          (reason.readyAtSec !== null
+            ? ` (expected to start by ${formatTime(reason.readyAtSec)})`
+            : "") +
+          `; it starts once that job has started and ${gpus(reason.needGpus)} are free for it.`,
+      );
+    case "wait-resources": {
+      if (reason.reservedNodes.length > 0) {
+        if (reason.readyAtSec !== null) {
+          return { expectedStartSec: Math.max(reason.readyAtSec, reason.atSec), note: null };
+        }
+        return note(
+          `${formatNodes(reason.reservedNodes)} ${reason.reservedNodes.length === 1 ? "is" : "are"} ` +
+            "kept for it, but budgets ranked at or above yours run there: it starts when their runs " +
+            "end or your budget's rank rises above theirs.",
+        );
+      }
+      if (reason.readyAtSec === reason.atSec) {
+        return note(
+          `Enough GPUs are free or preemptable, but not ${reason.isWholeNodes ? "as whole nodes" : "on one node"}: ` +
+            "it starts when runs on one node end, or when fewer jobs wait ahead of it.",
+        );
+      }
+      if (reason.budgetsAbove === 0 && reason.heldByHigherGpus === 0) {
+        return note("It starts when the jobs ahead of it have started and protections end.");
+      }
+      return note(
+        "It starts when jobs ahead of it have started and budgets ranked higher free " +
+          `${gpus(reason.needGpus)}, or sooner if your budget's rank rises (it uses less of its ` +
+          "share than others over the week).",
+      );
+    }
+  }
+}
