@@ -8,7 +8,7 @@ import { getSessionUser } from "@/lib/auth";
 import { getJobView, type JobView } from "@/lib/data/job-views";
 import { AppError } from "@/lib/errors";
 import { formatExactDuration, START_ESTIMATE_CONDITIONS } from "@/lib/engine";
-import { formatPercent, formatSpan, liveTimeFormatter } from "@/lib/format";
+import { formatPercent, liveTimeFormatter } from "@/lib/format";
 import type { CancelFacts } from "@/lib/history/consequences";
 import { cancelSentence } from "@/lib/history/sentences";
 import "@/components/queue/queue.css";
