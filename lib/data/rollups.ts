@@ -83,7 +83,14 @@ export async function computeClusterRollups(
     }),
     db.job.findMany({
       where: { ...overlapping, submittedAt: { lt: until } },
-      select: { id: true, budgetId: true, gpus: true, submittedAt: true, endedAt: true },
+      select: {
+        id: true,
+        budgetId: true,
+        gpus: true,
+        minRuntimeSec: true,
+        submittedAt: true,
+        endedAt: true,
+      },
     }),
     db.clusterNode.findMany({ where: { clusterId }, select: { index: true, gpus: true } }),
     db.nodeHealthChange.findMany({
@@ -120,6 +127,7 @@ export async function computeClusterRollups(
       id: job.id,
       budgetId: job.budgetId,
       gpus: job.gpus,
+      minRuntimeSec: job.minRuntimeSec,
       submitSec: toSec(job.submittedAt),
       endSec: job.endedAt ? toSec(job.endedAt) : null,
     })),

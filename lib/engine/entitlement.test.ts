@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  isAllocationDemand,
   computeFulfilment,
   computeHourlyFulfilment,
   computeHourEntitlement,
@@ -142,6 +143,12 @@ describe("fulfilment across a mid-period weight change", () => {
     // The lab: (8 + 6) / 16, b's surplus hiding nothing of a's shortfall.
     expect(computeFulfilment([a, b])).toBe(0.875);
     expect(computeHourlyFulfilment([hours[0]![1]!, hours[1]![1]!])).toBe(0.8);
+  });
+});
+
+describe("isAllocationDemand", () => {
+  it("counts jobs that ask for an allocation, not free jobs (minimum runtime 0)", () => {
+    expect([0, 1, 900, 8 * 3600].map(isAllocationDemand)).toEqual([false, true, true, true]);
   });
 });
 

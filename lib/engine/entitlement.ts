@@ -2,7 +2,10 @@ import type { BudgetTree } from "./types";
 
 /** One hour's flows per leaf id (absent = 0), in GPU-hours. */
 export type HourFlows = {
-  /** GPU-hours requested by the leaf's jobs that were pending or running during the hour. */
+  /**
+   * GPU-hours requested by the leaf's jobs that were pending or running during the hour: jobs that
+   * ask for an allocation only (`isAllocationDemand`).
+   */
   demandGpuHours: Record<string, number>;
   receivedAllocatedGpuHours: Record<string, number>;
   receivedUnallocatedGpuHours: Record<string, number>;
@@ -24,6 +27,20 @@ export type HourEntitlement = {
   /** min(received, entitled) in this hour (an inner node: its leaves' sum): the numerator of the hour-by-hour fulfilment. */
   fulfilledGpuHours: number;
 };
+
+/**
+ * Whether a job's pending and running time counts as demand (DESIGN section 5, docs/fulfilment.md):
+ * only a job that asks for an allocation, a minimum runtime above zero, is owed GPU-hours. A free
+ * job (minimum runtime 0) asks to be charged nothing and to use only GPUs no allocated job can
+ * use, so it is owed nothing: counted, a budget whose free jobs wait for weeks in a busy cluster
+ * would be "entitled" to its whole share for hours it never asked an allocation for (ADR 092).
+ *
+ * @example isAllocationDemand(0) // false: a free job
+ * isAllocationDemand(900) // true
+ */
+export function isAllocationDemand(minRuntimeSec: number): boolean {
+  return minRuntimeSec > 0;
+}
 
 /**
  * GPU-hours of an interval that fall in the hour starting at `hourStartSec`: gpus x overlap of

@@ -78,6 +78,7 @@ export {
   computeHourlyFulfilment,
   computeHourEntitlement,
   computeWorkConservingEntitlement,
+  isAllocationDemand,
   overlapGpuHours,
   type HourEntitlement,
   type HourFlows,

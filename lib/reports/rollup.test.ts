@@ -24,11 +24,11 @@ const input: RollupInput = {
   untilSec: 2 * H,
   jobs: [
     // a: 4 GPUs, submitted at 0, one allocated run from 00:30 to 01:30 (crosses the hour).
-    { id: "ja", budgetId: "a", gpus: 4, submitSec: 0, endSec: 5400 },
+    { id: "ja", budgetId: "a", gpus: 4, minRuntimeSec: 1800, submitSec: 0, endSec: 5400 },
     // b: 2 GPUs submitted at 00:50, still pending.
-    { id: "jb", budgetId: "b", gpus: 2, submitSec: 3000, endSec: null },
+    { id: "jb", budgetId: "b", gpus: 2, minRuntimeSec: 600, submitSec: 3000, endSec: null },
     // b: 4 GPUs, an unallocated run from 00:10 preempted at 01:10, requeued (still pending).
-    { id: "jc", budgetId: "b", gpus: 4, submitSec: 600, endSec: null },
+    { id: "jc", budgetId: "b", gpus: 4, minRuntimeSec: 600, submitSec: 600, endSec: null },
   ],
   runs: [
     {
@@ -108,7 +108,7 @@ describe("computeHourlyRollups", () => {
   it("counts a partial last hour up to untilSec, open runs and pending jobs included", () => {
     const rows = computeHourlyRollups({
       ...input,
-      jobs: [{ id: "j", budgetId: "a", gpus: 2, submitSec: 0, endSec: null }],
+      jobs: [{ id: "j", budgetId: "a", gpus: 2, minRuntimeSec: 3600, submitSec: 0, endSec: null }],
       runs: [
         {
           id: "r",
@@ -135,6 +135,35 @@ describe("computeHourlyRollups", () => {
     ]);
   });
 
+  it("counts no demand for a free job (minimum runtime 0), but its unallocated run as received", () => {
+    const rows = computeHourlyRollups({
+      ...input,
+      jobs: [{ id: "j", budgetId: "a", gpus: 8, minRuntimeSec: 0, submitSec: 0, endSec: null }],
+      runs: [
+        {
+          id: "r",
+          budgetId: "a",
+          gpus: 8,
+          startSec: 1800,
+          endSec: 2700,
+          isAllocated: false,
+          isPreempted: true,
+        },
+      ],
+      nodes: [{ index: 0, gpus: 8, changes: [] }],
+      untilSec: H,
+    });
+    expect(rows).toEqual([
+      row({
+        budgetId: "a",
+        hourStartSec: 0,
+        unallocatedGpuSec: 7200,
+        preemptions: 1,
+        healthyCapacityGpuSec: 28_800,
+      }),
+    ]);
+  });
+
   it("takes the share in force at each hour's start (a change mid-hour applies from the next)", () => {
     const epochs = buildTreeEpochs(shapes, [
       ...equalWeights,
@@ -154,7 +183,16 @@ describe("computeHourlyRollups", () => {
       ...input,
       fromSec: 2 * H + 10,
       untilSec: 4 * H,
-      jobs: [{ id: "j", budgetId: "gone", gpus: 1, submitSec: 3 * H, endSec: 3 * H + 60 }],
+      jobs: [
+        {
+          id: "j",
+          budgetId: "gone",
+          gpus: 1,
+          minRuntimeSec: 60,
+          submitSec: 3 * H,
+          endSec: 3 * H + 60,
+        },
+      ],
       runs: [],
       nodes: [{ index: 0, gpus: 8, changes: [] }],
     });

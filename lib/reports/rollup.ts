@@ -1,4 +1,4 @@
-import type { NodeHealth } from "../engine";
+import { isAllocationDemand, type NodeHealth } from "../engine";
 import { epochAt, type TreeEpoch } from "./weights-in-force";
 
 /** Seconds in one roll-up hour. */
@@ -21,6 +21,8 @@ export type RollupJob = {
   id: string;
   budgetId: string;
   gpus: number;
+  /** The job's contract: only a job with a minimum runtime above 0 is demand (`isAllocationDemand`). */
+  minRuntimeSec: number;
   submitSec: number;
   endSec: number | null;
 };
@@ -78,7 +80,8 @@ export function hourStartOf(atSec: number): number {
  * `fromSec` to the one containing `untilSec` (exclusive when `untilSec` is an hour boundary),
  * each hour counted up to `untilSec` at most:
  *
- * - demand: GPU-seconds of the leaf's jobs from submission to their end (pending or running);
+ * - demand: GPU-seconds of the leaf's jobs that ask for an allocation (minimum runtime above 0)
+ *   from submission to their end (pending or running);
  * - allocated / unallocated: GPU-seconds its runs ran, split by `isAllocated`;
  * - healthy capacity: GPU-seconds of nodes that were not down (`draining` counts: its GPUs
  *   still run work until they empty; docs/decisions/070-review-rollups.md);
@@ -116,7 +119,9 @@ export function computeHourlyRollups(input: RollupInput): UsageHour[] {
     addOverHours(target, firstHourSec, fromSec, Math.min(toSec ?? Infinity, input.untilSec), rate);
 
   for (const job of sortedBy(input.jobs, (job) => job.submitSec)) {
-    add(binsOf(job.budgetId).demand, job.submitSec, job.endSec, job.gpus);
+    const bins = binsOf(job.budgetId);
+    if (isAllocationDemand(job.minRuntimeSec))
+      add(bins.demand, job.submitSec, job.endSec, job.gpus);
   }
   for (const run of sortedBy(input.runs, (run) => run.startSec)) {
     const leaf = binsOf(run.budgetId);

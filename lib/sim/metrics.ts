@@ -2,6 +2,7 @@ import {
   computeFulfilment,
   computeHourEntitlement,
   getBudgetNode,
+  isAllocationDemand,
   validateBudgetTree,
   type BudgetTree,
   type HourFlows,
@@ -17,9 +18,9 @@ type LeafTotals = { allocatedSec: number; unallocatedSec: number; preemptions: n
 type Owed = { entitled: number; fulfilled: number; workConserving: number; workFulfilled: number };
 
 /**
- * Hourly inputs of one cluster: per leaf, demand (GPU-seconds of its jobs pending or running)
- * and received (allocated and unallocated GPU-seconds run) in each hour, and the available
- * capacity (GPU-seconds on nodes not down) per hour.
+ * Hourly inputs of one cluster: per leaf, demand (GPU-seconds of its jobs that ask for an
+ * allocation, pending or running) and received (allocated and unallocated GPU-seconds run) in
+ * each hour, and the available capacity (GPU-seconds on nodes not down) per hour.
  */
 function collectHours(
   cluster: ClusterRecord,
@@ -44,7 +45,9 @@ function collectHours(
       leaf = { demand: make(), allocated: make(), unallocated: make() };
       leaves.set(record.job.budgetId, leaf);
     }
-    leaf.demand.add(record.job.submitSec, record.endSec ?? horizonSec, record.job.gpus);
+    if (isAllocationDemand(record.job.minRuntimeSec)) {
+      leaf.demand.add(record.job.submitSec, record.endSec ?? horizonSec, record.job.gpus);
+    }
     for (const run of record.runs) {
       (run.isAllocated ? leaf.allocated : leaf.unallocated).add(run.startSec, run.endSec, run.gpus);
     }

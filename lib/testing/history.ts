@@ -262,6 +262,7 @@ export async function insertLabHistory(db: Db, history: LabHistory): Promise<His
                     id,
                     budgetId: leafIdOf.get(job.budgetPath)!,
                     gpus: job.gpus,
+                    minRuntimeSec: job.minRuntimeSec,
                     submitSec: job.submittedSec,
                     endSec: job.endedSec,
                   },
