@@ -151,6 +151,9 @@ test("a preempted job's page says why, in a sentence with numbers", async ({ pag
 });
 
 test("an admin drains a node and watches it empty itself", async ({ browser }) => {
+  // Two sign-ins, a token, the executor protocol and the drain's confirmation: more than 30 s
+  // on a busy machine.
+  test.setTimeout(90_000);
   const riley = await signedIn(browser, "researcher");
   const pretrain = await budgetId(riley.request, "language/lm-pretrain");
   const { job } = await submit(riley.request, {
