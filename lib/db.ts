@@ -2,7 +2,7 @@
 import "server-only";
 import { createPrismaClient, type Db } from "./data/client";
 
-const globalForDb = globalThis as unknown as { allotDb?: Db };
+const globalForDb = globalThis as unknown as { allotDb?: Db; allotLeaseDb?: Db };
 
 function databaseUrl(): string {
   const url = process.env.DATABASE_URL;
@@ -15,4 +15,13 @@ function databaseUrl(): string {
 export function getDb(): Db {
   globalForDb.allotDb ??= createPrismaClient(databaseUrl());
   return globalForDb.allotDb;
+}
+
+/**
+ * A client of one connection of its own for the live lease (lib/live/leader.ts), so that
+ * renewing or releasing it never waits behind the app's ticks and requests for a connection.
+ */
+export function getLeaseDb(): Db {
+  globalForDb.allotLeaseDb ??= createPrismaClient(databaseUrl(), 1);
+  return globalForDb.allotLeaseDb;
 }

@@ -3,7 +3,7 @@
 // clock's speed, runs the tick timer and, in demo mode with a live speed above 0, the live driver
 // (docs/decisions/091-replicas-and-a-lease.md).
 import "server-only";
-import { getDb } from "../db";
+import { getDb, getLeaseDb } from "../db";
 import { liveSpeed } from "../clock";
 import { setClockSpeed } from "../data/clock";
 import type { HeldLease } from "../data/lease";
@@ -87,5 +87,11 @@ export async function startLive(): Promise<void> {
     stopDriver = () => undefined;
   }
 
-  await startLeaderElection({ db: getDb(), log, lease: LIVE_LEASE, onLead: lead, onLose: lose });
+  await startLeaderElection({
+    db: getLeaseDb(),
+    log,
+    lease: LIVE_LEASE,
+    onLead: lead,
+    onLose: lose,
+  });
 }
