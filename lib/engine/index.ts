@@ -67,6 +67,7 @@ export {
 } from "./pending-queue";
 export { createStandingRuns, type StandingRuns } from "./standing-runs";
 export { runSchedulePass, type SchedulePassInput, type SchedulePassResult } from "./schedule-pass";
+export { runReferencePass, type ReferencePassInput } from "./reference-pass";
 export { explainReason, formatNodes, type ExplainOptions } from "./explain";
 export { formatDuration, formatOffset, formatUtcClock, type TimeFormatter } from "./format-time";
 export { splitGpus, type GpuSplit, type SplitNode, type SplitRun } from "./gpu-split";
