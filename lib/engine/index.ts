@@ -66,7 +66,8 @@ export {
   type StandingQueue,
 } from "./pending-queue";
 export { createStandingRuns, type StandingRuns } from "./standing-runs";
-export { runSchedulePass, type SchedulePassInput, type SchedulePassResult } from "./schedule-pass";
+export { runSchedulePass } from "./schedule-pass";
+export type { SchedulePassInput, SchedulePassResult } from "./pass-types";
 export { runReferencePass, type ReferencePassInput } from "./reference-pass";
 export { explainReason, formatNodes, type ExplainOptions } from "./explain";
 export { formatDuration, formatOffset, formatUtcClock, type TimeFormatter } from "./format-time";

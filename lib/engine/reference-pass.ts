@@ -22,7 +22,7 @@ import {
   type ReferenceReservation,
   type ReferenceRun,
 } from "./reference-rules";
-import type { SchedulePassInput, SchedulePassResult } from "./schedule-pass";
+import type { SchedulePassInput, SchedulePassResult } from "./pass-types";
 import type { ActiveRun, NodeSlice, PendingJob } from "./types";
 import { usageWindowSec } from "./usage-window";
 import { describeWaiting } from "./wait-reasons";

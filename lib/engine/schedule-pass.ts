@@ -1,4 +1,4 @@
-import { loadClusterState, type ClusterState, type LiveRun } from "./cluster-state";
+import { loadClusterState, type ClusterState } from "./cluster-state";
 import { protectedUntilSec } from "./contract";
 import {
   createBudgetRefs,
@@ -16,7 +16,6 @@ import {
   isPendingQueue,
   queueFromPending,
   type BackfillScreen,
-  type PendingQueue,
   type QueueGroup,
   type RankOf,
 } from "./pending-queue";
@@ -30,15 +29,7 @@ import {
   rankPreemptionReason,
   roomAmong,
 } from "./preemption";
-import type {
-  BudgetRef,
-  Comparison,
-  KeptFor,
-  DrainCompleteDecision,
-  PreemptDecision,
-  StartDecision,
-  WaitDecision,
-} from "./reasons";
+import type { BudgetRef, Comparison, KeptFor, StartDecision, WaitDecision } from "./reasons";
 import {
   canReserve,
   forgetWholeNodeScan,
@@ -48,69 +39,14 @@ import {
   type Reservation,
   type ReservationRequest,
 } from "./reservation";
+import type { LiveRun } from "./live-run";
 import { touchNodeRuns } from "./node-runs";
-import type { StandingRuns } from "./standing-runs";
-import type { ActiveRun, BudgetTree, ClusterSpec, NodeSlice, PendingJob, UsageMode } from "./types";
+import type { SchedulePassInput, SchedulePassResult } from "./pass-types";
+import type { NodeSlice, PendingJob } from "./types";
 import { usageWindowSec } from "./usage-window";
 import { describeWaiting, type WaitContext } from "./wait-reasons";
 
-/**
- * Everything one scheduling pass of one cluster needs: the usage to rank the tree on, or a
- * ranking already made. Nothing here is mutated.
- */
-export type SchedulePassInput = SchedulePassCommon &
-  (
-    | {
-        /** Allocated GPU-seconds per leaf in the window at `nowSec` (see `computeLeafUsage`). */
-        leafUsage: Record<string, number>;
-        /** A ranking already computed from the same usage; computed here when absent. */
-        ranking?: FairTreeRanking;
-      }
-    | { leafUsage?: undefined; ranking: FairTreeRanking }
-  );
-
-/** The fields of `SchedulePassInput` besides usage and ranking. */
-type SchedulePassCommon = {
-  cluster: ClusterSpec;
-  /** The moment of the pass, in the caller's epoch seconds. */
-  nowSec: number;
-  tree: BudgetTree;
-  /** Runs holding GPUs: a list, or runs the caller keeps between passes (`createStandingRuns`). */
-  runs: readonly ActiveRun[] | StandingRuns;
-  /**
-   * The waiting jobs: a list, or a queue the caller keeps between passes (`createStandingQueue`),
-   * which spares the pass screening and sorting the whole queue.
-   */
-  pending: readonly PendingJob[] | PendingQueue;
-  /** How `leafUsage` was counted, for usage ratios; default a window of `cluster.lookbackSec`. */
-  usageMode?: UsageMode;
-  /**
-   * Whether to write every waiting job's reason (default true). The simulator, which never shows
-   * them, passes false: `waiting` then holds only the jobs that can never start.
-   */
-  describeWaits?: boolean;
-};
-
-/** The decisions of one pass. Every pending job is in exactly one of `starts` or `waiting`. */
-export type SchedulePassResult = {
-  atSec: number;
-  ranking: FairTreeRanking;
-  /** In queue order. */
-  starts: StartDecision[];
-  /** Node-down and drain preemptions first, then those made for starts, in order. */
-  preemptions: PreemptDecision[];
-  /** In queue order (error jobs first); only the error jobs when `describeWaits` is false. */
-  waiting: WaitDecision[];
-  /** Jobs left waiting that may start later (errors excluded), by kind. */
-  waitingCounts: { allocated: number; unallocated: number };
-  /**
-   * The rank of the job holding the reservation when the allocated jobs were last walked (the
-   * first that could not start and that the healthy nodes could hold), or null if none did.
-   */
-  reservationHolderRank: number | null;
-  /** Draining nodes left without runs: ready for maintenance. */
-  drainsCompleted: DrainCompleteDecision[];
-};
+export type { SchedulePassInput, SchedulePassResult } from "./pass-types";
 
 /**
  * One scheduling pass of one cluster at `nowSec` (DESIGN sections 3-4, ADR 010): kills runs on
