@@ -15,7 +15,6 @@ const MAX_FUNCTION_LINES = 120;
  */
 const STILL_LONG = [
   "cluster-state.ts loadClusterState",
-  "explain.ts explainReason",
   "fair-tree.ts rankRolledUp",
   "pending-queue.ts createStandingQueue",
   "schedule-pass.ts decide",
