@@ -8,26 +8,15 @@ import {
   type FreeGpuBounds,
   type GpuPool,
 } from "./placement";
-import { compareVictims, type VictimCandidate, type VictimSlot } from "./preemption";
+import { compareVictims, type VictimSlot } from "./preemption";
 import type { BudgetRef, DrainCompleteDecision, PreemptDecision, PreemptReason } from "./reasons";
-import type { SchedulePassInput } from "./schedule-pass";
+import type { LiveRun, NodesSeen } from "./live-run";
+import type { SchedulePassInput } from "./pass-types";
 import { heldByTreeNode, standingRunsState, treeNodeBySlot } from "./standing-runs";
 import { beginNodeRunsPass, markAllNodeRunsStale, touchNodeRuns, type NodeRuns } from "./node-runs";
 import { createHoldings, createHoldingsOn, type Holdings } from "./holdings";
 import { countUsableFree, usableFreeBounds } from "./usable-free";
 import type { ActiveRun, BudgetTree, ClusterNodeState, NodeHealth } from "./types";
-
-/** A run holding GPUs during the pass: an input run or a start of this pass. */
-export type LiveRun = VictimCandidate & {
-  /** Leaf budget charged for the run. */
-  budgetId: string;
-  /** The slot of `budgetId` in `ClusterState.budgetSlots`. */
-  budgetSlot: number;
-  protectedUntilSec: number;
-  isGone: boolean;
-  isProtectedNow: boolean;
-  run: ActiveRun | null;
-};
 
 /** The cluster as a pass works on it: GPUs, runs still holding them, decisions so far. */
 export type ClusterState = {
@@ -411,20 +400,6 @@ export function loadClusterState(
     finish,
   };
 }
-
-/** The nodes of a pass as given (each object and its fields) and what a pass made of them. */
-export type NodesSeen = {
-  /** The array given, when it and every node in it were frozen: no one can have changed them. */
-  frozen: readonly ClusterNodeState[] | null;
-  nodes: readonly ClusterNodeState[];
-  fields: readonly { index: number; gpus: number; health: NodeHealth }[];
-  isUsable: Uint8Array;
-  healthAt: NodeHealth[];
-  /** Positions of down nodes, ascending. */
-  downAt: number[];
-  /** Positions of draining nodes, ascending. */
-  drainingAt: number[];
-};
 
 function seeNodes(
   nodes: readonly ClusterNodeState[],

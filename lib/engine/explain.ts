@@ -1,5 +1,5 @@
 import { formatDuration, formatOffset, type TimeFormatter } from "./format-time";
-import type { BudgetRef, Parting, Reason } from "./reasons";
+import type { BudgetRef, Parting, PreemptReason, Reason, StartReason, WaitReason } from "./reasons";
 
 /** How explanations write times and budgets. */
 export type ExplainOptions = {
@@ -46,6 +46,27 @@ export function formatNodes(nodes: readonly number[]): string {
  * //  remaining work."
  */
 export function explainReason(reason: Reason, options: ExplainOptions = {}): string {
+  const words = wordsFor(options);
+  switch (reason.rule) {
+    case "start-allocated":
+    case "start-unallocated":
+      return explainStart(reason, words);
+    case "preempt-for-rank":
+    case "preempt-unallocated":
+    case "preempt-drain":
+    case "preempt-node-down":
+      return explainPreemption(reason, words);
+    case "drain-complete":
+      return `Node ${reason.node} finished draining at ${words.time(reason.atSec)}: no runs left, ready for maintenance.`;
+    default:
+      return explainWait(reason, words);
+  }
+}
+
+/** The phrases explanations are written with, for one set of options. */
+type Words = ReturnType<typeof wordsFor>;
+
+function wordsFor(options: ExplainOptions) {
   const time = options.formatTime ?? formatOffset;
   const duration = options.formatDuration ?? formatDuration;
   const label = options.budgetLabel ?? ((budget: BudgetRef) => budget.path);
@@ -85,6 +106,12 @@ export function explainReason(reason: Reason, options: ExplainOptions = {}): str
       ? "The job was requeued with its remaining work."
       : "The job is not resumable and ends as preempted.";
 
+  return { time, duration, label, percent, withUsage, above, shape, isSiblings, compare, outcome };
+}
+
+/** Why a job started. */
+function explainStart(reason: StartReason, words: Words): string {
+  const { time, duration, label, withUsage, above, compare } = words;
   switch (reason.rule) {
     case "start-allocated": {
       const preempted =
@@ -115,6 +142,13 @@ export function explainReason(reason: Reason, options: ExplainOptions = {}): str
         `(${reason.cause === "zero-share" ? `${label(reason.budget)} has no share` : "minimum runtime 0"}): ` +
         `charged to nobody, never protected, and preempted whenever an allocated job needs its GPUs.`
       );
+  }
+}
+
+/** Why a run was preempted. */
+function explainPreemption(reason: PreemptReason, words: Words): string {
+  const { time, duration, withUsage, isSiblings, compare, outcome } = words;
+  switch (reason.rule) {
     case "preempt-for-rank": {
       const preempted =
         `Preempted at ${time(reason.atSec)}, after its ` +
@@ -148,8 +182,13 @@ export function explainReason(reason: Reason, options: ExplainOptions = {}): str
       );
     case "preempt-node-down":
       return `Ended at ${time(reason.atSec)}: node ${reason.node} went down. ${outcome(reason.outcome)}`;
-    case "drain-complete":
-      return `Node ${reason.node} finished draining at ${time(reason.atSec)}: no runs left, ready for maintenance.`;
+  }
+}
+
+/** Why a job waits, or can never start. */
+function explainWait(reason: WaitReason, words: Words): string {
+  const { time, label, above, shape, compare } = words;
+  switch (reason.rule) {
     case "error-invalid-job":
       return `Cannot start: ${reason.issues.map((issue) => issue.message).join(" ")}`;
     case "error-larger-than-cluster":
@@ -179,54 +218,62 @@ export function explainReason(reason: Reason, options: ExplainOptions = {}): str
         `${reason.freeGpus} ${reason.freeGpus === 1 ? "is" : "are"} free` +
         `${reason.isWholeNodes ? ` (${plural(reason.freeWholeNodes, "whole node", "whole nodes")})` : ""}.`
       );
-    case "wait-resources": {
-      const parts = [
-        shape(reason.needGpus, reason.isWholeNodes),
-        `${reason.freeGpus} ${reason.freeGpus === 1 ? "is" : "are"} free` +
-          (reason.isWholeNodes
-            ? ` (${plural(reason.freeWholeNodes, "whole node", "whole nodes")})`
-            : ""),
-      ];
-      if (reason.protectedGpus > 0) {
-        const until =
-          reason.readyAtSec !== null && reason.readyAtSec > reason.atSec
-            ? ` until ${time(reason.readyAtSec)}`
-            : "";
-        parts.push(
-          `${reason.protectedGpus} ${reason.protectedGpus === 1 ? "is" : "are"} held by protected runs${until}`,
-        );
-      }
-      if (reason.heldByHigherGpus > 0) {
-        const most = reason.heldMostBy;
-        parts.push(
-          `${reason.heldByHigherGpus} are used by budgets ranked at or above yours` +
-            (most
-              ? `, ${most.gpus} of them by ${label(most.budget)}: ` +
-                compare(most.budget, reason.budget, most.parting)
-              : ""),
-        );
-      }
-      if (reason.heldWithinShareGpus > 0) {
-        parts.push(
-          `${reason.heldWithinShareGpus} ${reason.heldWithinShareGpus === 1 ? "is" : "are"} used by budgets that hold no more than their share next to yours`,
-        );
-      }
-      if (reason.unusableGpus > 0) {
-        parts.push(`${reason.unusableGpus} are on draining or down nodes`);
-      }
-      if (reason.readyAtSec === reason.atSec && reason.reservedNodes.length === 0) {
-        parts.push(
-          `enough GPUs are free or preemptable, but not ${reason.isWholeNodes ? "as whole nodes" : "on one node"}`,
-        );
-      }
-      parts.push(above(reason.budgetsAbove));
-      if (reason.reservedNodes.length > 0) {
-        parts.push(
-          `${formatNodes(reason.reservedNodes)} ${reason.reservedNodes.length === 1 ? "is" : "are"} kept for it` +
-            (reason.readyAtSec !== null ? `, expected ready by ${time(reason.readyAtSec)}` : ""),
-        );
-      }
-      return `Waiting: ${parts.join("; ")}.`;
-    }
+    case "wait-resources":
+      return explainWaitForResources(reason, words);
   }
+}
+
+/** Why a job waits for GPUs: what holds them, and what it is owed. */
+function explainWaitForResources(
+  reason: Extract<WaitReason, { rule: "wait-resources" }>,
+  words: Words,
+): string {
+  const { time, label, above, shape, compare } = words;
+  const parts = [
+    shape(reason.needGpus, reason.isWholeNodes),
+    `${reason.freeGpus} ${reason.freeGpus === 1 ? "is" : "are"} free` +
+      (reason.isWholeNodes
+        ? ` (${plural(reason.freeWholeNodes, "whole node", "whole nodes")})`
+        : ""),
+  ];
+  if (reason.protectedGpus > 0) {
+    const until =
+      reason.readyAtSec !== null && reason.readyAtSec > reason.atSec
+        ? ` until ${time(reason.readyAtSec)}`
+        : "";
+    parts.push(
+      `${reason.protectedGpus} ${reason.protectedGpus === 1 ? "is" : "are"} held by protected runs${until}`,
+    );
+  }
+  if (reason.heldByHigherGpus > 0) {
+    const most = reason.heldMostBy;
+    parts.push(
+      `${reason.heldByHigherGpus} are used by budgets ranked at or above yours` +
+        (most
+          ? `, ${most.gpus} of them by ${label(most.budget)}: ` +
+            compare(most.budget, reason.budget, most.parting)
+          : ""),
+    );
+  }
+  if (reason.heldWithinShareGpus > 0) {
+    parts.push(
+      `${reason.heldWithinShareGpus} ${reason.heldWithinShareGpus === 1 ? "is" : "are"} used by budgets that hold no more than their share next to yours`,
+    );
+  }
+  if (reason.unusableGpus > 0) {
+    parts.push(`${reason.unusableGpus} are on draining or down nodes`);
+  }
+  if (reason.readyAtSec === reason.atSec && reason.reservedNodes.length === 0) {
+    parts.push(
+      `enough GPUs are free or preemptable, but not ${reason.isWholeNodes ? "as whole nodes" : "on one node"}`,
+    );
+  }
+  parts.push(above(reason.budgetsAbove));
+  if (reason.reservedNodes.length > 0) {
+    parts.push(
+      `${formatNodes(reason.reservedNodes)} ${reason.reservedNodes.length === 1 ? "is" : "are"} kept for it` +
+        (reason.readyAtSec !== null ? `, expected ready by ${time(reason.readyAtSec)}` : ""),
+    );
+  }
+  return `Waiting: ${parts.join("; ")}.`;
 }

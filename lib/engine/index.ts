@@ -66,7 +66,9 @@ export {
   type StandingQueue,
 } from "./pending-queue";
 export { createStandingRuns, type StandingRuns } from "./standing-runs";
-export { runSchedulePass, type SchedulePassInput, type SchedulePassResult } from "./schedule-pass";
+export { runSchedulePass } from "./schedule-pass";
+export type { SchedulePassInput, SchedulePassResult } from "./pass-types";
+export { runReferencePass, type ReferencePassInput } from "./reference-pass";
 export { explainReason, formatNodes, type ExplainOptions } from "./explain";
 export { describePlacement, formatExactDuration, readMinutes } from "./request-preview";
 export { formatOrdinal, summarizeReason, type SummaryOptions } from "./explain-summary";

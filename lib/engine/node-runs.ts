@@ -1,4 +1,12 @@
-import type { HeldRun } from "./reservation";
+/** A run still holding GPUs, as the reservation sees it. */
+export type HeldRun = {
+  /** Ended in this pass (its GPUs are already free): ignored. */
+  isGone?: boolean;
+  isAllocated: boolean;
+  rank: number;
+  protectedUntilSec: number;
+  slices: { position: number; gpus: number }[];
+};
 
 /**
  * What the allocated standing runs on each node position add up to for a whole-node ready time

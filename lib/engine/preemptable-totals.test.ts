@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { LiveRun } from "./cluster-state";
+import type { LiveRun } from "./live-run";
 import { createHoldings, type Holdings } from "./holdings";
 import {
   createPreemptableTracker,

@@ -1,4 +1,4 @@
-import type { LiveRun } from "./cluster-state";
+import type { LiveRun } from "./live-run";
 import type { Holdings } from "./holdings";
 
 /**

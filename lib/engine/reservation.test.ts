@@ -7,8 +7,8 @@ import {
   reserveNodes,
   surelyReserved,
   reservesOtherThan,
-  type HeldRun,
 } from "./reservation";
+import type { HeldRun } from "./node-runs";
 
 /** Reservation as ADR 010 words it, with no shortcut: every node's ready time, a full sort. */
 function reserveNaively(

@@ -1,16 +1,12 @@
-import { RELEASE, wholeNodeRelease, wholeNodeReleaseAt, type NodeRuns } from "./node-runs";
+import {
+  RELEASE,
+  wholeNodeRelease,
+  wholeNodeReleaseAt,
+  type HeldRun,
+  type NodeRuns,
+} from "./node-runs";
 import { placementShape, type GpuPool } from "./placement";
 import { sortSmall } from "./sort-small";
-
-/** A run still holding GPUs, as the reservation sees it. */
-export type HeldRun = {
-  /** Ended in this pass (its GPUs are already free): ignored. */
-  isGone?: boolean;
-  isAllocated: boolean;
-  rank: number;
-  protectedUntilSec: number;
-  slices: { position: number; gpus: number }[];
-};
 
 /**
  * What a reservation is worked out from: the job's size and rank, the nodes, the runs holding

@@ -1,4 +1,4 @@
-import { loadClusterState, type ClusterState, type LiveRun } from "./cluster-state";
+import { loadClusterState, type ClusterState } from "./cluster-state";
 import { protectedUntilSec } from "./contract";
 import {
   createBudgetRefs,
@@ -16,7 +16,6 @@ import {
   isPendingQueue,
   queueFromPending,
   type BackfillScreen,
-  type PendingQueue,
   type QueueGroup,
   type RankOf,
 } from "./pending-queue";
@@ -30,87 +29,19 @@ import {
   rankPreemptionReason,
   roomAmong,
 } from "./preemption";
-import type {
-  BudgetRef,
-  Comparison,
-  KeptFor,
-  DrainCompleteDecision,
-  PreemptDecision,
-  StartDecision,
-  WaitDecision,
-} from "./reasons";
-import {
-  canReserve,
-  forgetWholeNodeScan,
-  reserveNodes,
-  reservesOtherThan,
-  surelyReserved,
-  type Reservation,
-  type ReservationRequest,
-} from "./reservation";
+import type { BudgetRef, Comparison, KeptFor, StartDecision, WaitDecision } from "./reasons";
+import { forgetWholeNodeScan, type Reservation } from "./reservation";
+import type { LiveRun } from "./live-run";
 import { touchNodeRuns } from "./node-runs";
-import type { StandingRuns } from "./standing-runs";
-import type { ActiveRun, BudgetTree, ClusterSpec, NodeSlice, PendingJob, UsageMode } from "./types";
+import type { SchedulePassInput, SchedulePassResult } from "./pass-types";
+import type { NodeSlice, PendingJob } from "./types";
 import { usageWindowSec } from "./usage-window";
-import { describeWaiting, type WaitContext } from "./wait-reasons";
+import type { WaitContext } from "./wait-reasons";
+import { openReservation, type HeldReservation } from "./pass-reservation";
+import { startUnallocatedJobs } from "./pass-unallocated";
+import { describeWaitingJobs } from "./pass-waits";
 
-/**
- * Everything one scheduling pass of one cluster needs: the usage to rank the tree on, or a
- * ranking already made. Nothing here is mutated.
- */
-export type SchedulePassInput = SchedulePassCommon &
-  (
-    | {
-        /** Allocated GPU-seconds per leaf in the window at `nowSec` (see `computeLeafUsage`). */
-        leafUsage: Record<string, number>;
-        /** A ranking already computed from the same usage; computed here when absent. */
-        ranking?: FairTreeRanking;
-      }
-    | { leafUsage?: undefined; ranking: FairTreeRanking }
-  );
-
-/** The fields of `SchedulePassInput` besides usage and ranking. */
-type SchedulePassCommon = {
-  cluster: ClusterSpec;
-  /** The moment of the pass, in the caller's epoch seconds. */
-  nowSec: number;
-  tree: BudgetTree;
-  /** Runs holding GPUs: a list, or runs the caller keeps between passes (`createStandingRuns`). */
-  runs: readonly ActiveRun[] | StandingRuns;
-  /**
-   * The waiting jobs: a list, or a queue the caller keeps between passes (`createStandingQueue`),
-   * which spares the pass screening and sorting the whole queue.
-   */
-  pending: readonly PendingJob[] | PendingQueue;
-  /** How `leafUsage` was counted, for usage ratios; default a window of `cluster.lookbackSec`. */
-  usageMode?: UsageMode;
-  /**
-   * Whether to write every waiting job's reason (default true). The simulator, which never shows
-   * them, passes false: `waiting` then holds only the jobs that can never start.
-   */
-  describeWaits?: boolean;
-};
-
-/** The decisions of one pass. Every pending job is in exactly one of `starts` or `waiting`. */
-export type SchedulePassResult = {
-  atSec: number;
-  ranking: FairTreeRanking;
-  /** In queue order. */
-  starts: StartDecision[];
-  /** Node-down and drain preemptions first, then those made for starts, in order. */
-  preemptions: PreemptDecision[];
-  /** In queue order (error jobs first); only the error jobs when `describeWaits` is false. */
-  waiting: WaitDecision[];
-  /** Jobs left waiting that may start later (errors excluded), by kind. */
-  waitingCounts: { allocated: number; unallocated: number };
-  /**
-   * The rank of the job holding the reservation when the allocated jobs were last walked (the
-   * first that could not start and that the healthy nodes could hold), or null if none did.
-   */
-  reservationHolderRank: number | null;
-  /** Draining nodes left without runs: ready for maintenance. */
-  drainsCompleted: DrainCompleteDecision[];
-};
+export type { SchedulePassInput, SchedulePassResult } from "./pass-types";
 
 /**
  * One scheduling pass of one cluster at `nowSec` (DESIGN sections 3-4, ADR 010): kills runs on
@@ -177,13 +108,6 @@ function rankLookup(ranking: FairTreeRanking): RankOf {
  * none.
  */
 const roomScratch: number[] = [];
-
-/**
- * The nodes a gang reservation surely takes (`surelyReserved`), written anew for each holder and
- * read only within its sweep: shared by every pass, as `roomScratch` is, and replaced when a
- * cluster of another size needs one.
- */
-let surelyScratch: Uint8Array = new Uint8Array(0);
 
 /**
  * The fewest unprotected runs of one budget for which a plan's room asks the share guard for one
@@ -334,17 +258,7 @@ function decide(
   // reservation (ADR 014): a start there only makes its node later to be ready, so the nodes
   // chosen are the same. The share guard is asked on the holdings of that moment (`shield`,
   // copied before such a start).
-  let reservation: {
-    holder: PendingJob;
-    holderRank: number;
-    compute: () => Reservation;
-    /** For a one-node holder: whether a node is outside the reservation, or it if not. */
-    check: ((position: number) => ReturnType<typeof reservesOtherThan>) | null;
-    /** For a gang holder, some of the nodes the reservation takes (`surelyReserved`); else null. */
-    surely: () => Uint8Array | null;
-    shield: Holdings | null;
-    value: Reservation | null;
-  } | null = null;
+  let reservation: HeldReservation | null = null;
   const reserved = (): Reservation | null =>
     reservation && (reservation.value ??= reservation.compute());
   // Keeps a placement of free GPUs if its one node is outside the reservation, shown without
@@ -546,46 +460,17 @@ function decide(
           }
           smallestFailedGpus = job.gpus;
           if (!reservation) {
-            const holderNode = holdings.nodeIndexOf(job.budgetId);
-            if (canReserve(pool, job.gpus)) {
-              let sure: Uint8Array | null | undefined;
-              const holder = {
-                holder: job,
-                holderRank: jobRank,
-                compute: () => reserveNodes(request)!,
-                check:
-                  job.gpus <= pool.nodeSizeGpus
-                    ? (position: number) => reservesOtherThan(request, position)
-                    : null,
-                // Asked only while the nodes are not chosen: nothing has started since.
-                surely: () => {
-                  if (sure !== undefined) return sure;
-                  sure = surelyReserved(request, surelyScratch);
-                  if (sure) surelyScratch = sure;
-                  return sure;
-                },
-                shield: null as Holdings | null,
-                value: null,
-              };
-              const request: ReservationRequest = {
-                pool,
-                gpus: job.gpus,
-                jobRank,
-                runs: live,
-                heldByPosition,
-                nowSec,
-                nodeRuns: state.nodeRuns ?? undefined,
-                // The share guard on the holdings when the holder failed (`shield`, ADR 014).
-                isShielded: (index) =>
-                  !(holder.shield ?? holdings).mayPreemptAt(
-                    holderNode,
-                    nodeOfSlot(live[index]!.budgetSlot),
-                    job.gpus,
-                    live[index]!.gpus,
-                  ),
-              };
-              reservation = holder;
-            }
+            reservation = openReservation({
+              job,
+              jobRank,
+              pool,
+              live,
+              heldByPosition,
+              nowSec,
+              nodeRuns: state.nodeRuns,
+              holdings,
+              nodeOfSlot,
+            });
             continue;
           }
         }
@@ -609,64 +494,36 @@ function decide(
   // Wait reasons name the reservation as the allocated sweep left it.
   const heldReservation = input.describeWaits === false ? null : reserved();
   // Unallocated work takes only GPUs no allocated job could start on in this pass.
-  let smallestFailedUnallocated = Number.POSITIVE_INFINITY;
-  const mayStartUnallocated = (gpus: number): boolean =>
-    gpus < smallestFailedUnallocated && gpus <= bounds.usableFreeGpus;
-  const nextUnallocatedGroup = queue.walk(false, rankOf);
-  // Larger jobs than this could not be placed, as above.
-  const nextUnallocatedOf = (group: QueueGroup): PendingJob | undefined => {
-    const maxGpus = Math.min(smallestFailedUnallocated - 1, bounds.usableFreeGpus);
-    return maxGpus < group.minGpus ? undefined : group.next(maxGpus);
-  };
-  unallocated: for (let group = nextUnallocatedGroup(); group; group = nextUnallocatedGroup()) {
-    for (let job = nextUnallocatedOf(group); job; job = nextUnallocatedOf(group)) {
-      if (!mayStartUnallocated(minGpus)) break unallocated;
-      if (!mayStartUnallocated(group.minGpus)) continue unallocated;
-      if (job.gpus >= smallestFailedUnallocated) continue;
-      const placement = mayPlace(job.gpus) ? placeJob(pool, job.gpus) : null;
-      if (placement) {
-        start(job, false, placement, []);
-        isStarted.add(job);
-      } else smallestFailedUnallocated = job.gpus;
-    }
-  }
+  startUnallocatedJobs(queue, rankOf, pool, bounds, (job, placement) => {
+    start(job, false, placement, []);
+    isStarted.add(job);
+  });
 
-  const context: WaitContext | null =
-    input.describeWaits === false
-      ? null
-      : {
-          nowSec,
-          pool,
-          live,
-          reservation:
-            reservation && heldReservation
-              ? {
-                  holderId: reservation.holder.id,
-                  holderBudgetId: reservation.holder.budgetId,
-                  holderGpus: reservation.holder.gpus,
-                  ...heldReservation,
-                }
-              : null,
-          rankOf,
-          budgetRef,
-          partingOf,
-          shapeOf: (gpus) => placementShape(gpus, pool.nodeSizeGpus),
-          holdings,
-        };
   const waitingCounts = {
     allocated: queue.allocatedCount - startedAllocated,
     unallocated: queue.unallocatedCount - startedUnallocated,
   };
-  if (context) {
-    const describe = describeWaiting(context);
-    for (const isAllocated of [true, false]) {
-      const nextGroup = queue.walk(isAllocated, rankOf);
-      for (let group = nextGroup(); group; group = nextGroup()) {
-        for (let job = group.next(); job; job = group.next()) {
-          if (!isStarted.has(job)) waiting.push(describe(job, isAllocated));
-        }
-      }
-    }
+  if (input.describeWaits !== false) {
+    const context: WaitContext = {
+      nowSec,
+      pool,
+      live,
+      reservation:
+        reservation && heldReservation
+          ? {
+              holderId: reservation.holder.id,
+              holderBudgetId: reservation.holder.budgetId,
+              holderGpus: reservation.holder.gpus,
+              ...heldReservation,
+            }
+          : null,
+      rankOf,
+      budgetRef,
+      partingOf,
+      shapeOf: (gpus) => placementShape(gpus, pool.nodeSizeGpus),
+      holdings,
+    };
+    describeWaitingJobs(queue, rankOf, isStarted, context, waiting);
   }
   return {
     atSec: nowSec,

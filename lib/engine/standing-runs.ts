@@ -1,5 +1,5 @@
 import { createBudgetSlots, type BudgetSlots } from "./budget-slots";
-import type { LiveRun, NodesSeen } from "./cluster-state";
+import type { LiveRun, NodesSeen } from "./live-run";
 import {
   createGpuPool,
   createPositionLookup,

@@ -1,6 +1,6 @@
 import { placeJob, type GpuPool, type PlacementShape } from "./placement";
 import type { BudgetRef, Comparison, Parting, WaitDecision, WaitReason } from "./reasons";
-import type { LiveRun } from "./cluster-state";
+import type { LiveRun } from "./live-run";
 import type { Holdings } from "./holdings";
 import type { PendingJob } from "./types";
 

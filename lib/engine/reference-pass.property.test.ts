@@ -1,0 +1,323 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { createStandingQueue } from "./pending-queue";
+import { runReferencePass, type ReferencePassInput } from "./reference-pass";
+import { runSchedulePass, type SchedulePassResult } from "./schedule-pass";
+import { createStandingRuns } from "./standing-runs";
+import { buildTree, type TreeSpec } from "./test-helpers";
+import type { ActiveRun, NodeHealth, NodeSlice, PendingJob, Priority } from "./types";
+
+// The fast pass, as the live tick calls it (lists) and as the simulator keeps its state between
+// passes (a standing queue and standing runs), decides exactly what the reference pass decides:
+// starts with their placement, preemptions, the reservation's holder, reasons for waiting.
+
+const NOW = 50_000;
+const RUNS = { numRuns: 120 };
+
+const runArb = fc.record({
+  gpus: fc.integer({ min: 1, max: 8 }),
+  wholeNodes: fc.constantFrom<number>(0, 0, 0, 1, 2, 3),
+  node: fc.nat(9),
+  leaf: fc.nat(15),
+  isAllocated: fc.constantFrom(true, true, false),
+  startAgoSec: fc.constantFrom<number>(0, 0, 120, 600, 1800, 3000, 7200, 20_000, 40_000),
+  minRuntimeSec: fc.constantFrom<number>(600, 600, 3600, 14_400, 40_000),
+  isResumable: fc.boolean(),
+});
+
+const jobArb = fc.record({
+  gpus: fc.constantFrom<number>(1, 1, 2, 3, 4, 4, 6, 8, 8, 12, 16, 20, 24, 40),
+  leaf: fc.nat(16),
+  minRuntimeSec: fc.constantFrom<number>(0, 300, 300, 600, 3600, 3600, 14_400, 40_000),
+  priority: fc.constantFrom<Priority>("low", "normal", "high"),
+  submitSec: fc.integer({ min: 0, max: 5000 }),
+});
+
+const scenarioArb = fc.record({
+  programs: fc.array(
+    fc.record({
+      weight: fc.constantFrom<number>(0, 1, 1, 2, 3),
+      children: fc.array(fc.constantFrom<number>(0, 1, 1, 2, 5), { maxLength: 3 }),
+    }),
+    { minLength: 1, maxLength: 4 },
+  ),
+  usage: fc.array(fc.constantFrom<number>(0, 0, 100, 700, 1000, 3000, 5000, 20_000, 90_000), {
+    minLength: 16,
+    maxLength: 16,
+  }),
+  // Without ties most leaves rank apart (backfill needs three ranks); with them LF ties abound.
+  hasRankTies: fc.boolean(),
+  // When above 0, runs belong to that many leaves only, which used the most: preemption for rank.
+  hogCount: fc.constantFrom<number>(0, 0, 1, 2, 3),
+  nodeSize: fc.constantFrom<number>(4, 8),
+  // Some nodes smaller than the largest: one-node jobs only, never a gang job's whole node.
+  smallNodes: fc.array(fc.boolean(), { minLength: 10, maxLength: 10 }),
+  hasMixedSizes: fc.boolean(),
+  health: fc.array(
+    fc.constantFrom<NodeHealth>("healthy", "healthy", "healthy", "healthy", "draining", "down"),
+    { minLength: 1, maxLength: 8 },
+  ),
+  runs: fc.array(runArb, { maxLength: 24 }),
+  jobs: fc.array(jobArb, { maxLength: 24 }),
+});
+
+type Scenario = typeof scenarioArb extends fc.Arbitrary<infer T> ? T : never;
+
+/**
+ * A crowded cluster: a few healthy nodes held by the one or two leaves that used the most, and
+ * jobs of every leaf. Preemption for rank, reservations and backfill come up often here.
+ */
+const crowdedArb: fc.Arbitrary<Scenario> = fc
+  .record({
+    leaves: fc.array(fc.constantFrom<number>(1, 2, 3), { minLength: 3, maxLength: 5 }),
+    hogCount: fc.constantFrom<number>(1, 2),
+    nodes: fc.integer({ min: 1, max: 3 }),
+    runs: fc.array(runArb, { minLength: 2, maxLength: 10 }),
+    jobs: fc.array(jobArb, { minLength: 2, maxLength: 12 }),
+  })
+  .map((c) => ({
+    programs: [{ weight: 1, children: c.leaves }],
+    usage: [0, 700, 3000, 9000, 20_000, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+    hasRankTies: false,
+    hogCount: c.hogCount,
+    nodeSize: 8,
+    smallNodes: Array.from({ length: 10 }, () => false),
+    hasMixedSizes: false,
+    health: Array.from({ length: c.nodes }, (): NodeHealth => "healthy"),
+    runs: c.runs,
+    jobs: c.jobs,
+  }));
+
+/** A pass input from a scenario: runs packed onto the nodes, never over capacity. */
+function toInput(s: Scenario): ReferencePassInput & { leafUsage: Record<string, number> } {
+  const spec: TreeSpec = {
+    name: "lab",
+    children: s.programs.map((program, p) => ({
+      name: `p${p}`,
+      weight: program.weight,
+      children: program.children.map((weight, c) => ({ name: `l${c}`, weight })),
+    })),
+  };
+  const tree = buildTree(spec);
+  const leaves = tree.nodes.filter((node) => node.isLeaf).map((node) => node.id);
+  const leafUsage: Record<string, number> = {};
+  leaves.forEach((id, i) => {
+    const hogSec = i < s.hogCount ? 200_000 : 0;
+    leafUsage[id] = s.usage[i % s.usage.length]! + (s.hasRankTies ? 0 : 37 * i) + hogSec;
+  });
+  const runLeaf = (leaf: number): string =>
+    leaves[s.hogCount > 0 ? leaf % Math.min(s.hogCount, leaves.length) : leaf % leaves.length]!;
+  const nodes = s.health.map((health, index) => ({
+    index,
+    gpus: s.hasMixedSizes && s.smallNodes[index] ? s.nodeSize / 2 : s.nodeSize,
+    health,
+  }));
+  const free = nodes.map((node) => node.gpus);
+  const runs: ActiveRun[] = [];
+  s.runs.forEach((run, i) => {
+    let placement: NodeSlice[] | null = null;
+    if (run.wholeNodes > 0) {
+      const whole = nodes.filter((n) => n.gpus === s.nodeSize && free[n.index] === s.nodeSize);
+      if (whole.length >= run.wholeNodes) {
+        placement = whole.slice(0, run.wholeNodes).map((n) => ({ node: n.index, gpus: n.gpus }));
+        const rest = Math.min(run.gpus, s.nodeSize) - 1;
+        const other = nodes.find(
+          (n) => !placement!.some((p) => p.node === n.index) && free[n.index]! >= rest,
+        );
+        if (rest > 0 && other) placement.push({ node: other.index, gpus: rest });
+      }
+    } else {
+      const gpus = Math.min(run.gpus, s.nodeSize);
+      const start = run.node % nodes.length;
+      const order = [...nodes.slice(start), ...nodes.slice(0, start)];
+      const node = order.find((n) => free[n.index]! >= gpus);
+      if (node) placement = [{ node: node.index, gpus }];
+    }
+    if (!placement) return;
+    for (const slice of placement) free[slice.node]! -= slice.gpus;
+    const startSec = NOW - run.startAgoSec;
+    runs.push({
+      id: `r${i}`,
+      jobId: `rj${i}`,
+      budgetId: runLeaf(run.leaf),
+      userId: "u",
+      gpus: placement.reduce((sum, slice) => sum + slice.gpus, 0),
+      placement: placement.sort((a, b) => a.node - b.node),
+      startSec,
+      isAllocated: run.isAllocated,
+      protectedUntilSec: run.isAllocated ? startSec + run.minRuntimeSec : startSec,
+      isResumable: run.isResumable,
+      priority: "normal",
+    });
+  });
+  const pending: PendingJob[] = s.jobs.map((job, i) => ({
+    id: `j${i}`,
+    // Index 16 charges the root: an inner node, refused.
+    budgetId: job.leaf === 16 ? "root" : leaves[job.leaf % leaves.length]!,
+    userId: "u",
+    gpus: job.gpus,
+    minRuntimeSec: job.minRuntimeSec,
+    isResumable: true,
+    priority: job.priority,
+    submitSec: job.submitSec,
+  }));
+  return {
+    cluster: { name: "c", nodes, lookbackSec: 604_800, maxMinRuntimeSec: 28_800 },
+    nowSec: NOW,
+    tree,
+    leafUsage,
+    runs,
+    pending,
+  };
+}
+
+/** The runs after a pass's decisions: preempted ones gone, starts running. */
+function runsAfter(runs: readonly ActiveRun[], result: SchedulePassResult, jobs: PendingJob[]) {
+  const ended = new Set(result.preemptions.map((p) => p.runId));
+  const started = result.starts.map((start): ActiveRun => {
+    const job = jobs.find((j) => j.id === start.jobId)!;
+    return {
+      id: `run-${start.jobId}-${result.atSec}`,
+      jobId: start.jobId,
+      budgetId: start.budgetId,
+      userId: job.userId,
+      gpus: start.gpus,
+      placement: start.placement,
+      startSec: result.atSec,
+      isAllocated: start.isAllocated,
+      protectedUntilSec: start.protectedUntilSec,
+      isResumable: job.isResumable,
+      priority: job.priority,
+    };
+  });
+  return { kept: runs.filter((run) => !ended.has(run.id)), started };
+}
+
+/** How often the comparisons met each kind of decision: they must meet every kind. */
+const seen = {
+  placements: 0,
+  preemptionsForRank: 0,
+  preemptionsOfUnallocated: 0,
+  drains: 0,
+  nodeDowns: 0,
+  holders: 0,
+  backfills: 0,
+  reservationWaits: 0,
+  unallocatedStarts: 0,
+  gangStarts: 0,
+};
+
+function count(result: SchedulePassResult): void {
+  for (const start of result.starts) {
+    seen.placements += 1;
+    if (start.placement.length > 1) seen.gangStarts += 1;
+    if (start.reason.rule === "start-unallocated") seen.unallocatedStarts += 1;
+    if (start.reason.rule === "start-allocated" && start.reason.keptFor) seen.backfills += 1;
+  }
+  for (const { reason } of result.preemptions) {
+    if (reason.rule === "preempt-for-rank") seen.preemptionsForRank += 1;
+    if (reason.rule === "preempt-unallocated") seen.preemptionsOfUnallocated += 1;
+    if (reason.rule === "preempt-drain") seen.drains += 1;
+    if (reason.rule === "preempt-node-down") seen.nodeDowns += 1;
+  }
+  if (result.reservationHolderRank !== null) seen.holders += 1;
+  seen.reservationWaits += result.waiting.filter(
+    (w) => w.reason.rule === "wait-reservation",
+  ).length;
+}
+
+describe("the reference pass", () => {
+  it("the fast pass on lists (as the live tick calls it) decides exactly what it decides", () => {
+    fc.assert(
+      fc.property(scenarioArb, fc.boolean(), (s, describeWaits) => {
+        const input = { ...toInput(s), describeWaits };
+        const expected = runReferencePass(input);
+        expect(runSchedulePass(input)).toEqual(expected);
+        count(expected);
+      }),
+      RUNS,
+    );
+  });
+
+  it("the fast pass decides what it decides on crowded clusters (preemption, backfill)", () => {
+    fc.assert(
+      fc.property(crowdedArb, fc.boolean(), (s, describeWaits) => {
+        const input = { ...toInput(s), describeWaits };
+        const expected = runReferencePass(input);
+        expect(runSchedulePass(input)).toEqual(expected);
+        count(expected);
+      }),
+      RUNS,
+    );
+  });
+
+  it("standing queue and runs, kept over passes with arrivals and ends, decide what it decides", () => {
+    const stepArb = fc.record({
+      afterSec: fc.constantFrom<number>(0, 60, 300, 600, 3600, 20_000),
+      endEvery: fc.integer({ min: 0, max: 4 }),
+      arrivals: fc.array(jobArb, { maxLength: 4 }),
+      healthChange: fc.option(
+        fc.record({ node: fc.nat(7), health: fc.constantFrom<NodeHealth>("healthy", "draining") }),
+      ),
+      usageBump: fc.constantFrom<number>(0, 0, 500, 5000),
+    });
+    fc.assert(
+      fc.property(scenarioArb, fc.array(stepArb, { minLength: 1, maxLength: 4 }), (s, steps) => {
+        const first = toInput(s);
+        let input = { ...first, describeWaits: steps.length % 2 === 0 };
+        const queue = createStandingQueue(input.tree, input.cluster);
+        const standing = createStandingRuns(input.cluster.nodes);
+        for (const job of input.pending) queue.add(job);
+        for (const run of input.runs) standing.add(run);
+        let jobs = [...input.pending];
+        let runs = [...input.runs];
+        for (let pass = 0; pass <= steps.length; pass += 1) {
+          const expected = runReferencePass({ ...input, pending: jobs, runs });
+          const result = runSchedulePass({ ...input, pending: queue, runs: standing });
+          expect(result).toEqual(expected);
+          count(expected);
+          const step = steps[pass];
+          if (!step) break;
+          // Apply the pass: starts leave the queue and run, preempted runs leave (down-node runs
+          // too), resumable ones come back as jobs; then time passes, runs end and jobs arrive.
+          const { kept, started } = runsAfter(runs, result, jobs);
+          for (const start of result.starts) queue.remove(start.jobId);
+          jobs = jobs.filter((job) => !result.starts.some((start) => start.jobId === job.id));
+          for (const preemption of result.preemptions) standing.remove(preemption.runId);
+          for (const run of started) standing.add(run);
+          runs = [...kept, ...started];
+          const ending =
+            step.endEvery > 0 ? runs.filter((_, i) => i % (step.endEvery + 1) === 0) : [];
+          for (const run of ending) standing.remove(run.id);
+          runs = runs.filter((run) => !ending.includes(run));
+          const nowSec = input.nowSec + step.afterSec;
+          const arrivals = step.arrivals.map((job, i) => ({
+            ...toInput({ ...s, jobs: [job] }).pending[0]!,
+            id: `a${pass}-${i}`,
+            submitSec: nowSec,
+          }));
+          for (const job of arrivals) queue.add(job);
+          jobs = [...jobs, ...arrivals];
+          const nodes = input.cluster.nodes.map((node) =>
+            step.healthChange && node.index === step.healthChange.node % input.cluster.nodes.length
+              ? { ...node, health: step.healthChange.health }
+              : node,
+          );
+          // Runs on a node that went down were ended by the pass; none is left there.
+          const leafUsage = Object.fromEntries(
+            Object.entries(input.leafUsage).map(([id, gpuSec], i) => [
+              id,
+              gpuSec + (i % 2 === pass % 2 ? step.usageBump : 0),
+            ]),
+          );
+          input = { ...input, nowSec, leafUsage, cluster: { ...input.cluster, nodes } };
+        }
+      }),
+      { numRuns: 80 },
+    );
+  });
+
+  it("the comparisons met every kind of decision", () => {
+    for (const [kind, times] of Object.entries(seen)) expect(times, kind).toBeGreaterThan(5);
+  });
+});
