@@ -1,6 +1,6 @@
 import { expect, type Cookie, type Page } from "@playwright/test";
-import type { DemoRole } from "../lib/demo/lab-org";
-import { sameOrigin, signInAs, waitForHydration } from "./fixtures";
+import { DEMO_USERS, type DemoRole } from "../lib/demo/lab-org";
+import { sameOrigin } from "./fixtures";
 
 /**
  * The app's main pages, each as the person who uses it and in the state worth checking (a leaf
@@ -32,6 +32,24 @@ async function postJson<T>(page: Page, url: string, data: unknown): Promise<T> {
 
 async function budgetNodes(page: Page): Promise<ApiNode[]> {
   return (await getJson<{ nodes: ApiNode[] }>(page, "/api/v1/budgets")).nodes;
+}
+
+// The review and what-if pages hydrate in seconds on a busy 2-core machine: more than the
+// fixtures' 5 s. These checks are about what the pages show, not how fast.
+const PAGE_TIMEOUT_MS = 30_000;
+
+export async function waitForHydration(page: Page): Promise<void> {
+  await expect(page.locator("html[data-hydrated]")).toBeAttached({ timeout: PAGE_TIMEOUT_MS });
+}
+
+/** As the fixtures' signInAs, with PAGE_TIMEOUT_MS for each page. */
+export async function signInAs(page: Page, role: DemoRole): Promise<void> {
+  const { name } = DEMO_USERS[role];
+  await page.goto("/signin");
+  await waitForHydration(page);
+  await page.getByRole("button", { name: new RegExp(`Sign in as ${name}`) }).click();
+  await expect(page.getByText(`Signed in as ${name}`)).toBeVisible({ timeout: PAGE_TIMEOUT_MS });
+  await waitForHydration(page);
 }
 
 async function go(page: Page, path: string): Promise<void> {

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { signInAs, waitForHydration } from "./fixtures";
+import { signInAs, waitForHydration } from "./main-pages";
 
 // A4 landscape less the print layout's 10 mm margins: 277 mm at 96 px to the inch.
 const A4_LANDSCAPE_WIDTH_PX = Math.floor((277 / 25.4) * 96);
