@@ -4,6 +4,7 @@ import { useMemo } from "react";
 import { formatInteger, formatPercent, formatWeight } from "@/lib/format";
 import { TreeRowName, useOpenBranches } from "./tree-fold";
 import { visibleRows } from "./tree-model";
+import { ScrollRegion } from "@/components/layout/scroll-region";
 
 export type TreeRow = {
   id: string;
@@ -40,68 +41,70 @@ export function BudgetTreeTable({
   const visible = useMemo(() => visibleRows(rows, open), [rows, open]);
 
   return (
-    <table>
-      <caption className="sr-only">Budget tree</caption>
-      <thead>
-        <tr>
-          <th scope="col">Budget</th>
-          <th scope="col" className="num">
-            Weight
-          </th>
-          <th scope="col" className="num">
-            Of parent
-          </th>
-          <th scope="col">Effective share</th>
-          {clusters.map((cluster) => (
-            <th scope="col" className="num" key={cluster.name}>
-              {cluster.gpuType}-h/week
+    <ScrollRegion label="Budget tree">
+      <table>
+        <caption className="sr-only">Budget tree</caption>
+        <thead>
+          <tr>
+            <th scope="col">Budget</th>
+            <th scope="col" className="num">
+              Weight
             </th>
-          ))}
-          <th scope="col">Leads</th>
-        </tr>
-      </thead>
-      <tbody>
-        {visible.map((row) => (
-          <tr key={row.id}>
-            <th
-              scope="row"
-              style={{
-                fontWeight: row.depth <= 1 ? 600 : 400,
-                background: "none",
-                color: "var(--text)",
-                fontSize: "inherit",
-              }}
-            >
-              <TreeRowName
-                id={row.id}
-                name={row.name}
-                depth={row.depth}
-                isLeaf={row.isLeaf}
-                isOpen={open.has(row.id)}
-                onToggle={toggle}
-              >
-                {row.name}
-                {row.isLeaf ? <span className="pill">{row.memberCount} members</span> : null}
-              </TreeRowName>
+            <th scope="col" className="num">
+              Of parent
             </th>
-            <td className="num">{formatWeight(row.weight)}</td>
-            <td className="num">{row.parentId === null ? "—" : formatPercent(row.fraction)}</td>
-            <td>
-              <span
-                className="share-bar"
-                style={{ width: `${Math.max(row.effectiveShare * 120, 1)}px` }}
-              />
-              {formatPercent(row.effectiveShare)}
-            </td>
+            <th scope="col">Effective share</th>
             {clusters.map((cluster) => (
-              <td className="num" key={cluster.name}>
-                {formatInteger(row.gpuHoursPerWeek[cluster.name] ?? 0)}
-              </td>
+              <th scope="col" className="num" key={cluster.name}>
+                {cluster.gpuType}-h/week
+              </th>
             ))}
-            <td>{row.leads.join(", ") || <span className="muted">—</span>}</td>
+            <th scope="col">Leads</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {visible.map((row) => (
+            <tr key={row.id}>
+              <th
+                scope="row"
+                style={{
+                  fontWeight: row.depth <= 1 ? 600 : 400,
+                  background: "none",
+                  color: "var(--text)",
+                  fontSize: "inherit",
+                }}
+              >
+                <TreeRowName
+                  id={row.id}
+                  name={row.name}
+                  depth={row.depth}
+                  isLeaf={row.isLeaf}
+                  isOpen={open.has(row.id)}
+                  onToggle={toggle}
+                >
+                  {row.name}
+                  {row.isLeaf ? <span className="pill">{row.memberCount} members</span> : null}
+                </TreeRowName>
+              </th>
+              <td className="num">{formatWeight(row.weight)}</td>
+              <td className="num">{row.parentId === null ? "—" : formatPercent(row.fraction)}</td>
+              <td>
+                <span
+                  className="share-bar"
+                  style={{ width: `${Math.max(row.effectiveShare * 120, 1)}px` }}
+                />
+                {formatPercent(row.effectiveShare)}
+              </td>
+              {clusters.map((cluster) => (
+                <td className="num" key={cluster.name}>
+                  {formatInteger(row.gpuHoursPerWeek[cluster.name] ?? 0)}
+                </td>
+              ))}
+              <td>{row.leads.join(", ") || <span className="muted">—</span>}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </ScrollRegion>
   );
 }

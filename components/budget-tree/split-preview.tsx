@@ -3,6 +3,7 @@
 import { useState } from "react";
 import { formatInteger, formatPercent } from "@/lib/format";
 import { gpuHoursByCluster, type ClusterRef, type PreviewRow } from "./tree-model";
+import { ScrollRegion } from "@/components/layout/scroll-region";
 
 function formatDelta(row: PreviewRow): string {
   if (row.oldShare === null) return "new";
@@ -51,7 +52,7 @@ export function SplitPreview({
           : `${changed.length} of ${preview.rows.length} {preview.rows.length === 1 ? "node" : "nodes"} below change.`}
       </p>
       {isOpen ? (
-        <div className="table-scroll preview-scroll">
+        <ScrollRegion label="Preview of the new shares" className="preview-scroll">
           <table>
             <caption className="sr-only">Preview of the new shares</caption>
             <thead>
@@ -100,7 +101,7 @@ export function SplitPreview({
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       ) : null}
     </section>
   );

@@ -49,7 +49,8 @@ export function SignInChoices({
                     void signIn("demo", { email: user.email, callbackUrl });
                   }}
                 >
-                  <span>{user.name}</span>
+                  {/* The space keeps the visible words apart, as in the label (axe). */}
+                  <span>{user.name}</span>{" "}
                   <span className="pill">{pending === user.email ? "signing in…" : user.role}</span>
                 </button>
               </li>

@@ -1,6 +1,7 @@
 import { formatInteger, formatPercent } from "@/lib/format";
 import type { ReviewData } from "@/lib/data/review-page";
 import { FULFILMENT_TARGET } from "./review-format";
+import { ScrollRegion } from "@/components/layout/scroll-region";
 
 const percentOrDash = (value: number | null) => (value === null ? "—" : formatPercent(value));
 
@@ -62,7 +63,7 @@ export function ReviewHeadline({
         on its own: GPU-hours received beyond one hour&apos;s entitlement make up for no other hour.
       </p>
       {clusterFigures.length > 1 ? (
-        <div className="table-scroll">
+        <ScrollRegion label="Per cluster">
           <table className="cluster-figures">
             <caption>Per cluster</caption>
             <thead>
@@ -96,7 +97,7 @@ export function ReviewHeadline({
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       ) : null}
     </section>
   );

@@ -6,6 +6,7 @@ import { visibleRows } from "@/components/budget-tree/tree-model";
 import { formatInteger, formatPercent, formatSpan } from "@/lib/format";
 import { focusFirst, type ReviewRow, type WaitSummary } from "@/lib/reports/review-table";
 import { isUnderServed } from "./review-format";
+import { ScrollRegion } from "@/components/layout/scroll-region";
 
 /**
  * The review per tree node, foldable by branch. The viewer's branches (what they lead, or
@@ -53,10 +54,14 @@ export function ReviewTable({
     }
     return ids;
   });
-  const shown = useMemo(() => visibleRows(ordered, open), [ordered, open]);
+  // Every row is rendered and folded ones hidden by CSS, so that print shows the whole tree.
+  const shownIds = useMemo(
+    () => new Set(visibleRows(ordered, open).map((row) => row.id)),
+    [ordered, open],
+  );
 
   return (
-    <div className="table-scroll">
+    <ScrollRegion label="Per budget">
       <table className="review-table">
         <caption className="sr-only">Entitled and received GPU-hours per budget</caption>
         <thead>
@@ -109,10 +114,14 @@ export function ReviewTable({
           </tr>
         </thead>
         <tbody>
-          {shown.map((row) => (
+          {ordered.map((row) => (
             <tr
               key={row.id}
-              className={mine.has(row.id) ? "is-mine" : undefined}
+              className={
+                [mine.has(row.id) ? "is-mine" : "", shownIds.has(row.id) ? "" : "is-folded"]
+                  .filter(Boolean)
+                  .join(" ") || undefined
+              }
               data-path={row.path}
             >
               <th scope="row" className="tree-row-head">
@@ -144,7 +153,7 @@ export function ReviewTable({
                 <Fulfilment value={row.fulfilment} isShort={isUnderServed(row)} />
               </td>
               {jobClasses.map((name) => (
-                <td className="num" key={name}>
+                <td className="num wait" key={name}>
                   <Wait summary={row.waits[name]} />
                 </td>
               ))}
@@ -153,7 +162,7 @@ export function ReviewTable({
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }
 
@@ -180,8 +189,10 @@ function Fulfilment({ value, isShort }: { value: number | null; isShort: boolean
 function Wait({ summary }: { summary: WaitSummary | undefined }) {
   if (!summary) return <span className="muted">—</span>;
   return (
+    // p50 and p90 each stay whole; the cell breaks between them when the table is short of room.
     <span title={`${formatInteger(summary.jobs)} jobs`}>
-      {formatSpan(summary.waitP50Sec)} / {formatSpan(summary.waitP90Sec)}
+      <span className="wait-part">{formatSpan(summary.waitP50Sec)}</span>{" "}
+      <span className="wait-part">/ {formatSpan(summary.waitP90Sec)}</span>
     </span>
   );
 }

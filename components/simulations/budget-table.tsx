@@ -1,5 +1,6 @@
 import type { SimulationSummary } from "@/lib/simulations/summary";
 import { formatCount, formatShare } from "./sim-format";
+import { ScrollRegion } from "@/components/layout/scroll-region";
 
 /** Per budget: share, entitled and received GPU-hours, fulfilment and preemptions, both runs. */
 export function BudgetTable({ summary }: { summary: SimulationSummary }) {
@@ -19,7 +20,7 @@ export function BudgetTable({ summary }: { summary: SimulationSummary }) {
       <summary>
         <h2>Fulfilment per budget ({paths.length})</h2>
       </summary>
-      <div className="table-scroll">
+      <ScrollRegion label="Per budget">
         <table>
           <thead>
             <tr>
@@ -70,7 +71,7 @@ export function BudgetTable({ summary }: { summary: SimulationSummary }) {
             })}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
     </details>
   );
 }

@@ -1,8 +1,13 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState, type FormEvent } from "react";
+import { useId, useState, type FormEvent, type InputHTMLAttributes } from "react";
 import type { FieldIssue } from "@/lib/errors";
+import {
+  DEFAULT_SEED,
+  LAB_DEFAULT_DAYS,
+  PHILLY_DEFAULT_GPUS,
+} from "@/lib/simulations/scenario-options";
 import { PHILLY_CITATION } from "./sim-format";
 
 type Source = "lab" | "philly" | "tree" | "upload";
@@ -12,7 +17,7 @@ const SOURCES: { value: Source; title: string; detail: string }[] = [
     value: "lab",
     title: "Generated lab",
     detail:
-      "The lab of the design: 1,624 GPUs on three clusters, 4 programs, 15 projects, demand 2-3x supply.",
+      "The demo lab: 1,624 GPUs on three clusters, 4 programs, 15 projects, demand 2-3x supply.",
   },
   {
     value: "philly",
@@ -27,7 +32,7 @@ const SOURCES: { value: Source; title: string; detail: string }[] = [
   {
     value: "upload",
     title: "Upload a scenario file",
-    detail: "A JSON scenario (design section 6): clusters, tree, jobs, optional node events.",
+    detail: "A JSON scenario: clusters, tree, jobs, optional node events.",
   },
 ];
 
@@ -36,6 +41,27 @@ type Problem = { message: string; issues: FieldIssue[] };
 function numberOrUndefined(value: FormDataEntryValue | null): number | undefined {
   const text = typeof value === "string" ? value.trim() : "";
   return text === "" ? undefined : Number(text);
+}
+
+/**
+ * An option: its label, an empty input (no placeholder that could pass for a value) and a hint
+ * that says what empty means, read out with the field.
+ */
+function OptionField({
+  label,
+  hint,
+  ...input
+}: { label: string; hint: string; name: string } & InputHTMLAttributes<HTMLInputElement>) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input id={id} aria-describedby={`${id}-hint`} {...input} />
+      <span id={`${id}-hint`} className="hint">
+        {hint}
+      </span>
+    </div>
+  );
 }
 
 /** Picks a scenario and options, starts the simulation, and opens its page. */
@@ -127,65 +153,78 @@ export function NewSimulationForm() {
           ))}
         </div>
         {source === "upload" ? (
-          <label className="field">
-            Scenario file (JSON)
-            <input type="file" name="scenario" accept="application/json,.json" required />
-          </label>
+          <div className="field">
+            <label htmlFor="scenario-file">Scenario file (JSON)</label>
+            <input
+              id="scenario-file"
+              type="file"
+              name="scenario"
+              accept="application/json,.json"
+              aria-describedby="scenario-file-hint"
+              required
+            />
+            <span id="scenario-file-hint" className="hint">
+              Clusters, the budget tree, jobs, and optional settings and node events. The file is
+              checked when you start: every problem is listed with its place in the file.
+            </span>
+          </div>
         ) : null}
       </fieldset>
       <fieldset>
         <legend>Options</legend>
+        <p className="muted small">
+          Leave a field empty for its default, given under it. What the options do and how the two
+          schedulers are compared: <a href="/docs/simulations.md">Simulations guide</a>.
+        </p>
         <div className="field-grid">
-          <label className="field">
-            <span>
-              Name <span className="muted">(optional)</span>
-            </span>
-            <input name="name" placeholder="e.g. March review, 3-day window" maxLength={120} />
-          </label>
-          <label className="field">
-            Lookback window
-            <input name="lookback" placeholder="7d" />
-            <span className="hint">How far back usage counts for ranking (e.g. 3d, 7d, 14d).</span>
-          </label>
-          <label className="field">
-            Maximum minimum runtime
-            <input name="maxMinRuntime" placeholder="8h" />
-            <span className="hint">Longer protected periods are capped to this.</span>
-          </label>
-          <label className="field">
-            Cluster size (GPUs)
-            <input
-              name="clusterGpus"
-              type="number"
-              min={8}
-              step={8}
-              placeholder={source === "philly" ? "384" : "as given"}
-            />
-            <span className="hint">Every cluster resized to this many GPUs, 8 per node.</span>
-          </label>
+          <OptionField
+            name="name"
+            label="Name (optional)"
+            hint="Shown in the list of simulations. Empty: the scenario's name."
+            maxLength={120}
+          />
+          <OptionField
+            name="lookback"
+            label="Lookback window"
+            hint="How far back usage counts for ranking, as 3d, 7d or 14d. Empty: the scenario's own, else 7d."
+          />
+          <OptionField
+            name="maxMinRuntime"
+            label="Maximum minimum runtime"
+            hint="Longer protected periods are capped to this, as 4h or 8h. Empty: the scenario's own, else 8h."
+          />
+          <OptionField
+            name="clusterGpus"
+            label="Cluster size (GPUs)"
+            type="number"
+            min={8}
+            step={8}
+            hint={`Every cluster resized to this many GPUs, 8 per node. Empty: ${
+              source === "philly" ? `${PHILLY_DEFAULT_GPUS} GPUs` : "as the scenario gives them"
+            }.`}
+          />
           {usesDays ? (
-            <label className="field">
-              Days
-              <input
-                name="days"
-                type="number"
-                min={1}
-                max={120}
-                placeholder={source === "philly" ? "whole trace" : "14"}
-              />
-              <span className="hint">
-                {source === "philly"
-                  ? "Only the trace's first N days."
-                  : "Length of the generated workload."}
-              </span>
-            </label>
+            <OptionField
+              name="days"
+              label="Days"
+              type="number"
+              min={1}
+              max={120}
+              hint={
+                source === "philly"
+                  ? "Only the trace's first days. Empty: the whole trace."
+                  : `Length of the generated workload. Empty: ${LAB_DEFAULT_DAYS} days.`
+              }
+            />
           ) : null}
           {source === "lab" || source === "tree" ? (
-            <label className="field">
-              Seed
-              <input name="seed" type="number" min={0} placeholder="1" />
-              <span className="hint">Same seed, same workload.</span>
-            </label>
+            <OptionField
+              name="seed"
+              label="Seed"
+              type="number"
+              min={0}
+              hint={`Same seed, same workload. Empty: ${DEFAULT_SEED}.`}
+            />
           ) : null}
         </div>
       </fieldset>

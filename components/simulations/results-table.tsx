@@ -1,5 +1,6 @@
 import type { SchedulerSummary, SimulationSummary } from "@/lib/simulations/summary";
 import { formatCount, formatShare, formatWait } from "./sim-format";
+import { ScrollRegion } from "@/components/layout/scroll-region";
 
 type Row = {
   label: string;
@@ -73,44 +74,46 @@ function rowsFor(summary: SimulationSummary): Row[] {
 export function ResultsTable({ summary }: { summary: SimulationSummary }) {
   const names = Object.keys(summary.schedulers);
   return (
-    <table className="results-table">
-      <caption className="sr-only">Baseline and allocation side by side</caption>
-      <thead>
-        <tr>
-          <th scope="col">Measure</th>
-          {names.map((name) => (
-            <th key={name} scope="col" className="num">
-              <span className={`swatch swatch-${name}`} aria-hidden="true" />
-              {SCHEDULER_TITLES[name] ?? name}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {rowsFor(summary).map((row) => {
-          const values = names.map((name) => row.raw?.(summary.schedulers[name]!) ?? NaN);
-          const finite = values.filter(Number.isFinite);
-          const best = row.better === "lower" ? Math.min(...finite) : Math.max(...finite);
-          const isTie = finite.length < 2 || finite.every((value) => value === finite[0]);
-          return (
-            <tr key={row.label}>
-              <th scope="row">
-                {row.label}
-                {row.hint ? <span className="hint"> {row.hint}</span> : null}
+    <ScrollRegion label="Baseline and allocation side by side">
+      <table className="results-table">
+        <caption className="sr-only">Baseline and allocation side by side</caption>
+        <thead>
+          <tr>
+            <th scope="col">Measure</th>
+            {names.map((name) => (
+              <th key={name} scope="col" className="num">
+                <span className={`swatch swatch-${name}`} aria-hidden="true" />
+                {SCHEDULER_TITLES[name] ?? name}
               </th>
-              {names.map((name, i) => {
-                const isBest = row.better !== undefined && !isTie && values[i] === best;
-                return (
-                  <td key={name} className={`num${isBest ? " is-better" : ""}`}>
-                    {row.value(summary.schedulers[name]!)}
-                    {isBest ? <span className="sr-only"> (better)</span> : null}
-                  </td>
-                );
-              })}
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rowsFor(summary).map((row) => {
+            const values = names.map((name) => row.raw?.(summary.schedulers[name]!) ?? NaN);
+            const finite = values.filter(Number.isFinite);
+            const best = row.better === "lower" ? Math.min(...finite) : Math.max(...finite);
+            const isTie = finite.length < 2 || finite.every((value) => value === finite[0]);
+            return (
+              <tr key={row.label}>
+                <th scope="row">
+                  {row.label}
+                  {row.hint ? <span className="hint"> {row.hint}</span> : null}
+                </th>
+                {names.map((name, i) => {
+                  const isBest = row.better !== undefined && !isTie && values[i] === best;
+                  return (
+                    <td key={name} className={`num${isBest ? " is-better" : ""}`}>
+                      {row.value(summary.schedulers[name]!)}
+                      {isBest ? <span className="sr-only"> (better)</span> : null}
+                    </td>
+                  );
+                })}
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </ScrollRegion>
   );
 }

@@ -7,6 +7,7 @@ import { describeOptions } from "@/lib/simulations/scenario-options";
 import { formatDateTime } from "@/lib/format";
 import { formatShare, formatWait, SOURCE_LABELS } from "./sim-format";
 import { simulationListQuery } from "./simulation-queries";
+import { ScrollRegion } from "@/components/layout/scroll-region";
 
 function Status({ simulation }: { simulation: SimulationListItem }) {
   if (simulation.status === "running") {
@@ -47,7 +48,7 @@ export function SimulationList({ initial }: { initial: SimulationListItem[] }) {
     return <p>No simulations yet. Start one to compare the budget scheduler with priorities.</p>;
   }
   return (
-    <div className="table-scroll">
+    <ScrollRegion label="Past simulations">
       <table>
         <thead>
           <tr>
@@ -106,6 +107,6 @@ export function SimulationList({ initial }: { initial: SimulationListItem[] }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }

@@ -9,6 +9,7 @@ import type { Figures, WhatIfRow } from "@/lib/what-if/compare";
 import type { WhatIfSummary } from "@/lib/what-if/summary";
 import { WhatIfChart } from "./what-if-chart";
 import { whatIfQuery } from "./what-if-queries";
+import { ScrollRegion } from "@/components/layout/scroll-region";
 
 const COLUMNS = [
   { key: "happened", label: "What happened" },
@@ -83,7 +84,7 @@ function WhatIfTables({ summary }: { summary: WhatIfSummary }) {
             </>
           )}
         </p>
-        <div className="table-scroll">
+        <ScrollRegion label="What-if results per budget">
           <table className="what-if-table" aria-label="What-if results per budget">
             <thead>
               <tr>
@@ -130,7 +131,7 @@ function WhatIfTables({ summary }: { summary: WhatIfSummary }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       </section>
       <section className="chart-grid" aria-label="Chart">
         <WhatIfChart summary={summary} />

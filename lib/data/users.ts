@@ -94,27 +94,36 @@ export async function findUserByToken(
   now: Date = new Date(),
 ): Promise<SessionUser | null> {
   const db = getDb();
-  const row = await db.apiToken.findUnique({
-    where: { tokenHash: hashToken(token) },
-    select: {
-      id: true,
-      kind: true,
-      revokedAt: true,
-      expiresAt: true,
-      lastUsedAt: true,
-      user: { select: USER_COLUMNS },
-    },
-  });
-  if (!row || row.revokedAt || row.kind !== "personal") return null;
+  // One round trip for the token and its owner (Prisma's select of the relation takes two):
+  // every API call by token starts here, so under load it is a third of a cached read's cost.
+  const [row] = await db.$queryRaw<TokenOwnerRow[]>`
+    SELECT t.id AS "tokenId", t.kind::text AS kind, t."revokedAt", t."expiresAt", t."lastUsedAt",
+           u.id, u.email, u.name, u."isAdmin"
+    FROM api_tokens t LEFT JOIN users u ON u.id = t."userId"
+    WHERE t."tokenHash" = ${hashToken(token)}`;
+  if (!row || row.revokedAt || row.kind !== "personal" || row.id === null) return null;
   if (row.expiresAt && row.expiresAt <= now) {
     throw new AppError(
       "unauthorized",
       `This token expired at ${row.expiresAt.toISOString()}: create a new one on the tokens page.`,
     );
   }
-  await noteTokenUse(row, now);
-  return row.user;
+  await noteTokenUse({ id: row.tokenId, lastUsedAt: row.lastUsedAt }, now);
+  return { id: row.id, email: row.email!, name: row.name!, isAdmin: row.isAdmin! };
 }
+
+type TokenOwnerRow = {
+  tokenId: string;
+  kind: string;
+  revokedAt: Date | null;
+  expiresAt: Date | null;
+  lastUsedAt: Date | null;
+  /** The owner's columns: null for a cluster token (no owner). */
+  id: string | null;
+  email: string | null;
+  name: string | null;
+  isAdmin: boolean | null;
+};
 
 export type RoleLabel = "admin" | "program lead" | "project lead" | "researcher";
 

@@ -2,7 +2,8 @@
 // on a scratch Postgres database, then autocannon against GET /api/v1/clusters/h100/queue and,
 // in the same run, GET /api/v1/health, at 20 and 100 connections. Machines here differ by up to
 // 3x, so the figure that matters is the ratio of the queue's p99 to health's in one run (#35:
-// within 3x at 100 connections). Needs DATABASE_URL (a PostgreSQL server) and `npm run build`.
+// within 3x at 100 connections). Needs DATABASE_URL (a PostgreSQL server) and `npm run build`;
+// BENCH_PORT picks the server's port.
 import autocannon from "autocannon";
 import { createPrismaClient } from "../../lib/data/client";
 import { createDemoAdminToken } from "../../lib/testing/demo-admin-token";
@@ -30,6 +31,16 @@ async function load(url: string, connections: number, token: string): Promise<Fi
   };
 }
 
+/** BENCH_PORT when given (machines shared by several people hand out port ranges), else 37xx-38xx. */
+function benchPort(): number {
+  const given = process.env.BENCH_PORT?.trim();
+  if (!given) return 3700 + Math.floor(Math.random() * 200);
+  const port = Number(given);
+  if (!Number.isInteger(port) || port <= 0 || port > 65_535)
+    throw new Error(`BENCH_PORT must be a port number, got "${given}"`);
+  return port;
+}
+
 async function main(): Promise<void> {
   const serverUrl = process.env.DATABASE_URL?.trim();
   if (!serverUrl)
@@ -40,7 +51,7 @@ async function main(): Promise<void> {
     const db = createPrismaClient(database.url, 2);
     const token = await createDemoAdminToken(db, "bench");
     await db.$disconnect();
-    const started = await startProductionServer(3700 + Math.floor(Math.random() * 200), {
+    const started = await startProductionServer(benchPort(), {
       env: {
         DATABASE_URL: database.url,
         ALLOT_DEMO: "1",

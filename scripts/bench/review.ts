@@ -1,14 +1,23 @@
 // npm run bench review - the monthly review's data path on a fresh database seeded with the
 // demo lab and its 35-day history: the seed (simulation + storing), a full roll-up rebuild, and
 // the tick's roll-up refresh, and the server time of loadPeriodReview for the last 30 days on
-// 3 clusters (target <= 300 ms).
+// 3 clusters (target <= 300 ms). With DATABASE_URL and a production build, it then serves that
+// database and times, as the demo's program lead, the review page and its CSV for the last full
+// month against the overview page (#35: each within 3x of the overview's time); BENCH_PORT picks
+// the server's port.
 // A new database on DATABASE_URL's server when it is set, else the embedded PGlite in memory.
+import { existsSync } from "node:fs";
+import path from "node:path";
 import { createPrismaClient } from "../../lib/data/client";
+import { DEMO_USERS } from "../../lib/demo/lab-org";
+import { lastFullMonth } from "../../lib/reports/review-period";
+import { startProductionServer } from "../../lib/testing/production-server";
 import { openScratchDatabase } from "../../lib/testing/scratch-database";
 import { loadPeriodReview } from "../../lib/data/review";
 import { rebuildRollups, refreshClusterRollups } from "../../lib/data/rollups";
 import { seedDemoLab } from "../../prisma/seed";
 
+const ROOT = path.resolve(import.meta.dirname, "..", "..");
 const RUNS = 10;
 const DAY_SEC = 86_400;
 
@@ -27,6 +36,64 @@ async function openFreshDatabase(): Promise<{
     ? await openScratchDatabase(serverUrl, false)
     : await openScratchDatabase("", true);
   return { ...scratch, label: serverUrl ? "PostgreSQL" : "embedded PGlite (memory)" };
+}
+
+/** A demo user's session cookie, through the demo sign-in as a browser does it. */
+async function signIn(base: string, email: string): Promise<string> {
+  const csrf = await fetch(`${base}/api/auth/csrf`);
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const cookies = csrf.headers.getSetCookie().map((cookie) => cookie.split(";")[0]);
+  const response = await fetch(`${base}/api/auth/callback/demo`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookies.join("; ") },
+    body: new URLSearchParams({ csrfToken, email, json: "true" }),
+  });
+  cookies.push(...response.headers.getSetCookie().map((cookie) => cookie.split(";")[0]));
+  return cookies.join("; ");
+}
+
+/**
+ * The overview page, the review page and the review's CSV, served by a production server on
+ * `databaseUrl`: each fetched in turn (so that a busy moment slows all three), the time to the
+ * last byte on this machine.
+ */
+async function benchPages(databaseUrl: string, nowSec: number): Promise<void> {
+  const port = Number(process.env.BENCH_PORT ?? 3700 + Math.floor(Math.random() * 200));
+  const server = await startProductionServer(port, {
+    env: { DATABASE_URL: databaseUrl, ALLOT_DEMO: "1", NEXTAUTH_SECRET: "bench-review" },
+  });
+  try {
+    const cookie = await signIn(server.url, DEMO_USERS.programLead.email);
+    const month = lastFullMonth(nowSec).month;
+    const targets = [
+      { name: "overview page", url: "/", mark: "Budget tree" },
+      { name: "review page", url: `/review?month=${month}`, mark: "Per budget" },
+      { name: "review CSV", url: `/api/v1/reports/review.csv?month=${month}`, mark: "path," },
+    ];
+    const times = new Map(targets.map((target) => [target.name, [] as number[]]));
+    for (let i = 0; i <= RUNS; i += 1) {
+      for (const target of targets) {
+        const startedMs = performance.now();
+        const response = await fetch(`${server.url}${target.url}`, { headers: { cookie } });
+        const body = await response.text();
+        if (response.status !== 200 || !body.includes(target.mark))
+          throw new Error(`${target.url} answered ${response.status}: ${body.slice(0, 200)}`);
+        if (i > 0) times.get(target.name)!.push(performance.now() - startedMs);
+      }
+    }
+    const overviewMs = median(times.get("overview page")!);
+    for (const target of targets) {
+      const samples = times.get(target.name)!;
+      console.log(
+        `${target.name}, ${month}, 3 clusters: median ${median(samples).toFixed(0)} ms ` +
+          `(min ${Math.min(...samples).toFixed(0)}, max ${Math.max(...samples).toFixed(0)}), ` +
+          `${(median(samples) / overviewMs).toFixed(2)}x the overview page (target <= 3x)`,
+      );
+    }
+  } finally {
+    await server.stop();
+  }
 }
 
 async function main(): Promise<void> {
@@ -95,6 +162,11 @@ async function main(): Promise<void> {
       );
     } finally {
       await db.$disconnect();
+    }
+    if (!process.env.DATABASE_URL?.trim() || !existsSync(path.join(ROOT, ".next", "BUILD_ID"))) {
+      console.log("pages: skipped (they need DATABASE_URL and `npm run build`)");
+    } else {
+      await benchPages(database.url, Math.floor(Date.now() / 1000));
     }
   } finally {
     await database.drop();

@@ -7,6 +7,7 @@ import {
 import { getSessionUser } from "@/lib/auth";
 import { listPersonalTokens, type PersonalTokenView } from "@/lib/data/personal-tokens";
 import { createPersonalTokenAction, revokePersonalTokenAction } from "./actions";
+import { ScrollRegion } from "@/components/layout/scroll-region";
 
 export const metadata: Metadata = { title: "API tokens" };
 
@@ -44,7 +45,7 @@ export default async function TokensPage() {
         {tokens.length === 0 ? (
           <p>None yet.</p>
         ) : (
-          <div className="table-scroll">
+          <ScrollRegion label="Your tokens">
             <table>
               <thead>
                 <tr>
@@ -84,7 +85,7 @@ export default async function TokensPage() {
                 })}
               </tbody>
             </table>
-          </div>
+          </ScrollRegion>
         )}
       </section>
     </>

@@ -1,0 +1,64 @@
+import { expect, test, type Page } from "@playwright/test";
+import { MAIN_PAGES, openMainPage } from "./main-pages";
+
+const WIDTHS = [
+  { width: 1440, height: 900 },
+  { width: 390, height: 844 },
+];
+
+/** The page's width against the window's, and what sticks out on the right (to say what to fix). */
+function measurePage(page: Page) {
+  return page.evaluate(() => {
+    const wide = [...document.querySelectorAll("body *")]
+      .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 0.5)
+      // Inside a scroll region only what escapes its clipping counts (absolutely placed).
+      .filter(
+        (element) =>
+          !element.closest(".table-scroll") || getComputedStyle(element).position === "absolute",
+      )
+      .slice(-8)
+      .map((element) => {
+        const classes = element.getAttribute("class");
+        const right = Math.round(element.getBoundingClientRect().right);
+        return `${element.tagName.toLowerCase()}${classes ? `.${classes.replace(/ /g, ".")}` : ""} right=${right}`;
+      });
+    return {
+      scrollWidth: document.documentElement.scrollWidth,
+      innerWidth: window.innerWidth,
+      wide,
+    };
+  });
+}
+
+/** The scroll regions whose content is wider than they are (their tables are cut off). */
+function overflowingRegions(page: Page) {
+  return page.evaluate(() =>
+    [...document.querySelectorAll(".table-scroll")]
+      .filter((region) => region.scrollWidth > region.clientWidth + 1)
+      .map(
+        (region) =>
+          `${region.getAttribute("aria-label") ?? region.querySelector("caption")?.textContent ?? "a table"}: ${region.scrollWidth} > ${region.clientWidth} px`,
+      ),
+  );
+}
+
+// #35: no main page is wider than the window, on a desktop or a phone. A table wider than a phone
+// scrolls inside its own region; the page itself never scrolls sideways.
+for (const main of MAIN_PAGES) {
+  for (const size of WIDTHS) {
+    test(`width: ${main.name} fits ${size.width} px`, async ({ page }) => {
+      test.setTimeout(150_000);
+      await page.setViewportSize(size);
+      await openMainPage(page, main);
+      const { scrollWidth, innerWidth, wide } = await measurePage(page);
+      expect(scrollWidth, `wider than the window: ${wide.join(", ")}`).toBeLessThanOrEqual(
+        innerWidth,
+      );
+      // #35: at 1440 px the review's tables fit without their scroll bar. (The what-if result's
+      // table, 1491 px in 1198, still scrolls there: not yet fixed.)
+      if (size.width >= 1440 && main.name === "review") {
+        expect(await overflowingRegions(page)).toEqual([]);
+      }
+    });
+  }
+}
