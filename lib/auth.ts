@@ -1,4 +1,4 @@
-// Who is asking, and what they may do (DESIGN section 2: leads of a node or of any
+// Who is asking, and what they may do (docs/concepts.md: leads of a node or of any
 // ancestor may edit below it; leads of the root are admins).
 import "server-only";
 import { getServerSession } from "next-auth";

@@ -1,4 +1,4 @@
-// The demo lab (DESIGN section 1), idempotent: `npm run db:seed` twice leaves one lab. A fresh
+// The demo lab (docs/concepts.md), idempotent: `npm run db:seed` twice leaves one lab. A fresh
 // lab also gets 35 days of history up to the app clock's now (lib/demo/lab-history.ts).
 import { readAppNow } from "../lib/data/app-clock";
 import { createPrismaClient } from "../lib/data/client";

@@ -16,7 +16,7 @@ one cluster then, like sshare -l: weight, fraction, effective share, usage in th
 Options:
   --at <duration>    moment to show, e.g. 36h or 3d (seconds from the scenario start)
   --cluster <name>   cluster to show (default: the first in the file)
-  --json             print { cluster, atSec, nodes: [...] } (DESIGN section 7)
+  --json             print { cluster, atSec, nodes: [...] } (docs/cli.md)
   -h, --help         show this help
 `;
 

@@ -20,7 +20,7 @@ Runs the event-driven simulator on a scenario and prints a summary table.
 
 Options:
   --scheduler <name>  allocation (default), baseline, or both
-  --out <file>        write the JSON report (DESIGN section 6); with both: { baseline, allocation }
+  --out <file>        write the JSON report (docs/simulator.md); with both: { baseline, allocation }
   --horizon <d>       stop at this moment (e.g. 30d) instead of the scenario's horizon
   --timeline <file>   write per-GPU run segments (cluster, node, GPU indexes, start, end, job,
                       budget, allocated, end reason) for a timeline picture

@@ -1,4 +1,4 @@
-// Who may edit which part of the budget tree (DESIGN section 2), read from the database
+// Who may edit which part of the budget tree (docs/concepts.md), read from the database
 // inside the caller's transaction so the check and the write see the same tree.
 import "server-only";
 import { canEditBelow } from "../auth";

@@ -1,4 +1,4 @@
-// Every role against every mutation (DESIGN section 2): leads of a node or an ancestor
+// Every role against every mutation (docs/concepts.md): leads of a node or an ancestor
 // edit its children and members; a node's leads are managed from above; the root's by
 // admins; researchers only read. A refusal is a 403 and writes nothing.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";

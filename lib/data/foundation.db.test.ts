@@ -65,7 +65,7 @@ describe("migrations", () => {
 });
 
 describe("demo lab seed", () => {
-  it("creates the lab of DESIGN section 1", async () => {
+  it("creates the lab of docs/concepts.md", async () => {
     const clusters = await listClusters();
     expect(
       clusters.map(({ name, gpuType, nodes, gpus }) => ({ name, gpuType, nodes, gpus })),

@@ -1,4 +1,4 @@
-// The review loader on hand-made roll-ups (DESIGN section 5): weights in force per hour with
+// The review loader on hand-made roll-ups (docs/fulfilment.md): weights in force per hour with
 // a change in the middle of the period, preemptions and waits rolled up the tree, usage
 // ratios over the lookback window, and the period and cluster limits.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";

@@ -1,4 +1,4 @@
-// The review page's view model (DESIGN section 5) over the one review loader,
+// The review page's view model (docs/fulfilment.md) over the one review loader,
 // lib/data/review.ts loadPeriodReview: the table, headline, charts and CSV of a period.
 import "server-only";
 import { canEditBelow } from "../auth";

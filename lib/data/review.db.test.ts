@@ -54,7 +54,7 @@ describe("a simulated history, stored and rolled up", () => {
     expect(await rows()).toEqual(seeded);
   });
 
-  it("gives the simulator's own report through the review loader (DESIGN 5 both ways)", async () => {
+  it("gives the simulator's own report through the review loader (docs/fulfilment.md both ways)", async () => {
     const sim = buildReport(history.scenario, history.result);
     const review = await loadPeriodReview(db, {
       fromSec: history.startSec,

@@ -1,4 +1,4 @@
-// The monthly budget review's data (DESIGN section 5, issue 7): read from the hourly roll-ups,
+// The monthly budget review's data (docs/fulfilment.md, issue 7): read from the hourly roll-ups,
 // the jobs' queue waits and the weight history only, never from raw runs.
 import { rankBudgets } from "../engine";
 import { Prisma } from "../generated/prisma/client";
@@ -50,7 +50,7 @@ export type UsageStanding = {
   effectiveShare: number;
   /** Allocated GPU-hours in the lookback window ending at the period's end. */
   usageGpuHours: number;
-  /** usage / (share x cluster GPUs x window), the engine's capacity (DESIGN 4); null when owed nothing. */
+  /** usage / (share x cluster GPUs x window), the engine's capacity (docs/ranking.md); null when owed nothing. */
   usageRatio: number | null;
   /** Leaf rank, 1 = most under-served; null for inner nodes. */
   rank: number | null;
@@ -72,7 +72,7 @@ export type PeriodReview = {
     /** min(toSec, nowSec's hour): the window's end. */
     atSec: number;
     windowSec: number;
-    /** All the cluster's GPUs, as the queue ranks (DESIGN 4), not the healthy ones. */
+    /** All the cluster's GPUs, as the queue ranks (docs/ranking.md), not the healthy ones. */
     capacityGpus: number;
     nodes: UsageStanding[];
   }[];
@@ -97,7 +97,7 @@ function ancestorsOf(epochs: readonly TreeEpoch[]) {
 }
 
 /**
- * The review of a period (DESIGN section 5) for one cluster or all: buildPeriodReport over the
+ * The review of a period (docs/fulfilment.md) for one cluster or all: buildPeriodReport over the
  * roll-ups with the weights in force each hour, queue waits per job class and preemptions per
  * node (its subtree included), entitled vs received per UTC day and node, and each cluster's
  * usage ratios over the lookback window ending at `toSec` (or at `nowSec`'s hour, if earlier):
@@ -105,7 +105,7 @@ function ancestorsOf(epochs: readonly TreeEpoch[]) {
  *
  * A job's wait is first start minus submit; a job that never started counts up to its
  * cancellation or the period's end (or `nowSec`), whichever comes first: the simulator's rule
- * (DESIGN section 6, ADR 075). The page, its CSV/JSON and the what-if's "what happened" all
+ * (docs/simulator.md, ADR 075). The page, its CSV/JSON and the what-if's "what happened" all
  * read through this one loader.
  *
  * @example await loadPeriodReview(db, { fromSec: Date.UTC(2026, 9, 1) / 1000, toSec: Date.UTC(2026, 10, 1) / 1000 })

@@ -1,4 +1,4 @@
-// Hourly roll-ups (DESIGN section 5, docs/decisions/070-review-rollups.md): computed from runs,
+// Hourly roll-ups (docs/fulfilment.md, docs/decisions/070-review-rollups.md): computed from runs,
 // jobs, node health history and the weights in force by lib/reports/rollup.ts; rebuilt in one
 // go (npm run db:rollup) or refreshed by every tick for the hours it touched.
 import type { NodeHealth } from "../engine";

@@ -1,4 +1,4 @@
-// The tick (DESIGN section 9, docs/decisions/040-live-scheduling.md): per cluster, load the
+// The tick (docs/architecture.md, docs/decisions/040-live-scheduling.md): per cluster, load the
 // state, run the engine's pass, write its decisions, runs and reasons in one transaction
 // under a Postgres advisory lock, so several replicas never decide twice for one cluster. The
 // same transaction refreshes the hourly roll-ups of the hours since the previous tick.

@@ -1,5 +1,5 @@
 /**
- * The demo lab of DESIGN section 1: three clusters, four programs, fifteen funded
+ * The demo lab of docs/concepts.md: three clusters, four programs, fifteen funded
  * projects and about 150 researchers, generated from a seed so that the database
  * seed, the tests and the workload generator describe the same lab.
  */

@@ -15,7 +15,7 @@ export type ChildrenEditResult = {
 
 /**
  * Applies an edit of `parentId`'s children to a flat tree and validates the result
- * (DESIGN section 2): children with an id get the new name and weight, children without
+ * (docs/concepts.md): children with an id get the new name and weight, children without
  * one are added (with ids `${newIdPrefix}0`, `${newIdPrefix}1`, ...), and existing
  * children left out are removed with their whole subtree. Used by the editor's live
  * preview and by the server before it writes, so both compute the same shares.

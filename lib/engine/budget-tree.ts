@@ -14,7 +14,7 @@ export function createRecord<T>(): Record<string, T> {
 
 /**
  * Checks a flat list of budget nodes and builds the indexed tree with fractions and
- * effective shares (DESIGN section 2).
+ * effective shares (docs/concepts.md).
  *
  * Invariants of a valid tree: exactly one root (`parentId: null`), unique ids, every parent
  * exists, every node reachable from the root (no cycles), names non-empty without "/" and
@@ -188,7 +188,7 @@ export function findBudgetByPath(tree: BudgetTree, path: string): BudgetTreeNode
 }
 
 /**
- * A budget a job may be charged to: an existing leaf (DESIGN section 2: charging an inner
+ * A budget a job may be charged to: an existing leaf (docs/concepts.md: charging an inner
  * node is refused with a clear error).
  *
  * @example checkChargeableBudget(tree, "r") // { ok: false, issues: [{ code: "inner-budget", ... }] }

@@ -1,12 +1,12 @@
 import type { ActiveRun, Issue, Result } from "./types";
 
-/** DESIGN section 3: the default largest minimum runtime a job may declare, 8 h in seconds. */
+/** docs/contract.md: the default largest minimum runtime a job may declare, 8 h in seconds. */
 export const DEFAULT_MAX_MIN_RUNTIME_SEC = 8 * 3600;
 
 /** What happens to a preempted job: requeued with its remaining work, or ended. */
 export type PreemptionOutcome = "requeued" | "preempted";
 
-/** The contract fields a job declares (DESIGN section 3). */
+/** The contract fields a job declares (docs/contract.md). */
 export type JobContract = { gpus: number; minRuntimeSec: number };
 
 /**

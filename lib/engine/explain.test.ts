@@ -13,7 +13,7 @@ const CLOCK = {
 };
 
 describe("explainReason", () => {
-  it("why preempted: DESIGN section 4's sentence", () => {
+  it("why preempted: docs/ranking.md's sentence", () => {
     expect(
       explainReason(
         {

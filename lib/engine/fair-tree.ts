@@ -50,7 +50,7 @@ export function levelFairShare(shareNorm: number, usageNorm: number): number {
 }
 
 /**
- * Ranks every leaf of the tree with SLURM's Fair Tree algorithm (DESIGN section 4, ADR 002).
+ * Ranks every leaf of the tree with SLURM's Fair Tree algorithm (docs/ranking.md, ADR 002).
  *
  * Per inner node: S = weight / sum of sibling weights, U = usage / parent usage (0 when the
  * parent has no usage), LF = S / U. A depth-first walk visits siblings by descending LF and

@@ -1,6 +1,6 @@
 /**
  * The scheduling engine's public surface (the only barrel of lib/engine). Pure TypeScript: no
- * I/O, no clock (time is `nowSec`), no framework. See DESIGN sections 2-5 and ADRs 002, 010.
+ * I/O, no clock (time is `nowSec`), no framework. See docs/concepts.md, docs/contract.md, docs/ranking.md, docs/fulfilment.md and ADRs 002, 010.
  */
 export type * from "./types";
 export type * from "./reasons";

@@ -31,7 +31,7 @@ type VictimSetCost = {
 };
 
 /**
- * Preference between two victims (DESIGN section 4): unallocated first, then the lowest-ranked
+ * Preference between two victims (docs/ranking.md): unallocated first, then the lowest-ranked
  * budget (largest rank number), then the latest start (least progress), then id.
  *
  * @example compareVictims(unallocatedRun, allocatedRun) // < 0

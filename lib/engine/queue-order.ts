@@ -11,10 +11,10 @@ export type QueueEntry = {
 };
 
 /**
- * Orders pending jobs (DESIGN section 4, ADR 010): allocated before unallocated, then leaf rank,
+ * Orders pending jobs (docs/ranking.md, ADR 010): allocated before unallocated, then leaf rank,
  * then priority, then submit time, then id.
  *
- * Priority orders jobs only within the same budget (DESIGN section 2). Budgets usually have
+ * Priority orders jobs only within the same budget (docs/concepts.md). Budgets usually have
  * distinct ranks and the key above is literal; when several budgets tie on rank they share the
  * tie's places in submit order (then id), and each budget fills its own places with its jobs by
  * priority, then submit time, then id. So a high-priority job can overtake its own budget's

@@ -62,7 +62,7 @@ export type StartReason =
       cause: "zero-min-runtime" | "zero-share";
     };
 
-/** Why a run was preempted (DESIGN sections 3-4). */
+/** Why a run was preempted (docs/contract.md). */
 export type PreemptReason =
   | {
       /** An allocated job of a better-ranked budget needed the GPUs of this unprotected run. */

@@ -57,7 +57,7 @@ type Holder = { job: PendingJob; rank: number; reservation: ReferenceReservation
 const MAX_SWEEPS = 8;
 
 /**
- * One scheduling pass written as the rules read (DESIGN sections 3-4, ADR 010, 011, 015), with
+ * One scheduling pass written as the rules read (docs/contract.md, ADR 010, 011, 015), with
  * no shortcut: the yardstick the fast pass (`runSchedulePass`) and the simulator's incremental
  * path are property-tested against (reference-pass.property.test.ts). Slow: it reads every node
  * and run for every question. Same decisions, reasons and order as `runSchedulePass` on the same

@@ -48,7 +48,7 @@ const byId = (a: { id: string }, b: { id: string }): number =>
   a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 
 /**
- * Queue order (DESIGN section 4, ADR 010): by leaf rank; within one rank, the jobs' places go in
+ * Queue order (docs/ranking.md, ADR 010): by leaf rank; within one rank, the jobs' places go in
  * submit order (then id), and each place goes to the next job of the budget whose job stands
  * there, its own jobs by priority, submit time, id. With one budget per rank this is the literal
  * key rank, priority, submit time, id; a `high` job never overtakes another budget's job.
@@ -174,7 +174,7 @@ export function gpusAt(run: ReferenceRun, position: number): number {
 }
 
 /**
- * Victim preference (DESIGN section 4): unallocated first, then the lowest-ranked budget, then
+ * Victim preference (docs/ranking.md): unallocated first, then the lowest-ranked budget, then
  * the latest start, then id.
  */
 function compareVictimRuns(a: ReferenceRun, b: ReferenceRun): number {

@@ -44,7 +44,7 @@ import { describeWaitingJobs } from "./pass-waits";
 export type { SchedulePassInput, SchedulePassResult } from "./pass-types";
 
 /**
- * One scheduling pass of one cluster at `nowSec` (DESIGN sections 3-4, ADR 010): kills runs on
+ * One scheduling pass of one cluster at `nowSec` (docs/contract.md, ADR 010): kills runs on
  * down nodes, preempts unprotected runs on draining nodes, then walks the queue (allocated jobs
  * by rank, priority within a budget, submit time, id; unallocated jobs after) and starts what
  * fits, preempting unallocated runs and unprotected runs of lower-ranked budgets only when that

@@ -5,7 +5,7 @@
  * start, the live service Unix seconds).
  */
 
-/** Health of one cluster node (DESIGN section 2). */
+/** Health of one cluster node (docs/concepts.md). */
 export type NodeHealth = "healthy" | "draining" | "down";
 
 /** Orders jobs only within the same budget. */
@@ -97,7 +97,7 @@ export type Result<T> = { ok: true; value: T } | { ok: false; issues: Issue[] };
 
 /** One node of a validated budget tree, with its derived shares. */
 export type BudgetTreeNode = BudgetNode & {
-  /** Names below the root joined by "/"; "" for the root (DESIGN section 6 budget paths). */
+  /** Names below the root joined by "/"; "" for the root (docs/simulator.md budget paths). */
   path: string;
   /** 0 for the root. */
   depth: number;
@@ -121,6 +121,6 @@ export type BudgetTree = {
   leafCount: number;
 };
 
-/** How usage is aggregated over time (DESIGN section 4; decay is SLURM's and Kueue's habit). */
+/** How usage is aggregated over time (docs/ranking.md; decay is SLURM's and Kueue's habit). */
 export type UsageMode =
   { kind: "window"; lookbackSec: number } | { kind: "decay"; halfLifeSec: number };

@@ -1,14 +1,14 @@
 import { createRecord } from "./budget-tree";
 import type { BudgetTree, UsageMode, UsageRun } from "./types";
 
-/** DESIGN section 4: the default lookback window W, 7 days in seconds. */
+/** docs/ranking.md: the default lookback window W, 7 days in seconds. */
 export const DEFAULT_LOOKBACK_SEC = 7 * 24 * 3600;
 
 /** The default usage mode: a sliding 7-day window. */
 export const DEFAULT_USAGE_MODE: UsageMode = { kind: "window", lookbackSec: DEFAULT_LOOKBACK_SEC };
 
 /**
- * Allocated GPU-seconds of one run counted at `nowSec` (DESIGN section 4).
+ * Allocated GPU-seconds of one run counted at `nowSec` (docs/ranking.md).
  *
  * Window mode: the overlap of [startSec, endSec ?? nowSec] with [nowSec - W, nowSec], times
  * GPUs. Decay mode: each GPU-second at time t weighs 2^(-(nowSec - t) / halfLife), integrated
@@ -106,7 +106,7 @@ export function rollUpInPlace(tree: BudgetTree, usage: Float64Array): Float64Arr
 }
 
 /**
- * Usage ratio for display (DESIGN section 4): usage / (effectiveShare x capacity x W).
+ * Usage ratio for display (docs/ranking.md): usage / (effectiveShare x capacity x W).
  * Below 1 the node used less than its share over the window. Null when the node is owed
  * nothing (share or capacity 0).
  *

@@ -1,4 +1,4 @@
-// The live driver: a built-in executor for the demo (DESIGN section 9). Per cluster and
+// The live driver: a built-in executor for the demo (docs/architecture.md). Per cluster and
 // round it replays the lab workload's arrivals, starts what the plan says, stops what it
 // preempts, finishes runs whose work is done, and now and then drains a node, takes one
 // down and brings it back. It talks through the same functions as the HTTP routes.

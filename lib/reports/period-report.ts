@@ -6,7 +6,7 @@ const SEC_PER_HOUR = 3600;
 /** One leaf's flows in one hour, in GPU-seconds. */
 export type LeafHour = { demandGpuSec: number; allocatedGpuSec: number; unallocatedGpuSec: number };
 
-/** One cluster-hour of roll-ups (DESIGN section 5). */
+/** One cluster-hour of roll-ups (docs/fulfilment.md). */
 export type ClusterHour = {
   cluster: string;
   hourStartSec: number;
@@ -85,7 +85,7 @@ type Sums = Omit<NodePeriod, "fulfilment" | "hourlyFulfilment"> & { fulfilledGpu
 const ratio = (part: number, whole: number): number | null => (whole > 0 ? part / whole : null);
 
 /**
- * The review of a period (DESIGN section 5): per tree node, entitled vs received GPU-hours
+ * The review of a period (docs/fulfilment.md): per tree node, entitled vs received GPU-hours
  * and fulfilment, with each hour using the weights in force in that hour; per cluster,
  * utilisation and the unallocated share; headline figures over all clusters. Hours before
  * the first epoch are skipped (no tree existed). With `bucketSec` (e.g. 86,400), also the

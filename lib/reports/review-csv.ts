@@ -3,7 +3,7 @@ import { toCsv, type CsvCell } from "./csv";
 import { jobClassesOf, type ReviewRow } from "./review-table";
 
 /**
- * The review table as CSV, one line per tree node in tree order: path (DESIGN's budget
+ * The review table as CSV, one line per tree node in tree order: path (the budget
  * path: empty for the root), shares as fractions, GPU-hours to 0.01, fulfilment over the period
  * and the hour-by-hour one (docs/fulfilment.md), waits in seconds by job class.
  *

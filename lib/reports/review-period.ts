@@ -1,4 +1,4 @@
-// The period of a budget review (DESIGN section 5): whole UTC days, a calendar month by
+// The period of a budget review (docs/fulfilment.md): whole UTC days, a calendar month by
 // default. Pure: "now" is an argument.
 import { MONTH_NAMES } from "../validation/dates";
 

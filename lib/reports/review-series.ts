@@ -1,4 +1,4 @@
-// The review page's charts (DESIGN section 5), shaped from the review loader's daily flows and
+// The review page's charts (docs/fulfilment.md), shaped from the review loader's daily flows and
 // usage standings (lib/data/review.ts). Pure.
 import { roundTo } from "../sim/hourly";
 import type { BucketFlow } from "./period-report";
@@ -21,7 +21,7 @@ export type ClusterUsageRatios = {
   cluster: string;
   atSec: number;
   lookbackSec: number;
-  /** The cluster's GPUs, as the queue ranks (DESIGN section 4). */
+  /** The cluster's GPUs, as the queue ranks (docs/ranking.md). */
   capacityGpus: number;
   /** By node id; null where the share is 0. */
   ratios: Record<string, number | null>;

@@ -9,7 +9,7 @@ type Activity = {
   preemptions: number;
 };
 
-/** One row of the review table (DESIGN section 5): a tree node over the period. */
+/** One row of the review table (docs/fulfilment.md): a tree node over the period. */
 export type ReviewRow = Omit<NodePeriod, "demandGpuHours"> & {
   depth: number;
   /** Still in the tree today (false: removed since, its hours stay in the review). */

@@ -49,7 +49,7 @@ export type RollupInput = {
   epochs: readonly TreeEpoch[];
 };
 
-/** One row of `usage_hourly` (DESIGN section 5), GPU-seconds. */
+/** One row of `usage_hourly` (docs/fulfilment.md), GPU-seconds. */
 export type UsageHour = {
   clusterId: string;
   /** A leaf; the tree's root for a cluster-hour in which no leaf had anything (capacity only). */
@@ -76,7 +76,7 @@ export function hourStartOf(atSec: number): number {
 }
 
 /**
- * Hourly roll-ups of one cluster (DESIGN section 5) for every hour from the one containing
+ * Hourly roll-ups of one cluster (docs/fulfilment.md) for every hour from the one containing
  * `fromSec` to the one containing `untilSec` (exclusive when `untilSec` is an hour boundary),
  * each hour counted up to `untilSec` at most:
  *

@@ -16,7 +16,7 @@ export type TreeEpoch = {
 
 /**
  * Splits time into epochs of constant weights and builds the budget tree in force in each
- * (DESIGN section 2: reports for a past hour use the weights in force in that hour). A node
+ * (docs/concepts.md: reports for a past hour use the weights in force in that hour). A node
  * exists from its first weight event until an event sets its weight to null; a node whose
  * parent does not exist at that time is left out with its subtree. Events at the same second
  * apply together. Epochs before the first event are not returned.

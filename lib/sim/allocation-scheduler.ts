@@ -53,7 +53,7 @@ function isAllProtected(nowSec: number, runs: StandingRuns): boolean {
 }
 
 /**
- * The budget scheduler (DESIGN sections 3-4): a thin adapter around the engine's
+ * The budget scheduler (docs/contract.md): a thin adapter around the engine's
  * `runSchedulePass`, fed the simulator's incremental usage window; decisions and reasons are the
  * engine's own. Two shortcuts, exact: no pass when nothing is free or preemptable (no free GPU on
  * a healthy node, no unallocated run, every allocated run protected), since the engine could

@@ -93,7 +93,7 @@ function listInSubmitOrder(jobs: SimJob[]): SimJob[] {
 }
 
 /**
- * The old way (DESIGN section 6): priority levels order the whole queue (then submit time, then
+ * The old way (docs/simulator.md): priority levels order the whole queue (then submit time, then
  * id); a job may opt out of preemption; each top-level team has a cap on GPUs held by its
  * non-preemptible jobs (per cluster); preemptible jobs may use any idle GPUs and are preempted by
  * work of a strictly higher priority. Greedy, without reservations: a job that does not fit is

@@ -1,7 +1,7 @@
 /**
  * The simulator's public surface (the only barrel of lib/sim): scenarios, the event-driven
  * simulator, the two schedulers, reports, timelines, workloads and trace importers. Pure
- * TypeScript: no I/O, no clock, no Math.random. See DESIGN section 6.
+ * TypeScript: no I/O, no clock, no Math.random. See docs/simulator.md.
  */
 export {
   formatDurationSec,

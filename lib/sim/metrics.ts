@@ -63,7 +63,7 @@ function collectHours(
   return { capacity: capacity.finish(), leaves: finished };
 }
 
-/** Adds one cluster's hours to `owed`, through the engine's hourly entitlement (DESIGN 5). */
+/** Adds one cluster's hours to `owed`, through the engine's hourly entitlement (docs/fulfilment.md). */
 function addEntitlement(
   tree: BudgetTree,
   cluster: ClusterRecord,

@@ -1,7 +1,7 @@
 /** Wait figures of one job class, seconds; a job that never started counts up to the horizon. */
 export type ClassSummary = { jobs: number; waitP50Sec: number; waitP90Sec: number };
 
-/** One leaf budget over the whole simulation, all clusters (DESIGN section 5). */
+/** One leaf budget over the whole simulation, all clusters (docs/fulfilment.md). */
 export type BudgetSummary = {
   path: string;
   effectiveShare: number;
@@ -17,7 +17,7 @@ export type BudgetSummary = {
   /** The stricter hour-by-hour figure: sum over hours of min(received, entitled) / entitled. */
   hourlyFulfilment: number | null;
   preemptions: number;
-  /** Extra to DESIGN 6: capacity poured down by weight, capped by demand (DESIGN 5). */
+  /** Extra to docs/simulator.md: capacity poured down by weight, capped by demand (docs/fulfilment.md). */
   workConservingGpuHours: number;
   /** Extra: sum of min(received, work-conserving) / sum of work-conserving, per hour. */
   workConservingFulfilment: number | null;
@@ -46,7 +46,7 @@ export type ReportJob = {
   runs: ReportRun[];
 };
 
-/** The simulation report of one scheduler (DESIGN section 6). Times in seconds from the start. */
+/** The simulation report of one scheduler (docs/simulator.md). Times in seconds from the start. */
 export type SimulationReport = {
   scheduler: string;
   horizonSec: number;
@@ -58,7 +58,7 @@ export type SimulationReport = {
   fulfilment: number;
   /** The hour-by-hour figure over all leaves and clusters. */
   hourlyFulfilment: number;
-  /** Extra to DESIGN 6: fulfilment against the work-conserving entitlement. */
+  /** Extra to docs/simulator.md: fulfilment against the work-conserving entitlement. */
   workConservingFulfilment: number;
   preemptions: number;
   automatedDrains: number;

@@ -65,7 +65,7 @@ export const nodeEventSchema = z.strictObject({
 });
 
 /**
- * The scenario file, DESIGN section 6, top level only: clusters, jobs and node events are
+ * The scenario file, docs/simulator.md, top level only: clusters, jobs and node events are
  * checked one by one (see {@link clusterSchema}, {@link jobSchema}, {@link nodeEventSchema}) so
  * that one bad job does not hide the problems of the others.
  */

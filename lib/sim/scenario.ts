@@ -76,7 +76,7 @@ const PARSE_PARAMS = {
 };
 
 /**
- * Validates a parsed JSON value as a scenario (DESIGN section 6) and normalises it.
+ * Validates a parsed JSON value as a scenario (docs/simulator.md) and normalises it.
  *
  * Lists every problem with its path, e.g. `jobs[12].minRuntime: 9h is above the cluster
  * maximum 8h`; never throws on bad input.

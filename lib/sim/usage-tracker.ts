@@ -1,6 +1,6 @@
 /**
  * Incremental usage window for one cluster: per leaf budget, the allocated GPU-seconds charged
- * within [now - W, now], running runs included up to now (DESIGN section 4).
+ * within [now - W, now], running runs included up to now (docs/ranking.md).
  *
  * Each leaf keeps its cumulative charge A(t) as a piecewise-linear function (a breakpoint at
  * every change of its running allocated GPUs), so usage = A(now) - A(now - W) costs O(1)

@@ -245,7 +245,7 @@ function sortBySubmit(drafts: readonly Draft[]): Draft[] {
 }
 
 /**
- * A synthetic month (or any number of days) of the lab of DESIGN section 1, seeded: the same
+ * A synthetic month (or any number of days) of the lab of docs/concepts.md, seeded: the same
  * options give the same scenario. Its tree, budgets and users are the demo lab's (the database
  * seed's organisation; users are emails), so a simulated history fits the seeded tree. Demand stays 2-3x supply: a backlog of training work (1.5x
  * each cluster's GPUs) at the start, then training offered at `loadFactor` x capacity, debug

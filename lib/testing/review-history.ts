@@ -6,7 +6,7 @@ import { createRandom } from "../sim/random";
 
 const HOUR_SEC = 3600;
 
-/** One leaf-hour of roll-ups, in GPU-seconds (DESIGN section 5). */
+/** One leaf-hour of roll-ups, in GPU-seconds (docs/fulfilment.md). */
 export type RollupInput = {
   clusterId: string;
   budgetId: string;

@@ -46,7 +46,7 @@ export const createSimulationSchema = z
     name: lineString().trim().min(1).max(120, "A name has at most 120 characters.").optional(),
     source: z.enum(SIMULATION_SOURCES),
     options: simulationOptionsSchema.default({}),
-    /** The scenario file (DESIGN section 6) when `source` is `upload`. */
+    /** The scenario file (docs/simulator.md) when `source` is `upload`. */
     scenario: z.unknown().optional(),
   })
   .superRefine((body, context) => {

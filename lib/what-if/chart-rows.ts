@@ -1,4 +1,4 @@
-// The what-if chart's bars (DESIGN section 5): a draft changes the split among one node's
+// The what-if chart's bars (docs/fulfilment.md): a draft changes the split among one node's
 // children, so the chart groups the branch by them (a program, or a project), and keeps it
 // legible when there are many: the largest changes first, the rest in one "others" bar.
 // Pure, and free of the engine: the chart (a client component) imports it.

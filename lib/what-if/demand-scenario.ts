@@ -1,4 +1,4 @@
-// A period's actual demand as a simulator scenario (DESIGN section 6), once under the tree in
+// A period's actual demand as a simulator scenario (docs/simulator.md), once under the tree in
 // force now (the control) and once with a draft split applied. Pure: rows in, scenario files out.
 // docs/decisions/060-what-if.md says what "actual demand" means and why it is replayed.
 import type { BudgetNode, JobClass, NodeHealth, Priority } from "../engine/types";

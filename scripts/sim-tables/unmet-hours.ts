@@ -105,7 +105,7 @@ function collectLeafHours(
 }
 
 /**
- * Breaks a report's unmet hourly entitlement (DESIGN 5, capped: min(share x capacity, demand)
+ * Breaks a report's unmet hourly entitlement (docs/fulfilment.md, capped: min(share x capacity, demand)
  * per cluster, leaf and hour) down by when it happened and who held the GPUs: whether the
  * cluster was busy, whether the short leaf had used more than its share over the lookback window
  * (so ranked low), and, in hours with unmet entitlement, who held GPUs above their hourly share.

@@ -1,4 +1,4 @@
-// GET /api/v1/reports/review.csv - the budget review's table as CSV (DESIGN section 5)
+// GET /api/v1/reports/review.csv - the budget review's table as CSV (docs/fulfilment.md)
 import { apiRoute } from "@/lib/api/respond";
 import { requireApiCaller } from "@/lib/auth";
 import { getReview, reviewFileName } from "@/lib/data/review-page";
