@@ -179,6 +179,9 @@ export const MAIN_PAGES: MainPage[] = [
   { name: "a cluster's queue", role: "researcher", open: (page) => go(page, "/clusters/h100") },
   { name: "a cluster's nodes", role: "admin", open: (page) => go(page, "/clusters/b200/nodes") },
   { name: "my jobs", role: "researcher", open: (page) => go(page, "/jobs") },
+  { name: "every job, as an admin", role: "admin", open: (page) => go(page, "/jobs") },
+  { name: "the queues of every cluster", role: "researcher", open: (page) => go(page, "/queue") },
+  { name: "a new job", role: "researcher", open: (page) => go(page, "/jobs/new") },
   { name: "a job", role: "researcher", open: async (page) => go(page, await jobPath(page)) },
   {
     name: "budgets with a leaf selected",
@@ -222,6 +225,12 @@ export const MAIN_PAGES: MainPage[] = [
     },
   },
   { name: "API tokens", role: "researcher", open: (page) => go(page, "/tokens") },
+  {
+    name: "a cluster's executor tokens",
+    role: "admin",
+    open: (page) => go(page, "/clusters/b200/tokens"),
+  },
+  { name: "a document", role: "researcher", open: (page) => go(page, "/docs/simulator.md") },
 ];
 
 // One sign-in per person and run: 30 pages x 3 checks would otherwise sign in 90 times.

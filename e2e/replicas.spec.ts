@@ -29,6 +29,10 @@ let leader: ProductionServer;
 let follower: ProductionServer;
 
 test.describe.configure({ mode: "serial" });
+if (!SERVER_URL && process.env.CI) {
+  // CI always has the machine's PostgreSQL: a missing URL there is a broken run, not a skip.
+  throw new Error("CI must give the replicas test a real PostgreSQL (E2E_DATABASE_URL)");
+}
 test.skip(!SERVER_URL, "two replicas need a real PostgreSQL (E2E_DATABASE_URL; CI sets it)");
 
 async function rows<T>(text: string, values: unknown[] = []): Promise<T[]> {

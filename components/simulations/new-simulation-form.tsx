@@ -165,7 +165,8 @@ export function NewSimulationForm() {
             />
             <span id="scenario-file-hint" className="hint">
               Clusters, the budget tree, jobs, and optional settings and node events. The file is
-              checked when you start: every problem is listed with its place in the file.
+              checked when you start: every problem is listed with its place in the file. Its
+              format: <a href="/docs/simulator.md">the simulator&apos;s files</a>.
             </span>
           </div>
         ) : null}
