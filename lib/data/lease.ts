@@ -33,17 +33,21 @@ export async function takeLease(
   holder: string,
   ttlSec: number,
 ): Promise<HeldLease | null> {
+  // Times in whole milliseconds, as the columns keep them (now() has microseconds, which the
+  // columns would round and the driver truncate: a 30 s lease could read as 30.001 s).
   const rows = await db.$queryRaw<TakeRow[]>`
     WITH previous AS (SELECT holder, "expiresAt" FROM leases WHERE name = ${name})
     INSERT INTO leases AS l (name, holder, "acquiredAt", "expiresAt")
-    VALUES (${name}, ${holder}, now(), now() + make_interval(secs => ${ttlSec}::float8))
+    VALUES (${name}, ${holder}, date_trunc('milliseconds', now()),
+            date_trunc('milliseconds', now()) + make_interval(secs => ${ttlSec}::float8))
     ON CONFLICT (name) DO UPDATE
        SET holder = EXCLUDED.holder,
            "expiresAt" = EXCLUDED."expiresAt",
            "acquiredAt" = CASE WHEN l.holder = EXCLUDED.holder THEN l."acquiredAt"
                                ELSE EXCLUDED."acquiredAt" END
      WHERE l."expiresAt" <= now() OR l.holder = EXCLUDED.holder
-    RETURNING l.name, l.holder, l."acquiredAt", l."expiresAt", now() AS "dbNow",
+    RETURNING l.name, l.holder, l."acquiredAt", l."expiresAt",
+              date_trunc('milliseconds', now()) AS "dbNow",
               (SELECT holder FROM previous) AS "previousHolder",
               (SELECT "expiresAt" FROM previous) AS "previousExpiresAt"`;
   const row = rows[0];

@@ -39,8 +39,10 @@ beforeAll(async () => {
   ids = Object.fromEntries(nodes.map((node) => [pathOf(node.id), node.id]));
 
   // After the period: lm-eval goes from 1 to 3 and a new project joins language, as a lead's
-  // edit would record them (the node's weight and its history).
-  const at = new Date(nowSec * 1000);
+  // edit would record them (the node's weight and its history). The period ends at the end of
+  // today when the history does not cover the last full month (35 days from the 5th of a month
+  // on), so the edit comes at the later of now and the period's end.
+  const at = new Date(Math.max(nowSec, period.toSec) * 1000);
   await db.budgetNode.update({ where: { id: ids["language/lm-eval"]! }, data: { weight: 3 } });
   await db.weightChange.create({
     data: { nodeId: ids["language/lm-eval"]!, at, weightBefore: 1, weightAfter: 3 },
