@@ -190,9 +190,11 @@ export async function listClusterNodes(clusterName: string): Promise<ClusterNode
     at: row.at,
     node: (row.reason as { node: number }).node,
   }));
+  // Newest first; at one moment a node empties after it was set draining, so drains come first
+  // (the sort is stable).
   const history: NodeHistoryEntry[] = [
-    ...changes.map((change) => ({ kind: "health" as const, ...change })),
     ...drained.map((row) => ({ kind: "drained" as const, node: row.node, atSec: toSec(row.at) })),
+    ...changes.map((change) => ({ kind: "health" as const, ...change })),
   ]
     .sort((a, b) => b.atSec - a.atSec)
     .slice(0, NODE_HISTORY_LIMIT);
