@@ -4,7 +4,8 @@ import { signInAs } from "./fixtures";
 test("health reports the database as reachable", async ({ request }) => {
   const response = await request.get("/api/v1/health");
   expect(response.status()).toBe(200);
-  expect(await response.json()).toEqual({ status: "ok", database: "ok" });
+  // The only server of the run holds the live lease (docs/decisions/091).
+  expect(await response.json()).toEqual({ status: "ok", database: "ok", replica: "leader" });
 });
 
 test("API errors are JSON in one shape: 401, bad token, 404, 405", async ({ request }) => {
