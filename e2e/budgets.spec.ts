@@ -1,20 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { sameOrigin, signInAs, waitForHydration } from "./fixtures";
-
-type ApiNode = {
-  id: string;
-  parentId: string | null;
-  path: string;
-  name: string;
-  weight: number;
-  version: number;
-};
-
-async function treeNodes(page: Page): Promise<ApiNode[]> {
-  const response = await page.request.get("/api/v1/budgets");
-  expect(response.status()).toBe(200);
-  return ((await response.json()) as { nodes: ApiNode[] }).nodes;
-}
+import { sameOrigin, signInAs, treeNodes, waitForHydration } from "./fixtures";
 
 /** The split of the node at `path` as the API has it now. */
 async function splitOf(page: Page, path: string) {

@@ -44,3 +44,20 @@ export async function freePort(from: number): Promise<number> {
   }
   throw new Error(`no free port from ${from}`);
 }
+
+/** A node of the budget tree as `GET /api/v1/budgets` gives it. */
+export type ApiNode = {
+  id: string;
+  parentId: string | null;
+  path: string;
+  name: string;
+  weight: number;
+  version: number;
+};
+
+/** The budget tree as the page's signed-in person reads it from the API. */
+export async function treeNodes(page: Page): Promise<ApiNode[]> {
+  const response = await page.request.get("/api/v1/budgets");
+  expect(response.status()).toBe(200);
+  return ((await response.json()) as { nodes: ApiNode[] }).nodes;
+}

@@ -3,27 +3,12 @@
 // their own page with a copy button and a last-used time; the split editor warns before adding
 // budgets and moves focus where the work is.
 import { expect, test, type Page } from "@playwright/test";
-import { sameOrigin, signInAs, waitForHydration } from "./fixtures";
+import { sameOrigin, signInAs, treeNodes, waitForHydration } from "./fixtures";
 
 // Several sign-ins and API calls each, on a busy 2-core machine: more than the 30 s default.
 test.describe.configure({ timeout: 90_000 });
 
 const TIME = String.raw`(\d{4}-\d\d-\d\d )?\d\d:\d\d UTC`;
-
-type ApiNode = {
-  id: string;
-  parentId: string | null;
-  path: string;
-  name: string;
-  weight: number;
-  version: number;
-};
-
-async function treeNodes(page: Page): Promise<ApiNode[]> {
-  const response = await page.request.get("/api/v1/budgets");
-  expect(response.status()).toBe(200);
-  return ((await response.json()) as { nodes: ApiNode[] }).nodes;
-}
 
 async function submit(page: Page, path: string, name: string, gpus: number): Promise<string> {
   const budgetId = (await treeNodes(page)).find((node) => node.path === path)!.id;
