@@ -8,10 +8,12 @@ import { estimateLiveStart, explainLive, summarizeLive } from "../live/explain";
 import { getNow } from "./clock";
 import { toSec } from "./live-state";
 import { orderRankingLikeFairTree, readRanking, type RankingRow } from "./ranking";
-import { createTickCache } from "./tick-cache";
+import { createTickCache, createVersionMemo } from "./tick-cache";
 
 /** How old a live answer may be when no tick moved (acknowledgements between ticks). */
 const LIVE_MAX_AGE_MS = 2000;
+/** How long readers share one read of the clusters' tick times (another replica's tick shows). */
+const VERSION_REUSE_MS = 500;
 
 /** A cluster's load; the GPU parts (see `GpuSplit`) add up to `gpus`. */
 export type ClusterLoad = GpuSplit & {
@@ -31,9 +33,20 @@ export type ClusterLoad = GpuSplit & {
 const loadsCache = createTickCache<ClusterLoad[]>(LIVE_MAX_AGE_MS);
 const queueCache = createTickCache<ClusterQueue>(LIVE_MAX_AGE_MS);
 const queueJsonCache = createTickCache<string>(LIVE_MAX_AGE_MS);
+const versions = createVersionMemo(VERSION_REUSE_MS);
 
-/** The moments every cluster last ticked: the version of what the ticks wrote. */
-async function tickVersion(db: ReturnType<typeof getDb>, name?: string): Promise<string | null> {
+/**
+ * The moments every cluster (or the one named) last ticked: the version of what the ticks
+ * wrote; null for an unknown name. Read once per VERSION_REUSE_MS, and after each local tick.
+ */
+export function tickVersion(db: ReturnType<typeof getDb>, name?: string): Promise<string | null> {
+  return versions.get(name ?? "", () => readTickVersion(db, name));
+}
+
+async function readTickVersion(
+  db: ReturnType<typeof getDb>,
+  name?: string,
+): Promise<string | null> {
   const rows = await db.cluster.findMany({
     where: name === undefined ? {} : { name },
     select: { name: true, tickedAt: true },

@@ -10,7 +10,7 @@ import { insertJobs, insertRollups } from "../testing/review-history";
 import { setChildren } from "./budget-edits";
 import { getChildrenState } from "./budget-state";
 import { createPrismaClient } from "./client";
-import { loadReviewData } from "./review-page";
+import { getReview, loadReviewData } from "./review-page";
 
 const databaseUrl = inject("databaseUrl");
 const db = createPrismaClient(databaseUrl, 2);
@@ -209,5 +209,37 @@ describe("loadReviewData", () => {
     expect(data.hasData).toBe(false);
     expect(data.rows).toEqual([]);
     expect(data.headline.fulfilment).toBeNull();
+  });
+});
+
+describe("getReview", () => {
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  /** Longer than the time readers share one read of the review's version (500 ms). */
+  const VERSION_REREAD_MS = 600;
+
+  it("shares an ended period's review until a tick or a budget edit writes", async () => {
+    const query = { from: "2020-03-01", to: "2020-03-01", cluster: "zz-review-c1" };
+    const first = await getReview(query);
+    expect(first.rows.length).toBeGreaterThan(0);
+    expect(await getReview(query)).toBe(first);
+    expect(await getReview({ ...query, cluster: undefined })).not.toBe(first);
+
+    await db.cluster.update({ where: { id: clusterId }, data: { tickedAt: new Date() } });
+    await sleep(VERSION_REREAD_MS);
+    const afterTick = await getReview(query);
+    expect(afterTick).not.toBe(first);
+    expect(afterTick).toEqual(first);
+
+    const parent = await getChildrenState(db, branch.ids["zz-review"]!);
+    await setChildren(branch.users.admin, branch.ids["zz-review"]!, {
+      version: parent.version,
+      reason: "renamed",
+      children: parent.children.map((child) =>
+        child.name === "solo" ? { ...child, name: "solo-renamed" } : child,
+      ),
+    });
+    await sleep(VERSION_REREAD_MS);
+    const afterEdit = await getReview(query);
+    expect(afterEdit.rows.map((row) => row.path)).toContain("zz-review/solo-renamed");
   });
 });

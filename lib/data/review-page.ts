@@ -17,7 +17,20 @@ import { loadTreeAccess } from "./budget-access";
 import type { Db } from "./client";
 import { getNow } from "./clock";
 import { loadDefaultPeriod, loadPeriodReview } from "./review";
+import { createTickCache, createVersionMemo } from "./tick-cache";
 import type { SessionUser } from "./users";
+
+/** How long an ended period's review is served before it is read again, if nothing wrote. */
+const ENDED_REVIEW_MAX_AGE_MS = 60_000;
+/** How long readers share one read of the review's version. */
+const VERSION_REUSE_MS = 500;
+
+/**
+ * Reviews of ended periods, by period and cluster: they change only when a tick refreshes the
+ * roll-ups or a budget edit rewrites the tree and its weights, so readers share one computation.
+ */
+const endedReviews = createTickCache<ReviewData>(ENDED_REVIEW_MAX_AGE_MS, { maxKeys: 24 });
+const reviewVersions = createVersionMemo(VERSION_REUSE_MS);
 
 export type ReviewClusterRef = { name: string; gpuType: string };
 
@@ -105,12 +118,31 @@ export async function getDraftBranchId(user: SessionUser): Promise<string | null
   return tops[0]?.id ?? null;
 }
 
-/** The review a validated query asks for, by the app clock (`loadDefaultPeriod` by default). */
+/**
+ * The review a validated query asks for, by the app clock (`loadDefaultPeriod` by default). An
+ * ended period's review does not depend on the clock: it is computed once per version of what
+ * it reads (ticks, budget edits) and shared by every reader; a period still running is read anew.
+ */
 export async function getReview(query: ReviewQuery): Promise<ReviewData> {
   const db = getDb();
   const nowSec = Math.floor((await getNow(db)).getTime() / 1000);
   const period = periodOfQuery(query, await loadDefaultPeriod(db, nowSec));
-  return loadReviewData(db, { period, cluster: query.cluster, nowSec });
+  const load = () => loadReviewData(db, { period, cluster: query.cluster, nowSec });
+  if (nowSec < period.toSec) return load();
+  const key = `${period.fromSec}:${period.toSec}:${query.cluster ?? ""}`;
+  const version = (await reviewVersions.get("", () => readReviewVersion(db))) ?? "";
+  return endedReviews.get(key, version, load);
+}
+
+/** What a review reads changes with: the clusters' ticks (roll-ups) and the tree's edits. */
+async function readReviewVersion(db: Db): Promise<string | null> {
+  const [row] = await db.$queryRaw<{ version: string | null }[]>`
+    SELECT concat_ws('|',
+      (SELECT string_agg(name || '@' || coalesce("tickedAt"::text, '-'), ',' ORDER BY name)
+         FROM clusters),
+      (SELECT count(*) || '@' || coalesce(max("updatedAt")::text, '-') FROM budget_nodes),
+      (SELECT count(*) || '@' || coalesce(max(at)::text, '-') FROM weight_changes)) AS version`;
+  return row?.version ?? null;
 }
 
 /** The default period by the app clock, for the page's controls and the what-if form. */

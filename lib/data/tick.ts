@@ -15,6 +15,7 @@ import { refreshClusterRollups } from "./rollups";
 import { fromSec, loadClusterState, toSec, type ClusterState, type Tx } from "./live-state";
 import { storedLevelFairShare, type RankingRow } from "./ranking";
 import { UnusableTreeError } from "./rooted-rows";
+import { noteLocalTick } from "./tick-cache";
 
 /** First key of every cluster lock (the second is the cluster name's hash). */
 const LOCK_CLASS = 7731;
@@ -132,6 +133,7 @@ async function runTickOnce(clusterName: string, options: TickOptions): Promise<T
       });
       return writePass(tx, state, result, now, options.failAfter);
     }, TRANSACTION);
+    if (counts !== null) noteLocalTick();
   } catch (error) {
     if (!(error instanceof UnusableTreeError)) throw error;
     // Skip and report (runTick logs it): the runs keep running, nothing starts or stops until
