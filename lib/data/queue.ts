@@ -31,8 +31,9 @@ export type ClusterLoad = GpuSplit & {
 };
 
 const loadsCache = createTickCache<ClusterLoad[]>(LIVE_MAX_AGE_MS);
-const queueCache = createTickCache<ClusterQueue>(LIVE_MAX_AGE_MS);
-const queueJsonCache = createTickCache<string>(LIVE_MAX_AGE_MS);
+/** A queue and its JSON text, made together: the API serialises it once, not once per reader. */
+type QueueAnswer = { queue: ClusterQueue; json: string };
+const queueCache = createTickCache<QueueAnswer>(LIVE_MAX_AGE_MS);
 const versions = createVersionMemo(VERSION_REUSE_MS);
 
 /**
@@ -175,18 +176,21 @@ export type ClusterQueue = {
  * Served from what the cluster's last tick wrote (lib/data/tick-cache.ts).
  */
 export async function getClusterQueue(name: string): Promise<ClusterQueue> {
-  const version = await tickVersion(getDb(), name);
-  if (version === null) throw new AppError("not_found", `No cluster is named "${name}".`);
-  return queueCache.get(name, version, () => computeClusterQueue(name));
+  return (await getQueueAnswer(name)).queue;
 }
 
 /** The same queue as JSON text, serialised once per answer rather than once per reader. */
 export async function getClusterQueueJson(name: string): Promise<string> {
+  return (await getQueueAnswer(name)).json;
+}
+
+async function getQueueAnswer(name: string): Promise<QueueAnswer> {
   const version = await tickVersion(getDb(), name);
   if (version === null) throw new AppError("not_found", `No cluster is named "${name}".`);
-  return queueJsonCache.get(name, version, async () =>
-    JSON.stringify(await queueCache.get(name, version, () => computeClusterQueue(name))),
-  );
+  return queueCache.get(name, version, async () => {
+    const queue = await computeClusterQueue(name);
+    return { queue, json: JSON.stringify(queue) };
+  });
 }
 
 async function computeClusterQueue(name: string, limit = 300): Promise<ClusterQueue> {
