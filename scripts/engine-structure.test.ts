@@ -17,7 +17,6 @@ const STILL_LONG = [
   "cluster-state.ts loadClusterState",
   "fair-tree.ts rankRolledUp",
   "pending-queue.ts createStandingQueue",
-  "schedule-pass.ts decide",
   "standing-runs.ts createStandingRuns",
   "wait-reasons.ts describeWaiting",
 ];
