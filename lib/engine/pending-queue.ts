@@ -1,10 +1,15 @@
 import { getBudgetNode } from "./budget-tree";
 import { isAllocatedRun } from "./contract";
 import { createJobScreen, screenPendingJobs } from "./pending-checks";
-import { orderQueueIndices } from "./queue-order";
+import {
+  compareSubmit,
+  compareWithinBudget,
+  orderQueueIndices,
+  PRIORITY_ORDER,
+} from "./queue-order";
 import { sortSmall } from "./sort-small";
 import type { WaitDecision } from "./reasons";
-import type { BudgetTree, ClusterSpec, PendingJob, Priority } from "./types";
+import type { BudgetTree, ClusterSpec, PendingJob } from "./types";
 
 /** A budget's leaf rank for the pass (1 = first). */
 export type RankOf = (budgetId: string) => number;
@@ -135,19 +140,9 @@ export function queueFromPending(
   };
 }
 
-const PRIORITY_ORDER: Record<Priority, number> = { high: 0, normal: 1, low: 2 };
-
 /** A job's slot in `BudgetLine.priorityCounts`. */
 function priorityLevelOf(job: PendingJob): 0 | 1 | 2 | 3 {
   return (PRIORITY_ORDER[job.priority] as 0 | 1 | 2 | undefined) ?? 3;
-}
-
-function compareSubmit(a: PendingJob, b: PendingJob): number {
-  return a.submitSec - b.submitSec || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-}
-
-function comparePriority(a: PendingJob, b: PendingJob): number {
-  return PRIORITY_ORDER[a.priority] - PRIORITY_ORDER[b.priority] || compareSubmit(a, b);
 }
 
 /** Index at which `job` sits (or would sit) in `list`, sorted by `compare`. */
@@ -192,10 +187,10 @@ function removeSorted(
 }
 
 /**
- * One budget's waiting jobs of one kind, in its own order and in submit order. While its jobs
- * share one priority the two orders are the same, and so is the array: one sorted insert and one
- * sorted removal per job instead of two (a trace without priorities, such as Philly, never has
- * two lists).
+ * One budget's waiting jobs of one kind, in its own order (`compareWithinBudget`) and in submit
+ * order (`compareSubmit`), both from `queue-order.ts`. While its jobs share one priority the two
+ * orders are the same, and so is the array: one sorted insert and one sorted removal per job
+ * instead of two (a trace without priorities, such as Philly, never has two lists).
  */
 type BudgetLine = {
   budgetId: string;
@@ -259,8 +254,9 @@ class LineGroup implements QueueGroup {
 }
 
 /**
- * The next job of tied lines: places in submit order, each taken by its line's next job. One
- * line passes over the jobs `QueueGroup.next` lets it; tied lines return every job.
+ * The next job of tied lines, as `orderQueue` orders budgets tied on rank: places in submit
+ * order (`compareSubmit`), each taken by its line's next job. One line passes over the jobs
+ * `QueueGroup.next` lets it; tied lines return every job.
  */
 function mergeTied(lines: readonly BudgetLine[]): QueueGroup["next"] {
   if (lines.length === 1) {
@@ -309,11 +305,11 @@ export type StandingQueue = PendingQueue & {
 
 /**
  * A pending queue that lives across passes, for callers that see the queue change by small
- * deltas (the simulator, ADR 012). Jobs are kept per budget and kind, sorted by priority, submit
- * time and id, so a walk merges budgets by rank instead of sorting the whole queue, and a pass
- * passes over a budget none of whose jobs could start without reading it. Walks give exactly the
- * order of `orderQueueIndices` over the same jobs, ties between budgets included
- * (property-tested). The jobs given are kept as they are: do not mutate them while queued.
+ * deltas (the simulator, ADR 012). Jobs are kept per budget and kind in the order `orderQueue`
+ * defines (`compareWithinBudget`), so a walk merges budgets by rank instead of sorting the whole
+ * queue, and a pass passes over a budget none of whose jobs could start without reading it.
+ * Walks give exactly the order of `orderQueueIndices` over the same jobs, ties between budgets
+ * included (property-tested). The jobs given are kept as they are: do not mutate them while queued.
  *
  * @example
  * const queue = createStandingQueue(tree, cluster);
@@ -449,7 +445,7 @@ function addToLine(line: BudgetLine, job: PendingJob): void {
   if (isNewLevel && line.bySubmit === line.byPriority && priorityLevels(line) > 1) {
     line.bySubmit = line.byPriority.slice();
   }
-  insertSorted(line.byPriority, job, comparePriority);
+  insertSorted(line.byPriority, job, compareWithinBudget);
   if (line.bySubmit !== line.byPriority) insertSorted(line.bySubmit, job, compareSubmit);
   count(line.gpusCount, job.gpus, 1);
   count(line.minRuntimeCount, job.minRuntimeSec, 1);
@@ -463,7 +459,7 @@ function addToLine(line: BudgetLine, job: PendingJob): void {
 
 /** Takes `job` out of both of the line's orders and out of its bounds. */
 function removeFromLine(line: BudgetLine, job: PendingJob): void {
-  removeSorted(line.byPriority, job, comparePriority);
+  removeSorted(line.byPriority, job, compareWithinBudget);
   if (line.bySubmit !== line.byPriority) removeSorted(line.bySubmit, job, compareSubmit);
   const level = priorityLevelOf(job);
   line.priorityCounts[level] -= 1;
