@@ -151,7 +151,6 @@ function rankRolledUp(
   scratch: RankScratch | null,
 ): RankedLeaves {
   const { nodes } = tree;
-  const isLazy = scratch !== null;
   // Plain arrays: typed arrays this small cost more to make than to use. Only children's
   // entries of `lf` are written and read.
   const lf: number[] = scratch ? scratch.lf : new Array<number>(nodes.length).fill(0);
@@ -163,25 +162,66 @@ function rankRolledUp(
       lf[child] = levelFairShare(nodes[child]!.fraction, usageNorm);
     }
   }
+  const walked = walkLeaves(tree, lf, previous, scratch);
+  const { leafOrder, isRepeated } = walked;
 
+  let isUnchanged = isRepeated || (previous !== null && previous.order.length === leafOrder.length);
+  for (let i = 0; !isRepeated && isUnchanged && i < leafOrder.length; i += 1) {
+    const index = leafOrder[i]!;
+    isUnchanged = previous!.order[i] === index && previous!.ranks[index] === walked.ranks[index];
+  }
+  // The ranks and order this ranking keeps: the previous ones when equal, else its own copies.
+  const ranks = isUnchanged ? previous!.ranks : scratch ? walked.ranks.slice() : walked.ranks;
+  const order = isUnchanged ? previous!.order : scratch ? leafOrder.slice() : leafOrder;
+  let rankByBudgetId: Record<string, number>;
+  let leafIdsInRankOrder: string[];
+  if (isUnchanged) {
+    ({ rankByBudgetId, leafIdsInRankOrder } = previous!.ranking);
+  } else {
+    rankByBudgetId = createRecord<number>();
+    leafIdsInRankOrder = leafOrder.map((index) => nodes[index]!.id);
+    for (const index of leafOrder) rankByBudgetId[nodes[index]!.id] = ranks[index]!;
+  }
+  const ranking = rankingWithRows(tree, usage, options, ranks, scratch !== null, {
+    rankByBudgetId,
+    leafIdsInRankOrder,
+  });
+  return { ranking, ranks, order, childOrder: walked.childOrder };
+}
+
+/** What a walk of the tree gives: see {@link walkLeaves}. */
+type WalkedLeaves = {
+  /** Leaf rank by node index (inner nodes keep 0): the scratch's array when there is one. */
+  ranks: number[];
+  /** Leaves in visiting order: the scratch's array when there is one. */
+  leafOrder: number[];
+  /** Children per inner node in the order they were sorted in, kept for the next ranking. */
+  childOrder: (number[] | undefined)[];
+  /** Whether the walk was not made again: the last ranks and order stand (`leafOrder` empty). */
+  isRepeated: boolean;
+};
+
+/**
+ * The leaves' ranks and visiting order by SLURM's Fair Tree walk on level fair shares `lf`
+ * (docs/ranking.md): siblings sorted by LF (leaves first on ties, then name, then id), tied
+ * inner siblings walked as one, ties carried down. With a ranker's `scratch`, the walk is not
+ * made again when it would do what the last one did (`isRepeatWalk`).
+ */
+function walkLeaves(
+  tree: BudgetTree,
+  lf: readonly number[],
+  previous: RankedLeaves | null,
+  scratch: RankScratch | null,
+): WalkedLeaves {
+  const { nodes } = tree;
+  const isLazy = scratch !== null;
   // Every leaf's rank is written below; inner nodes keep 0.
-  const scratchRanks: number[] = scratch ? scratch.ranks : new Array<number>(nodes.length).fill(0);
+  const ranks: number[] = scratch ? scratch.ranks : new Array<number>(nodes.length).fill(0);
   const leafOrder: number[] = scratch ? scratch.leafOrder : [];
   leafOrder.length = 0;
   let rank = 0;
   let nextRankNoTies = 1;
-
-  const compareSiblings = (a: number, b: number): number => {
-    const lfA = lf[a]!;
-    const lfB = lf[b]!;
-    if (lfA !== lfB) return lfA > lfB ? -1 : 1;
-    const nodeA = nodes[a]!;
-    const nodeB = nodes[b]!;
-    if (nodeA.isLeaf !== nodeB.isLeaf) return nodeA.isLeaf ? -1 : 1;
-    // SLURM leaves equal siblings in qsort's order; a fixed order keeps the walk deterministic.
-    if (nodeA.name !== nodeB.name) return nodeA.name < nodeB.name ? -1 : 1;
-    return nodeA.id < nodeB.id ? -1 : nodeA.id > nodeB.id ? 1 : 0;
-  };
+  const compareSiblings = siblingOrder(tree, lf);
 
   // Children sorted per inner node, kept for the next ranking. The order is total (ids are
   // unique), so the sort gives the same result from any starting order. (Only the last order is
@@ -206,7 +246,7 @@ function rankRolledUp(
       const node = nodes[index]!;
       if (node.isLeaf) {
         if (!isTied) rank = nextRankNoTies;
-        scratchRanks[index] = rank;
+        ranks[index] = rank;
         leafOrder.push(index);
         nextRankNoTies += 1;
         continue;
@@ -226,73 +266,104 @@ function rankRolledUp(
         if (nodes[next]!.isLeaf || lf[next] !== lf[index]) break;
         i += 1;
       }
-      walk(mergedChildren(siblings, from, i), isTied);
+      walk(mergedChildren(tree, scratch, siblings, from, i), isTied);
     }
   };
-  // The children of tied inner siblings `from`..`to`, walked as one: with a ranker's scratch, in
-  // the order they were last sorted in when the same siblings tied (the sort's result does not
-  // depend on it), else in tree order.
-  const mergedChildren = (siblings: readonly number[], from: number, to: number): number[] => {
-    const kept = scratch?.merged.get(siblings[from]!);
-    const isSame =
-      kept !== undefined &&
-      kept.members.length === to - from + 1 &&
-      kept.members.every((member, k) => member === siblings[from + k]);
-    if (isSame) return kept.order;
-    const order: number[] = [];
-    for (let k = from; k <= to; k += 1) order.push(...nodes[siblings[k]!]!.childIndices);
-    scratch?.merged.set(siblings[from]!, { members: siblings.slice(from, to + 1), order });
-    return order;
-  };
-  // Whether the walk would do again what the last one did: no tied inner siblings were walked as
-  // one, and every inner node's children, in the order last sorted, are still in order with the
-  // same ties. The walk's every step depends only on those, so the leaves' ranks and order are
-  // the last ones.
-  const isRepeat = (): boolean => {
-    if (scratch === null || scratch.hasMerged || !lastChildOrder) return false;
-    for (let parentIndex = 0; parentIndex < nodes.length; parentIndex += 1) {
-      const children = lastChildOrder[parentIndex];
-      if (children === undefined) continue;
-      for (let i = 1; i < children.length; i += 1) {
-        const child = children[i]!;
-        const lfBefore = lf[children[i - 1]!]!;
-        const lfChild = lf[child]!;
-        // In order by LF, tied as before; siblings tied before are in the order of their names.
-        if (lfBefore < lfChild) return false;
-        if ((lfBefore === lfChild) !== (scratch.isTiedWithPrevious[child] === 1)) return false;
-      }
-    }
-    return true;
-  };
-  const isRepeated = isRepeat();
+  const isRepeated = isRepeatWalk(tree, lf, lastChildOrder, scratch);
   if (!isRepeated) {
     if (scratch) scratch.hasMerged = false;
     walk(childrenOf(0), false);
     if (nodes[0]!.isLeaf) {
       // A tree of one node: the root is the only budget.
-      scratchRanks[0] = 1;
+      ranks[0] = 1;
       leafOrder.push(0);
     }
   }
+  return { ranks, leafOrder, childOrder, isRepeated };
+}
 
-  const leafCount = tree.leafCount;
-  let isUnchanged = isRepeated || (previous !== null && previous.order.length === leafOrder.length);
-  for (let i = 0; !isRepeated && isUnchanged && i < leafOrder.length; i += 1) {
-    const index = leafOrder[i]!;
-    isUnchanged = previous!.order[i] === index && previous!.ranks[index] === scratchRanks[index];
+/** The order of siblings in the walk: LF descending, then leaves first, then name, then id. */
+function siblingOrder(tree: BudgetTree, lf: readonly number[]): (a: number, b: number) => number {
+  const { nodes } = tree;
+  return (a, b) => {
+    const lfA = lf[a]!;
+    const lfB = lf[b]!;
+    if (lfA !== lfB) return lfA > lfB ? -1 : 1;
+    const nodeA = nodes[a]!;
+    const nodeB = nodes[b]!;
+    if (nodeA.isLeaf !== nodeB.isLeaf) return nodeA.isLeaf ? -1 : 1;
+    // SLURM leaves equal siblings in qsort's order; a fixed order keeps the walk deterministic.
+    if (nodeA.name !== nodeB.name) return nodeA.name < nodeB.name ? -1 : 1;
+    return nodeA.id < nodeB.id ? -1 : nodeA.id > nodeB.id ? 1 : 0;
+  };
+}
+
+/**
+ * The children of tied inner siblings `from`..`to`, walked as one: with a ranker's scratch, in
+ * the order they were last sorted in when the same siblings tied (the sort's result does not
+ * depend on it), else in tree order.
+ */
+function mergedChildren(
+  tree: BudgetTree,
+  scratch: RankScratch | null,
+  siblings: readonly number[],
+  from: number,
+  to: number,
+): number[] {
+  const kept = scratch?.merged.get(siblings[from]!);
+  const isSame =
+    kept !== undefined &&
+    kept.members.length === to - from + 1 &&
+    kept.members.every((member, k) => member === siblings[from + k]);
+  if (isSame) return kept.order;
+  const order: number[] = [];
+  for (let k = from; k <= to; k += 1) order.push(...tree.nodes[siblings[k]!]!.childIndices);
+  scratch?.merged.set(siblings[from]!, { members: siblings.slice(from, to + 1), order });
+  return order;
+}
+
+/**
+ * Whether the walk would do again what the last one did: no tied inner siblings were walked as
+ * one, and every inner node's children, in the order last sorted, are still in order with the
+ * same ties. The walk's every step depends only on those, so the leaves' ranks and order are
+ * the last ones.
+ */
+function isRepeatWalk(
+  tree: BudgetTree,
+  lf: readonly number[],
+  lastChildOrder: readonly (number[] | undefined)[] | undefined,
+  scratch: RankScratch | null,
+): boolean {
+  if (scratch === null || scratch.hasMerged || !lastChildOrder) return false;
+  for (let parentIndex = 0; parentIndex < tree.nodes.length; parentIndex += 1) {
+    const children = lastChildOrder[parentIndex];
+    if (children === undefined) continue;
+    for (let i = 1; i < children.length; i += 1) {
+      const child = children[i]!;
+      const lfBefore = lf[children[i - 1]!]!;
+      const lfChild = lf[child]!;
+      // In order by LF, tied as before; siblings tied before are in the order of their names.
+      if (lfBefore < lfChild) return false;
+      if ((lfBefore === lfChild) !== (scratch.isTiedWithPrevious[child] === 1)) return false;
+    }
   }
-  // The ranks and order this ranking keeps: the previous ones when equal, else its own copies.
-  const ranks = isUnchanged ? previous!.ranks : scratch ? scratchRanks.slice() : scratchRanks;
-  const order = isUnchanged ? previous!.order : scratch ? leafOrder.slice() : leafOrder;
-  let rankByBudgetId: Record<string, number>;
-  let leafIdsInRankOrder: string[];
-  if (isUnchanged) {
-    ({ rankByBudgetId, leafIdsInRankOrder } = previous!.ranking);
-  } else {
-    rankByBudgetId = createRecord<number>();
-    leafIdsInRankOrder = leafOrder.map((index) => nodes[index]!.id);
-    for (const index of leafOrder) rankByBudgetId[nodes[index]!.id] = ranks[index]!;
-  }
+  return true;
+}
+
+/**
+ * The ranking with its rows: built at once, or on first read when `isLazy` (a ranker's, which
+ * reuses `usage`: rows then read a copy of it).
+ */
+function rankingWithRows(
+  tree: BudgetTree,
+  usage: Float64Array,
+  options: RankingOptions,
+  ranks: readonly number[],
+  isLazy: boolean,
+  leaves: Pick<FairTreeRanking, "rankByBudgetId" | "leafIdsInRankOrder">,
+): FairTreeRanking {
+  const { nodes, leafCount } = tree;
+  const { rankByBudgetId, leafIdsInRankOrder } = leaves;
   // Rows read a copy of usage when built later: the ranker reuses its array.
   let rowUsage: ArrayLike<number> = usage;
   if (isLazy) {
@@ -300,7 +371,7 @@ function rankRolledUp(
     for (let index = 0; index < usage.length; index += 1) copy[index] = usage[index]!;
     rowUsage = copy;
   }
-  // A row's LF from the usage it reads, as computed above (the ranker reuses `lf`).
+  // A row's LF from the usage it reads, as `rankRolledUp` computed it (the ranker reuses `lf`).
   const rowLf = (index: number): number => {
     const parentUsage = rowUsage[nodes[index]!.parentIndex]!;
     const usageNorm = parentUsage === 0 ? 0 : rowUsage[index]! / parentUsage;
@@ -329,7 +400,7 @@ function rankRolledUp(
       fairShareFactor: leafRank === null ? null : fairShareFactor(leafRank, leafCount),
     };
   };
-  const ranking: FairTreeRanking = isLazy
+  return isLazy
     ? new RankingWithLazyRows(makeRow, nodes.length, rankByBudgetId, leafIdsInRankOrder, leafCount)
     : {
         rows: nodes.map((_, index) => makeRow(index)),
@@ -337,7 +408,6 @@ function rankRolledUp(
         leafIdsInRankOrder,
         leafCount,
       };
-  return { ranking, ranks, order, childOrder };
 }
 
 /**

@@ -1,10 +1,15 @@
 import { getBudgetNode } from "./budget-tree";
 import { isAllocatedRun } from "./contract";
 import { createJobScreen, screenPendingJobs } from "./pending-checks";
-import { orderQueueIndices } from "./queue-order";
+import {
+  compareSubmit,
+  compareWithinBudget,
+  orderQueueIndices,
+  PRIORITY_ORDER,
+} from "./queue-order";
 import { sortSmall } from "./sort-small";
 import type { WaitDecision } from "./reasons";
-import type { BudgetTree, ClusterSpec, PendingJob, Priority } from "./types";
+import type { BudgetTree, ClusterSpec, PendingJob } from "./types";
 
 /** A budget's leaf rank for the pass (1 = first). */
 export type RankOf = (budgetId: string) => number;
@@ -135,19 +140,9 @@ export function queueFromPending(
   };
 }
 
-const PRIORITY_ORDER: Record<Priority, number> = { high: 0, normal: 1, low: 2 };
-
 /** A job's slot in `BudgetLine.priorityCounts`. */
 function priorityLevelOf(job: PendingJob): 0 | 1 | 2 | 3 {
   return (PRIORITY_ORDER[job.priority] as 0 | 1 | 2 | undefined) ?? 3;
-}
-
-function compareSubmit(a: PendingJob, b: PendingJob): number {
-  return a.submitSec - b.submitSec || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-}
-
-function comparePriority(a: PendingJob, b: PendingJob): number {
-  return PRIORITY_ORDER[a.priority] - PRIORITY_ORDER[b.priority] || compareSubmit(a, b);
 }
 
 /** Index at which `job` sits (or would sit) in `list`, sorted by `compare`. */
@@ -192,10 +187,10 @@ function removeSorted(
 }
 
 /**
- * One budget's waiting jobs of one kind, in its own order and in submit order. While its jobs
- * share one priority the two orders are the same, and so is the array: one sorted insert and one
- * sorted removal per job instead of two (a trace without priorities, such as Philly, never has
- * two lists).
+ * One budget's waiting jobs of one kind, in its own order (`compareWithinBudget`) and in submit
+ * order (`compareSubmit`), both from `queue-order.ts`. While its jobs share one priority the two
+ * orders are the same, and so is the array: one sorted insert and one sorted removal per job
+ * instead of two (a trace without priorities, such as Philly, never has two lists).
  */
 type BudgetLine = {
   budgetId: string;
@@ -259,8 +254,9 @@ class LineGroup implements QueueGroup {
 }
 
 /**
- * The next job of tied lines: places in submit order, each taken by its line's next job. One
- * line passes over the jobs `QueueGroup.next` lets it; tied lines return every job.
+ * The next job of tied lines, as `orderQueue` orders budgets tied on rank: places in submit
+ * order (`compareSubmit`), each taken by its line's next job. One line passes over the jobs
+ * `QueueGroup.next` lets it; tied lines return every job.
  */
 function mergeTied(lines: readonly BudgetLine[]): QueueGroup["next"] {
   if (lines.length === 1) {
@@ -309,11 +305,11 @@ export type StandingQueue = PendingQueue & {
 
 /**
  * A pending queue that lives across passes, for callers that see the queue change by small
- * deltas (the simulator, ADR 012). Jobs are kept per budget and kind, sorted by priority, submit
- * time and id, so a walk merges budgets by rank instead of sorting the whole queue, and a pass
- * passes over a budget none of whose jobs could start without reading it. Walks give exactly the
- * order of `orderQueueIndices` over the same jobs, ties between budgets included
- * (property-tested). The jobs given are kept as they are: do not mutate them while queued.
+ * deltas (the simulator, ADR 012). Jobs are kept per budget and kind in the order `orderQueue`
+ * defines (`compareWithinBudget`), so a walk merges budgets by rank instead of sorting the whole
+ * queue, and a pass passes over a budget none of whose jobs could start without reading it.
+ * Walks give exactly the order of `orderQueueIndices` over the same jobs, ties between budgets
+ * included (property-tested). The jobs given are kept as they are: do not mutate them while queued.
  *
  * @example
  * const queue = createStandingQueue(tree, cluster);
@@ -333,13 +329,6 @@ export function createStandingQueue(tree: BudgetTree, cluster: ClusterSpec): Sta
   const shareByBudget = new Map<string, number>();
   // Per kind: the lines with jobs in rank order, as the last walk sorted them, kept while the
   // walks rank with the same `rankOf` and no line has emptied or filled (`linesChanged`).
-  type LineOrder = {
-    rankOf: RankOf;
-    version: number;
-    ranked: { line: BudgetLine; rank: number }[];
-    /** The lines of each run of ties in `ranked`, by the index it starts at, listed when read. */
-    tiedFrom: BudgetLine[][];
-  };
   const orders: (LineOrder | null)[] = [null, null];
   const linesChanged = [0, 0];
 
@@ -361,36 +350,11 @@ export function createStandingQueue(tree: BudgetTree, cluster: ClusterSpec): Sta
     const kind = isAllocatedRun(job.minRuntimeSec, share) ? 1 : 0;
     let line = lines[kind]!.get(job.budgetId);
     if (!line) {
-      const byPriority: PendingJob[] = [];
-      line = {
-        budgetId: job.budgetId,
-        byPriority,
-        bySubmit: byPriority,
-        priorityCounts: [0, 0, 0, 0],
-        gpusCount: new Map(),
-        minRuntimeCount: new Map(),
-        bounds: null,
-      };
+      line = createBudgetLine(job.budgetId);
       lines[kind]!.set(job.budgetId, line);
     }
-    const level = priorityLevelOf(job);
-    line.priorityCounts[level] += 1;
-    // A second priority: the submit order, until now the same, gets its own copy.
-    const isNewLevel = line.priorityCounts[level] === 1;
-    if (isNewLevel && line.bySubmit === line.byPriority && priorityLevels(line) > 1) {
-      line.bySubmit = line.byPriority.slice();
-    }
-    insertSorted(line.byPriority, job, comparePriority);
-    if (line.bySubmit !== line.byPriority) insertSorted(line.bySubmit, job, compareSubmit);
+    addToLine(line, job);
     if (line.byPriority.length === 1) linesChanged[kind] = linesChanged[kind]! + 1;
-    count(line.gpusCount, job.gpus, 1);
-    count(line.minRuntimeCount, job.minRuntimeSec, 1);
-    if (line.bounds) {
-      line.bounds = {
-        minGpus: Math.min(line.bounds.minGpus, job.gpus),
-        minMinRuntimeSec: Math.min(line.bounds.minMinRuntimeSec, job.minRuntimeSec),
-      };
-    }
     queued.set(job.id, { job, line, kind });
     countByKind[kind] = countByKind[kind]! + 1;
     countByGpus.set(job.gpus, (countByGpus.get(job.gpus) ?? 0) + 1);
@@ -406,24 +370,8 @@ export function createStandingQueue(tree: BudgetTree, cluster: ClusterSpec): Sta
     if (!entry) return;
     const { job, line } = entry;
     queued.delete(jobId);
-    removeSorted(line.byPriority, job, comparePriority);
-    if (line.bySubmit !== line.byPriority) removeSorted(line.bySubmit, job, compareSubmit);
-    const level = priorityLevelOf(job);
-    line.priorityCounts[level] -= 1;
-    // One priority left: both orders are the same again.
-    if (line.priorityCounts[level] === 0 && priorityLevels(line) < 2) {
-      line.bySubmit = line.byPriority;
-    }
+    removeFromLine(line, job);
     if (line.byPriority.length === 0) linesChanged[entry.kind] = linesChanged[entry.kind]! + 1;
-    const isLastOfSize = count(line.gpusCount, job.gpus, -1);
-    const isLastOfRuntime = count(line.minRuntimeCount, job.minRuntimeSec, -1);
-    if (
-      line.bounds &&
-      ((isLastOfSize && job.gpus === line.bounds.minGpus) ||
-        (isLastOfRuntime && job.minRuntimeSec === line.bounds.minMinRuntimeSec))
-    ) {
-      line.bounds = null;
-    }
     countByKind[entry.kind] = countByKind[entry.kind]! - 1;
     const left = countByGpus.get(job.gpus)! - 1;
     if (left > 0) countByGpus.set(job.gpus, left);
@@ -437,44 +385,10 @@ export function createStandingQueue(tree: BudgetTree, cluster: ClusterSpec): Sta
     const kind = isAllocated ? 1 : 0;
     let order = orders[kind];
     if (order?.rankOf !== rankOf || order.version !== linesChanged[kind]) {
-      const ranked: { line: BudgetLine; rank: number }[] = [];
-      for (const line of lines[kind]!.values()) {
-        if (line.byPriority.length > 0) ranked.push({ line, rank: rankOf(line.budgetId) });
-      }
-      sortSmall(ranked, (a, b) => a.rank - b.rank);
-      order = { rankOf, version: linesChanged[kind]!, ranked, tiedFrom: [] };
+      order = rankLines(lines[kind]!.values(), rankOf, linesChanged[kind]!);
       orders[kind] = order;
     }
-    const { ranked } = order;
-    let start = 0;
-    return () => {
-      if (start >= ranked.length) return undefined;
-      const rank = ranked[start]!.rank;
-      let end = start + 1;
-      while (end < ranked.length && ranked[end]!.rank === rank) end += 1;
-      if (end === start + 1) {
-        const { line } = ranked[start]!;
-        start = end;
-        const bounds = boundsOf(line);
-        return new LineGroup(rank, bounds.minGpus, bounds.minMinRuntimeSec, line.byPriority);
-      }
-      // Lines tied in rank: listed once per order, not per walk.
-      const tied = (order.tiedFrom[start] ??= ranked.slice(start, end).map(({ line }) => line));
-      start = end;
-      let groupMinGpus = Number.POSITIVE_INFINITY;
-      let groupMinRuntimeSec = Number.POSITIVE_INFINITY;
-      for (const line of tied) {
-        const bounds = boundsOf(line);
-        groupMinGpus = Math.min(groupMinGpus, bounds.minGpus);
-        groupMinRuntimeSec = Math.min(groupMinRuntimeSec, bounds.minMinRuntimeSec);
-      }
-      return {
-        rank,
-        minGpus: groupMinGpus,
-        minMinRuntimeSec: groupMinRuntimeSec,
-        next: mergeTied(tied),
-      };
-    };
+    return groupsOfLines(order);
   };
 
   return {
@@ -505,6 +419,119 @@ export function createStandingQueue(tree: BudgetTree, cluster: ClusterSpec): Sta
       return best;
     },
     isAllocated: (jobId) => queued.get(jobId)?.kind === 1,
+  };
+}
+
+/** A budget line with no jobs yet. */
+function createBudgetLine(budgetId: string): BudgetLine {
+  const byPriority: PendingJob[] = [];
+  return {
+    budgetId,
+    byPriority,
+    bySubmit: byPriority,
+    priorityCounts: [0, 0, 0, 0],
+    gpusCount: new Map(),
+    minRuntimeCount: new Map(),
+    bounds: null,
+  };
+}
+
+/** Puts `job` in its place in both of the line's orders and counts it in the bounds. */
+function addToLine(line: BudgetLine, job: PendingJob): void {
+  const level = priorityLevelOf(job);
+  line.priorityCounts[level] += 1;
+  // A second priority: the submit order, until now the same, gets its own copy.
+  const isNewLevel = line.priorityCounts[level] === 1;
+  if (isNewLevel && line.bySubmit === line.byPriority && priorityLevels(line) > 1) {
+    line.bySubmit = line.byPriority.slice();
+  }
+  insertSorted(line.byPriority, job, compareWithinBudget);
+  if (line.bySubmit !== line.byPriority) insertSorted(line.bySubmit, job, compareSubmit);
+  count(line.gpusCount, job.gpus, 1);
+  count(line.minRuntimeCount, job.minRuntimeSec, 1);
+  if (line.bounds) {
+    line.bounds = {
+      minGpus: Math.min(line.bounds.minGpus, job.gpus),
+      minMinRuntimeSec: Math.min(line.bounds.minMinRuntimeSec, job.minRuntimeSec),
+    };
+  }
+}
+
+/** Takes `job` out of both of the line's orders and out of its bounds. */
+function removeFromLine(line: BudgetLine, job: PendingJob): void {
+  removeSorted(line.byPriority, job, compareWithinBudget);
+  if (line.bySubmit !== line.byPriority) removeSorted(line.bySubmit, job, compareSubmit);
+  const level = priorityLevelOf(job);
+  line.priorityCounts[level] -= 1;
+  // One priority left: both orders are the same again.
+  if (line.priorityCounts[level] === 0 && priorityLevels(line) < 2) {
+    line.bySubmit = line.byPriority;
+  }
+  const isLastOfSize = count(line.gpusCount, job.gpus, -1);
+  const isLastOfRuntime = count(line.minRuntimeCount, job.minRuntimeSec, -1);
+  if (
+    line.bounds &&
+    ((isLastOfSize && job.gpus === line.bounds.minGpus) ||
+      (isLastOfRuntime && job.minRuntimeSec === line.bounds.minMinRuntimeSec))
+  ) {
+    line.bounds = null;
+  }
+}
+
+/** The lines of one kind with jobs, in rank order, as a walk sorted them (see `rankLines`). */
+type LineOrder = {
+  rankOf: RankOf;
+  /** The count of lines emptied or filled when sorted: sorted again once it moves. */
+  version: number;
+  ranked: { line: BudgetLine; rank: number }[];
+  /** The lines of each run of ties in `ranked`, by the index it starts at, listed when read. */
+  tiedFrom: BudgetLine[][];
+};
+
+/** The lines that hold jobs, sorted by rank under `rankOf` (stable: ties keep their order). */
+function rankLines(lines: Iterable<BudgetLine>, rankOf: RankOf, version: number): LineOrder {
+  const ranked: { line: BudgetLine; rank: number }[] = [];
+  for (const line of lines) {
+    if (line.byPriority.length > 0) ranked.push({ line, rank: rankOf(line.budgetId) });
+  }
+  sortSmall(ranked, (a, b) => a.rank - b.rank);
+  return { rankOf, version, ranked, tiedFrom: [] };
+}
+
+/**
+ * The groups of a walk over ranked lines: a line alone (`LineGroup`), or lines tied in rank
+ * merged (`mergeTied`); each call returns the next group, then undefined.
+ */
+function groupsOfLines(order: LineOrder): () => QueueGroup | undefined {
+  const { ranked } = order;
+  let start = 0;
+  return () => {
+    if (start >= ranked.length) return undefined;
+    const rank = ranked[start]!.rank;
+    let end = start + 1;
+    while (end < ranked.length && ranked[end]!.rank === rank) end += 1;
+    if (end === start + 1) {
+      const { line } = ranked[start]!;
+      start = end;
+      const bounds = boundsOf(line);
+      return new LineGroup(rank, bounds.minGpus, bounds.minMinRuntimeSec, line.byPriority);
+    }
+    // Lines tied in rank: listed once per order, not per walk.
+    const tied = (order.tiedFrom[start] ??= ranked.slice(start, end).map(({ line }) => line));
+    start = end;
+    let groupMinGpus = Number.POSITIVE_INFINITY;
+    let groupMinRuntimeSec = Number.POSITIVE_INFINITY;
+    for (const line of tied) {
+      const bounds = boundsOf(line);
+      groupMinGpus = Math.min(groupMinGpus, bounds.minGpus);
+      groupMinRuntimeSec = Math.min(groupMinRuntimeSec, bounds.minMinRuntimeSec);
+    }
+    return {
+      rank,
+      minGpus: groupMinGpus,
+      minMinRuntimeSec: groupMinRuntimeSec,
+      next: mergeTied(tied),
+    };
   };
 }
 

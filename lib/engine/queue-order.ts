@@ -1,6 +1,7 @@
 import type { Priority } from "./types";
 
-const PRIORITY_ORDER: Record<Priority, number> = { high: 0, normal: 1, low: 2 };
+/** Priorities in queue order: a lower number comes first. */
+export const PRIORITY_ORDER: Record<Priority, number> = { high: 0, normal: 1, low: 2 };
 
 /** What ordering needs of a pending job. */
 export type QueueEntry = {
@@ -9,6 +10,26 @@ export type QueueEntry = {
   priority: Priority;
   submitSec: number;
 };
+
+/**
+ * The order of two jobs within the places of one group (budgets tied on rank, see `orderQueue`):
+ * submit time, then id. The queue's last keys, written once here; `orderQueueIndices` sorts by
+ * the same keys in bulk (`sortBySubmitThenId`).
+ *
+ * @example [b, a].sort(compareSubmit) // the earlier submitted first
+ */
+export function compareSubmit(a: QueueEntry, b: QueueEntry): number {
+  return a.submitSec - b.submitSec || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+/**
+ * The order of two jobs of one budget and kind: priority, then `compareSubmit`.
+ *
+ * @example compareWithinBudget({ ...job, priority: "high" }, job) // < 0
+ */
+export function compareWithinBudget(a: QueueEntry, b: QueueEntry): number {
+  return PRIORITY_ORDER[a.priority] - PRIORITY_ORDER[b.priority] || compareSubmit(a, b);
+}
 
 /**
  * Orders pending jobs (docs/ranking.md, ADR 010): allocated before unallocated, then leaf rank,
@@ -123,9 +144,10 @@ export function orderQueueIndices<T extends QueueEntry>(
 }
 
 /**
- * Job positions sorted by submit time, then id. Submit times are replaced by their dense rank
- * and packed with the position into one float (rank x count + position), so the bulk of the
- * work is a native numeric sort; only runs of equal submit times compare ids.
+ * Job positions sorted by submit time, then id (the order of `compareSubmit`). Submit times are
+ * replaced by their dense rank and packed with the position into one float (rank x count +
+ * position), so the bulk of the work is a native numeric sort; only runs of equal submit times
+ * compare ids.
  */
 function sortBySubmitThenId(jobs: readonly QueueEntry[]): Int32Array {
   const count = jobs.length;

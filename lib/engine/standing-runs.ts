@@ -162,110 +162,34 @@ export function heldByTreeNode(state: StandingRunsState, tree: BudgetTree): read
  */
 export function createStandingRuns(nodes: readonly ClusterNodeState[]): StandingRuns {
   const pool = createGpuPool(nodes);
-  const state: StandingRunsState = {
-    pool,
-    positionOf: createPositionLookup(pool),
-    entries: [],
-    heldByPosition: Array.from({ length: pool.free.length }, () => []),
-    free: pool.capacity.slice(),
-    overfilledCount: 0,
-    usableFree: null,
-    passFree: pool.capacity.slice(),
-    allocatedGpus: new Map(),
-    treeHeld: null,
-    budgetSlots: createBudgetSlots(),
-    preemptable: createPreemptableTracker(),
-    nodesSeen: null,
-    rankBySlotSeen: [],
-    rankOfSeen: null,
-    rankedCount: 0,
-    isProtectionKept: false,
-    nodeRuns: createNodeRuns(pool.free.length),
+  const book: StandingBook = {
+    state: {
+      pool,
+      positionOf: createPositionLookup(pool),
+      entries: [],
+      heldByPosition: Array.from({ length: pool.free.length }, () => []),
+      free: pool.capacity.slice(),
+      overfilledCount: 0,
+      usableFree: null,
+      passFree: pool.capacity.slice(),
+      allocatedGpus: new Map(),
+      treeHeld: null,
+      budgetSlots: createBudgetSlots(),
+      preemptable: createPreemptableTracker(),
+      nodesSeen: null,
+      rankBySlotSeen: [],
+      rankOfSeen: null,
+      rankedCount: 0,
+      isProtectionKept: false,
+      nodeRuns: createNodeRuns(pool.free.length),
+    },
+    entryById: new Map(),
+    gaps: 0,
   };
-  // A run takes (`sign` 1) or gives back (-1) its GPUs in the running totals.
-  const hold = (entry: LiveRun, sign: 1 | -1): void => {
-    const usable = state.usableFree;
-    for (const slice of entry.slices) {
-      const before = state.free[slice.position]!;
-      const after = before - sign * slice.gpus;
-      state.free[slice.position] = after;
-      if (before >= 0 && after < 0) state.overfilledCount += 1;
-      else if (before < 0 && after >= 0) state.overfilledCount -= 1;
-      if (usable?.isUsable[slice.position]) {
-        changeUsableFree(usable, state.pool, slice.position, before, after);
-      }
-    }
-    if (entry.isAllocated) {
-      const held = (state.allocatedGpus.get(entry.budgetId) ?? 0) + sign * entry.gpus;
-      if (held === 0) state.allocatedGpus.delete(entry.budgetId);
-      else state.allocatedGpus.set(entry.budgetId, held);
-      const { treeHeld } = state;
-      if (treeHeld) {
-        const node = treeNodeOf(treeHeld, entry.budgetSlot, entry.budgetId);
-        addAlongPath(treeHeld.tree, treeHeld.held, node, sign * entry.gpus);
-      }
-    }
-  };
-  const entryById = new Map<string, number>();
-  let gaps = 0;
-
-  // Drops the gaps, keeping the order of the runs.
-  const compact = (): void => {
-    const kept = state.entries.filter((entry) => entry.run !== null);
-    state.entries = kept;
-    for (const held of state.heldByPosition) held.length = 0;
-    entryById.clear();
-    kept.forEach((entry, index) => {
-      entryById.set(entry.id, index);
-      for (const slice of entry.slices) state.heldByPosition[slice.position]!.push(index);
-    });
-    gaps = 0;
-    // Entries moved: the next pass ranks them all again.
-    state.rankedCount = 0;
-    markAllNodeRunsStale(state.nodeRuns);
-  };
-
+  const { state } = book;
   const runs: StandingRuns = {
-    add(run) {
-      if (entryById.has(run.id)) throw new Error(`Run "${run.id}" is already standing.`);
-      const slices = slicesOf(run, state.positionOf);
-      const index = state.entries.length;
-      const entry: LiveRun = {
-        id: run.id,
-        budgetId: run.budgetId,
-        budgetSlot: state.budgetSlots.slotOf(run.budgetId),
-        isAllocated: run.isAllocated,
-        rank: 0,
-        startSec: run.startSec,
-        gpus: run.gpus,
-        slices,
-        protectedUntilSec: run.protectedUntilSec,
-        isGone: false,
-        isProtectedNow: false,
-        run,
-      };
-      state.entries.push(entry);
-      hold(entry, 1);
-      state.preemptable.add(entry);
-      entryById.set(run.id, index);
-      for (const slice of slices) {
-        state.heldByPosition[slice.position]!.push(index);
-        markNodeRunsStale(state.nodeRuns, slice.position);
-      }
-    },
-    remove(runId) {
-      const index = entryById.get(runId);
-      if (index === undefined) return;
-      entryById.delete(runId);
-      const entry = state.entries[index]!;
-      entry.run = null;
-      entry.isGone = true;
-      hold(entry, -1);
-      state.preemptable.remove(entry);
-      for (const slice of entry.slices) markNodeRunsStale(state.nodeRuns, slice.position);
-      gaps += 1;
-      if (gaps > 64 && gaps > entryById.size) compact();
-    },
+    add: (run) => addRun(book, run),
+    remove: (runId) => removeRun(book, runId),
     some(test) {
       return state.entries.some((entry) => entry.run !== null && test(entry.run));
     },
@@ -305,11 +229,108 @@ export function createStandingRuns(nodes: readonly ClusterNodeState[]): Standing
       return isCounted ? usableFreeBounds(usableFree, state.pool.nodeSizeGpus) : null;
     },
     get size() {
-      return entryById.size;
+      return book.entryById.size;
     },
   };
   states.set(runs, state);
   return runs;
+}
+
+/** The state of standing runs with what adding and removing runs keep besides. */
+type StandingBook = {
+  state: StandingRunsState;
+  /** Run id -> index of its entry. */
+  entryById: Map<string, number>;
+  /** Entries of removed runs still in `state.entries`. */
+  gaps: number;
+};
+
+/** Adds a run as a new entry: its GPUs held, its node positions marked stale. */
+function addRun(book: StandingBook, run: ActiveRun): void {
+  const { state, entryById } = book;
+  if (entryById.has(run.id)) throw new Error(`Run "${run.id}" is already standing.`);
+  const slices = slicesOf(run, state.positionOf);
+  const index = state.entries.length;
+  const entry: LiveRun = {
+    id: run.id,
+    budgetId: run.budgetId,
+    budgetSlot: state.budgetSlots.slotOf(run.budgetId),
+    isAllocated: run.isAllocated,
+    rank: 0,
+    startSec: run.startSec,
+    gpus: run.gpus,
+    slices,
+    protectedUntilSec: run.protectedUntilSec,
+    isGone: false,
+    isProtectedNow: false,
+    run,
+  };
+  state.entries.push(entry);
+  holdRun(state, entry, 1);
+  state.preemptable.add(entry);
+  entryById.set(run.id, index);
+  for (const slice of slices) {
+    state.heldByPosition[slice.position]!.push(index);
+    markNodeRunsStale(state.nodeRuns, slice.position);
+  }
+}
+
+/** Removes a run, leaving a gap; the gaps are dropped once they outnumber the runs. */
+function removeRun(book: StandingBook, runId: string): void {
+  const { state, entryById } = book;
+  const index = entryById.get(runId);
+  if (index === undefined) return;
+  entryById.delete(runId);
+  const entry = state.entries[index]!;
+  entry.run = null;
+  entry.isGone = true;
+  holdRun(state, entry, -1);
+  state.preemptable.remove(entry);
+  for (const slice of entry.slices) markNodeRunsStale(state.nodeRuns, slice.position);
+  book.gaps += 1;
+  if (book.gaps > 64 && book.gaps > entryById.size) compactEntries(book);
+}
+
+/** Drops the gaps, keeping the order of the runs. */
+function compactEntries(book: StandingBook): void {
+  const { state, entryById } = book;
+  const kept = state.entries.filter((entry) => entry.run !== null);
+  state.entries = kept;
+  for (const held of state.heldByPosition) held.length = 0;
+  entryById.clear();
+  kept.forEach((entry, index) => {
+    entryById.set(entry.id, index);
+    for (const slice of entry.slices) state.heldByPosition[slice.position]!.push(index);
+  });
+  book.gaps = 0;
+  // Entries moved: the next pass ranks them all again.
+  state.rankedCount = 0;
+  markAllNodeRunsStale(state.nodeRuns);
+}
+
+/** A run takes (`sign` 1) or gives back (-1) its GPUs in the running totals. */
+function holdRun(state: StandingRunsState, entry: LiveRun, sign: 1 | -1): void {
+  const usable = state.usableFree;
+  for (const slice of entry.slices) {
+    const before = state.free[slice.position]!;
+    const after = before - sign * slice.gpus;
+    state.free[slice.position] = after;
+    if (before >= 0 && after < 0) state.overfilledCount += 1;
+    else if (before < 0 && after >= 0) state.overfilledCount -= 1;
+    if (usable?.isUsable[slice.position]) {
+      changeUsableFree(usable, state.pool, slice.position, before, after);
+    }
+  }
+  if (entry.isAllocated) {
+    const held = (state.allocatedGpus.get(entry.budgetId) ?? 0) + sign * entry.gpus;
+    if (held === 0) state.allocatedGpus.delete(entry.budgetId);
+    else state.allocatedGpus.set(entry.budgetId, held);
+    const { treeHeld } = state;
+    if (treeHeld) {
+      const node = treeNodeOf(treeHeld, entry.budgetSlot, entry.budgetId);
+      addAlongPath(treeHeld.tree, treeHeld.held, node, sign * entry.gpus);
+    }
+  }
 }
 
 /** The state behind standing runs, or null for a list of runs (internal to the engine). */

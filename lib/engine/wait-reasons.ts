@@ -153,6 +153,29 @@ function createRankViews(live: readonly LiveRun[], pool: GpuPool) {
   };
 }
 
+/** The views of runs from a rank (`createRankViews`). */
+type RankViews = ReturnType<typeof createRankViews>;
+
+/** Unprotected allocated runs of one budget and size: the share guard answers per group. */
+type RunGroup = { budgetId: string; rank: number; gpus: number; usableGpus: number };
+
+/** What every waiting job's reason reads, computed once per pass (see `describeWaiting`). */
+type WaitFacts = {
+  context: WaitContext;
+  /** Free GPUs of usable nodes. */
+  freeGpus: number;
+  /** Usable full-size nodes with every GPU free. */
+  freeWholeNodes: number;
+  /** GPUs of nodes that are down or draining. */
+  unusableGpus: number;
+  viewOf: RankViews;
+  runGroups: Map<string, RunGroup>;
+  /** Per size: whether free GPUs could hold it, reservation or not. */
+  fitsWithoutReservation: Map<number, boolean>;
+  /** Per budget: the other budget ranked at or above holding the most GPUs, if any. */
+  heldMostByBudget: Map<string, (Comparison & { gpus: number }) | null>;
+};
+
 /**
  * Builds the reason for every job still pending after a pass (internal to the pass). Cluster
  * aggregates are computed once and rank views incrementally, so thousands of waiting jobs cost
@@ -163,7 +186,37 @@ function createRankViews(live: readonly LiveRun[], pool: GpuPool) {
 export function describeWaiting(
   context: WaitContext,
 ): (job: PendingJob, isAllocated: boolean) => WaitDecision {
-  const { pool, nowSec, live, reservation } = context;
+  const { pool, live, reservation } = context;
+  const facts: WaitFacts = {
+    context,
+    ...countFree(pool),
+    viewOf: createRankViews(live, pool),
+    runGroups: groupUnprotectedRuns(live, pool),
+    fitsWithoutReservation: new Map(),
+    heldMostByBudget: new Map(),
+  };
+  // Jobs of one budget, size and kind wait for the same reason: share one (immutable) object.
+  const shared = new Map<string, Map<number, WaitReason>>();
+  return (job, isAllocated) => {
+    const isHolder = reservation?.holderId === job.id;
+    const kind = isAllocated ? 0 : job.minRuntimeSec > 0 ? 1 : 2;
+    let byKey = shared.get(job.budgetId);
+    if (!byKey) {
+      byKey = new Map();
+      shared.set(job.budgetId, byKey);
+    }
+    const key = job.gpus * 4 + kind;
+    let reason = isHolder ? undefined : byKey.get(key);
+    if (!reason) {
+      reason = buildReason(facts, job, isAllocated, isHolder);
+      if (!isHolder) byKey.set(key, reason);
+    }
+    return { jobId: job.id, budgetId: job.budgetId, isError: false, reason };
+  };
+}
+
+/** Free GPUs and free whole nodes of usable nodes, and the GPUs of unusable ones. */
+function countFree(pool: GpuPool): Pick<WaitFacts, "freeGpus" | "freeWholeNodes" | "unusableGpus"> {
   let freeGpus = 0;
   let freeWholeNodes = 0;
   let unusableGpus = 0;
@@ -180,17 +233,11 @@ export function describeWaiting(
       freeWholeNodes += 1;
     }
   }
-  const viewOf = createRankViews(live, pool);
-  const readyAtSec = (
-    view: ReturnType<typeof viewOf>,
-    needGpus: number,
-    shieldedGpus: number,
-  ): number | null => {
-    const deficit = needGpus - freeGpus - (view.preemptableGpus - shieldedGpus);
-    return deficit <= 0 ? nowSec : view.endCovering(deficit);
-  };
-  // Unprotected allocated runs grouped by budget and size: the share guard answers per group.
-  type RunGroup = { budgetId: string; rank: number; gpus: number; usableGpus: number };
+  return { freeGpus, freeWholeNodes, unusableGpus };
+}
+
+/** Unprotected allocated runs grouped by budget and size, with their GPUs on usable nodes. */
+function groupUnprotectedRuns(live: readonly LiveRun[], pool: GpuPool): Map<string, RunGroup> {
   const groups = new Map<string, RunGroup>();
   for (const entry of live) {
     if (entry.isGone || !entry.isAllocated || entry.isProtectedNow) continue;
@@ -204,112 +251,117 @@ export function describeWaiting(
       if (pool.isUsable[slice.position]) group.usableGpus += slice.gpus;
     }
   }
-  // GPUs of unprotected lower-ranked runs this job may not take: the share guard keeps them.
-  const shieldedGpusFor = (job: PendingJob, rank: number): number => {
-    let gpus = 0;
-    for (const group of groups.values()) {
-      if (group.rank <= rank) continue;
-      if (context.holdings.mayPreempt(job.budgetId, group.budgetId, job.gpus, group.gpus)) continue;
-      gpus += group.usableGpus;
-    }
-    return gpus;
-  };
-  const fitsWithoutReservation = new Map<number, boolean>();
-  const heldMostByBudget = new Map<string, (Comparison & { gpus: number }) | null>();
+  return groups;
+}
 
-  // Jobs of one budget, size and kind wait for the same reason: share one (immutable) object.
-  const shared = new Map<string, Map<number, WaitReason>>();
-  return (job, isAllocated) => {
-    const isHolder = reservation?.holderId === job.id;
-    const kind = isAllocated ? 0 : job.minRuntimeSec > 0 ? 1 : 2;
-    let byKey = shared.get(job.budgetId);
-    if (!byKey) {
-      byKey = new Map();
-      shared.set(job.budgetId, byKey);
+/** GPUs of unprotected lower-ranked runs `job` may not take: the share guard keeps them. */
+function shieldedGpusFor(facts: WaitFacts, job: PendingJob, rank: number): number {
+  let gpus = 0;
+  for (const group of facts.runGroups.values()) {
+    if (group.rank <= rank) continue;
+    if (facts.context.holdings.mayPreempt(job.budgetId, group.budgetId, job.gpus, group.gpus)) {
+      continue;
     }
-    const key = job.gpus * 4 + kind;
-    let reason = isHolder ? undefined : byKey.get(key);
-    if (!reason) {
-      reason = buildReason(job, isAllocated, isHolder);
-      if (!isHolder) byKey.set(key, reason);
-    }
-    return { jobId: job.id, budgetId: job.budgetId, isError: false, reason };
-  };
+    gpus += group.usableGpus;
+  }
+  return gpus;
+}
 
-  function buildReason(job: PendingJob, isAllocated: boolean, isHolder: boolean): WaitReason {
-    const shape = context.shapeOf(job.gpus);
-    const isWholeNodes = shape.wholeNodes > 0;
-    const budget = context.budgetRef(job.budgetId);
-    const rank = context.rankOf(job.budgetId);
-    if (!isAllocated) {
-      return {
-        rule: "wait-unallocated",
-        atSec: nowSec,
-        budget,
-        needGpus: job.gpus,
-        isWholeNodes,
-        freeGpus,
-        freeWholeNodes,
-        cause: job.minRuntimeSec > 0 ? "zero-share" : "zero-min-runtime",
-      };
-    }
-    if (reservation && !isHolder) {
-      let fits = fitsWithoutReservation.get(job.gpus);
-      if (fits === undefined) {
-        fits = placeJob(pool, job.gpus) !== null;
-        fitsWithoutReservation.set(job.gpus, fits);
-      }
-      if (fits) {
-        return {
-          rule: "wait-reservation",
-          atSec: nowSec,
-          budget,
-          needGpus: job.gpus,
-          isWholeNodes,
-          holder: {
-            jobId: reservation.holderId,
-            budget: context.budgetRef(reservation.holderBudgetId),
-            gpus: reservation.holderGpus,
-          },
-          parting: context.partingOf(reservation.holderBudgetId, job.budgetId),
-          reservedNodes: reservation.nodes,
-          readyAtSec: reservation.readyAtSec,
-          budgetsAbove: rank - 1,
-        };
-      }
-    }
-    const view = viewOf(rank);
-    const heldWithinShareGpus = shieldedGpusFor(job, rank);
-    // The same for every job of the budget (it depends on its rank only): built once.
-    let heldMostBy = heldMostByBudget.get(job.budgetId);
-    if (heldMostBy === undefined) {
-      const holder = view.topHolder(job.budgetId);
-      heldMostBy = holder && {
-        budget: context.budgetRef(holder.budgetId),
-        gpus: holder.gpus,
-        parting: context.partingOf(holder.budgetId, job.budgetId),
-      };
-      heldMostByBudget.set(job.budgetId, heldMostBy);
-    }
+/**
+ * When `needGpus` could be free for a job seeing `view`: now if free and preemptable GPUs
+ * (less those the share guard keeps) cover it, else when enough protected GPUs ranked below
+ * are free; null if they never cover it.
+ */
+function readyAtSecFor(
+  facts: WaitFacts,
+  view: ReturnType<RankViews>,
+  needGpus: number,
+  shieldedGpus: number,
+): number | null {
+  const deficit = needGpus - facts.freeGpus - (view.preemptableGpus - shieldedGpus);
+  return deficit <= 0 ? facts.context.nowSec : view.endCovering(deficit);
+}
+
+/** The reason one job waits: unallocated, kept off the reservation, or short of resources. */
+function buildReason(
+  facts: WaitFacts,
+  job: PendingJob,
+  isAllocated: boolean,
+  isHolder: boolean,
+): WaitReason {
+  const { context, freeGpus, freeWholeNodes } = facts;
+  const { nowSec, reservation } = context;
+  const isWholeNodes = context.shapeOf(job.gpus).wholeNodes > 0;
+  const budget = context.budgetRef(job.budgetId);
+  const rank = context.rankOf(job.budgetId);
+  if (!isAllocated) {
     return {
-      rule: "wait-resources",
+      rule: "wait-unallocated",
       atSec: nowSec,
       budget,
       needGpus: job.gpus,
       isWholeNodes,
       freeGpus,
       freeWholeNodes,
-      protectedGpus: view.protectedGpus,
-      readyAtSec:
-        isHolder && reservation
-          ? reservation.readyAtSec
-          : readyAtSec(view, job.gpus, heldWithinShareGpus),
-      heldByHigherGpus: view.heldByHigherGpus,
-      heldWithinShareGpus,
-      unusableGpus,
-      budgetsAbove: rank - 1,
-      reservedNodes: isHolder && reservation ? reservation.nodes : [],
-      heldMostBy,
+      cause: job.minRuntimeSec > 0 ? "zero-share" : "zero-min-runtime",
     };
   }
+  if (reservation && !isHolder) {
+    let fits = facts.fitsWithoutReservation.get(job.gpus);
+    if (fits === undefined) {
+      fits = placeJob(context.pool, job.gpus) !== null;
+      facts.fitsWithoutReservation.set(job.gpus, fits);
+    }
+    if (fits) {
+      return {
+        rule: "wait-reservation",
+        atSec: nowSec,
+        budget,
+        needGpus: job.gpus,
+        isWholeNodes,
+        holder: {
+          jobId: reservation.holderId,
+          budget: context.budgetRef(reservation.holderBudgetId),
+          gpus: reservation.holderGpus,
+        },
+        parting: context.partingOf(reservation.holderBudgetId, job.budgetId),
+        reservedNodes: reservation.nodes,
+        readyAtSec: reservation.readyAtSec,
+        budgetsAbove: rank - 1,
+      };
+    }
+  }
+  const view = facts.viewOf(rank);
+  const heldWithinShareGpus = shieldedGpusFor(facts, job, rank);
+  // The same for every job of the budget (it depends on its rank only): built once.
+  let heldMostBy = facts.heldMostByBudget.get(job.budgetId);
+  if (heldMostBy === undefined) {
+    const holder = view.topHolder(job.budgetId);
+    heldMostBy = holder && {
+      budget: context.budgetRef(holder.budgetId),
+      gpus: holder.gpus,
+      parting: context.partingOf(holder.budgetId, job.budgetId),
+    };
+    facts.heldMostByBudget.set(job.budgetId, heldMostBy);
+  }
+  return {
+    rule: "wait-resources",
+    atSec: nowSec,
+    budget,
+    needGpus: job.gpus,
+    isWholeNodes,
+    freeGpus,
+    freeWholeNodes,
+    protectedGpus: view.protectedGpus,
+    readyAtSec:
+      isHolder && reservation
+        ? reservation.readyAtSec
+        : readyAtSecFor(facts, view, job.gpus, heldWithinShareGpus),
+    heldByHigherGpus: view.heldByHigherGpus,
+    heldWithinShareGpus,
+    unusableGpus: facts.unusableGpus,
+    budgetsAbove: rank - 1,
+    reservedNodes: isHolder && reservation ? reservation.nodes : [],
+    heldMostBy,
+  };
 }
