@@ -3,7 +3,7 @@ import { seedDemoLab } from "../../prisma/seed";
 import { expectAppError } from "../testing/expect-app-error";
 import { createTestBranch, type TestBranch } from "../testing/budget-branch";
 import { runScheduler } from "../simulations/run-scenario";
-import { prepareWhatIf, summariseWhatIf } from "../simulations/what-if-run";
+import { prepareWhatIf, summariseWhatIf } from "../simulations/worker/what-if-run";
 import { adoptDraft, createDraft, getDraft, getWhatIfForEditor, listDrafts } from "./budget-drafts";
 import { setChildren } from "./budget-edits";
 import { getChildrenState } from "./budget-state";

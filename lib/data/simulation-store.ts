@@ -1,5 +1,5 @@
 // Simulation rows: written by route handlers (through lib/data/simulations.ts) and by the
-// worker process (scripts/sim-worker.ts), which has its own client; hence a `db` argument
+// worker process (lib/simulations/worker/sim-worker.ts), which has its own client; hence a `db` argument
 // instead of lib/db.ts's server-only getDb().
 import type { Prisma } from "../generated/prisma/client";
 import { validateBudgetTree } from "../engine/budget-tree";

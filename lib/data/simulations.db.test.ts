@@ -119,7 +119,7 @@ describe("simulation lifecycle", () => {
     });
     const worker = spawnSync(
       process.execPath,
-      ["--import", "tsx", path.join(ROOT, "scripts", "sim-worker.ts"), id],
+      ["--import", "tsx", path.join(ROOT, "lib", "simulations", "worker", "sim-worker.ts"), id],
       { cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrl }, encoding: "utf8" },
     );
     expect(worker.stderr).toBe("");

@@ -1,7 +1,7 @@
 // What-if runs: simulations of kind "what-if", each linked to the draft it replays.
 import "server-only";
 import { getDb } from "../db";
-import type { WhatIfOptions, WhatIfSummary } from "../what-if/summary";
+import type { WhatIfOptions, WhatIfSummary } from "../simulations/what-if/summary";
 import { SIMULATION_VIEW, toSimulationView, type SimulationView } from "./simulations";
 
 /** A what-if as pages and the API show it. */

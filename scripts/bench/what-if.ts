@@ -15,8 +15,8 @@ import { applyMigrations } from "../../lib/data/migrator";
 import { buildArrivals, WORKLOAD_SEC, type DemoLeaf } from "../../lib/live/workload";
 import { classifyJob, SCHEDULERS, simulateClusters } from "../../lib/sim";
 import { runScheduler } from "../../lib/simulations/run-scenario";
-import { prepareWhatIf } from "../../lib/simulations/what-if-run";
-import type { WhatIfSummary } from "../../lib/what-if/summary";
+import { prepareWhatIf } from "../../lib/simulations/worker/what-if-run";
+import type { WhatIfSummary } from "../../lib/simulations/what-if/summary";
 import { seedDemoLab } from "../../prisma/seed";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
@@ -55,7 +55,7 @@ async function measureWhatIf(
   const startedMs = performance.now();
   const worker = spawn(
     process.execPath,
-    ["--import", "tsx", path.join(ROOT, "scripts", "sim-worker.ts"), runId],
+    ["--import", "tsx", path.join(ROOT, "lib", "simulations", "worker", "sim-worker.ts"), runId],
     { cwd: ROOT, env: { ...process.env, DATABASE_URL: url }, stdio: "inherit" },
   );
   const exited = new Promise((resolve) => worker.once("exit", resolve));

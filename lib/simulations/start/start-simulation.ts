@@ -1,17 +1,17 @@
 // The one use case behind POST /api/v1/simulations: validate, store, hand to a worker.
 import "server-only";
-import { countRunning, createSimulation } from "../data/simulations";
-import { AppError } from "../errors";
-import { gzipText } from "./gzip";
-import { parseScenario, type ScenarioFile } from "../sim";
-import type { CreateSimulationInput } from "../validation/simulations";
+import { countRunning, createSimulation } from "../../data/simulations";
+import { AppError } from "../../errors";
+import { gzipText } from "../gzip";
+import { parseScenario, type ScenarioFile } from "../../sim";
+import type { CreateSimulationInput } from "../../validation/simulations";
 import {
   applySimulationOptions,
   formatDays,
   LAB_DEFAULT_DAYS,
   PHILLY_DEFAULT_GPUS,
   TREE_DEFAULT_DAYS,
-} from "./scenario-options";
+} from "../scenario-options";
 import { MAX_RUNNING_WORKERS, startSimulationWorker } from "./start-worker";
 
 function defaultName(input: CreateSimulationInput): string {

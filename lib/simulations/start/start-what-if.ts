@@ -1,17 +1,17 @@
 // The one use case behind POST /api/v1/drafts/{id}/what-ifs: check the draft and the period,
 // store a what-if (a simulation of kind "what-if" linked to the draft), hand it to a worker.
 import "server-only";
-import { applyChildrenEdit } from "../engine/budget-edit";
-import { getDraftForEditor } from "../data/budget-drafts";
-import { getNow } from "../data/clock";
-import { listClusters } from "../data/clusters";
-import { countRunning } from "../data/simulations";
-import { insertWhatIf } from "../data/what-ifs";
-import { getDb } from "../db";
-import { AppError } from "../errors";
-import type { SessionUser } from "../data/users";
-import type { StartWhatIfInput } from "../validation/what-if";
-import { loadDefaultPeriod } from "../data/review";
+import { applyChildrenEdit } from "../../engine/budget-edit";
+import { getDraftForEditor } from "../../data/budget-drafts";
+import { getNow } from "../../data/clock";
+import { listClusters } from "../../data/clusters";
+import { countRunning } from "../../data/simulations";
+import { insertWhatIf } from "../../data/what-ifs";
+import { getDb } from "../../db";
+import { AppError } from "../../errors";
+import type { SessionUser } from "../../data/users";
+import type { StartWhatIfInput } from "../../validation/what-if";
+import { loadDefaultPeriod } from "../../data/review";
 import type { WhatIfOptions } from "../what-if/summary";
 import { MAX_RUNNING_WORKERS, startSimulationWorker } from "./start-worker";
 

@@ -1,6 +1,6 @@
 import type { Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
-import { SEMI_SPACE_MB } from "../../bin/node-flags.mjs";
+import { SEMI_SPACE_MB } from "../../../bin/node-flags.mjs";
 import {
   generateLabScenario,
   parseScenario,
@@ -8,9 +8,9 @@ import {
   SCHEDULERS,
   type Scenario,
   type SchedulerName,
-} from "../sim";
-import type { ReplayProgress } from "../simulations/cluster-tasks";
-import { packOutcome } from "../simulations/run-scenario";
+} from "../../sim";
+import type { ReplayProgress } from "../cluster-tasks";
+import { packOutcome } from "../run-scenario";
 import { runAndPackReplays, runReplays, startClusterThreads } from "./cluster-threads";
 
 function load(input: unknown): Scenario {

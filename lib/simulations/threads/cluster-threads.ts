@@ -11,27 +11,27 @@ import { availableParallelism } from "node:os";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { serialize } from "node:v8";
 import { Worker } from "node:worker_threads";
-import { SIMULATION_WORKER_LIMITS } from "../../bin/node-flags.mjs";
+import { SIMULATION_WORKER_LIMITS } from "../../../bin/node-flags.mjs";
 import {
   mergeClusterOutcomes,
   type ClusterOutcome,
   type Scenario,
   type SimulationResult,
-} from "../sim";
+} from "../../sim";
 import {
   packOutcome,
   packTimelineRuns,
   type PackedOutcome,
   type PackedReport,
-} from "../simulations/run-scenario";
-import type { TimelineRuns } from "../simulations/timeline-runs";
+} from "../run-scenario";
+import type { TimelineRuns } from "../timeline-runs";
 import { deferred } from "./deferred";
 import {
   createProgressTracker,
   planClusterTasks,
   type Replay,
   type ReplayProgress,
-} from "../simulations/cluster-tasks";
+} from "../cluster-tasks";
 import type { ThreadMessage, ThreadTask } from "./sim-thread";
 
 const THREAD_URL = new URL("./sim-thread.ts", import.meta.url).href;

@@ -1,4 +1,4 @@
-// A worker thread of lib/sim-threads/cluster-threads.ts: simulates one cluster of one scenario per
+// A worker thread of lib/simulations/threads/cluster-threads.ts: simulates one cluster of one scenario per
 // task it is sent, reports the cluster's clock now and then, and posts back the cluster's
 // outcome; or, when asked to pack a replay that is this one cluster, the runs its timeline needs
 // (lib/simulations/timeline-runs.ts) at once, then its summary and gzip report
@@ -13,13 +13,13 @@ import {
   type ClusterOutcome,
   type Scenario,
   type SchedulerName,
-} from "../sim";
-import { packReport, type PackedReport } from "../simulations/run-scenario";
+} from "../../sim";
+import { packReport, type PackedReport } from "../run-scenario";
 import {
   timelineRunsTransfer,
   toTimelineRuns,
   type TimelineRuns,
-} from "../simulations/timeline-runs";
+} from "../timeline-runs";
 
 /**
  * One task: a cluster of a replay; the replay's scenario comes with its first task here, as

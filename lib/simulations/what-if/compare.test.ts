@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { BudgetNode } from "../engine/types";
-import type { BudgetSummary } from "../sim/report-types";
+import type { BudgetNode } from "../../engine/types";
+import type { BudgetSummary } from "../../sim/report-types";
 import { compareOutcomes, outcomeFromReport, type LeafOutcome, type Outcome } from "./compare";
 import { applyDraftForReplay } from "./demand-scenario";
 

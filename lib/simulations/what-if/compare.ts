@@ -1,10 +1,10 @@
 // Side by side per budget of a lead's branch: what happened in the period, its replay under the
 // current split and under the draft (docs/fulfilment.md figures). Pure: outcomes in, rows out.
-import { computeFulfilment } from "../engine/entitlement";
-import type { BudgetNode } from "../engine/types";
-import { percentile } from "../sim/hourly";
-import type { BudgetSummary } from "../sim/report-types";
-import type { PeriodReport } from "../reports/period-report";
+import { computeFulfilment } from "../../engine/entitlement";
+import type { BudgetNode } from "../../engine/types";
+import { percentile } from "../../sim/hourly";
+import type { BudgetSummary } from "../../sim/report-types";
+import type { PeriodReport } from "../../reports/period-report";
 
 /** One leaf's hours over the period (docs/fulfilment.md). */
 export type LeafOutcome = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { BudgetNode } from "../engine/types";
-import { parseScenario } from "../sim";
+import type { BudgetNode } from "../../engine/types";
+import { parseScenario } from "../../sim";
 import {
   applyDraftForReplay,
   buildDemandScenarios,

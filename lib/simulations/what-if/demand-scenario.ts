@@ -1,8 +1,8 @@
 // A period's actual demand as a simulator scenario (docs/simulator.md), once under the tree in
 // force now (the control) and once with a draft split applied. Pure: rows in, scenario files out.
 // docs/decisions/060-what-if.md says what "actual demand" means and why it is replayed.
-import type { BudgetNode, JobClass, NodeHealth, Priority } from "../engine/types";
-import { classifyJob, type RawTreeNode, type ScenarioFile, type ScenarioFileJob } from "../sim";
+import type { BudgetNode, JobClass, NodeHealth, Priority } from "../../engine/types";
+import { classifyJob, type RawTreeNode, type ScenarioFile, type ScenarioFileJob } from "../../sim";
 
 /** One run of a job as stored; times in seconds since the epoch. */
 export type DemandRun = { startedAtSec: number; endedAtSec: number | null };

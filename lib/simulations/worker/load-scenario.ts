@@ -4,8 +4,8 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { serialize } from "node:v8";
 import { gunzipSync } from "node:zlib";
-import type { Db } from "../data/client";
-import { loadTreeForScenario, type SimulationInputs } from "../data/simulation-store";
+import type { Db } from "../../data/client";
+import { loadTreeForScenario, type SimulationInputs } from "../../data/simulation-store";
 import {
   convertPhillyTrace,
   generateLabScenario,
@@ -15,7 +15,7 @@ import {
   type ScenarioFile,
   type ScenarioIssue,
   type ScenarioResult,
-} from "../sim";
+} from "../../sim";
 import {
   readCachedScenario,
   scenarioCacheKey,
@@ -30,10 +30,11 @@ import {
   PHILLY_DEFAULT_GPUS,
   TREE_DEFAULT_DAYS,
   type SimulationOptions,
-} from "./scenario-options";
-import { buildTreeScenario } from "./tree-scenario";
+} from "../scenario-options";
+import { buildTreeScenario } from "../tree-scenario";
 
-const REPO_ROOT = path.resolve(import.meta.dirname, "..", "..");
+// The worker's bundle (scripts/build-worker.ts) sits elsewhere, so it is told the root.
+const REPO_ROOT = process.env.ALLOT_SIM_APP_ROOT ?? path.resolve(import.meta.dirname, "..", "..", "..");
 
 /** Where the Philly trace is read from: ALLOT_PHILLY_CSV, else ../shared/traces/philly.csv. */
 export function phillyTracePath(env: Readonly<Record<string, string | undefined>> = process.env) {
@@ -115,7 +116,7 @@ export type LoadedScenario =
 
 /**
  * {@link loadSimulationScenario}, a Philly scenario from `cache` when it was built before from
- * the same code, Node version, trace bytes and options (lib/simulations/scenario-cache.ts), and
+ * the same code, Node version, trace bytes and options (lib/simulations/worker/scenario-cache.ts), and
  * cached when built. Other sources are built each time: the tree's comes from the database, an
  * upload is used once and a generated lab is quick.
  */

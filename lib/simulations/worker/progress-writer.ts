@@ -1,12 +1,12 @@
 // Progress of a run in the simulation worker, written to its row as threads report it.
-import type { Db } from "../lib/data/client";
-import { recordProgress } from "../lib/data/simulation-store";
-import { describeProgress, type ReplayProgress } from "../lib/simulations/cluster-tasks";
+import type { Db } from "../../data/client";
+import { recordProgress } from "../../data/simulation-store";
+import { describeProgress, type ReplayProgress } from "../cluster-tasks";
 
 const WRITE_EVERY_MS = 500;
 
 /**
- * Writes a run's progress (lib/sim-threads/cluster-threads.ts reports) at most twice a second, mapped
+ * Writes a run's progress (lib/simulations/threads/cluster-threads.ts reports) at most twice a second, mapped
  * onto `[from, to]` of the bar, with one label per replay; `flush` waits for the writes under
  * way (a failed write fails the run). With `done`, the moment every replay is simulated is
  * written at once as that phase (their reports are built after, still inside the run).

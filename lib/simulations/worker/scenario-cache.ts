@@ -16,7 +16,7 @@ import {
 } from "node:fs";
 import path from "node:path";
 import { deserialize } from "node:v8";
-import type { Scenario } from "../sim";
+import type { Scenario } from "../../sim";
 
 /** Entries kept in a cache directory; older ones are removed as new ones are written. */
 export const KEPT_ENTRIES = 4;

@@ -1,12 +1,12 @@
-// node --import tsx scripts/sim-worker.ts [simulationId] - runs simulations off the request path.
+// node --import tsx lib/simulations/worker/sim-worker.ts [simulationId] - runs simulations off the request path.
 // Claims the given simulation (or the oldest queued one), runs baseline and allocation with
-// their clusters in worker threads (lib/sim-threads/cluster-threads.ts), writes progress and results to
+// their clusters in worker threads (lib/simulations/threads/cluster-threads.ts), writes progress and results to
 // the database, then claims the next queued one until none is left. Started by
 // POST /api/v1/simulations; any replica can serve the results.
 import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
-import { createPrismaClient, type Db } from "../lib/data/client";
+import { createPrismaClient, type Db } from "../../data/client";
 import {
   claimNextSimulation,
   claimSimulation,
@@ -15,22 +15,22 @@ import {
   recordProgress,
   storeSimulationTimeline,
   type SimulationInputs,
-} from "../lib/data/simulation-store";
-import type { Scenario } from "../lib/sim";
-import { gzipJsonParts, joinGzipJson } from "../lib/simulations/gzip";
-import { sha256 } from "../lib/simulations/scenario-cache";
-import { loadCachedSimulationScenario, type ScenarioCache } from "../lib/simulations/load-scenario";
+} from "../../data/simulation-store";
+import type { Scenario } from "../../sim";
+import { gzipJsonParts, joinGzipJson } from "../gzip";
+import { sha256 } from "./scenario-cache";
+import { loadCachedSimulationScenario, type ScenarioCache } from "./load-scenario";
 import {
   COMPARED_SCHEDULERS,
   describeScenario,
   type PackedOutcome,
-} from "../lib/simulations/run-scenario";
+} from "../run-scenario";
 import {
   runAndPackReplays,
   startClusterThreads,
   type ClusterThreads,
-} from "../lib/sim-threads/cluster-threads";
-import { deferred } from "../lib/sim-threads/deferred";
+} from "../threads/cluster-threads";
+import { deferred } from "../threads/deferred";
 import { createProgressWriter } from "./progress-writer";
 import { runWhatIf } from "./what-if-job";
 

@@ -2,17 +2,17 @@
 // (and under the current split when the control was asked for) with the allocation scheduler,
 // the clusters of the replays in worker threads, and stores the side-by-side summary on the
 // simulation row. Progress is written as for other simulations.
-import type { Db } from "../lib/data/client";
+import type { Db } from "../../data/client";
 import {
   completeSimulation,
   recordProgress,
   type SimulationInputs,
-} from "../lib/data/simulation-store";
-import { readAppNowSec } from "../lib/data/what-if-store";
-import { summariseRun } from "../lib/simulations/run-scenario";
-import { prepareWhatIf, summariseWhatIf, type ReplayOutcome } from "../lib/simulations/what-if-run";
-import type { Scenario } from "../lib/sim";
-import { runReplays } from "../lib/sim-threads/cluster-threads";
+} from "../../data/simulation-store";
+import { readAppNowSec } from "../../data/what-if-store";
+import { summariseRun } from "../run-scenario";
+import { prepareWhatIf, summariseWhatIf, type ReplayOutcome } from "./what-if-run";
+import type { Scenario } from "../../sim";
+import { runReplays } from "../threads/cluster-threads";
 import { createProgressWriter } from "./progress-writer";
 
 /** Runs the what-if of `inputs` (source "what-if") to its stored result; throws on failure. */

@@ -1,15 +1,15 @@
 // The two ends of a what-if run (worker side): read the period's demand and build the draft
 // scenario (and the control's, when asked for); then, from the replays, the side-by-side summary
 // the pages show.
-import type { Db } from "../data/client";
+import type { Db } from "../../data/client";
 import {
   loadDemandClusters,
   loadDemandJobs,
   loadDraftAndTree,
   loadHappened,
   readWhatIfOptions,
-} from "../data/what-if-store";
-import { parseScenario, type Scenario } from "../sim";
+} from "../../data/what-if-store";
+import { parseScenario, type Scenario } from "../../sim";
 import {
   compareOutcomes,
   outcomeFromPeriodReport,
@@ -23,9 +23,9 @@ import {
   type DemandJob,
 } from "../what-if/demand-scenario";
 import type { ReplayHeadline, WhatIfSummary } from "../what-if/summary";
-import type { SchedulerSummary } from "./summary";
-import type { PeriodReport } from "../reports/period-report";
-import type { BudgetNode } from "../engine/types";
+import type { SchedulerSummary } from "../summary";
+import type { PeriodReport } from "../../reports/period-report";
+import type { BudgetNode } from "../../engine/types";
 
 /** Everything the summary needs besides the replays. */
 export type WhatIfContext = {

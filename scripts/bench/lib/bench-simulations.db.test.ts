@@ -45,7 +45,7 @@ async function storePhillyResults(id: string): Promise<void> {
   });
 }
 
-/** The form's POST (lib/simulations/start-simulation.ts) stores a Philly run like this. */
+/** The form's POST (lib/simulations/start/start-simulation.ts) stores a Philly run like this. */
 function insertFromForm(userId: string, name = "Philly trace"): Promise<string> {
   return insertSimulation(db, { userId, name, source: "philly", options: {} });
 }

@@ -4,7 +4,7 @@ import { NextResponse } from "next/server";
 import { apiRoute, readJson } from "@/lib/api/respond";
 import { requireApiCaller } from "@/lib/auth";
 import { getDraft, getWhatIfForEditor } from "@/lib/data/budget-drafts";
-import { startWhatIf } from "@/lib/simulations/start-what-if";
+import { startWhatIf } from "@/lib/simulations/start/start-what-if";
 import { parsePathParams } from "@/lib/validation/params";
 import { startWhatIfSchema } from "@/lib/validation/what-if";
 
