@@ -52,7 +52,7 @@ export default tseslint.config(
               message: "The engine, simulator and reports are pure: no I/O or framework imports.",
             },
             {
-              group: ["@/lib/data/*", "@/lib/db", "@/lib/generated/*"],
+              group: ["@/lib/data/**", "@/lib/generated/*"],
               message: "The pure core must not touch the data layer.",
             },
           ],

@@ -5,9 +5,9 @@
 // never the tokens, the cookie or the secrets, though every request carries them.
 import { spawnSync } from "node:child_process";
 import { expect, test } from "@playwright/test";
-import { createPrismaClient } from "../lib/data/client";
-import { startEmbeddedPostgres, type EmbeddedPostgres } from "../lib/data/embedded-postgres";
-import { applyMigrations } from "../lib/data/migrator";
+import { createPrismaClient } from "../lib/data/db/client";
+import { startEmbeddedPostgres, type EmbeddedPostgres } from "../lib/data/db/embedded-postgres";
+import { applyMigrations } from "../lib/data/db/migrator";
 import { DEMO_USERS } from "../lib/demo/lab-org";
 import { createPersonalToken } from "../lib/testing/factories";
 import { seedDemoLab } from "../prisma/seed";

@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { expect, test } from "@playwright/test";
 import pg from "pg";
 import { DEMO_USERS } from "../lib/demo/lab-org";
-import { createPrismaClient } from "../lib/data/client";
+import { createPrismaClient } from "../lib/data/db/client";
 import { createPersonalToken } from "../lib/testing/factories";
 import { startProductionServer, type ProductionServer } from "../lib/testing/production-server";
 import { adminQuery } from "../lib/testing/scratch-database";

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { createPrismaClient } from "../lib/data/client";
+import { createPrismaClient } from "../lib/data/db/client";
 import { formatPeriod, lastFullMonth } from "../lib/reports/review-period";
 import { writeReviewHistory } from "../lib/testing/review-history";
 import { signInAs, waitForHydration } from "./fixtures";

@@ -11,7 +11,7 @@ import { seedDemoLab } from "../../prisma/seed";
 import { createDraft } from "../data/budget-drafts";
 import { setChildren } from "../data/budget-edits";
 import { getChildrenState } from "../data/budget-state";
-import { createPrismaClient } from "../data/client";
+import { createPrismaClient } from "../data/db/client";
 import { createClusterToken } from "../data/tokens";
 import { ERROR_STATUS } from "../errors";
 import { createTestBranch, type TestBranch } from "../testing/budget-branch";

@@ -2,8 +2,8 @@
 // inside the caller's transaction so the check and the write see the same tree.
 import "server-only";
 import { canEditBelow } from "../auth";
-import { getDb } from "../db";
-import type { Db } from "./client";
+import { getDb } from "./db/app-db";
+import type { Db } from "./db/client";
 import type { SessionUser } from "./users";
 import { AppError } from "../errors";
 

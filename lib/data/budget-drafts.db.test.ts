@@ -7,7 +7,7 @@ import { prepareWhatIf, summariseWhatIf } from "../simulations/worker/what-if-ru
 import { adoptDraft, createDraft, getDraft, getWhatIfForEditor, listDrafts } from "./budget-drafts";
 import { setChildren } from "./budget-edits";
 import { getChildrenState } from "./budget-state";
-import { createPrismaClient } from "./client";
+import { createPrismaClient } from "./db/client";
 import { insertWhatIf } from "./what-ifs";
 import { loadDemandJobs } from "./what-if-store";
 

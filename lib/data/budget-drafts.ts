@@ -3,7 +3,7 @@
 // setChildrenIn (the normal edit, with history) in the transaction that marks them adopted.
 import "server-only";
 import { AppError } from "../errors";
-import { getDb } from "../db";
+import { getDb } from "./db/app-db";
 import { formatDate } from "../format";
 import type { Prisma } from "../generated/prisma/client";
 import type { CreateDraftInput } from "../validation/what-if";

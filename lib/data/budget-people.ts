@@ -1,7 +1,7 @@
 // Members of leaf budgets and leads of nodes: added and removed by leads above them,
 // each change kept in the history (an AllocationChange of kind "members" or "leads").
 import "server-only";
-import { getDb } from "../db";
+import { getDb } from "./db/app-db";
 import { AppError } from "../errors";
 import type { PersonInput } from "../validation/budgets";
 import {

@@ -1,7 +1,7 @@
 // The executor interface (docs/executor.md): events in, idempotent by (cluster, event id),
 // applied under the cluster's lock; the plan out (runs to start, runs to stop).
 import "server-only";
-import { getDb } from "../db";
+import { getDb } from "./db/app-db";
 import { AppError } from "../errors";
 import type { NodeSlice } from "../engine";
 import type { Prisma } from "../generated/prisma/client";
@@ -9,11 +9,11 @@ import { explainLive } from "../live/explain";
 import { getLogger } from "../log/logger";
 import { getMetrics } from "../metrics/registry";
 import type { ExecutorEvent } from "../validation/executor";
-import { getNow } from "./clock";
-import { toSec, type Tx } from "./live-state";
+import { getNow } from "./db/clock";
+import { toSec, type Tx } from "./tick/load-state";
 import { loadMirrorContext, queueMirroredJob, type MirrorContext } from "./mirrored-jobs";
-import { lockCluster, type TickResult } from "./tick";
-import { tickAfterCommit } from "./tick-queue";
+import { lockCluster, type TickResult } from "./tick/tick";
+import { tickAfterCommit } from "./tick/tick-queue";
 import { lockTreeForUse } from "./tree-lock";
 
 /** `refused`: a submission Allot cannot queue (the note says why); it is not recorded. */

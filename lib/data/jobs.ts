@@ -1,14 +1,14 @@
 // Submitting, cancelling and reading jobs (POST /api/v1/jobs, the job pages).
 import "server-only";
-import { getDb } from "../db";
+import { getDb } from "./db/app-db";
 import { AppError } from "../errors";
 import type { SubmitJobInput } from "../validation/jobs";
 import { getBudgetNode } from "../engine";
-import { getNow } from "./clock";
-import { loadBudgetTree } from "./live-state";
+import { getNow } from "./db/clock";
+import { loadBudgetTree } from "./tick/load-state";
 import { checkSubmission, loadSubmissionContext } from "./submissions";
-import { lockCluster } from "./tick";
-import { tickAfterCommit } from "./tick-queue";
+import { lockCluster } from "./tick/tick";
+import { tickAfterCommit } from "./tick/tick-queue";
 import { lockTreeForUse } from "./tree-lock";
 
 const SUBMIT_TRANSACTION = { timeout: 20_000, maxWait: 10_000 } as const;

@@ -2,9 +2,9 @@
 // queue length, its runs' progress and node health. It writes only through ingestEvents and
 // submitJobs, the same paths as an external executor and the API.
 import "server-only";
-import { getDb } from "../db";
+import { getDb } from "./db/app-db";
 import type { DemoLeaf } from "../live/workload";
-import { loadBudgetTree } from "./live-state";
+import { loadBudgetTree } from "./tick/load-state";
 
 export type DriverCluster = { name: string; gpuType: string; nodes: number; gpusPerNode: number };
 

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { seedDemoLab } from "../../prisma/seed";
 import { DEMO_USERS } from "../demo/lab-org";
-import { getDb } from "../db";
+import { getDb } from "./db/app-db";
 import { removeTestCluster } from "../testing/remove-cluster";
 import { registerCluster } from "./cluster-registration";
 import { listClusters } from "./clusters";

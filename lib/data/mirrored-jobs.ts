@@ -8,7 +8,7 @@ import { canEverPlace, checkChargeableBudget } from "../engine";
 import type { ClusterNodeState } from "../engine";
 import { slurmAccountsOf, type SlurmAccountMap } from "../slurm/accounts";
 import type { ExecutorEvent } from "../validation/executor";
-import { loadBudgetTree, type Tx } from "./live-state";
+import { loadBudgetTree, type Tx } from "./tick/load-state";
 
 type SubmittedEvent = Extract<ExecutorEvent, { kind: "job.submitted" }>;
 

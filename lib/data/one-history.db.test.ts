@@ -16,7 +16,7 @@ import { upsertClusters } from "../testing/factories";
 import { insertLabHistory } from "../testing/history";
 import { openScratchDatabase, type ScratchDatabase } from "../testing/scratch-database";
 import type { WhatIfSummary } from "../simulations/what-if/summary";
-import { createPrismaClient, type Db } from "./client";
+import { createPrismaClient, type Db } from "./db/client";
 import { loadReviewData, type ReviewData } from "./review-page";
 
 const DAY = 86_400;

@@ -4,13 +4,13 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { seedDemoLab } from "../../prisma/seed";
 import { DEMO_USERS } from "../demo/lab-org";
-import { getDb } from "../db";
+import { getDb } from "./db/app-db";
 import { cancelJobSchema, nodeHealthSchema } from "../validation/oversight";
 import { adoptDraftSchema } from "../validation/what-if";
 import { ingestEvents } from "./executor";
 import { getJobView } from "./job-views";
 import { cancelJob, submitJob } from "./jobs";
-import { toSec } from "./epoch";
+import { toSec } from "./db/epoch";
 import { listClusterNodes } from "./nodes";
 import { createClusterToken, findClusterByToken, listClusterTokens } from "./tokens";
 

@@ -2,7 +2,7 @@
 // lib/data/review.ts loadPeriodReview: the table, headline, charts and CSV of a period.
 import "server-only";
 import { canEditBelow } from "../auth";
-import { getDb } from "../db";
+import { getDb } from "./db/app-db";
 import type { PeriodReport } from "../reports/period-report";
 import type { ReviewPeriod } from "../reports/review-period";
 import {
@@ -14,8 +14,8 @@ import {
 import { reviewRows, type ReviewRow } from "../reports/review-table";
 import { periodOfQuery, type ReviewQuery } from "../validation/review";
 import { loadTreeAccess } from "./budget-access";
-import type { Db } from "./client";
-import { getNow } from "./clock";
+import type { Db } from "./db/client";
+import { getNow } from "./db/clock";
 import { loadDefaultPeriod, loadPeriodReview } from "./review";
 import type { SessionUser } from "./users";
 

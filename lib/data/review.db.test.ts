@@ -6,9 +6,9 @@ import { buildReport } from "../sim";
 import { upsertClusters, upsertOrg } from "../testing/factories";
 import { insertLabHistory } from "../testing/history";
 import { openScratchDatabase, type ScratchDatabase } from "../testing/scratch-database";
-import { createPrismaClient, type Db } from "./client";
+import { createPrismaClient, type Db } from "./db/client";
 import { loadPeriodReview } from "./review";
-import { rebuildRollups } from "./rollups";
+import { rebuildRollups } from "./tick/rollups";
 
 const databaseUrl = inject("databaseUrl");
 const isEmbedded = inject("isEmbeddedDatabase");

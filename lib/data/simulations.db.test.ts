@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { seedDemoLab } from "../../prisma/seed";
 import { gzipText } from "../simulations/gzip";
 import type { SimulationSummary } from "../simulations/summary";
-import { createPrismaClient } from "./client";
+import { createPrismaClient } from "./db/client";
 import {
   claimNextSimulation,
   claimSimulation,

@@ -1,5 +1,5 @@
 import "server-only";
-import { getDb } from "../db";
+import { getDb } from "./db/app-db";
 import type { SimulationSummary } from "../simulations/summary";
 import type { SimulationOptions } from "../simulations/scenario-options";
 import type { SimulationStatus } from "../validation/simulations";

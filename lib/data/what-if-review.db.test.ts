@@ -9,8 +9,8 @@ import { runScheduler } from "../simulations/run-scenario";
 import { prepareWhatIf, summariseWhatIf } from "../simulations/worker/what-if-run";
 import { openScratchDatabase, type ScratchDatabase } from "../testing/scratch-database";
 import type { WhatIfSummary } from "../simulations/what-if/summary";
-import { createPrismaClient, type Db } from "./client";
-import { getNow } from "./clock";
+import { createPrismaClient, type Db } from "./db/client";
+import { getNow } from "./db/clock";
 import { loadDefaultPeriod } from "./review";
 import { loadReviewData } from "./review-page";
 

@@ -7,9 +7,9 @@ import type { PeriodReport } from "../reports/period-report";
 import { epochAt } from "../reports/weights-in-force";
 import type { DemandCluster, DemandJob, DraftChild } from "../simulations/what-if/demand-scenario";
 import type { WhatIfOptions } from "../simulations/what-if/summary";
-import type { Db } from "./client";
+import type { Db } from "./db/client";
 import { loadPeriodReview } from "./review";
-import { loadTreeEpochs } from "./rollups";
+import { loadTreeEpochs } from "./tick/rollups";
 
 const toSec = (date: Date) => date.getTime() / 1000;
 

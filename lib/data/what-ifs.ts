@@ -1,6 +1,6 @@
 // What-if runs: simulations of kind "what-if", each linked to the draft it replays.
 import "server-only";
-import { getDb } from "../db";
+import { getDb } from "./db/app-db";
 import type { WhatIfOptions, WhatIfSummary } from "../simulations/what-if/summary";
 import { SIMULATION_VIEW, toSimulationView, type SimulationView } from "./simulations";
 

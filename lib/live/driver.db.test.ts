@@ -4,7 +4,7 @@ import { seedDemoLab } from "../../prisma/seed";
 import { setChildren } from "../data/budget-edits";
 import { changePerson } from "../data/budget-people";
 import { getChildrenState } from "../data/budget-state";
-import { createPrismaClient } from "../data/client";
+import { createPrismaClient } from "../data/db/client";
 import { createTestBranch, type TestBranch } from "../testing/budget-branch";
 import { submitArrivals, type ClusterDriver } from "./driver";
 import type { Arrival } from "./workload";

@@ -3,7 +3,7 @@
 // preempts, finishes runs whose work is done, and now and then drains a node, takes one
 // down and brings it back. It talks through the same functions as the HTTP routes.
 import "server-only";
-import { getNow } from "../data/clock";
+import { getNow } from "../data/db/clock";
 import { getPlan, ingestEvents } from "../data/executor";
 import { submitJobs } from "../data/jobs";
 import {

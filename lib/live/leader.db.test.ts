@@ -5,9 +5,9 @@
 import net from "node:net";
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createPrismaClient, type Db } from "../data/client";
-import { readLease } from "../data/lease";
-import { getDb } from "../db";
+import { createPrismaClient, type Db } from "../data/db/client";
+import { readLease } from "../data/db/lease";
+import { getDb } from "../data/db/app-db";
 import { captureLogs, type LogCapture } from "../testing/log-capture";
 import { getLogger } from "../log/logger";
 import { getMetrics } from "../metrics/registry";

@@ -3,11 +3,11 @@
 // clock's speed, runs the tick timer and, in demo mode with a live speed above 0, the live driver
 // (docs/decisions/091-replicas-and-a-lease.md).
 import "server-only";
-import { getDb, getLeaseDb } from "../db";
+import { getDb, getLeaseDb } from "../data/db/app-db";
 import { liveSpeed } from "../clock";
-import { setClockSpeed } from "../data/clock";
-import type { HeldLease } from "../data/lease";
-import { tickAllClusters } from "../data/tick";
+import { setClockSpeed } from "../data/db/clock";
+import type { HeldLease } from "../data/db/lease";
+import { tickAllClusters } from "../data/tick/tick";
 import { isDemoMode } from "../env";
 import { getLogger, type Logger } from "../log/logger";
 import { startLiveDriver } from "./driver";

@@ -9,7 +9,7 @@ import { seedDemoLab } from "../../prisma/seed";
 import { GET as getMetricsRoute } from "../../app/metrics/route";
 import { POST as postEvents } from "../../app/api/v1/clusters/[name]/events/route";
 import { POST as postJob } from "../../app/api/v1/jobs/route";
-import { createPrismaClient } from "../data/client";
+import { createPrismaClient } from "../data/db/client";
 import { listClusterLoads } from "../data/queue";
 import { createClusterToken } from "../data/tokens";
 import { DEMO_USERS } from "../demo/lab-org";

@@ -1,7 +1,7 @@
 // One seeded factory module for the demo seed and the tests: it writes an org
 // (users, budget tree with leads and members, clusters with nodes) idempotently.
 import { createHash, randomBytes } from "node:crypto";
-import type { Db } from "../data/client";
+import type { Db } from "../data/db/client";
 import type { LabOrg, OrgCluster, OrgNode, OrgUser } from "../demo/lab-org";
 
 /** Inserts missing users; returns id by email for all of them. */

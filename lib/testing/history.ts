@@ -3,12 +3,12 @@
 // rows, then the hourly roll-ups of the whole range. One transaction: all or nothing.
 import { randomUUID } from "node:crypto";
 import { validateBudgetTree } from "../engine";
-import type { Db } from "../data/client";
-import { loadTreeEpochs, replaceClusterRollups } from "../data/rollups";
+import type { Db } from "../data/db/client";
+import { loadTreeEpochs, replaceClusterRollups } from "../data/tick/rollups";
 import type { LabHistory } from "../demo/lab-history";
 import { computeHourlyRollups, type RollupNode } from "../reports/rollup";
-import { insertRows, type BulkColumn } from "../data/bulk-insert";
-import { fromSec } from "../data/epoch";
+import { insertRows, type BulkColumn } from "../data/db/bulk-insert";
+import { fromSec } from "../data/db/epoch";
 
 const TIME_KEYS = new Set(["atSec", "protectedUntilSec", "victimStartSec", "readyAtSec"]);
 

@@ -5,7 +5,7 @@
 // within 3x at 100 connections). Needs DATABASE_URL (a PostgreSQL server) and `npm run build`;
 // BENCH_PORT picks the server's port.
 import autocannon from "autocannon";
-import { createPrismaClient } from "../../lib/data/client";
+import { createPrismaClient } from "../../lib/data/db/client";
 import { createDemoAdminToken } from "../../lib/testing/demo-admin-token";
 import { startProductionServer } from "../../lib/testing/production-server";
 import { openScratchDatabase } from "../../lib/testing/scratch-database";

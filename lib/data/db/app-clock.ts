@@ -1,6 +1,6 @@
 // The app clock's anchor as stored (lib/clock.ts), readable from scripts as well as the server
-// (lib/data/clock.ts caches it for the app).
-import { simNowMs, type ClockAnchor } from "../clock";
+// (lib/data/db/clock.ts caches it for the app).
+import { simNowMs, type ClockAnchor } from "../../clock";
 import type { Db } from "./client";
 
 /** The stored anchor, or null before any server set the clock. */

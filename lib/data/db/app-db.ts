@@ -1,6 +1,6 @@
 // The app's one Prisma client, cached across hot reloads outside production.
 import "server-only";
-import { createPrismaClient, type Db } from "./data/client";
+import { createPrismaClient, type Db } from "./client";
 
 const globalForDb = globalThis as unknown as { allotDb?: Db; allotLeaseDb?: Db };
 

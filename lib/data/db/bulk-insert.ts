@@ -2,7 +2,7 @@
 // one statement with one JSON parameter that Postgres unpacks (jsonb_to_recordset), several
 // times faster than createMany's thousands of bound parameters. Columns are listed in code,
 // never from input; values only travel in the JSON.
-import type { Prisma } from "../generated/prisma/client";
+import type { Prisma } from "../../generated/prisma/client";
 
 /** A column and its SQL type (`text`, `integer`, `double precision`, `boolean`, `timestamp(3)`, `jsonb`, or an enum's quoted name). */
 export type BulkColumn = { name: string; type: string };

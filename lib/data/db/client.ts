@@ -1,7 +1,7 @@
-// Builds a Prisma client on the pg driver adapter. The app keeps one (lib/db.ts);
+// Builds a Prisma client on the pg driver adapter. The app keeps one (lib/data/db/app-db.ts);
 // scripts and tests make their own for the database they were given.
 import { PrismaPg } from "@prisma/adapter-pg";
-import { PrismaClient } from "../generated/prisma/client";
+import { PrismaClient } from "../../generated/prisma/client";
 
 export type Db = PrismaClient;
 

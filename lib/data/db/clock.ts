@@ -1,6 +1,6 @@
 import "server-only";
-import { reanchor, simNowMs, type ClockAnchor } from "../clock";
-import { getDb } from "../db";
+import { reanchor, simNowMs, type ClockAnchor } from "../../clock";
+import { getDb } from "./app-db";
 import { readClockAnchor } from "./app-clock";
 import type { Db } from "./client";
 

@@ -9,7 +9,7 @@ export type DatabaseHandle = {
   stop: () => Promise<void>;
 };
 
-export const DEFAULT_PGLITE_DIR = path.resolve(import.meta.dirname, "..", "..", ".data", "pglite");
+export const DEFAULT_PGLITE_DIR = path.resolve(import.meta.dirname, "..", "..", "..", ".data", "pglite");
 
 /** Resolves the database the process should use, starting the embedded one if needed. */
 export async function openDatabase(

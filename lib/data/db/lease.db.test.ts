@@ -2,7 +2,7 @@
 // database's clock, takeover, release, and a race of many holders for a free lease.
 import { randomBytes } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
-import { getDb } from "../db";
+import { getDb } from "./app-db";
 import { readLease, releaseLease, takeLease } from "./lease";
 
 const newName = () => `test-${randomBytes(4).toString("hex")}`;

@@ -16,7 +16,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
 import pg from "pg";
 
-const ROOT = path.resolve(import.meta.dirname, "..", "..");
+const ROOT = path.resolve(import.meta.dirname, "..", "..", "..");
 export const SCHEMA_PATH = path.join(ROOT, "prisma", "schema.prisma");
 export const MIGRATIONS_DIR = path.join(ROOT, "prisma", "migrations");
 /** Copy of the schema each migration was made from: the "from" side of the next diff. */

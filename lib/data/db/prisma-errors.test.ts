@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Prisma } from "../generated/prisma/client";
+import { Prisma } from "../../generated/prisma/client";
 import { isDatabaseUnreachable, toDatabaseAppError } from "./prisma-errors";
 
 const known = (code: string, meta?: Record<string, unknown>) =>

@@ -2,8 +2,8 @@
 // the pages' error handling call this. A database that cannot be reached is a 503 whose code
 // says so (never a 500 "internal"); a lost race on a unique or foreign key is a 409.
 import "server-only";
-import { AppError } from "../errors";
-import { Prisma } from "../generated/prisma/client";
+import { AppError } from "../../errors";
+import { Prisma } from "../../generated/prisma/client";
 
 /** Prisma's codes for a database that is down, unreachable or out of connections. */
 const UNREACHABLE_CODES = new Set(["P1001", "P1002", "P1008", "P1017", "P2024", "P2028"]);

@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, describe, expect, inject, it } from "vitest";
-import { adminQuery } from "../testing/scratch-database";
+import { adminQuery } from "../../testing/scratch-database";
 import { applyMigrations } from "./migrator";
 import { withStartupLock } from "./startup-lock";
 

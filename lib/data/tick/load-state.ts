@@ -1,15 +1,15 @@
 // Loads one cluster's live state and maps rows to the engine's types (epoch seconds).
 import "server-only";
-import { computeLeafUsage, validateBudgetTree } from "../engine";
-import type { ActiveRun, BudgetTree, ClusterSpec, NodeSlice, PendingJob } from "../engine";
-import type { Prisma } from "../generated/prisma/client";
-import { AppError } from "../errors";
-import { toSec } from "./epoch";
+import { computeLeafUsage, validateBudgetTree } from "../../engine";
+import type { ActiveRun, BudgetTree, ClusterSpec, NodeSlice, PendingJob } from "../../engine";
+import type { Prisma } from "../../generated/prisma/client";
+import { AppError } from "../../errors";
+import { toSec } from "../db/epoch";
 import { keepRootedRows, UnusableTreeError } from "./rooted-rows";
 
 export type Tx = Prisma.TransactionClient;
 
-export { fromSec, toSec } from "./epoch";
+export { fromSec, toSec } from "../db/epoch";
 
 /** A pending job as loaded, with what the tick compares and updates. */
 export type LoadedPending = PendingJob & {

@@ -1,6 +1,6 @@
 // The Fair Tree ranking each tick stores on its cluster (clusters.ranking), read back safely.
 import "server-only";
-import { orderLikeFairTree } from "../engine";
+import { orderLikeFairTree } from "../../engine";
 
 export type RankingRow = {
   id: string;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { seedDemoLab } from "../../prisma/seed";
-import { openScratchDatabase, type ScratchDatabase } from "../testing/scratch-database";
-import { createPrismaClient, type Db } from "./client";
+import { seedDemoLab } from "../../../prisma/seed";
+import { openScratchDatabase, type ScratchDatabase } from "../../testing/scratch-database";
+import { createPrismaClient, type Db } from "../db/client";
 import { rebuildRollups } from "./rollups";
 import { runTick } from "./tick";
 

@@ -1,20 +1,20 @@
 // Hourly roll-ups (docs/fulfilment.md, docs/decisions/070-review-rollups.md): computed from runs,
 // jobs, node health history and the weights in force by lib/reports/rollup.ts; rebuilt in one
 // go (npm run db:rollup) or refreshed by every tick for the hours it touched.
-import type { NodeHealth } from "../engine";
+import type { NodeHealth } from "../../engine";
 import {
   computeHourlyRollups,
   hourStartOf,
   ROLLUP_HOUR_SEC,
   type RollupNode,
   type UsageHour,
-} from "../reports/rollup";
-import { buildTreeEpochs, type TreeEpoch } from "../reports/weights-in-force";
-import type { Db } from "./client";
-import { readAppNow } from "./app-clock";
-import { insertRows, type BulkColumn } from "./bulk-insert";
-import { fromSec as dateOfSec, toSec } from "./epoch";
-import type { Prisma } from "../generated/prisma/client";
+} from "../../reports/rollup";
+import { buildTreeEpochs, type TreeEpoch } from "../../reports/weights-in-force";
+import type { Db } from "../db/client";
+import { readAppNow } from "../db/app-clock";
+import { insertRows, type BulkColumn } from "../db/bulk-insert";
+import { fromSec as dateOfSec, toSec } from "../db/epoch";
+import type { Prisma } from "../../generated/prisma/client";
 
 const FLOAT = "double precision";
 const USAGE_COLUMNS: BulkColumn[] = [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { captureLogs } from "../testing/log-capture";
+import { captureLogs } from "../../testing/log-capture";
 import { keepRootedRows, UnusableTreeError } from "./rooted-rows";
 
 const row = (id: string, parentId: string | null) => ({ id, parentId, name: id, weight: 1 });

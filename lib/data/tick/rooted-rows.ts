@@ -1,7 +1,7 @@
 // The stored tree as the engine may use it: the budgets reachable from the one root through
 // live parents. Pure, so that it is tested on literal rows.
-import { AppError } from "../errors";
-import { getLogger } from "../log/logger";
+import { AppError } from "../../errors";
+import { getLogger } from "../../log/logger";
 
 /** The stored tree cannot be used at all (no single root): the tick skips, pages say so. */
 export class UnusableTreeError extends AppError {

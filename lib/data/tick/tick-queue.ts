@@ -2,7 +2,7 @@
 // request waits for one more tick that starts after it. Fifty concurrent event posts cost two
 // ticks, not fifty, and each caller still sees a tick that began after its own commit.
 import "server-only";
-import { getLogger } from "../log/logger";
+import { getLogger } from "../../log/logger";
 import { runTick, type TickOptions, type TickResult } from "./tick";
 
 type Slot = { running: Promise<TickResult> | null; next: Promise<TickResult> | null };

@@ -4,15 +4,15 @@
 // same transaction refreshes the hourly roll-ups of the hours since the previous tick.
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { runSchedulePass, type SchedulePassResult } from "../engine";
-import { getDb } from "../db";
-import { Prisma } from "../generated/prisma/client";
-import { getLogger } from "../log/logger";
-import { getMetrics } from "../metrics/registry";
-import type { Db } from "./client";
-import { getNow } from "./clock";
+import { runSchedulePass, type SchedulePassResult } from "../../engine";
+import { getDb } from "../db/app-db";
+import { Prisma } from "../../generated/prisma/client";
+import { getLogger } from "../../log/logger";
+import { getMetrics } from "../../metrics/registry";
+import type { Db } from "../db/client";
+import { getNow } from "../db/clock";
 import { refreshClusterRollups } from "./rollups";
-import { fromSec, loadClusterState, toSec, type ClusterState, type Tx } from "./live-state";
+import { fromSec, loadClusterState, toSec, type ClusterState, type Tx } from "./load-state";
 import { storedLevelFairShare, type RankingRow } from "./ranking";
 import { UnusableTreeError } from "./rooted-rows";
 

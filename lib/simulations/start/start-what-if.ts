@@ -3,11 +3,11 @@
 import "server-only";
 import { applyChildrenEdit } from "../../engine/budget-edit";
 import { getDraftForEditor } from "../../data/budget-drafts";
-import { getNow } from "../../data/clock";
+import { getNow } from "../../data/db/clock";
 import { listClusters } from "../../data/clusters";
 import { countRunning } from "../../data/simulations";
 import { insertWhatIf } from "../../data/what-ifs";
-import { getDb } from "../../db";
+import { getDb } from "../../data/db/app-db";
 import { AppError } from "../../errors";
 import type { SessionUser } from "../../data/users";
 import type { StartWhatIfInput } from "../../validation/what-if";

@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { serialize } from "node:v8";
 import { gunzipSync } from "node:zlib";
-import type { Db } from "../../data/client";
+import type { Db } from "../../data/db/client";
 import { loadTreeForScenario, type SimulationInputs } from "../../data/simulation-store";
 import {
   convertPhillyTrace,

@@ -1,5 +1,5 @@
 // Progress of a run in the simulation worker, written to its row as threads report it.
-import type { Db } from "../../data/client";
+import type { Db } from "../../data/db/client";
 import { recordProgress } from "../../data/simulation-store";
 import { describeProgress, type ReplayProgress } from "../cluster-tasks";
 

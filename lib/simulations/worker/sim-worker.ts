@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
-import { createPrismaClient, type Db } from "../../data/client";
+import { createPrismaClient, type Db } from "../../data/db/client";
 import {
   claimNextSimulation,
   claimSimulation,

@@ -2,7 +2,7 @@
 // (and under the current split when the control was asked for) with the allocation scheduler,
 // the clusters of the replays in worker threads, and stores the side-by-side summary on the
 // simulation row. Progress is written as for other simulations.
-import type { Db } from "../../data/client";
+import type { Db } from "../../data/db/client";
 import {
   completeSimulation,
   recordProgress,

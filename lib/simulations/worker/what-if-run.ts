@@ -1,7 +1,7 @@
 // The two ends of a what-if run (worker side): read the period's demand and build the draft
 // scenario (and the control's, when asked for); then, from the replays, the side-by-side summary
 // the pages show.
-import type { Db } from "../../data/client";
+import type { Db } from "../../data/db/client";
 import {
   loadDemandClusters,
   loadDemandJobs,

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createPrismaClient } from "../../../lib/data/client";
+import { createPrismaClient } from "../../../lib/data/db/client";
 import {
   claimSimulation,
   completeSimulation,
