@@ -13,7 +13,7 @@ import { startEmbeddedPostgres, type EmbeddedPostgres } from "../lib/data/db/emb
 import { applyMigrations } from "../lib/data/db/migrator";
 import { DEMO_USERS, type DemoRole } from "../lib/demo/lab-org";
 import { liveTimeFormatter } from "../lib/format";
-import { createPersonalToken } from "../lib/testing/factories";
+import { createPersonalToken } from "../lib/demo/seed-org";
 import { seedDemoLab } from "../prisma/seed";
 import { freePort } from "./fixtures";
 import { startSecondServer, type SecondServer } from "./second-server";

@@ -9,7 +9,7 @@ import { createPrismaClient } from "../lib/data/db/client";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "../lib/data/db/embedded-postgres";
 import { applyMigrations } from "../lib/data/db/migrator";
 import { DEMO_USERS } from "../lib/demo/lab-org";
-import { createPersonalToken } from "../lib/testing/factories";
+import { createPersonalToken } from "../lib/demo/seed-org";
 import { seedDemoLab } from "../prisma/seed";
 import { startSecondServer, type SecondServer } from "./second-server";
 

@@ -9,7 +9,7 @@ import { expect, test } from "@playwright/test";
 import pg from "pg";
 import { DEMO_USERS } from "../lib/demo/lab-org";
 import { createPrismaClient } from "../lib/data/db/client";
-import { createPersonalToken } from "../lib/testing/factories";
+import { createPersonalToken } from "../lib/demo/seed-org";
 import { startProductionServer, type ProductionServer } from "../lib/testing/production-server";
 import { adminQuery } from "../lib/testing/scratch-database";
 import { freePort } from "./fixtures";

@@ -5,7 +5,8 @@ import { pathToFileURL } from "node:url";
 import { serialize } from "node:v8";
 import { Worker } from "node:worker_threads";
 import { afterAll, describe, expect, it } from "vitest";
-import { generateLabScenario, parseScenario, SCHEDULERS, simulateClusters } from "../lib/sim";
+import { parseScenario, SCHEDULERS, simulateClusters } from "../lib/sim";
+import { generateLabScenario } from "../lib/demo/lab-workload";
 import { buildWorkerBundle } from "./build-worker";
 import type { ThreadMessage, ThreadTask } from "../lib/simulations/threads/sim-thread";
 

@@ -15,7 +15,7 @@ import { createPrismaClient } from "../data/db/client";
 import { createClusterToken } from "../data/tokens";
 import { ERROR_STATUS } from "../errors";
 import { createTestBranch, type TestBranch } from "../testing/budget-branch";
-import { createPersonalToken } from "../testing/factories";
+import { createPersonalToken } from "../demo/seed-org";
 import { FUZZ_LABEL, type Fixture, type FuzzCase, type Method } from "../testing/fuzz-requests";
 import { FUZZ_ROUTES } from "../testing/fuzz-routes";
 import { toJsonText } from "../testing/malformed";

@@ -12,7 +12,7 @@ import { createClusterToken } from "../data/tokens";
 import { removeTestCluster } from "../testing/remove-cluster";
 import { DEMO_USERS } from "../demo/lab-org";
 import { createLogger, setLogDestination } from "../log/logger";
-import { createPersonalToken } from "../testing/factories";
+import { createPersonalToken } from "../demo/seed-org";
 import { apiRoute } from "./respond";
 
 const databaseUrl = inject("databaseUrl");

@@ -5,7 +5,7 @@ import { getDb } from "./db/app-db";
 import { AppError } from "../errors";
 import type { NodeSlice } from "../engine";
 import type { Prisma } from "../generated/prisma/client";
-import { explainLive } from "../live/explain";
+import { explainLive } from "../sentences/live";
 import { getLogger } from "../log/logger";
 import { getMetrics } from "../metrics/registry";
 import type { ExecutorEvent } from "../validation/executor";

@@ -4,7 +4,7 @@ import "server-only";
 import { getDb } from "./db/app-db";
 import { AppError, type FieldIssue } from "../errors";
 import type { Prisma } from "../generated/prisma/client";
-import { estimateLiveStart, summarizeLive } from "../live/explain";
+import { estimateLiveStart, summarizeLive } from "../sentences/live";
 import type { JobListQuery } from "../validation/job-list";
 import type { SessionUser } from "./users";
 import { getNow } from "./db/clock";

@@ -4,7 +4,7 @@ import "server-only";
 import { getDb } from "./db/app-db";
 import { AppError } from "../errors";
 import { describePlacement, type NodeSlice } from "../engine";
-import { estimateLiveStart, explainLive, summarizeLive } from "../live/explain";
+import { estimateLiveStart, explainLive, summarizeLive } from "../sentences/live";
 import { getNow } from "./db/clock";
 import { readRanking, type RankingRow } from "./tick/ranking";
 import { toSec } from "./tick/load-state";

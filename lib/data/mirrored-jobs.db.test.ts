@@ -10,7 +10,7 @@ import { listClusters } from "./clusters";
 import { getJobView } from "./job-views";
 import { submitJob } from "./jobs";
 import { getPlan, ingestEvents } from "./executor";
-import { listDriverClusters } from "./live-driver";
+import { listDriverClusters } from "../demo/executor/reads";
 
 const databaseUrl = inject("databaseUrl");
 const CLUSTER = "slurm-test";

@@ -5,7 +5,7 @@ import "server-only";
 import { getDb } from "./db/app-db";
 import { AppError } from "../errors";
 import type { NodeSlice } from "../engine";
-import type { Actor } from "../history/sentences";
+import type { Actor } from "../sentences/history";
 import { getNow } from "./db/clock";
 import { toSec } from "./tick/load-state";
 

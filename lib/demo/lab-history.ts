@@ -10,12 +10,12 @@
 import type { NodeHealth, NodeSlice, Priority } from "../engine";
 import {
   createAllocationScheduler,
-  generateLabScenario,
   parseScenario,
   runSimulation,
   type Scenario,
   type SimulationResult,
 } from "../sim";
+import { generateLabScenario } from "./lab-workload";
 import type { LabOrg } from "./lab-org";
 
 const DAY_SEC = 86_400;

@@ -1,6 +1,6 @@
-import type { Random } from "./random";
-import type { SimCluster } from "./scenario";
-import type { ScenarioFile } from "./scenario-schema";
+import type { Random } from "../sim/random";
+import type { SimCluster } from "../sim/scenario";
+import type { ScenarioFile } from "../sim/scenario-schema";
 
 type NodeEvent = NonNullable<ScenarioFile["nodeEvents"]>[number];
 

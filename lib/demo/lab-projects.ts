@@ -1,6 +1,6 @@
-import type { LabOrg, OrgNode } from "../demo/lab-org";
-import type { Random } from "./random";
-import type { RawTreeNode } from "./scenario-schema";
+import type { LabOrg, OrgNode } from "./lab-org";
+import type { Random } from "../sim/random";
+import type { RawTreeNode } from "../sim/scenario-schema";
 
 /** A funded project of the lab: where its jobs run and who submits them. */
 export type LabProject = {

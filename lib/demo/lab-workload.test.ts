@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { buildLabOrg, DEMO_ORG_SEED, type OrgNode } from "../demo/lab-org";
-import { parseScenario } from "./scenario";
-import { generateLabScenario, LAB_CLUSTERS, LAB_WHOLE_NODE_PROFILE } from "./workload";
+import { buildLabOrg, DEMO_ORG_SEED, type OrgNode } from "./lab-org";
+import { parseScenario } from "../sim/scenario";
+import { generateLabScenario, LAB_CLUSTERS, LAB_WHOLE_NODE_PROFILE } from "./lab-workload";
 
 describe("generateLabScenario", () => {
   const file = generateLabScenario({ days: 2, seed: 42 });

@@ -1,10 +1,10 @@
-import { formatDurationSec } from "./duration";
-import { buildLabOrg, DEMO_ORG_SEED, type LabOrg } from "../demo/lab-org";
-import { listLabProjects, listLabPrograms, type LabProject } from "./lab-org";
+import { formatDurationSec } from "../sim/duration";
+import { buildLabOrg, DEMO_ORG_SEED, type LabOrg } from "./lab-org";
+import { listLabProjects, listLabPrograms, type LabProject } from "./lab-projects";
 import { planLabMaintenance } from "./lab-maintenance";
-import { createRandom, type Random } from "./random";
-import type { SimCluster } from "./scenario";
-import type { ScenarioFile, ScenarioFileJob } from "./scenario-schema";
+import { createRandom, type Random } from "../sim/random";
+import type { SimCluster } from "../sim/scenario";
+import type { ScenarioFile, ScenarioFileJob } from "../sim/scenario-schema";
 
 /** The character of a synthetic workload: its clusters, load and mix of jobs. */
 export type WorkloadProfile = {

@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import { validateBudgetTree } from "../engine";
 import type { Db } from "../data/db/client";
 import { loadTreeEpochs, replaceClusterRollups } from "../data/tick/rollups";
-import type { LabHistory } from "../demo/lab-history";
+import type { LabHistory } from "./lab-history";
 import { computeHourlyRollups, type RollupNode } from "../reports/rollup";
 import { insertRows, type BulkColumn } from "../data/db/bulk-insert";
 import { fromSec } from "../data/db/epoch";

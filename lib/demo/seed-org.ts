@@ -2,7 +2,7 @@
 // (users, budget tree with leads and members, clusters with nodes) idempotently.
 import { createHash, randomBytes } from "node:crypto";
 import type { Db } from "../data/db/client";
-import type { LabOrg, OrgCluster, OrgNode, OrgUser } from "../demo/lab-org";
+import type { LabOrg, OrgCluster, OrgNode, OrgUser } from "./lab-org";
 
 /** Inserts missing users; returns id by email for all of them. */
 export async function upsertUsers(db: Db, users: OrgUser[]): Promise<Map<string, string>> {

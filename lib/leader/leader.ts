@@ -1,7 +1,7 @@
 // Runs the live lease for this process (docs/decisions/091-replicas-and-a-lease.md): tries to
 // take or renew it every LEASE_RENEW_SEC, starts the leader's work when it gets it and stops it
 // at once when it loses it (another holder has it, or no renewal succeeded in time). The
-// decisions are lib/live/leadership.ts; the statements lib/data/db/lease.ts.
+// decisions are lib/leader/leadership.ts; the statements lib/data/db/lease.ts.
 import "server-only";
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";

@@ -1,5 +1,5 @@
 // The decisions of the live lease (docs/decisions/091-replicas-and-a-lease.md), pure: times are
-// arguments. lib/live/leader.ts takes and renews the lease and acts on what these return.
+// arguments. lib/leader/leader.ts takes and renews the lease and acts on what these return.
 
 /** The lease whose holder runs the tick timer and the demo's live driver. */
 export const LIVE_LEASE = "live";

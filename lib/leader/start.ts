@@ -1,5 +1,5 @@
 // Started once per server process (instrumentation.ts). Every replica serves requests and runs
-// the ticks they cause; only the holder of the live lease (lib/live/leader.ts) sets the app
+// the ticks they cause; only the holder of the live lease (lib/leader/leader.ts) sets the app
 // clock's speed, runs the tick timer and, in demo mode with a live speed above 0, the live driver
 // (docs/decisions/091-replicas-and-a-lease.md).
 import "server-only";
@@ -10,7 +10,7 @@ import type { HeldLease } from "../data/db/lease";
 import { tickAllClusters } from "../data/tick/tick";
 import { isDemoMode } from "../env";
 import { getLogger, type Logger } from "../log/logger";
-import { startLiveDriver } from "./driver";
+import { startLiveDriver } from "../demo/executor/executor";
 import { startLeaderElection } from "./leader";
 import { LIVE_LEASE, wasLeaseVacant } from "./leadership";
 

@@ -13,7 +13,7 @@ import { createPrismaClient } from "../data/db/client";
 import { listClusterLoads } from "../data/queue";
 import { createClusterToken } from "../data/tokens";
 import { DEMO_USERS } from "../demo/lab-org";
-import { createPersonalToken } from "../testing/factories";
+import { createPersonalToken } from "../demo/seed-org";
 import { GPU_STATES } from "./registry";
 import { renderMetrics } from "./scrape";
 

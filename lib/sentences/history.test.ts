@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { actorPhrase, cancelSentence, healthChangeSentence } from "./sentences";
+import { actorPhrase, cancelSentence, healthChangeSentence } from "./history";
 
 describe("actorPhrase", () => {
   it("names a person, the executor, the demo driver, and says when nobody was recorded", () => {

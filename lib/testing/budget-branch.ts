@@ -4,7 +4,7 @@
 import type { Db } from "../data/db/client";
 import type { SessionUser } from "../data/users";
 import { DEMO_DOMAIN, DEMO_USERS, type OrgNode } from "../demo/lab-org";
-import { upsertTree, upsertUsers } from "./factories";
+import { upsertTree, upsertUsers } from "../demo/seed-org";
 
 export type TestRole = "admin" | "programLead" | "pi" | "researcher";
 

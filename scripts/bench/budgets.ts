@@ -18,7 +18,7 @@ import { startEmbeddedPostgres } from "../../lib/data/db/embedded-postgres.ts";
 import { applyMigrations } from "../../lib/data/db/migrator.ts";
 import { DEMO_USERS, type OrgNode } from "../../lib/demo/lab-org.ts";
 import { validateBudgetTree } from "../../lib/engine/index.ts";
-import { upsertTree } from "../../lib/testing/factories.ts";
+import { upsertTree } from "../../lib/demo/seed-org.ts";
 import { seedDemoLab } from "../../prisma/seed.ts";
 
 const NODES = 1_000;

@@ -31,8 +31,8 @@ async function main(): Promise<void> {
   const { getDb } = await import("../../lib/data/db/app-db");
   const { runTick } = await import("../../lib/data/tick/tick");
   const { ingestEvents } = await import("../../lib/data/executor");
-  const { listDemoLeaves, listDriverClusters } = await import("../../lib/data/live-driver");
-  const { buildArrivals } = await import("../../lib/live/workload");
+  const { listDemoLeaves, listDriverClusters } = await import("../../lib/demo/executor/reads");
+  const { buildArrivals } = await import("../../lib/demo/executor/arrivals");
   const db = getDb();
 
   const clusters = (await listDriverClusters()).filter((cluster) => cluster.name === "h100");

@@ -2,7 +2,7 @@
 // simulation worker as the browser starts it: time from queued to the stored result, and the
 // progress the page would show on the way (issue #7: at most 15 s with visible progress), as the
 // form starts it (the draft's replay only) and with the current split replayed as a control.
-// The month: the demo lab's own workload (lib/live/workload, the live driver's arrivals),
+// The month: the demo lab's own workload (lib/demo/executor/arrivals, the live driver's arrivals),
 // five generated weeks laid end to end and cut at 30 days, on a fresh database with the demo
 // seed. Uses DATABASE_URL's server (a throw-away database) when set, else the embedded one.
 import { spawn } from "node:child_process";
@@ -12,7 +12,7 @@ import pg from "pg";
 import { createPrismaClient } from "../../lib/data/db/client";
 import { startEmbeddedPostgres } from "../../lib/data/db/embedded-postgres";
 import { applyMigrations } from "../../lib/data/db/migrator";
-import { buildArrivals, WORKLOAD_SEC, type DemoLeaf } from "../../lib/live/workload";
+import { buildArrivals, WORKLOAD_SEC, type DemoLeaf } from "../../lib/demo/executor/arrivals";
 import { classifyJob, SCHEDULERS, simulateClusters } from "../../lib/sim";
 import { runScheduler } from "../../lib/simulations/run-scenario";
 import { prepareWhatIf } from "../../lib/simulations/worker/what-if-run";

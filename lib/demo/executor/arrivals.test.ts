@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildArrivals, WORKLOAD_SEC, type DemoLeaf } from "./workload";
+import { buildArrivals, WORKLOAD_SEC, type DemoLeaf } from "./arrivals";
 
 // Leaves of the demo lab; climate lost its members, so its jobs are dropped.
 const LEAVES: DemoLeaf[] = [

@@ -1,8 +1,8 @@
 // The demo's arrivals: the simulator's lab workload (lib/sim), which submits from the seeded
 // demo lab's leaves, matched to their ids and members. Pure: the leaves are an argument.
-import { parseDurationSec } from "../sim/duration";
-import { generateLabScenario } from "../sim/workload";
-import type { SubmitJobInput } from "../validation/jobs";
+import { parseDurationSec } from "../../sim/duration";
+import { generateLabScenario } from "../lab-workload";
+import type { SubmitJobInput } from "../../validation/jobs";
 
 /** A leaf of the demo tree and the people who may charge it. */
 export type DemoLeaf = { id: string; path: string; memberIds: string[] };
@@ -21,7 +21,7 @@ function hash(text: string): number {
 
 /**
  * A week of the lab profile for the clusters named, seeded: the workload submits from the demo
- * lab's own leaves (lib/sim/workload.ts), so a job goes to the leaf of its path, submitted by one
+ * lab's own leaves (lib/demo/lab-workload.ts), so a job goes to the leaf of its path, submitted by one
  * of that leaf's members (by hash of its simulated user). Jobs of a leaf that is gone or has no
  * member are dropped (a lead removed or emptied it). Sorted by offset.
  *

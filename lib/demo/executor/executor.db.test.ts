@@ -1,13 +1,13 @@
 // The live driver keeps a cluster's demo going when a lead removes a budget it submits to.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { seedDemoLab } from "../../prisma/seed";
-import { setChildren } from "../data/budget-edits";
-import { changePerson } from "../data/budget-people";
-import { getChildrenState } from "../data/budget-state";
-import { createPrismaClient } from "../data/db/client";
-import { createTestBranch, type TestBranch } from "../testing/budget-branch";
-import { submitArrivals, type ClusterDriver } from "./driver";
-import type { Arrival } from "./workload";
+import { seedDemoLab } from "../../../prisma/seed";
+import { setChildren } from "../../data/budget-edits";
+import { changePerson } from "../../data/budget-people";
+import { getChildrenState } from "../../data/budget-state";
+import { createPrismaClient } from "../../data/db/client";
+import { createTestBranch, type TestBranch } from "../../testing/budget-branch";
+import { submitArrivals, type ClusterDriver } from "./executor";
+import type { Arrival } from "./arrivals";
 
 const databaseUrl = inject("databaseUrl");
 const db = createPrismaClient(databaseUrl, 2);

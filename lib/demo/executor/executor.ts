@@ -3,9 +3,9 @@
 // preempts, finishes runs whose work is done, and now and then drains a node, takes one
 // down and brings it back. It talks through the same functions as the HTTP routes.
 import "server-only";
-import { getNow } from "../data/db/clock";
-import { getPlan, ingestEvents } from "../data/executor";
-import { submitJobs } from "../data/jobs";
+import { getNow } from "../../data/db/clock";
+import { getPlan, ingestEvents } from "../../data/executor";
+import { submitJobs } from "../../data/jobs";
 import {
   countJobs,
   listDemoLeaves,
@@ -13,10 +13,10 @@ import {
   listFinishedRuns,
   listNodeHealth,
   type DriverCluster,
-} from "../data/live-driver";
-import { AppError } from "../errors";
-import type { ExecutorEvent } from "../validation/executor";
-import { buildArrivals, WORKLOAD_SEC, type Arrival } from "./workload";
+} from "./reads";
+import { AppError } from "../../errors";
+import type { ExecutorEvent } from "../../validation/executor";
+import { buildArrivals, WORKLOAD_SEC, type Arrival } from "./arrivals";
 
 export type DriverOptions = {
   seed: number;

@@ -1,10 +1,10 @@
-// What the built-in executor (lib/live/driver.ts) reads besides the plan: the demo org, its
+// What the built-in executor (lib/demo/executor/executor.ts) reads besides the plan: the demo org, its
 // queue length, its runs' progress and node health. It writes only through ingestEvents and
 // submitJobs, the same paths as an external executor and the API.
 import "server-only";
-import { getDb } from "./db/app-db";
-import type { DemoLeaf } from "../live/workload";
-import { loadBudgetTree } from "./tick/load-state";
+import { getDb } from "../../data/db/app-db";
+import type { DemoLeaf } from "./arrivals";
+import { loadBudgetTree } from "../../data/tick/load-state";
 
 export type DriverCluster = { name: string; gpuType: string; nodes: number; gpusPerNode: number };
 

@@ -2,13 +2,13 @@ import type { Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
 import { SEMI_SPACE_MB } from "../../../bin/node-flags.mjs";
 import {
-  generateLabScenario,
   parseScenario,
   runSimulation,
   SCHEDULERS,
   type Scenario,
   type SchedulerName,
 } from "../../sim";
+import { generateLabScenario } from "../../demo/lab-workload";
 import type { ReplayProgress } from "../cluster-tasks";
 import { packOutcome } from "../run-scenario";
 import { runAndPackReplays, runReplays, startClusterThreads } from "./cluster-threads";

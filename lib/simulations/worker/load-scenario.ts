@@ -8,7 +8,6 @@ import type { Db } from "../../data/db/client";
 import { loadTreeForScenario, type SimulationInputs } from "../../data/simulation-store";
 import {
   convertPhillyTrace,
-  generateLabScenario,
   parsePhillyCsv,
   parseScenario,
   type Scenario,
@@ -16,6 +15,7 @@ import {
   type ScenarioIssue,
   type ScenarioResult,
 } from "../../sim";
+import { generateLabScenario } from "../../demo/lab-workload";
 import {
   readCachedScenario,
   scenarioCacheKey,

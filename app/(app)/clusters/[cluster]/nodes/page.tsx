@@ -8,7 +8,7 @@ import { getSessionUser } from "@/lib/auth";
 import { listClusterNodes, type NodeHistoryEntry, type NodeView } from "@/lib/data/nodes";
 import { AppError } from "@/lib/errors";
 import { formatSpan, liveTimeFormatter } from "@/lib/format";
-import { actorPhrase, healthChangeSentence } from "@/lib/history/sentences";
+import { actorPhrase, healthChangeSentence } from "@/lib/sentences/history";
 import { pageParam } from "../../../path-param";
 import { setNodeHealthAction } from "./actions";
 
