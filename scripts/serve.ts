@@ -12,7 +12,7 @@ import { applyMigrations } from "../lib/data/db/migrator";
 import { withStartupLock } from "../lib/data/db/startup-lock";
 import { adminEmails, demoModeWarning, isDemoMode } from "../lib/env";
 import { stopLeaderElection } from "../lib/leader/leader-handle";
-import { metricsGuardOf, PEER_ADDRESS_HEADER } from "../lib/metrics/guard";
+import { metricsGuardOf, PEER_ADDRESS_HEADER } from "../lib/guards/metrics-guard";
 import { seedDemoLab } from "../prisma/seed";
 import { buildWorkerBundle } from "./build-worker";
 

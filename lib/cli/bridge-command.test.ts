@@ -1,9 +1,9 @@
 import { createServer } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import type { CliIo } from "../cli/io";
-import { runMain } from "../cli/test-helpers";
+import type { CliIo } from "./io";
+import { runMain } from "./test-helpers";
 import { runBridgeCommand } from "./bridge-command";
-import type { SlurmRunner } from "./slurm-cli";
+import type { SlurmRunner } from "../slurm/slurm-cli";
 
 function memoryIo() {
   const out: string[] = [];

@@ -1,11 +1,11 @@
 // `allot slurm bridge` and `allot slurm register`: the command-line faces of the bridge
 // (bridge.ts) and of registering a SLURM cluster in Allot from sinfo.
-import { parseCommandArgs, parseDurationFlag, requireString } from "../cli/args";
-import { InputError, UsageError, type CliIo } from "../cli/io";
-import { AllotApiError, createAllotClient, type AllotClient } from "./allot-client";
-import { createBridge, runBridgeLoop, runBridgeRound } from "./bridge";
-import { createSlurmRunner, SlurmCommandError, type SlurmRunner } from "./slurm-cli";
-import { parseSinfo } from "./slurm-read";
+import { parseCommandArgs, parseDurationFlag, requireString } from "./args";
+import { InputError, UsageError, type CliIo } from "./io";
+import { AllotApiError, createAllotClient, type AllotClient } from "../slurm/allot-client";
+import { createBridge, runBridgeLoop, runBridgeRound } from "../slurm/bridge";
+import { createSlurmRunner, SlurmCommandError, type SlurmRunner } from "../slurm/slurm-cli";
+import { parseSinfo } from "../slurm/slurm-read";
 
 export const BRIDGE_HELP = `Usage: allot slurm bridge --cluster <name> --server <url> [--interval 2s] [--once]
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { canEditBelow } from "./auth";
+import { canEditBelow } from "./budget-access";
 
 // lab -> language -> lm-pretrain -> riley ; lab -> vision
 const parentOf = new Map<string, string | null>([

@@ -6,7 +6,7 @@
 import "server-only";
 import { canEverPlace, checkChargeableBudget } from "../engine";
 import type { ClusterNodeState } from "../engine";
-import { slurmAccountsOf, type SlurmAccountMap } from "../slurm/accounts";
+import { slurmAccountsOf, type SlurmAccountMap } from "./slurm-mapping";
 import type { ExecutorEvent } from "../validation/executor";
 import { loadBudgetTree, type Tx } from "./tick/load-state";
 

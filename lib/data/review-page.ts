@@ -1,7 +1,7 @@
 // The review page's view model (docs/fulfilment.md) over the one review loader,
 // lib/data/review.ts loadPeriodReview: the table, headline, charts and CSV of a period.
 import "server-only";
-import { canEditBelow } from "../auth";
+import { canEditBelow } from "./budget-access";
 import { getDb } from "./db/app-db";
 import type { PeriodReport } from "../reports/period-report";
 import type { ReviewPeriod } from "../reports/review-period";

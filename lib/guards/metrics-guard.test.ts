@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkMetricsAccess, metricsGuardOf } from "./guard";
+import { checkMetricsAccess, metricsGuardOf } from "./metrics-guard";
 
 const TOKEN = "metrics-token-0123456789";
 

@@ -5,8 +5,8 @@
 import { BlockList, isIP } from "node:net";
 import { timingSafeEqual, createHash } from "node:crypto";
 import type { Env } from "../env";
-import type { Refusal } from "../api/request-guard";
-import { BEARER_PATTERN } from "../api/request-guard";
+import type { Refusal } from "./request-guard";
+import { BEARER_PATTERN } from "./request-guard";
 
 export type MetricsGuard = { token: string | null; allow: BlockList | null; allowText: string };
 
