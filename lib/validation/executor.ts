@@ -6,7 +6,7 @@ import { z, ZodError } from "zod";
 import { AppError } from "../errors";
 import { PRIORITIES } from "./jobs";
 import { int4 } from "./numbers";
-import { lineString, textString } from "./text";
+import { lineString, textString } from "../text";
 
 export const MAX_EVENTS_PER_BATCH = 500;
 
