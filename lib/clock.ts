@@ -26,7 +26,7 @@ export function reanchor(anchor: ClockAnchor | null, realMs: number, speed: numb
 }
 
 /**
- * The live speed from the environment: ALLOT_LIVE_SPEED when set (0 turns the live driver
+ * The live speed from the environment: ALLOT_LIVE_SPEED when set (0 turns the demo executor
  * off), else 60 in demo mode and 0 otherwise. The clock itself runs at this speed, or at 1x
  * when the driver is off.
  *

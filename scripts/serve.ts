@@ -92,7 +92,7 @@ async function main(): Promise<void> {
     console.log(`demo lab: ${summary}`);
   }
 
-  // instrumentation.ts starts the tick timer and the live driver in this process only.
+  // instrumentation.ts starts the tick timer and the demo executor in this process only.
   process.env.ALLOT_SERVE = "1";
   const app = next({ dev: isDev, dir: ROOT, hostname, port });
   await app.prepare();

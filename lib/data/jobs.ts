@@ -22,7 +22,7 @@ export async function submitJob(user: JobCaller, input: SubmitJobInput): Promise
 }
 
 /**
- * Queues several jobs (the live driver's arrivals) and ticks each cluster once. All or none:
+ * Queues several jobs (the demo executor's arrivals) and ticks each cluster once. All or none:
  * any rule broken by any job is a 422 naming the field (`jobs.3.gpus` for the fourth job).
  */
 export async function submitJobs(

@@ -17,7 +17,7 @@ export function setLeaderHandle(handle: LeaderHandle): void {
   state.allotLeader = handle;
 }
 
-/** Whether this process holds the live lease now (false when no election runs). */
+/** Whether this process holds the leader lease now (false when no election runs). */
 export function isThisReplicaLeader(): boolean {
   return state.allotLeader?.isLeading() ?? false;
 }

@@ -1,4 +1,4 @@
-// Runs the live lease for this process (docs/decisions/091-replicas-and-a-lease.md): tries to
+// Runs the leader lease for this process (docs/decisions/091-replicas-and-a-lease.md): tries to
 // take or renew it every LEASE_RENEW_SEC, starts the leader's work when it gets it and stops it
 // at once when it loses it (another holder has it, or no renewal succeeded in time). The
 // decisions are lib/leader/leadership.ts; the statements lib/data/db/lease.ts.
@@ -23,7 +23,7 @@ import {
 export type LeaderOptions = {
   db: Db;
   log: Logger;
-  /** The lease's name (LIVE_LEASE). */
+  /** The lease's name (LEADER_LEASE). */
   lease: string;
   /** Starts the leader's work; `lease` says whom it took the lease from. */
   onLead: (lease: HeldLease) => Promise<void>;
@@ -76,7 +76,7 @@ export async function startLeaderElection(options: LeaderOptions): Promise<Leade
           previousHolder: held.previous?.holder ?? null,
           expiresAt: held.expiresAt.toISOString(),
         },
-        "lease taken: this replica runs the tick timer and the live driver",
+        "lease taken: this replica runs the tick timer and the demo executor",
       );
       try {
         await options.onLead(held);
@@ -93,7 +93,7 @@ export async function startLeaderElection(options: LeaderOptions): Promise<Leade
       gauge.set(0);
       log.warn(
         { lease, holder, reason: outcome.kind === "taken" ? "taken" : "not_renewed" },
-        "lease lost: this replica stops the tick timer and the live driver",
+        "lease lost: this replica stops the tick timer and the demo executor",
       );
       options.onLose();
     }

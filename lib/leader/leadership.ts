@@ -1,8 +1,8 @@
-// The decisions of the live lease (docs/decisions/091-replicas-and-a-lease.md), pure: times are
+// The decisions of the leader lease (docs/decisions/091-replicas-and-a-lease.md), pure: times are
 // arguments. lib/leader/leader.ts takes and renews the lease and acts on what these return.
 
-/** The lease whose holder runs the tick timer and the demo's live driver. */
-export const LIVE_LEASE = "live";
+/** The lease whose holder runs the tick timer and the demo executor ("live": its stored name). */
+export const LEADER_LEASE = "live";
 /** A lease expires this long after its last renewal (database clock). */
 export const LEASE_TTL_SEC = 30;
 /** Holders renew, and the others try to take it, this often: a dead holder is replaced 20-40 s after it died. */

@@ -1,6 +1,6 @@
 // Started once per server process (instrumentation.ts). Every replica serves requests and runs
-// the ticks they cause; only the holder of the live lease (lib/leader/leader.ts) sets the app
-// clock's speed, runs the tick timer and, in demo mode with a live speed above 0, the live driver
+// the ticks they cause; only the holder of the leader lease (lib/leader/leader.ts) sets the app
+// clock's speed, runs the tick timer and, in demo mode with a live speed above 0, the demo executor
 // (docs/decisions/091-replicas-and-a-lease.md).
 import "server-only";
 import { getDb, getLeaseDb } from "../data/db/app-db";
@@ -10,11 +10,11 @@ import type { HeldLease } from "../data/db/lease";
 import { tickAllClusters } from "../data/tick/tick";
 import { isDemoMode } from "../env";
 import { getLogger, type Logger } from "../log/logger";
-import { startLiveDriver } from "../demo/executor/executor";
+import { startDemoExecutor } from "../demo/executor/executor";
 import { startLeaderElection } from "./leader";
-import { LIVE_LEASE, wasLeaseVacant } from "./leadership";
+import { LEADER_LEASE, wasLeaseVacant } from "./leadership";
 
-const state = globalThis as unknown as { allotLiveStarted?: boolean };
+const state = globalThis as unknown as { allotReplicaStarted?: boolean };
 
 /** Real seconds between timer ticks: ALLOT_TICK_SEC, default 5; 0 turns the timer off. */
 function tickSeconds(): number {
@@ -41,10 +41,10 @@ function startTickTimer(tickSec: number, log: Logger): () => void {
   };
 }
 
-/** Starts this process's part in the live loop: the lease election and, while it leads, the work. */
-export async function startLive(): Promise<void> {
-  if (state.allotLiveStarted) return;
-  state.allotLiveStarted = true;
+/** Starts this replica's part: the lease election and, while it leads, the leader's work. */
+export async function startReplica(): Promise<void> {
+  if (state.allotReplicaStarted) return;
+  state.allotReplicaStarted = true;
   const log = getLogger();
   const speed = liveSpeed(process.env, isDemoMode());
   const clockSpeed = speed > 0 ? speed : 1;
@@ -52,7 +52,7 @@ export async function startLive(): Promise<void> {
   // Each lead gets a generation; losing the lease ends it, so work still starting stops too.
   let generation = 0;
   let stopTimer = (): void => undefined;
-  let stopDriver = (): void => undefined;
+  let stopExecutor = (): void => undefined;
 
   async function lead(lease: HeldLease): Promise<void> {
     const mine = (generation += 1);
@@ -64,33 +64,33 @@ export async function startLive(): Promise<void> {
     if (mine !== generation) return;
     if (tickSec > 0) stopTimer = startTickTimer(tickSec, log);
     if (speed > 0) {
-      const stop = await startLiveDriver({
+      const stop = await startDemoExecutor({
         seed: 2026,
         roundMs: 2000,
         log: (line) => log.info(line),
       });
-      if (mine === generation) stopDriver = stop;
+      if (mine === generation) stopExecutor = stop;
       else stop();
     }
     log.info(
-      { clockSpeed, tickSec, isLiveDriverOn: speed > 0 },
-      `live: clock at ${clockSpeed}x, tick timer ${tickSec > 0 ? `every ${tickSec} s` : "off"}, ` +
-        `live driver ${speed > 0 ? "on" : "off"}`,
+      { clockSpeed, tickSec, isDemoExecutorOn: speed > 0 },
+      `leader: clock at ${clockSpeed}x, tick timer ${tickSec > 0 ? `every ${tickSec} s` : "off"}, ` +
+        `demo executor ${speed > 0 ? "on" : "off"}`,
     );
   }
 
   function lose(): void {
     generation += 1;
     stopTimer();
-    stopDriver();
+    stopExecutor();
     stopTimer = () => undefined;
-    stopDriver = () => undefined;
+    stopExecutor = () => undefined;
   }
 
   await startLeaderElection({
     db: getLeaseDb(),
     log,
-    lease: LIVE_LEASE,
+    lease: LEADER_LEASE,
     onLead: lead,
     onLose: lose,
   });

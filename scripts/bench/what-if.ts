@@ -2,7 +2,7 @@
 // simulation worker as the browser starts it: time from queued to the stored result, and the
 // progress the page would show on the way (issue #7: at most 15 s with visible progress), as the
 // form starts it (the draft's replay only) and with the current split replayed as a control.
-// The month: the demo lab's own workload (lib/demo/executor/arrivals, the live driver's arrivals),
+// The month: the demo lab's own workload (lib/demo/executor/arrivals, the demo executor's arrivals),
 // five generated weeks laid end to end and cut at 30 days, on a fresh database with the demo
 // seed. Uses DATABASE_URL's server (a throw-away database) when set, else the embedded one.
 import { spawn } from "node:child_process";

@@ -18,7 +18,7 @@ export function getDb(): Db {
 }
 
 /**
- * A client of one connection of its own for the live lease (lib/leader/leader.ts), so that
+ * A client of one connection of its own for the leader lease (lib/leader/leader.ts), so that
  * renewing or releasing it never waits behind the app's ticks and requests for a connection.
  */
 export function getLeaseDb(): Db {

@@ -22,7 +22,7 @@ export async function getNow(db: Db = getDb()): Promise<Date> {
 
 /**
  * Sets the clock's speed from now on, continuing from the current sim time (when a replica takes
- * the live lease). With `isResuming` (nobody drove the demo for a while) an accelerated clock
+ * the leader lease). With `isResuming` (nobody drove the demo for a while) an accelerated clock
  * first goes back to the last tick, so a demo pauses while no server runs it.
  */
 export async function setClockSpeed(

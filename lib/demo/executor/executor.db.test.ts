@@ -1,4 +1,4 @@
-// The live driver keeps a cluster's demo going when a lead removes a budget it submits to.
+// The demo executor keeps a cluster's demo going when a lead removes a budget it submits to.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { seedDemoLab } from "../../../prisma/seed";
 import { setChildren } from "../../data/budget-edits";

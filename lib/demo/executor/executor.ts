@@ -1,4 +1,4 @@
-// The live driver: a built-in executor for the demo (docs/architecture.md). Per cluster and
+// The demo executor: a built-in executor for the demo (docs/architecture.md). Per cluster and
 // round it replays the lab workload's arrivals, starts what the plan says, stops what it
 // preempts, finishes runs whose work is done, and now and then drains a node, takes one
 // down and brings it back. It talks through the same functions as the HTTP routes.
@@ -38,7 +38,7 @@ export type ClusterDriver = {
 };
 
 /** Starts the driver; returns a function that stops it after the current round. */
-export async function startLiveDriver(options: DriverOptions): Promise<() => void> {
+export async function startDemoExecutor(options: DriverOptions): Promise<() => void> {
   const [clusters, leaves] = await Promise.all([listDriverClusters(), listDemoLeaves()]);
   const arrivals = buildArrivals(leaves, clusters, options.seed);
   const drivers: ClusterDriver[] = clusters.map((cluster) => ({
@@ -54,7 +54,7 @@ export async function startLiveDriver(options: DriverOptions): Promise<() => voi
         try {
           await driveRound(driver, options);
         } catch (error) {
-          options.log(`live driver, ${driver.cluster.name}: ${String(error)}`);
+          options.log(`demo executor, ${driver.cluster.name}: ${String(error)}`);
         }
       }
       const waitMs = Math.max(200, options.roundMs - (Date.now() - startedMs));
@@ -155,7 +155,7 @@ export async function submitArrivals(
     );
     driver.arrivals = driver.arrivals.filter((a) => !refusedBudgets.has(a.input.budgetId));
     options.log(
-      `live driver, ${driver.cluster.name}: stops submitting to ${refusedBudgets.size} ` +
+      `demo executor, ${driver.cluster.name}: stops submitting to ${refusedBudgets.size} ` +
         `budget(s) that refused its jobs (${error.issues?.[0]?.message ?? error.message})`,
     );
     const rest = due.filter((a) => !refusedBudgets.has(a.input.budgetId));
