@@ -12,7 +12,7 @@ import type { ClusterRecord, JobRecord, RunEndReason, RunRecord } from "./sim-ty
 import { createUsageTracker } from "./usage-tracker";
 
 /** A run in progress: the engine's view of it, its report record, and when its work is done. */
-export type LiveRun = {
+export type SimRun = {
   active: ActiveRun;
   record: RunRecord;
   jobIndex: number;
@@ -22,14 +22,14 @@ export type LiveRun = {
 };
 
 /**
- * The mutable state of one simulated cluster: nodes and free GPUs, pending jobs, live runs, the
+ * The mutable state of one simulated cluster: nodes and free GPUs, pending jobs, open runs, the
  * incremental usage window and every job's record. Only the simulator's event loop uses it; it
  * checks every decision (no GPU given twice, only healthy nodes, only pending jobs).
  */
-export type ClusterState = ReturnType<typeof createClusterState>;
+export type SimState = ReturnType<typeof createSimState>;
 
 /** Creates the state of `spec` at time 0 for the scenario's jobs on it, in submit order. */
-export function createClusterState(scenario: Scenario, spec: SimCluster, jobs: readonly SimJob[]) {
+export function createSimState(scenario: Scenario, spec: SimCluster, jobs: readonly SimJob[]) {
   const records: JobRecord[] = jobs.map((job) => ({
     job,
     state: "pending",
@@ -55,7 +55,7 @@ export function createClusterState(scenario: Scenario, spec: SimCluster, jobs: r
   // Runs holding GPUs per node, counted: only a node going down needs the runs themselves.
   const runsOnNode = new Int32Array(nodes.length);
   const isDrainCounted = nodes.map(() => false);
-  const live = new Map<string, LiveRun>();
+  const live = new Map<string, SimRun>();
   // Each pending job's entry by job index (an array over the cluster's jobs), and the pending
   // jobs' indices by id in the order they were queued (a map of the pending jobs only).
   const pendingByIndex: (PendingJob | undefined)[] = new Array(jobs.length);
@@ -99,7 +99,7 @@ export function createClusterState(scenario: Scenario, spec: SimCluster, jobs: r
     }
   }
 
-  function endRun(run: LiveRun, reason: RunEndReason, nowSec: number, why?: unknown): void {
+  function endRun(run: SimRun, reason: RunEndReason, nowSec: number, why?: unknown): void {
     const { active, record } = run;
     run.hasEnded = true;
     live.delete(active.id);
@@ -160,7 +160,7 @@ export function createClusterState(scenario: Scenario, spec: SimCluster, jobs: r
     isAllocated: boolean,
     isProtected: boolean,
     nowSec: number,
-  ): LiveRun {
+  ): SimRun {
     const index = pendingIndexById.get(jobId);
     if (index === undefined) {
       throw new Error(`job ${jobId} is started at ${nowSec}s but is not pending`);
@@ -220,7 +220,7 @@ export function createClusterState(scenario: Scenario, spec: SimCluster, jobs: r
     // A new array of exactly the runs: `push` would reserve room for 16 in each of a year's
     // million records, most of which keep one run.
     record.runs = [...record.runs, runRecord];
-    const run: LiveRun = {
+    const run: SimRun = {
       active,
       record: runRecord,
       jobIndex: index,

@@ -1,4 +1,5 @@
-// Loads one cluster's live state and maps rows to the engine's types (epoch seconds).
+// Loads what a tick needs of one cluster (TickState) and maps rows to the engine's types (epoch
+// seconds); the engine's ClusterState (lib/engine/cluster-state.ts) is the pass's working state.
 import "server-only";
 import { computeLeafUsage, validateBudgetTree } from "../../engine";
 import type { ActiveRun, BudgetTree, ClusterSpec, NodeSlice, PendingJob } from "../../engine";
@@ -22,7 +23,7 @@ export type LoadedPending = PendingJob & {
 /** An open run as loaded, with what a preemption needs to requeue its job. */
 export type LoadedRun = ActiveRun & { remainingWorkSec: number | null };
 
-export type ClusterState = {
+export type TickState = {
   clusterId: string;
   spec: ClusterSpec;
   tree: BudgetTree;
@@ -49,11 +50,11 @@ export async function loadBudgetTree(db: Tx): Promise<BudgetTree> {
 }
 
 /** Everything a scheduling pass of `clusterName` needs at `now`. */
-export async function loadClusterState(
+export async function loadTickState(
   db: Tx,
   clusterName: string,
   now: Date,
-): Promise<ClusterState> {
+): Promise<TickState> {
   const cluster = await db.cluster.findUnique({
     where: { name: clusterName },
     select: {

@@ -12,7 +12,7 @@ import { getMetrics } from "../../metrics/registry";
 import type { Db } from "../db/client";
 import { getNow } from "../db/clock";
 import { refreshClusterRollups } from "./rollups";
-import { fromSec, loadClusterState, toSec, type ClusterState, type Tx } from "./load-state";
+import { fromSec, loadTickState, toSec, type TickState, type Tx } from "./load-state";
 import { storedLevelFairShare, type RankingRow } from "./ranking";
 import { UnusableTreeError } from "./rooted-rows";
 
@@ -121,7 +121,7 @@ async function runTickOnce(clusterName: string, options: TickOptions): Promise<T
   try {
     counts = await db.$transaction(async (tx) => {
       if (!(await tryLockCluster(tx, clusterName))) return null;
-      const state = await loadClusterState(tx, clusterName, now);
+      const state = await loadTickState(tx, clusterName, now);
       const result = runSchedulePass({
         cluster: state.spec,
         nowSec: toSec(now),
@@ -162,7 +162,7 @@ function fail(stage: TickOptions["failAfter"], at: TickOptions["failAfter"]): vo
 
 async function writePass(
   tx: Tx,
-  state: ClusterState,
+  state: TickState,
   result: SchedulePassResult,
   now: Date,
   failAfter: TickOptions["failAfter"],
