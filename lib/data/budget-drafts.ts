@@ -4,7 +4,7 @@
 import "server-only";
 import { AppError } from "../errors";
 import { getDb } from "./db/app-db";
-import { formatDate } from "../format";
+import { adoptionReason } from "../sentences/budget-changes";
 import type { Prisma } from "../generated/prisma/client";
 import type { CreateDraftInput } from "../validation/what-if";
 import { assertAllowed, canEditChildren, findLiveNode, loadTreeAccess } from "./budget-access";
@@ -198,13 +198,6 @@ export async function getDraftForEditor(
   return { ...draft, children: draft.children as DraftChildView[] };
 }
 
-/** The history reason: the adopter's own, naming the draft and its latest what-if. */
-function adoptionReason(draft: { createdAt: Date }, period: string | null, reason: string): string {
-  const made = formatDate(draft.createdAt);
-  const after = period ? ` after a what-if on ${period}` : "";
-  return `Adopted the draft of ${made}${after}: ${reason}`.slice(0, 500);
-}
-
 /**
  * Adopts a draft: saves its split through the normal edit (same checks, one history entry
  * whose reason names the draft and its latest what-if) and marks it adopted, in one
@@ -235,7 +228,7 @@ export async function adoptDraft(
     });
     const result = await setChildrenIn(tx, user, draft.nodeId, {
       version: draft.basedOnVersion,
-      reason: adoptionReason(draft, latest?.name ?? null, reason),
+      reason: adoptionReason(draft.createdAt, latest?.name ?? null, reason).slice(0, 500),
       children: draft.children,
     });
     await tx.budgetDraft.update({
