@@ -1,5 +1,5 @@
 // A cluster an outside executor drives: created, or brought up to date with the executor's
-// nodes, by POST /api/v1/clusters (admins). The built-in demo driver never drives it.
+// nodes, by POST /api/v1/clusters (admins). The demo executor never drives it.
 import "server-only";
 import { getDb } from "./db/app-db";
 import { AppError } from "../errors";

@@ -4,7 +4,7 @@ import { getDb } from "./db/app-db";
 export type ClusterSummary = {
   name: string;
   gpuType: string;
-  /** builtin (the demo driver) or slurm (the bridge; jobs come from sbatch). */
+  /** builtin (the demo executor) or slurm (the bridge; jobs come from sbatch). */
   executor: "builtin" | "slurm";
   nodes: number;
   gpus: number;

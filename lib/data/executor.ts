@@ -28,7 +28,7 @@ export type IngestResult = {
 
 /**
  * Who sent the events, kept with each node health change: the cluster's executor (the
- * default), the demo's built-in driver, or a person (an admin on the nodes page or the API)
+ * default), the demo executor, or a person (an admin on the nodes page or the API)
  * with their reason.
  */
 export type EventActor =

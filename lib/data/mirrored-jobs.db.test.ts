@@ -58,7 +58,7 @@ function submitted(extra: Record<string, unknown> = {}) {
 }
 
 describe("a registered SLURM cluster", () => {
-  it("has the executor's node names and is never driven by the built-in driver", async () => {
+  it("has the executor's node names and is never driven by the demo executor", async () => {
     const plan = await getPlan(CLUSTER);
     expect(plan.nodes.map((node) => [node.index, node.hostname, node.gpus])).toEqual([
       [0, "n1", 8],

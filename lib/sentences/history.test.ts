@@ -2,11 +2,11 @@ import { describe, expect, it } from "vitest";
 import { actorPhrase, cancelSentence, healthChangeSentence } from "./history";
 
 describe("actorPhrase", () => {
-  it("names a person, the executor, the demo driver, and says when nobody was recorded", () => {
+  it("names a person, the executor, the demo executor, and says when nobody was recorded", () => {
     expect(actorPhrase({ source: "person", name: "Ada Okafor" })).toBe("by Ada Okafor");
     expect(actorPhrase({ source: "person", name: null })).toBe("by a person no longer in Allot");
     expect(actorPhrase({ source: "executor", name: null })).toBe("by the cluster's executor");
-    expect(actorPhrase({ source: "demo_driver", name: null })).toBe("by the demo driver");
+    expect(actorPhrase({ source: "demo_driver", name: null })).toBe("by the demo executor");
     expect(actorPhrase({ source: null, name: null })).toBe("(who was not recorded)");
   });
 });
@@ -24,7 +24,7 @@ describe("healthChangeSentence", () => {
     ).toBe("Node 4 set draining by Ada Okafor at 14:05 UTC: firmware update");
   });
 
-  it("ends with a full stop without a reason (the demo driver)", () => {
+  it("ends with a full stop without a reason (the demo executor)", () => {
     expect(
       healthChangeSentence({
         node: 0,
@@ -33,7 +33,7 @@ describe("healthChangeSentence", () => {
         actor: { source: "demo_driver", name: null },
         reason: null,
       }),
-    ).toBe("Node 0 set healthy by the demo driver at 2026-12-05 23:10 UTC.");
+    ).toBe("Node 0 set healthy by the demo executor at 2026-12-05 23:10 UTC.");
   });
 });
 

@@ -3,14 +3,14 @@
 
 export type HealthSource = "person" | "executor" | "demo_driver";
 
-/** Who did it: a person by name, the cluster's executor or the demo driver. */
+/** Who did it: a person by name, the cluster's executor or the demo executor. */
 export type Actor = { source: HealthSource | null; name: string | null };
 
 /**
- * "by Riley Chen", "by the demo driver", "by the cluster's executor"; a person whose account
+ * "by Riley Chen", "by the demo executor", "by the cluster's executor"; a person whose account
  * is gone, or a change recorded before sources were kept, says so.
  *
- * @example actorPhrase({ source: "demo_driver", name: null }) // "by the demo driver"
+ * @example actorPhrase({ source: "demo_driver", name: null }) // "by the demo executor"
  */
 export function actorPhrase(actor: Actor): string {
   switch (actor.source) {
@@ -19,7 +19,7 @@ export function actorPhrase(actor: Actor): string {
     case "executor":
       return "by the cluster's executor";
     case "demo_driver":
-      return "by the demo driver";
+      return "by the demo executor";
     default:
       return "(who was not recorded)";
   }
@@ -34,7 +34,7 @@ function withReason(sentence: string, reason: string | null): string {
  *
  * @example healthChangeSentence({ node: 4, health: "healthy", at: "14:05 UTC",
  *   actor: { source: "demo_driver", name: null }, reason: null })
- * // "Node 4 set healthy by the demo driver at 14:05 UTC."
+ * // "Node 4 set healthy by the demo executor at 14:05 UTC."
  */
 export function healthChangeSentence(change: {
   node: number;

@@ -9,7 +9,8 @@ export type DatabaseHandle = {
   stop: () => Promise<void>;
 };
 
-export const DEFAULT_PGLITE_DIR = path.resolve(import.meta.dirname, "..", "..", "..", ".data", "pglite");
+const ROOT = path.resolve(import.meta.dirname, "..", "..", "..");
+export const DEFAULT_PGLITE_DIR = path.join(ROOT, ".data", "pglite");
 
 /** Resolves the database the process should use, starting the embedded one if needed. */
 export async function openDatabase(

@@ -50,11 +50,7 @@ export async function loadBudgetTree(db: Tx): Promise<BudgetTree> {
 }
 
 /** Everything a scheduling pass of `clusterName` needs at `now`. */
-export async function loadTickState(
-  db: Tx,
-  clusterName: string,
-  now: Date,
-): Promise<TickState> {
+export async function loadTickState(db: Tx, clusterName: string, now: Date): Promise<TickState> {
   const cluster = await db.cluster.findUnique({
     where: { name: clusterName },
     select: {

@@ -8,7 +8,7 @@ import { loadBudgetTree } from "../../data/tick/load-state";
 
 export type DriverCluster = { name: string; gpuType: string; nodes: number; gpusPerNode: number };
 
-/** The clusters the built-in driver acts for: never one a SLURM bridge drives. */
+/** The clusters the demo executor acts for: never one a SLURM bridge drives. */
 export async function listDriverClusters(): Promise<DriverCluster[]> {
   const rows = await getDb().cluster.findMany({
     where: { executor: "builtin" },

@@ -15,11 +15,7 @@ import {
   type SchedulerName,
 } from "../../sim";
 import { packReport, type PackedReport } from "../run-scenario";
-import {
-  timelineRunsTransfer,
-  toTimelineRuns,
-  type TimelineRuns,
-} from "../timeline-runs";
+import { timelineRunsTransfer, toTimelineRuns, type TimelineRuns } from "../timeline-runs";
 
 /**
  * One task: a cluster of a replay; the replay's scenario comes with its first task here, as

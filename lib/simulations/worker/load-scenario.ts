@@ -34,7 +34,8 @@ import {
 import { buildTreeScenario } from "../tree-scenario";
 
 // The worker's bundle (scripts/build-worker.ts) sits elsewhere, so it is told the root.
-const REPO_ROOT = process.env.ALLOT_SIM_APP_ROOT ?? path.resolve(import.meta.dirname, "..", "..", "..");
+const REPO_ROOT =
+  process.env.ALLOT_SIM_APP_ROOT ?? path.resolve(import.meta.dirname, "..", "..", "..");
 
 /** Where the Philly trace is read from: ALLOT_PHILLY_CSV, else ../shared/traces/philly.csv. */
 export function phillyTracePath(env: Readonly<Record<string, string | undefined>> = process.env) {

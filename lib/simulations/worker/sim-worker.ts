@@ -20,11 +20,7 @@ import type { Scenario } from "../../sim";
 import { gzipJsonParts, joinGzipJson } from "../gzip";
 import { sha256 } from "./scenario-cache";
 import { loadCachedSimulationScenario, type ScenarioCache } from "./load-scenario";
-import {
-  COMPARED_SCHEDULERS,
-  describeScenario,
-  type PackedOutcome,
-} from "../run-scenario";
+import { COMPARED_SCHEDULERS, describeScenario, type PackedOutcome } from "../run-scenario";
 import {
   runAndPackReplays,
   startClusterThreads,
