@@ -2,7 +2,13 @@ import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 import tseslint from "typescript-eslint";
 
-const PURE_CORE = ["lib/engine/**", "lib/sim/**", "lib/reports/**", "lib/simulations/what-if/**"];
+const PURE_CORE = [
+  "lib/engine/**",
+  "lib/sim/**",
+  "lib/reports/**",
+  "lib/simulations/what-if/**",
+  "lib/sentences/**",
+];
 
 export default tseslint.config(
   {
