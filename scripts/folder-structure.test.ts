@@ -4,9 +4,10 @@ import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
 // The server side's folders (issue #34, docs/architecture.md): no import loop between folders of
-// lib/, scripts/ and prisma/ (type-only imports count), and nothing of lib/ or prisma/ imports
-// lib/testing (scripts/ may: the benches and the test runner are tooling). A folder is a directory; a file directly in lib/ or scripts/ is a folder of its
-// own. Tests are left out: a test may import what its folder's code may not.
+// lib/, scripts/ and prisma/ (type-only imports count), whether sub-folders count on their own
+// or with their parent, and nothing of lib/ or prisma/ imports lib/testing (scripts/ may: the
+// benches and the test runner are tooling). A folder is a directory; a file directly in lib/ or
+// scripts/ is a folder of its own. Tests are left out: a test may import what its code may not.
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const TOP = ["lib", "scripts", "prisma"];
@@ -54,8 +55,16 @@ export function folderOf(file: string): string {
   return dir === "lib" || dir === "scripts" ? file : dir;
 }
 
+/** The folder as the top of the tree shows it: lib/data/tick/tick.ts is in lib/data. */
+export function topFolderOf(file: string): string {
+  return folderOf(file).split("/").slice(0, 2).join("/");
+}
+
 /** Folder -> folder -> the file imports that make the arrow ("a.ts -> b.ts"). */
-export function folderImports(files: string[]): Map<string, Map<string, string[]>> {
+export function folderImports(
+  files: string[],
+  folderOf: (file: string) => string,
+): Map<string, Map<string, string[]>> {
   const arrows = new Map<string, Map<string, string[]>>();
   for (const file of files) {
     const text = readFileSync(path.join(ROOT, file), "utf8");
@@ -120,10 +129,14 @@ export function folderLoops(arrows: Map<string, Map<string, string[]>>): string[
 
 describe("the server side's folders", () => {
   const files = sourceFiles();
-  const arrows = folderImports(files);
+  const arrows = folderImports(files, folderOf);
 
   it("import each other one way: no loop between folders", () => {
     expect(folderLoops(arrows)).toEqual([]);
+  });
+
+  it("import each other one way seen from the top too (lib/data as one, lib/simulations as one)", () => {
+    expect(folderLoops(folderImports(files, topFolderOf))).toEqual([]);
   });
 
   it("leave lib/testing to the tests and tooling: nothing of lib/ or prisma/ imports it", () => {
@@ -144,5 +157,7 @@ describe("the server side's folders", () => {
     ]);
     expect(folderOf("lib/auth.ts")).toBe("lib/auth.ts");
     expect(folderOf("lib/data/tick/tick.ts")).toBe("lib/data/tick");
+    expect(topFolderOf("lib/data/tick/tick.ts")).toBe("lib/data");
+    expect(topFolderOf("scripts/bench/sim.ts")).toBe("scripts/bench");
   });
 });

@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Fragment } from "react";
 import { ProgressCard } from "@/components/simulations/progress-card";
 import { formatCount, formatShare, formatWait } from "@/components/simulations/sim-format";
-import type { WhatIfView } from "@/lib/data/what-ifs";
+import type { WhatIfView } from "@/lib/simulations/store/what-ifs";
 import type { Figures, WhatIfRow } from "@/lib/simulations/what-if/compare";
 import type { WhatIfSummary } from "@/lib/simulations/what-if/summary";
 import { WhatIfChart } from "./what-if-chart";

@@ -1,6 +1,6 @@
 // The one use case behind POST /api/v1/simulations: validate, store, hand to a worker.
 import "server-only";
-import { countRunning, createSimulation } from "../../data/simulations";
+import { countRunning, createSimulation } from "../store/simulations";
 import { AppError } from "../../errors";
 import { gzipText } from "../gzip";
 import { parseScenario, type ScenarioFile } from "../../sim";

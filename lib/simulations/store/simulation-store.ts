@@ -1,10 +1,10 @@
-// Simulation rows: written by route handlers (through lib/data/simulations.ts) and by the
-// worker process (lib/simulations/worker/sim-worker.ts), which has its own client; hence a `db` argument
-// instead of lib/data/db/app-db.ts's server-only getDb().
-import type { Prisma } from "../generated/prisma/client";
-import { validateBudgetTree } from "../engine/budget-tree";
-import type { TreeScenarioCluster, TreeScenarioNode } from "../simulations/tree-scenario";
-import type { Db } from "./db/client";
+// Simulation rows: written by route handlers (through lib/simulations/store/simulations.ts) and
+// by the worker process (lib/simulations/worker/sim-worker.ts), which has its own client; hence
+// a `db` argument instead of lib/data/db/app-db.ts's server-only getDb().
+import type { Prisma } from "../../generated/prisma/client";
+import { validateBudgetTree } from "../../engine/budget-tree";
+import type { TreeScenarioCluster, TreeScenarioNode } from "../tree-scenario";
+import type { Db } from "../../data/db/client";
 
 export type SimulationInputs = {
   id: string;

@@ -2,10 +2,10 @@ import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { seedDemoLab } from "../../prisma/seed";
-import { gzipText } from "../simulations/gzip";
-import type { SimulationSummary } from "../simulations/summary";
-import { createPrismaClient } from "./db/client";
+import { seedDemoLab } from "../../../prisma/seed";
+import { gzipText } from "../gzip";
+import type { SimulationSummary } from "../summary";
+import { createPrismaClient } from "../../data/db/client";
 import {
   claimNextSimulation,
   claimSimulation,

@@ -1,8 +1,8 @@
 import "server-only";
-import { getDb } from "./db/app-db";
-import type { SimulationSummary } from "../simulations/summary";
-import type { SimulationOptions } from "../simulations/scenario-options";
-import type { SimulationStatus } from "../validation/simulations";
+import { getDb } from "../../data/db/app-db";
+import type { SimulationSummary } from "../summary";
+import type { SimulationOptions } from "../scenario-options";
+import type { SimulationStatus } from "../../validation/simulations";
 import { countRunningSimulations, insertSimulation, type NewSimulation } from "./simulation-store";
 
 /** A running simulation whose worker has not written for this long is shown as failed. */

@@ -1,15 +1,15 @@
 // What a what-if reads (worker side, hence a `db` argument): the draft and the period's tree, the
 // clusters, the period's actual demand (jobs with their runs) and, when the hourly roll-ups
 // cover the period, what happened.
-import { simNowMs } from "../clock";
-import type { BudgetNode } from "../engine/types";
-import type { PeriodReport } from "../reports/period-report";
-import { epochAt } from "../reports/weights-in-force";
-import type { DemandCluster, DemandJob, DraftChild } from "../simulations/what-if/demand-scenario";
-import type { WhatIfOptions } from "../simulations/what-if/summary";
-import type { Db } from "./db/client";
-import { loadPeriodReview } from "./review";
-import { loadTreeEpochs } from "./tick/rollups";
+import { simNowMs } from "../../clock";
+import type { BudgetNode } from "../../engine/types";
+import type { PeriodReport } from "../../reports/period-report";
+import { epochAt } from "../../reports/weights-in-force";
+import type { DemandCluster, DemandJob, DraftChild } from "../what-if/demand-scenario";
+import type { WhatIfOptions } from "../what-if/summary";
+import type { Db } from "../../data/db/client";
+import { loadPeriodReview } from "../../data/review";
+import { loadTreeEpochs } from "../../data/tick/rollups";
 
 const toSec = (date: Date) => date.getTime() / 1000;
 

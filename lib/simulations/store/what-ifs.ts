@@ -1,7 +1,10 @@
 // What-if runs: simulations of kind "what-if", each linked to the draft it replays.
 import "server-only";
-import { getDb } from "./db/app-db";
-import type { WhatIfOptions, WhatIfSummary } from "../simulations/what-if/summary";
+import { getDraft, getDraftForEditor, type DraftView } from "../../data/budget-drafts";
+import { getDb } from "../../data/db/app-db";
+import type { SessionUser } from "../../data/users";
+import { AppError } from "../../errors";
+import type { WhatIfOptions, WhatIfSummary } from "../what-if/summary";
 import { SIMULATION_VIEW, toSimulationView, type SimulationView } from "./simulations";
 
 /** A what-if as pages and the API show it. */
@@ -65,4 +68,25 @@ export async function insertWhatIf(input: {
     select: { id: true },
   });
   return row.id;
+}
+
+/** One what-if of a draft, for people who may edit the draft's node (404, 403). */
+export async function getWhatIfForEditor(
+  user: SessionUser,
+  draftId: string,
+  runId: string,
+): Promise<WhatIfView> {
+  await getDraftForEditor(getDb(), user, draftId);
+  const run = await findWhatIf(draftId, runId);
+  if (!run) throw new AppError("not_found", `Draft "${draftId}" has no what-if "${runId}".`);
+  return run;
+}
+
+/** A draft with the split in force now and its what-ifs; 404 unknown, 403 for non-editors. */
+export async function getDraftWithWhatIfs(
+  user: SessionUser,
+  draftId: string,
+): Promise<DraftView & { whatIfs: WhatIfView[] }> {
+  const draft = await getDraft(user, draftId);
+  return { ...draft, whatIfs: await listWhatIfs(draftId) };
 }

@@ -5,7 +5,7 @@ import path from "node:path";
 import { serialize } from "node:v8";
 import { gunzipSync } from "node:zlib";
 import type { Db } from "../../data/db/client";
-import { loadTreeForScenario, type SimulationInputs } from "../../data/simulation-store";
+import { loadTreeForScenario, type SimulationInputs } from "../store/simulation-store";
 import {
   convertPhillyTrace,
   parsePhillyCsv,

@@ -1,6 +1,6 @@
 // Progress of a run in the simulation worker, written to its row as threads report it.
 import type { Db } from "../../data/db/client";
-import { recordProgress } from "../../data/simulation-store";
+import { recordProgress } from "../store/simulation-store";
 import { describeProgress, type ReplayProgress } from "../cluster-tasks";
 
 const WRITE_EVERY_MS = 500;

@@ -4,7 +4,7 @@ import path from "node:path";
 import { serialize } from "node:v8";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Db } from "../../data/db/client";
-import type { SimulationInputs } from "../../data/simulation-store";
+import type { SimulationInputs } from "../store/simulation-store";
 import { convertPhillyTrace, parsePhillyCsv, parseScenario, type Scenario } from "../../sim";
 import { loadCachedSimulationScenario, loadSimulationScenario } from "./load-scenario";
 import {

@@ -15,7 +15,7 @@ import {
   recordProgress,
   storeSimulationTimeline,
   type SimulationInputs,
-} from "../../data/simulation-store";
+} from "../store/simulation-store";
 import type { Scenario } from "../../sim";
 import { gzipJsonParts, joinGzipJson } from "../gzip";
 import { sha256 } from "./scenario-cache";

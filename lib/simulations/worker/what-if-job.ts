@@ -7,8 +7,8 @@ import {
   completeSimulation,
   recordProgress,
   type SimulationInputs,
-} from "../../data/simulation-store";
-import { readAppNowSec } from "../../data/what-if-store";
+} from "../store/simulation-store";
+import { readAppNowSec } from "../store/what-if-store";
 import { summariseRun } from "../run-scenario";
 import { prepareWhatIf, summariseWhatIf, type ReplayOutcome } from "./what-if-run";
 import type { Scenario } from "../../sim";

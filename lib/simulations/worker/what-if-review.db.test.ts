@@ -3,16 +3,16 @@
 // program, and its replays use the tree as it stood in the period (no later edit, no budget
 // created after it).
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { seedDemoLab } from "../../prisma/seed";
-import type { ReviewPeriod } from "../reports/review-period";
-import { runScheduler } from "../simulations/run-scenario";
-import { prepareWhatIf, summariseWhatIf } from "../simulations/worker/what-if-run";
-import { openScratchDatabase, type ScratchDatabase } from "../testing/scratch-database";
-import type { WhatIfSummary } from "../simulations/what-if/summary";
-import { createPrismaClient, type Db } from "./db/client";
-import { getNow } from "./db/clock";
-import { loadDefaultPeriod } from "./review";
-import { loadReviewData } from "./review-page";
+import { seedDemoLab } from "../../../prisma/seed";
+import type { ReviewPeriod } from "../../reports/review-period";
+import { runScheduler } from "../run-scenario";
+import { prepareWhatIf, summariseWhatIf } from "./what-if-run";
+import { openScratchDatabase, type ScratchDatabase } from "../../testing/scratch-database";
+import type { WhatIfSummary } from "../what-if/summary";
+import { createPrismaClient, type Db } from "../../data/db/client";
+import { getNow } from "../../data/db/clock";
+import { loadDefaultPeriod } from "../../data/review";
+import { loadReviewData } from "../../data/review-page";
 
 const CLUSTER = "b300";
 let scratch: ScratchDatabase;

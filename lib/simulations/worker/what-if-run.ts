@@ -8,7 +8,7 @@ import {
   loadDraftAndTree,
   loadHappened,
   readWhatIfOptions,
-} from "../../data/what-if-store";
+} from "../store/what-if-store";
 import { parseScenario, type Scenario } from "../../sim";
 import {
   compareOutcomes,

@@ -7,7 +7,7 @@ import {
   completeSimulation,
   insertSimulation,
   storeSimulationTimeline,
-} from "../../../lib/data/simulation-store";
+} from "../../../lib/simulations/store/simulation-store";
 import { insertBenchSimulation, removeBenchSimulations } from "./bench-simulations";
 
 const databaseUrl = inject("databaseUrl");
