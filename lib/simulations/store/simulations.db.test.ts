@@ -20,7 +20,7 @@ import {
 
 const databaseUrl = inject("databaseUrl");
 const db = createPrismaClient(databaseUrl, 2);
-const ROOT = path.resolve(import.meta.dirname, "..", "..");
+const ROOT = path.resolve(import.meta.dirname, "..", "..", "..");
 let userId = "";
 
 const TINY_SCENARIO = {
