@@ -2,6 +2,6 @@
 // inside it (only under scripts/serve.ts, never during `next build`).
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs" || process.env.ALLOT_SERVE !== "1") return;
-  const { startLive } = await import("./lib/live/start");
-  await startLive();
+  const { startReplica } = await import("./lib/leader/start");
+  await startReplica();
 }

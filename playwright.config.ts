@@ -45,7 +45,7 @@ export default defineConfig({
       NEXTAUTH_URL: BASE_URL,
       NEXTAUTH_SECRET: "e2e-secret-not-for-production",
       NEXT_TELEMETRY_DISABLED: "1",
-      // Deterministic: no live driver, no timer; ticks run after each submit, cancel and event.
+      // Deterministic: no demo executor, no timer; ticks run after each submit, cancel and event.
       ALLOT_LIVE_SPEED: "0",
       ALLOT_TICK_SEC: "0",
       ...(process.env.E2E_DATABASE_URL

@@ -2,10 +2,10 @@
 // - API paths whose segments do not decode get 400, unknown API paths 404, wrong methods 405,
 //   in the API's JSON error shape (never Next's plain-text 500, HTML 404 page or empty 405);
 // - writes signed in by the browser's cookie (API mutations, server actions) must come from
-//   the app's own origin, and API mutations must be JSON (lib/api/request-guard.ts).
+//   the app's own origin, and API mutations must be JSON (lib/guards/request-guard.ts).
 import { NextResponse, type NextRequest } from "next/server";
 import { errorResponse } from "./lib/api/error-response";
-import { checkWrite, classifyPath, findBadSegment } from "./lib/api/request-guard";
+import { checkWrite, classifyPath, findBadSegment } from "./lib/guards/request-guard";
 import { allowedMethods } from "./lib/api/routes";
 
 /** The app's public origin: NEXTAUTH_URL's (scripts/serve.ts always sets it), else the Host's. */

@@ -13,8 +13,8 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
-/** The thread of lib/sim-threads, bundled beside every entry point that may start threads. */
-const THREAD_ENTRY = path.join(ROOT, "lib", "sim-threads", "sim-thread.ts");
+/** The thread of lib/simulations/threads, bundled beside every entry point that may start threads. */
+const THREAD_ENTRY = path.join(ROOT, "lib", "simulations", "threads", "sim-thread.ts");
 
 function hashOf(sources) {
   const hash = createHash("sha256");

@@ -4,7 +4,7 @@ import { signInAs } from "./fixtures";
 test("health reports the database as reachable", async ({ request }) => {
   const response = await request.get("/api/v1/health");
   expect(response.status()).toBe(200);
-  // The only server of the run holds the live lease (docs/decisions/091).
+  // The only server of the run holds the leader lease (docs/decisions/091).
   expect(await response.json()).toEqual({ status: "ok", database: "ok", replica: "leader" });
 });
 

@@ -5,11 +5,11 @@
 // never the tokens, the cookie or the secrets, though every request carries them.
 import { spawnSync } from "node:child_process";
 import { expect, test } from "@playwright/test";
-import { createPrismaClient } from "../lib/data/client";
-import { startEmbeddedPostgres, type EmbeddedPostgres } from "../lib/data/embedded-postgres";
-import { applyMigrations } from "../lib/data/migrator";
+import { createPrismaClient } from "../lib/data/db/client";
+import { startEmbeddedPostgres, type EmbeddedPostgres } from "../lib/data/db/embedded-postgres";
+import { applyMigrations } from "../lib/data/db/migrator";
 import { DEMO_USERS } from "../lib/demo/lab-org";
-import { createPersonalToken } from "../lib/testing/factories";
+import { createPersonalToken } from "../lib/demo/seed-org";
 import { seedDemoLab } from "../prisma/seed";
 import { startSecondServer, type SecondServer } from "./second-server";
 

@@ -1,6 +1,6 @@
 // Two production servers on one PostgreSQL (issue #33, point 7; docs/deploy.md): both start at
-// once on an empty database, which is migrated and seeded once; exactly one holds the live lease
-// and runs the tick timer and the demo's live driver while both serve and tick a cluster under
+// once on an empty database, which is migrated and seeded once; exactly one holds the leader lease
+// and runs the tick timer and the demo executor while both serve and tick a cluster under
 // load (the per-cluster advisory lock keeps their passes apart); when the leader's whole process
 // group is killed, the other takes the lease and the timers and driver move again within a
 // minute. Real PostgreSQL only: PGlite is a single session, where advisory locks never wait.
@@ -8,8 +8,8 @@ import { randomBytes } from "node:crypto";
 import { expect, test } from "@playwright/test";
 import pg from "pg";
 import { DEMO_USERS } from "../lib/demo/lab-org";
-import { createPrismaClient } from "../lib/data/client";
-import { createPersonalToken } from "../lib/testing/factories";
+import { createPrismaClient } from "../lib/data/db/client";
+import { createPersonalToken } from "../lib/demo/seed-org";
 import { startProductionServer, type ProductionServer } from "../lib/testing/production-server";
 import { adminQuery } from "../lib/testing/scratch-database";
 import { freePort } from "./fixtures";
@@ -156,7 +156,7 @@ test("exactly one leads: it alone runs the timer and the driver, both serve and 
   expect(await metric(leader, "allot_leader")).toBe(1);
   expect(await metric(follower, "allot_leader")).toBe(0);
   expect(
-    logLines(follower, "lease taken: this replica runs the tick timer and the live driver"),
+    logLines(follower, "lease taken: this replica runs the tick timer and the demo executor"),
   ).toHaveLength(0);
 
   // Load on both: the same cluster's jobs posted to both servers at the same moment, each post
@@ -280,7 +280,7 @@ test("SIGKILL of the leader's process group: the other leads and moves within a 
   expect(await metric(survivor, "allot_leader")).toBe(1);
   const taken = logLines(
     survivor,
-    "lease taken: this replica runs the tick timer and the live driver",
+    "lease taken: this replica runs the tick timer and the demo executor",
   );
   expect(taken.map((line) => line.previousHolder)).toEqual([deadHolder]);
 });

@@ -1,10 +1,10 @@
 import { expect, test } from "@playwright/test";
-import { createPrismaClient } from "../lib/data/client";
+import { createPrismaClient } from "../lib/data/db/client";
 import { formatPeriod, lastFullMonth } from "../lib/reports/review-period";
 import { writeReviewHistory } from "../lib/testing/review-history";
 import { signInAs, waitForHydration } from "./fixtures";
 
-// The server runs at 1x with no live driver: its clock is this machine's clock.
+// The server runs at 1x with no demo executor: its clock is this machine's clock.
 const MONTH = lastFullMonth(Math.floor(Date.now() / 1000));
 
 test.beforeAll(async () => {

@@ -2,7 +2,7 @@
 // people in through a real OpenID Connect provider started here on loopback (e2e/oidc-provider.ts),
 // on a fresh database. The first admin comes from ALLOT_ADMINS (docs/decisions/093-first-admins.md).
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { createPrismaClient, type Db } from "../lib/data/client";
+import { createPrismaClient, type Db } from "../lib/data/db/client";
 import { openScratchDatabase, type ScratchDatabase } from "../lib/testing/scratch-database";
 import { startProductionServer, type ProductionServer } from "../lib/testing/production-server";
 import { freePort, waitForHydration } from "./fixtures";

@@ -2,8 +2,8 @@
 // on a database that holds the demo users (docs/decisions/080-csrf-and-demo-mode.md). A second
 // production server, started here the way an operator starts it, on its own port.
 import { expect, test } from "@playwright/test";
-import { startEmbeddedPostgres, type EmbeddedPostgres } from "../lib/data/embedded-postgres";
-import { applyMigrations } from "../lib/data/migrator";
+import { startEmbeddedPostgres, type EmbeddedPostgres } from "../lib/data/db/embedded-postgres";
+import { applyMigrations } from "../lib/data/db/migrator";
 import { DEMO_USERS } from "../lib/demo/lab-org";
 import { seedDemoLab } from "../prisma/seed";
 import { startSecondServer, type SecondServer } from "./second-server";

@@ -17,7 +17,7 @@ test("a program lead drafts a split, replays today's demand under it, and adopts
   // 2-core machine (the waits below allow 60 s each).
   test.setTimeout(150_000);
   // Demand in the period: the seeded history's jobs of today (up to the server's start) and
-  // the researcher's work on two language budgets on b300 (the e2e server has no live driver).
+  // the researcher's work on two language budgets on b300 (the e2e server has no demo executor).
   const researcher = await (await browser.newContext()).newPage();
   await signInAs(researcher, "researcher");
   const tree = await nodes(researcher);

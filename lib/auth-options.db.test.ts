@@ -3,9 +3,9 @@
 import type { NextAuthOptions } from "next-auth";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { authOptions, authorizeDemoUser } from "./auth-options";
-import { createPrismaClient } from "./data/client";
+import { createPrismaClient } from "./data/db/client";
 import { DEMO_DOMAIN, DEMO_USERS } from "./demo/lab-org";
-import { upsertUsers } from "./testing/factories";
+import { upsertUsers } from "./demo/seed-org";
 
 const db = createPrismaClient(inject("databaseUrl"), 2);
 let userIds: Map<string, string>;

@@ -1,8 +1,8 @@
-// Who is asking, and what they may do (docs/concepts.md: leads of a node or of any
-// ancestor may edit below it; leads of the root are admins).
+// Who is asking: the browser session, a personal token or a cluster's executor token. What
+// they may edit in the budget tree is lib/data/budget-access.ts (docs/concepts.md).
 import "server-only";
 import { getServerSession } from "next-auth";
-import { BEARER_PATTERN } from "./api/request-guard";
+import { BEARER_PATTERN } from "./guards/request-guard";
 import { authOptions } from "./auth-options";
 import { findClusterByToken } from "./data/tokens";
 import { findUserById, findUserByToken, type SessionUser } from "./data/users";
@@ -70,26 +70,4 @@ export async function requireExecutor(request: Request, clusterName: string): Pr
       "Only the cluster's executor (its token) or an admin may do this.",
     );
   }
-}
-
-/**
- * True when `user` may change the children of `nodeId`: an admin, or a lead of the
- * node or of any of its ancestors. `parentOf` maps node id to parent id.
- *
- * @example canEditBelow(pi, "lm-pretrain", parents, leadNodeIds) // true for its PI
- */
-export function canEditBelow(
-  user: Pick<SessionUser, "isAdmin">,
-  nodeId: string,
-  parentOf: ReadonlyMap<string, string | null>,
-  leadNodeIds: ReadonlySet<string>,
-): boolean {
-  if (user.isAdmin) return true;
-  const seen = new Set<string>();
-  for (let id: string | null | undefined = nodeId; id; id = parentOf.get(id)) {
-    if (seen.has(id)) return false;
-    seen.add(id);
-    if (leadNodeIds.has(id)) return true;
-  }
-  return false;
 }

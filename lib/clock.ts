@@ -1,6 +1,6 @@
 // The app clock: live timestamps run on "sim time", which may run faster than real time in
 // the demo. An anchor (realMs, simMs, speed) maps real time to sim time; it is persisted
-// (lib/data/clock.ts) so every replica reads the same time. Pure: real time is an argument.
+// (lib/data/db/clock.ts) so every replica reads the same time. Pure: real time is an argument.
 
 /** Sim time = simMs + (realMs - anchor.realMs) x speed. */
 export type ClockAnchor = { realMs: number; simMs: number; speed: number };
@@ -26,7 +26,7 @@ export function reanchor(anchor: ClockAnchor | null, realMs: number, speed: numb
 }
 
 /**
- * The live speed from the environment: ALLOT_LIVE_SPEED when set (0 turns the live driver
+ * The live speed from the environment: ALLOT_LIVE_SPEED when set (0 turns the demo executor
  * off), else 60 in demo mode and 0 otherwise. The clock itself runs at this speed, or at 1x
  * when the driver is off.
  *

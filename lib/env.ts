@@ -4,7 +4,7 @@
 export type Env = Readonly<Record<string, string | undefined>>;
 
 /**
- * Demo mode: password-free sign-in as the four demo users, the demo seed and the live driver
+ * Demo mode: password-free sign-in as the four demo users, the demo seed and the demo executor
  * on start. Off unless asked for: ALLOT_DEMO=1 (or `true`); `npm run demo` and `npm run dev`
  * ask with `scripts/serve.ts --demo`. Any other value than 1/true/0/false throws, so that a
  * typo (`ALLOT_DEMO=yes`) stops the server at start instead of silently meaning "off".

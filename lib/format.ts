@@ -1,4 +1,5 @@
-// Number formats shared by pages (en-US grouping; the UI's language is English).
+// Number formats shared by pages (en-US grouping; the UI's language is English), and the
+// month names.
 
 const INTEGER = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
 
@@ -102,3 +103,19 @@ export function formatSpan(sec: number): string {
     return `${Math.floor(total / 3600)} h ${pad2(Math.floor((total % 3600) / 60))} min`;
   return `${Math.floor(total / DAY_SEC)} d ${Math.floor((total % DAY_SEC) / 3600)} h`;
 }
+
+/** English month names, January first. */
+export const MONTH_NAMES = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];

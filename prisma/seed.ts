@@ -1,11 +1,11 @@
 // The demo lab (docs/concepts.md), idempotent: `npm run db:seed` twice leaves one lab. A fresh
 // lab also gets 35 days of history up to the app clock's now (lib/demo/lab-history.ts).
-import { readAppNow } from "../lib/data/app-clock";
-import { createPrismaClient } from "../lib/data/client";
+import { readAppNow } from "../lib/data/db/app-clock";
+import { createPrismaClient } from "../lib/data/db/client";
 import { HISTORY_DAYS, historyStartSec, simulateLabHistory } from "../lib/demo/lab-history";
 import { buildLabOrg, DEMO_ORG_SEED } from "../lib/demo/lab-org";
-import { upsertOrg } from "../lib/testing/factories";
-import { insertLabHistory } from "../lib/testing/history";
+import { upsertOrg } from "../lib/demo/seed-org";
+import { insertLabHistory } from "../lib/demo/seed-history";
 
 /** The seed of the demo history's workload. */
 export const DEMO_HISTORY_SEED = 2026;

@@ -5,9 +5,10 @@ import { pathToFileURL } from "node:url";
 import { serialize } from "node:v8";
 import { Worker } from "node:worker_threads";
 import { afterAll, describe, expect, it } from "vitest";
-import { generateLabScenario, parseScenario, SCHEDULERS, simulateClusters } from "../lib/sim";
+import { parseScenario, SCHEDULERS, simulateClusters } from "../lib/sim";
+import { generateLabScenario } from "../lib/demo/lab-workload";
 import { buildWorkerBundle } from "./build-worker";
-import type { ThreadMessage, ThreadTask } from "../lib/sim-threads/sim-thread";
+import type { ThreadMessage, ThreadTask } from "../lib/simulations/threads/sim-thread";
 
 // Inside the app, as serve.ts's bundle is, so that its packages resolve.
 const OUT_DIR = path.resolve(

@@ -1,8 +1,8 @@
 // npm run db:migrate | db:migrate:create <name> | db:seed | db:reset
 // Works against DATABASE_URL, or against the embedded database when it is unset.
-import { openDatabase } from "../lib/data/connect";
-import { applyMigrations, createMigration } from "../lib/data/migrator";
-import { resetDatabase } from "../lib/data/reset";
+import { openDatabase } from "../lib/data/db/connect";
+import { applyMigrations, createMigration } from "../lib/data/db/migrator";
+import { resetDatabase } from "../lib/data/db/reset";
 import { seedDemoLab } from "../prisma/seed";
 
 const USAGE = "usage: tsx scripts/db.ts migrate | create <name> | seed | reset";

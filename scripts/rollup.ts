@@ -1,12 +1,12 @@
 // npm run db:rollup [-- --from <time>] [--to <time>] - rebuilds the hourly roll-ups from runs,
-// jobs and node health history in one transaction (lib/data/rollups.ts), against DATABASE_URL
+// jobs and node health history in one transaction (lib/data/tick/rollups.ts), against DATABASE_URL
 // or the embedded database. Exit 2 on a bad command line, 1 on a failure.
 import { UsageError } from "../lib/cli/io";
 import { parseRollupArgs, ROLLUP_HELP } from "../lib/cli/rollup-args";
-import { createPrismaClient } from "../lib/data/client";
-import { openDatabase } from "../lib/data/connect";
-import { applyMigrations } from "../lib/data/migrator";
-import { rebuildRollups } from "../lib/data/rollups";
+import { createPrismaClient } from "../lib/data/db/client";
+import { openDatabase } from "../lib/data/db/connect";
+import { applyMigrations } from "../lib/data/db/migrator";
+import { rebuildRollups } from "../lib/data/tick/rollups";
 
 async function main(argv: string[]): Promise<number> {
   let range;

@@ -7,12 +7,12 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import path from "node:path";
 import next from "next";
-import { openDatabase } from "../lib/data/connect";
-import { applyMigrations } from "../lib/data/migrator";
-import { withStartupLock } from "../lib/data/startup-lock";
+import { openDatabase } from "../lib/data/db/connect";
+import { applyMigrations } from "../lib/data/db/migrator";
+import { withStartupLock } from "../lib/data/db/startup-lock";
 import { adminEmails, demoModeWarning, isDemoMode } from "../lib/env";
-import { stopLeaderElection } from "../lib/live/leader-handle";
-import { metricsGuardOf, PEER_ADDRESS_HEADER } from "../lib/metrics/guard";
+import { stopLeaderElection } from "../lib/leader/leader-handle";
+import { metricsGuardOf, PEER_ADDRESS_HEADER } from "../lib/guards/metrics-guard";
 import { seedDemoLab } from "../prisma/seed";
 import { buildWorkerBundle } from "./build-worker";
 
@@ -92,7 +92,7 @@ async function main(): Promise<void> {
     console.log(`demo lab: ${summary}`);
   }
 
-  // instrumentation.ts starts the tick timer and the live driver in this process only.
+  // instrumentation.ts starts the tick timer and the demo executor in this process only.
   process.env.ALLOT_SERVE = "1";
   const app = next({ dev: isDev, dir: ROOT, hostname, port });
   await app.prepare();

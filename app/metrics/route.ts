@@ -2,7 +2,11 @@
 import { apiRoute, errorResponse } from "@/lib/api/respond";
 import { loadMetricsSnapshot } from "@/lib/data/metrics-snapshot";
 import { getLogger } from "@/lib/log/logger";
-import { checkMetricsAccess, metricsGuardOf, PEER_ADDRESS_HEADER } from "@/lib/metrics/guard";
+import {
+  checkMetricsAccess,
+  metricsGuardOf,
+  PEER_ADDRESS_HEADER,
+} from "@/lib/guards/metrics-guard";
 import { renderMetrics } from "@/lib/metrics/scrape";
 
 export const dynamic = "force-dynamic";

@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { ConfirmDialog } from "@/components/confirm/confirm-dialog";
-import { cancelConsequence, type CancelFacts } from "@/lib/history/consequences";
+import { cancelConsequence, type CancelFacts } from "@/lib/sentences/consequences";
 import { liveTimeFormatter } from "@/lib/format";
 
 type Props = {

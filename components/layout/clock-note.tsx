@@ -1,7 +1,7 @@
 import { CLOCK_NAME } from "@/lib/format";
 
 const TEXT = {
-  // Runs, ticks and decisions are stamped with the app clock (lib/data/clock.ts).
+  // Runs, ticks and decisions are stamped with the app clock (lib/data/db/clock.ts).
   cluster: `Times are the cluster clock, ${CLOCK_NAME}.`,
   // Budget edits and simulation runs are stamped when a person saved or started them.
   real: `Times are real time, ${CLOCK_NAME}, not the cluster clock (in the demo the cluster clock runs faster).`,

@@ -5,7 +5,7 @@ import { useActionState, useState } from "react";
 import type { NodeHealthState } from "@/app/(app)/clusters/[cluster]/nodes/actions";
 import { ConfirmDialog } from "@/components/confirm/confirm-dialog";
 import { liveTimeFormatter } from "@/lib/format";
-import { drainConsequence, type DrainRun } from "@/lib/history/consequences";
+import { drainConsequence, type DrainRun } from "@/lib/sentences/consequences";
 import { DRAIN_REASON_MESSAGE } from "@/lib/validation/oversight";
 
 type HealthAction = (state: NodeHealthState, form: FormData) => Promise<NodeHealthState>;

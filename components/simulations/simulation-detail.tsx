@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { GpuTimeline } from "@/components/timeline/gpu-timeline";
-import type { SimulationView } from "@/lib/data/simulations";
+import type { SimulationView } from "@/lib/simulations/store/simulations";
 import { formatDurationSec } from "@/lib/sim/duration";
 import { BudgetChart } from "./budget-chart";
 import { BudgetTable } from "./budget-table";

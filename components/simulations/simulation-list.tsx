@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import type { SimulationListItem } from "@/lib/data/simulations";
+import type { SimulationListItem } from "@/lib/simulations/store/simulations";
 import { describeOptions } from "@/lib/simulations/scenario-options";
 import { formatDateTime } from "@/lib/format";
 import { formatShare, formatWait, SOURCE_LABELS } from "./sim-format";

@@ -1,6 +1,6 @@
 // React Query options for the simulation pages, shared by every component that reads them.
 import { queryOptions } from "@tanstack/react-query";
-import type { SimulationListItem, SimulationView } from "@/lib/data/simulations";
+import type { SimulationListItem, SimulationView } from "@/lib/simulations/store/simulations";
 import type { SimulationTimelines } from "@/lib/simulations/timeline-format";
 
 const POLL_MS = 1000;

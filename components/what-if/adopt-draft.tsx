@@ -5,7 +5,7 @@ import { useState } from "react";
 import { staleState, type ChildrenState } from "@/components/budget-tree/budget-api";
 import { ConfirmDialog } from "@/components/confirm/confirm-dialog";
 import { formatDateTime, formatWeight } from "@/lib/format";
-import { splitChanges } from "@/lib/history/consequences";
+import { splitChanges } from "@/lib/sentences/consequences";
 import { ADOPT_REASON_MESSAGE } from "@/lib/validation/oversight";
 import { adoptDraft } from "./what-if-api";
 

@@ -1,7 +1,7 @@
 // The browser's calls to the drafts and what-if routes (the same ones scripts use).
 import { callApi as call } from "@/components/budget-tree/budget-api";
 import type { DraftListItem } from "@/lib/data/budget-drafts";
-import type { WhatIfView } from "@/lib/data/what-ifs";
+import type { WhatIfView } from "@/lib/simulations/store/what-ifs";
 
 export function saveDraft(
   nodeId: string,

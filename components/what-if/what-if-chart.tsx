@@ -17,8 +17,8 @@ import {
   GPU_HOURS_Y_AXIS_PROPS,
 } from "@/components/charts/gpu-hours-axes";
 import { ENTITLED_COLOUR, WHAT_IF_COLOURS } from "@/components/charts/palette";
-import { selectChartBars } from "@/lib/what-if/chart-rows";
-import type { WhatIfSummary } from "@/lib/what-if/summary";
+import { selectChartBars } from "@/lib/simulations/what-if/chart-rows";
+import type { WhatIfSummary } from "@/lib/simulations/what-if/summary";
 
 /**
  * Received GPU-hours per child of the branch (what the draft reweights) in each column, with

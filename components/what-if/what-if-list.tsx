@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
-import type { WhatIfView } from "@/lib/data/what-ifs";
+import type { WhatIfView } from "@/lib/simulations/store/what-ifs";
 import { formatShare } from "@/components/simulations/sim-format";
 import { whatIfHref } from "./what-if-api";
 import { whatIfListQuery } from "./what-if-queries";

@@ -1,6 +1,6 @@
 // React Query options of the what-if pages: poll while a run is queued or running.
 import { queryOptions } from "@tanstack/react-query";
-import type { WhatIfView } from "@/lib/data/what-ifs";
+import type { WhatIfView } from "@/lib/simulations/store/what-ifs";
 
 const POLL_MS = 1000;
 

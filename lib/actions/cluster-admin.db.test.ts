@@ -2,7 +2,7 @@
 // state, bad input a 422 state naming the field, and neither throws nor writes anything.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { seedDemoLab } from "../../prisma/seed";
-import { createPrismaClient } from "../data/client";
+import { createPrismaClient } from "../data/db/client";
 import type { SessionUser } from "../data/users";
 import { DEMO_USERS } from "../demo/lab-org";
 import { createToken, revokeToken, setNodeHealth } from "./cluster-admin";

@@ -8,7 +8,7 @@ import { createClusterToken, revokeClusterToken } from "../data/tokens";
 import type { SessionUser } from "../data/users";
 import { nodeHealthSchema, nodeIndexField } from "../validation/oversight";
 import { pathParamSchema } from "../validation/params";
-import { lineString } from "../validation/text";
+import { lineString } from "../text";
 
 // Hidden fields of the page's forms; z.object, not strictObject: React may add its own fields
 // ($ACTION_...) to a form submitted before hydration.

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { AppError } from "../errors";
 import { Prisma } from "../generated/prisma/client";
-import { lineString } from "../validation/text";
+import { lineString } from "../text";
 import { captureLogs } from "../testing/log-capture";
 import { safeAction } from "./safe-action";
 

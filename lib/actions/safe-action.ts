@@ -5,7 +5,7 @@
 // throwing, so a refusal is a message in the form, not an error page and a stack in the log.
 import { unstable_rethrow } from "next/navigation";
 import { ZodError } from "zod";
-import { toDatabaseAppError } from "../data/prisma-errors";
+import { toDatabaseAppError } from "../data/db/prisma-errors";
 import { AppError, ERROR_STATUS, type ErrorCode, type FieldIssue } from "../errors";
 import { getLogger } from "../log/logger";
 

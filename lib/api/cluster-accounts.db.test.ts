@@ -4,10 +4,10 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { seedDemoLab } from "../../prisma/seed";
 import { GET } from "../../app/api/v1/clusters/[name]/accounts/route";
-import { createPrismaClient } from "../data/client";
+import { createPrismaClient } from "../data/db/client";
 import { createClusterToken } from "../data/tokens";
 import { DEMO_USERS } from "../demo/lab-org";
-import { createPersonalToken } from "../testing/factories";
+import { createPersonalToken } from "../demo/seed-org";
 
 const databaseUrl = inject("databaseUrl");
 const db = createPrismaClient(databaseUrl, 2);

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { seedDemoLab } from "../../prisma/seed";
 import { POST } from "../../app/api/v1/clusters/[name]/events/route";
-import { createPrismaClient } from "../data/client";
+import { createPrismaClient } from "../data/db/client";
 import { createClusterToken } from "../data/tokens";
 import { DEMO_USERS } from "../demo/lab-org";
 

@@ -147,7 +147,7 @@ export const healthSchema = z.object({
   database: z.enum(["ok", "unreachable"]),
   replica: z.enum(["leader", "follower"]).meta({
     description:
-      "`leader`: this server holds the live lease and runs the tick timer and the demo's live driver (docs/deploy.md).",
+      "`leader`: this server holds the leader lease and runs the tick timer and the demo executor (docs/deploy.md).",
   }),
 });
 

@@ -13,7 +13,7 @@ import { createOwnToken, revokeOwnToken } from "../actions/personal-tokens";
 import { safeAction } from "../actions/safe-action";
 import { getChildrenState } from "../data/budget-state";
 import { setChildren } from "../data/budget-edits";
-import { createPrismaClient } from "../data/client";
+import { createPrismaClient } from "../data/db/client";
 import { issuePersonalToken } from "../data/personal-tokens";
 import { createClusterToken } from "../data/tokens";
 import { findUserByToken, hashToken, LAST_USED_WRITE_MS } from "../data/users";

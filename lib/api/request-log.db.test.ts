@@ -7,12 +7,12 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { seedDemoLab } from "../../prisma/seed";
 import { POST as postEvents } from "../../app/api/v1/clusters/[name]/events/route";
 import { GET as getJobs } from "../../app/api/v1/jobs/route";
-import { createPrismaClient } from "../data/client";
+import { createPrismaClient } from "../data/db/client";
 import { createClusterToken } from "../data/tokens";
 import { removeTestCluster } from "../testing/remove-cluster";
 import { DEMO_USERS } from "../demo/lab-org";
 import { createLogger, setLogDestination } from "../log/logger";
-import { createPersonalToken } from "../testing/factories";
+import { createPersonalToken } from "../demo/seed-org";
 import { apiRoute } from "./respond";
 
 const databaseUrl = inject("databaseUrl");

@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import type { NextResponse } from "next/server";
 import { ZodError } from "zod";
-import { toDatabaseAppError } from "../data/prisma-errors";
+import { toDatabaseAppError } from "../data/db/prisma-errors";
 import { AppError, type FieldIssue } from "../errors";
 import { getLogger } from "../log/logger";
 import { withRequestCaller } from "../log/request-context";

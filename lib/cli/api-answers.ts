@@ -68,7 +68,7 @@ export const shareRowAnswer = z.looseObject({
   usageGpuSeconds: z.number(),
   usageRatio: z.number().nullable(),
   rank: int.nullable(),
-  /** Absent in rankings stored before 2026-12-04 (lib/data/ranking.ts). */
+  /** Absent in rankings stored before 2026-12-04 (lib/data/tick/ranking.ts). */
   weight: z.number().optional(),
   fraction: z.number().optional(),
   levelFairShare: z

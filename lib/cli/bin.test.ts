@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { generateLabScenario } from "../sim";
+import { generateLabScenario } from "../demo/lab-workload";
 import { SEMI_SPACE_FLAG } from "../../bin/node-flags.mjs";
 import { runMain, simulateBothArgs } from "./test-helpers";
 

@@ -1,4 +1,4 @@
-import { generateLabScenario, WORKLOAD_PROFILES } from "../sim";
+import { generateLabScenario, WORKLOAD_PROFILES } from "../demo/lab-workload";
 import { parseCommandArgs, parseIntegerFlag, requireString } from "./args";
 import { UsageError, writeOutput, type CliIo } from "./io";
 

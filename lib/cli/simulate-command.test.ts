@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { build } from "esbuild";
 import { afterAll, describe, expect, it } from "vitest";
-import { generateLabScenario } from "../sim";
+import { generateLabScenario } from "../demo/lab-workload";
 import { runMain as run, simulateBothArgs } from "./test-helpers";
 
 const DIR = mkdtempSync(path.join(tmpdir(), "allot-simulate-"));

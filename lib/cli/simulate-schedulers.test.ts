@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { generateLabScenario, parseScenario, type SchedulerName } from "../sim";
+import { parseScenario, type SchedulerName } from "../sim";
+import { generateLabScenario } from "../demo/lab-workload";
 import { InputError, type CliIo } from "./io";
 import {
   chooseThreadCount,

@@ -1,5 +1,5 @@
 // How `allot simulate` runs its schedulers: in this thread, one cluster after another, or with
-// every (scheduler, cluster) task on worker threads (lib/sim-threads), when that pays. Clusters
+// every (scheduler, cluster) task on worker threads (lib/simulations/threads), when that pays. Clusters
 // are independent and the simulator is deterministic, so both give exactly runSimulation's
 // results, and the same report and timeline bytes.
 import { availableParallelism } from "node:os";
@@ -88,7 +88,7 @@ export async function simulateSchedulers(
   onResult: (result: SimulationResult) => void,
 ): Promise<void> {
   // Loaded only for threads: a run in this thread (and every other command) starts as before.
-  const pool = threads > 1 ? await import("../sim-threads/cluster-threads") : null;
+  const pool = threads > 1 ? await import("../simulations/threads/cluster-threads") : null;
   const canThread = pool?.hasClusterThreadEntry() ?? false;
   if (pool && !canThread) {
     io.stderr(

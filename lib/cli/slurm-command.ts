@@ -2,7 +2,7 @@
 // talk to an Allot server (ALLOT_TOKEN) and run SLURM's own tools, both through `deps`, so
 // tests can point them at a server and a SLURM of their choosing.
 import { createAllotClient, type AllotClient } from "../slurm/allot-client";
-import { runBridgeCommand, runRegisterCommand } from "../slurm/bridge-command";
+import { runBridgeCommand, runRegisterCommand } from "./bridge-command";
 import { createSlurmRunner, type SlurmRunner } from "../slurm/slurm-cli";
 import { UsageError, type CliIo } from "./io";
 import { runSyncAccountsCommand } from "./sync-accounts-command";

@@ -1,9 +1,8 @@
 // Who may edit which part of the budget tree (docs/concepts.md), read from the database
 // inside the caller's transaction so the check and the write see the same tree.
 import "server-only";
-import { canEditBelow } from "../auth";
-import { getDb } from "../db";
-import type { Db } from "./client";
+import { getDb } from "./db/app-db";
+import type { Db } from "./db/client";
 import type { SessionUser } from "./users";
 import { AppError } from "../errors";
 
@@ -15,6 +14,28 @@ export type TreeAccess = {
 };
 
 export type LiveNode = { id: string; parentId: string | null; name: string; version: number };
+
+/**
+ * True when `user` may change the children of `nodeId`: an admin, or a lead of the
+ * node or of any of its ancestors. `parentOf` maps node id to parent id.
+ *
+ * @example canEditBelow(pi, "lm-pretrain", parents, leadNodeIds) // true for its PI
+ */
+export function canEditBelow(
+  user: Pick<SessionUser, "isAdmin">,
+  nodeId: string,
+  parentOf: ReadonlyMap<string, string | null>,
+  leadNodeIds: ReadonlySet<string>,
+): boolean {
+  if (user.isAdmin) return true;
+  const seen = new Set<string>();
+  for (let id: string | null | undefined = nodeId; id; id = parentOf.get(id)) {
+    if (seen.has(id)) return false;
+    seen.add(id);
+    if (leadNodeIds.has(id)) return true;
+  }
+  return false;
+}
 
 /** The live tree's parent links and the nodes `user` leads. */
 export async function loadTreeAccess(tx: Tx, user: SessionUser): Promise<TreeAccess> {

@@ -3,13 +3,17 @@ import { seedDemoLab } from "../../prisma/seed";
 import { expectAppError } from "../testing/expect-app-error";
 import { createTestBranch, type TestBranch } from "../testing/budget-branch";
 import { runScheduler } from "../simulations/run-scenario";
-import { prepareWhatIf, summariseWhatIf } from "../simulations/what-if-run";
-import { adoptDraft, createDraft, getDraft, getWhatIfForEditor, listDrafts } from "./budget-drafts";
+import { prepareWhatIf, summariseWhatIf } from "../simulations/worker/what-if-run";
+import { adoptDraft, createDraft, getDraft, listDrafts } from "./budget-drafts";
 import { setChildren } from "./budget-edits";
 import { getChildrenState } from "./budget-state";
-import { createPrismaClient } from "./client";
-import { insertWhatIf } from "./what-ifs";
-import { loadDemandJobs } from "./what-if-store";
+import { createPrismaClient } from "./db/client";
+import {
+  getDraftWithWhatIfs,
+  getWhatIfForEditor,
+  insertWhatIf,
+} from "../simulations/store/what-ifs";
+import { loadDemandJobs } from "../simulations/store/what-if-store";
 
 const databaseUrl = process.env.DATABASE_URL!;
 const db = createPrismaClient(databaseUrl, 2);
@@ -64,7 +68,7 @@ describe("drafts", () => {
     expect(
       (await listDrafts(branch.users.admin, branch.ids[LABEL]!)).drafts.map((d) => d.id),
     ).toContain(draft.id);
-    const view = await getDraft(branch.users.programLead, draft.id);
+    const view = await getDraftWithWhatIfs(branch.users.programLead, draft.id);
     expect(view).toMatchObject({ isStale: false, currentVersion: before.version, whatIfs: [] });
     expect(view.currentChildren.map((child) => child.weight)).toEqual([2, 1]);
   });

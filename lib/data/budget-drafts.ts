@@ -3,8 +3,8 @@
 // setChildrenIn (the normal edit, with history) in the transaction that marks them adopted.
 import "server-only";
 import { AppError } from "../errors";
-import { getDb } from "../db";
-import { formatDate } from "../format";
+import { getDb } from "./db/app-db";
+import { adoptionReason } from "../sentences/budget-changes";
 import type { Prisma } from "../generated/prisma/client";
 import type { CreateDraftInput } from "../validation/what-if";
 import { assertAllowed, canEditChildren, findLiveNode, loadTreeAccess } from "./budget-access";
@@ -18,7 +18,6 @@ import {
 import type { ChildState } from "./budget-state";
 import { lockTreeForEdit } from "./tree-lock";
 import type { SessionUser } from "./users";
-import { findWhatIf, listWhatIfs, type WhatIfView } from "./what-ifs";
 
 type Tx = Prisma.TransactionClient;
 
@@ -44,7 +43,6 @@ export type DraftView = DraftListItem & {
   isStale: boolean;
   /** The split in force now. */
   currentChildren: ChildState[];
-  whatIfs: WhatIfView[];
 };
 
 const DRAFT = {
@@ -151,27 +149,26 @@ export async function listDrafts(
   };
 }
 
-/** A draft with the split in force now and its what-ifs; 404 unknown, 403 for non-editors. */
+/**
+ * A draft with the split in force now; 404 unknown, 403 for non-editors. Its what-ifs are
+ * lib/simulations/store/what-ifs.ts's getDraftWithWhatIfs.
+ */
 export async function getDraft(user: SessionUser, draftId: string): Promise<DraftView> {
   const db = getDb();
   const row = await db.budgetDraft.findUnique({ where: { id: draftId }, select: DRAFT });
   if (!row) throw new AppError("not_found", `No draft has id "${draftId}".`);
   const node = await requireEditor(db, user, row.nodeId);
-  const [children, whatIfs] = await Promise.all([
-    db.budgetNode.findMany({
-      where: { parentId: node.id, removedAt: null },
-      select: { id: true, name: true, weight: true },
-      orderBy: [{ createdAt: "asc" }, { name: "asc" }],
-    }),
-    listWhatIfs(draftId),
-  ]);
+  const children = await db.budgetNode.findMany({
+    where: { parentId: node.id, removedAt: null },
+    select: { id: true, name: true, weight: true },
+    orderBy: [{ createdAt: "asc" }, { name: "asc" }],
+  });
   return {
     ...toListItem(row),
     nodeName: node.name,
     currentVersion: node.version,
     isStale: row.adoptedAt === null && node.version !== row.basedOnVersion,
     currentChildren: children,
-    whatIfs,
   };
 }
 
@@ -196,13 +193,6 @@ export async function getDraftForEditor(
   if (!draft) throw new AppError("not_found", `No draft has id "${draftId}".`);
   await requireEditor(tx, user, draft.nodeId);
   return { ...draft, children: draft.children as DraftChildView[] };
-}
-
-/** The history reason: the adopter's own, naming the draft and its latest what-if. */
-function adoptionReason(draft: { createdAt: Date }, period: string | null, reason: string): string {
-  const made = formatDate(draft.createdAt);
-  const after = period ? ` after a what-if on ${period}` : "";
-  return `Adopted the draft of ${made}${after}: ${reason}`.slice(0, 500);
 }
 
 /**
@@ -235,7 +225,7 @@ export async function adoptDraft(
     });
     const result = await setChildrenIn(tx, user, draft.nodeId, {
       version: draft.basedOnVersion,
-      reason: adoptionReason(draft, latest?.name ?? null, reason),
+      reason: adoptionReason(draft.createdAt, latest?.name ?? null, reason).slice(0, 500),
       children: draft.children,
     });
     await tx.budgetDraft.update({
@@ -244,16 +234,4 @@ export async function adoptDraft(
     });
     return { ...result, draftId };
   }, TRANSACTION);
-}
-
-/** One what-if of a draft, for people who may edit the draft's node (404, 403). */
-export async function getWhatIfForEditor(
-  user: SessionUser,
-  draftId: string,
-  runId: string,
-): Promise<WhatIfView> {
-  await getDraftForEditor(getDb(), user, draftId);
-  const run = await findWhatIf(draftId, runId);
-  if (!run) throw new AppError("not_found", `Draft "${draftId}" has no what-if "${runId}".`);
-  return run;
 }

@@ -6,7 +6,7 @@ import { setChildren } from "./budget-edits";
 import { getNodeHistory } from "./budget-history";
 import { getChildrenState } from "./budget-state";
 import { getBudgetTree } from "./budgets";
-import { createPrismaClient } from "./client";
+import { createPrismaClient } from "./db/client";
 
 const databaseUrl = inject("databaseUrl");
 const db = createPrismaClient(databaseUrl, 2);

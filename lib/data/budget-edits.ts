@@ -5,7 +5,7 @@ import "server-only";
 import { applyChildrenEdit } from "../engine/budget-edit";
 import { AppError } from "../errors";
 import { getSplitWarnings, type SetChildrenInput } from "../validation/budgets";
-import { getDb } from "../db";
+import { getDb } from "./db/app-db";
 import type { Prisma } from "../generated/prisma/client";
 import {
   assertAllowed,

@@ -2,7 +2,7 @@
 // why, before and after) and the node's own weight from each change on. Read-only: the
 // app has no way to edit or delete history, and the database refuses it too.
 import "server-only";
-import { getDb } from "../db";
+import { getDb } from "./db/app-db";
 import { AppError } from "../errors";
 import type { ChildState } from "./budget-state";
 import { canEditChildren, loadTreeAccess } from "./budget-access";

@@ -1,7 +1,7 @@
 // Open work per leaf budget, for the split editor's warning before a leaf becomes a parent
 // (setChildren refuses that while the leaf has pending or running jobs: ADR 030).
 import "server-only";
-import { getDb } from "../db";
+import { getDb } from "./db/app-db";
 
 export type OpenJobCounts = { pending: number; running: number };
 

@@ -1,9 +1,10 @@
 // Members of leaf budgets and leads of nodes: added and removed by leads above them,
 // each change kept in the history (an AllocationChange of kind "members" or "leads").
 import "server-only";
-import { getDb } from "../db";
+import { getDb } from "./db/app-db";
 import { AppError } from "../errors";
 import type { PersonInput } from "../validation/budgets";
+import { peopleChangeReason } from "../sentences/budget-changes";
 import {
   assertAllowed,
   canEditChildren,
@@ -95,15 +96,12 @@ export async function changePerson(
         await tx.budgetMember.delete({ where: { nodeId_userId: link } });
       }
       const after = await listPeople();
-      const noun = role === "leads" ? "lead" : "member";
       await tx.allocationChange.create({
         data: {
           kind: role,
           nodeId,
           userId: user.id,
-          reason: isAdding
-            ? `Added ${person.name} as ${noun}`
-            : `Removed ${person.name} as ${noun}`,
+          reason: peopleChangeReason({ isAdding, name: person.name, role }),
           before,
           after,
         },

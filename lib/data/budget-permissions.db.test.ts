@@ -13,7 +13,7 @@ import {
 import { setChildren } from "./budget-edits";
 import { changePerson, type PeopleRole } from "./budget-people";
 import { getChildrenState } from "./budget-state";
-import { createPrismaClient } from "./client";
+import { createPrismaClient } from "./db/client";
 
 const databaseUrl = inject("databaseUrl");
 const db = createPrismaClient(databaseUrl, 2);

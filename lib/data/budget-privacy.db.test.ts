@@ -8,7 +8,7 @@ import { getNodeHistory } from "./budget-history";
 import { changePerson } from "./budget-people";
 import { getChildrenState } from "./budget-state";
 import { getBudgetTreeFor, type BudgetNodeView } from "./budgets";
-import { createPrismaClient } from "./client";
+import { createPrismaClient } from "./db/client";
 
 const databaseUrl = inject("databaseUrl");
 const db = createPrismaClient(databaseUrl, 2);

@@ -10,7 +10,7 @@ import { createTestBranch, type TestBranch } from "../testing/budget-branch";
 import { setChildren } from "./budget-edits";
 import { changePerson } from "./budget-people";
 import { getChildrenState } from "./budget-state";
-import { createPrismaClient } from "./client";
+import { createPrismaClient } from "./db/client";
 import { cancelJob, submitJob } from "./jobs";
 
 const databaseUrl = inject("databaseUrl");

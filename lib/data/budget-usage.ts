@@ -1,8 +1,8 @@
 // What each budget used on each cluster over its lookback window: the usage the ranking uses,
 // read from the ranking each tick stores (clusters.ranking), for the budget panel.
 import "server-only";
-import { getDb } from "../db";
-import { readRanking } from "./ranking";
+import { getDb } from "./db/app-db";
+import { readRanking } from "./tick/ranking";
 
 export type ClusterUsage = {
   name: string;

@@ -1,8 +1,8 @@
 import "server-only";
 import { validateBudgetTree } from "../engine/budget-tree";
-import { getDb } from "../db";
+import { getDb } from "./db/app-db";
 import { getEditRights } from "./budget-access";
-import { keepRootedRows, UnusableTreeError } from "./rooted-rows";
+import { keepRootedRows, UnusableTreeError } from "./tick/rooted-rows";
 import type { SessionUser } from "./users";
 
 export type PersonRef = { id: string; name: string; email: string };

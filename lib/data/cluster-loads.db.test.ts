@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { seedDemoLab } from "../../prisma/seed";
 import { DEMO_USERS } from "../demo/lab-org";
-import { getDb } from "../db";
+import { getDb } from "./db/app-db";
 import { listClusterLoads } from "./queue";
 
 const databaseUrl = inject("databaseUrl");

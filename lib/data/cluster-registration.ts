@@ -1,7 +1,7 @@
 // A cluster an outside executor drives: created, or brought up to date with the executor's
-// nodes, by POST /api/v1/clusters (admins). The built-in demo driver never drives it.
+// nodes, by POST /api/v1/clusters (admins). The demo executor never drives it.
 import "server-only";
-import { getDb } from "../db";
+import { getDb } from "./db/app-db";
 import { AppError } from "../errors";
 import type { RegisterClusterInput } from "../validation/clusters";
 import { createClusterToken } from "./tokens";

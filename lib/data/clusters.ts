@@ -1,10 +1,10 @@
 import "server-only";
-import { getDb } from "../db";
+import { getDb } from "./db/app-db";
 
 export type ClusterSummary = {
   name: string;
   gpuType: string;
-  /** builtin (the demo driver) or slurm (the bridge; jobs come from sbatch). */
+  /** builtin (the demo executor) or slurm (the bridge; jobs come from sbatch). */
   executor: "builtin" | "slurm";
   nodes: number;
   gpus: number;

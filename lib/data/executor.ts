@@ -1,19 +1,19 @@
 // The executor interface (docs/executor.md): events in, idempotent by (cluster, event id),
 // applied under the cluster's lock; the plan out (runs to start, runs to stop).
 import "server-only";
-import { getDb } from "../db";
+import { getDb } from "./db/app-db";
 import { AppError } from "../errors";
 import type { NodeSlice } from "../engine";
 import type { Prisma } from "../generated/prisma/client";
-import { explainLive } from "../live/explain";
+import { explainLive } from "../sentences/live";
 import { getLogger } from "../log/logger";
 import { getMetrics } from "../metrics/registry";
 import type { ExecutorEvent } from "../validation/executor";
-import { getNow } from "./clock";
-import { toSec, type Tx } from "./live-state";
+import { getNow } from "./db/clock";
+import { toSec, type Tx } from "./tick/load-state";
 import { loadMirrorContext, queueMirroredJob, type MirrorContext } from "./mirrored-jobs";
-import { lockCluster, type TickResult } from "./tick";
-import { tickAfterCommit } from "./tick-queue";
+import { lockCluster, type TickResult } from "./tick/tick";
+import { tickAfterCommit } from "./tick/tick-queue";
 import { lockTreeForUse } from "./tree-lock";
 
 /** `refused`: a submission Allot cannot queue (the note says why); it is not recorded. */
@@ -28,7 +28,7 @@ export type IngestResult = {
 
 /**
  * Who sent the events, kept with each node health change: the cluster's executor (the
- * default), the demo's built-in driver, or a person (an admin on the nodes page or the API)
+ * default), the demo executor, or a person (an admin on the nodes page or the API)
  * with their reason.
  */
 export type EventActor =

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { seedDemoLab } from "../../prisma/seed";
 import { getBudgetTree } from "./budgets";
 import { listClusters } from "./clusters";
-import { applyMigrations, MIGRATIONS_DIR } from "./migrator";
+import { applyMigrations, MIGRATIONS_DIR } from "./db/migrator";
 
 const databaseUrl = inject("databaseUrl");
 const client = new pg.Client({ connectionString: databaseUrl });

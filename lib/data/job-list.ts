@@ -1,16 +1,16 @@
 // The jobs list (/jobs and GET /api/v1/jobs): one page of the jobs the caller may see, filtered
 // and sorted in the database, with the total and a note for what hides everything.
 import "server-only";
-import { getDb } from "../db";
+import { getDb } from "./db/app-db";
 import { AppError, type FieldIssue } from "../errors";
 import type { Prisma } from "../generated/prisma/client";
-import { estimateLiveStart, summarizeLive } from "../live/explain";
+import { estimateLiveStart, summarizeLive } from "../sentences/live";
 import type { JobListQuery } from "../validation/job-list";
 import type { SessionUser } from "./users";
-import { getNow } from "./clock";
+import { getNow } from "./db/clock";
 import { budgetFilterIds, jobScope, type JobScope } from "./job-scope";
-import { loadBudgetTree, toSec } from "./live-state";
-import { readRanking } from "./ranking";
+import { loadBudgetTree, toSec } from "./tick/load-state";
+import { readRanking } from "./tick/ranking";
 
 export type JobListRow = {
   id: string;

@@ -1,13 +1,13 @@
 // Read models of jobs for the job page and GET /api/v1/jobs/{id}: plain DTOs with
 // epoch seconds and every reason already written as a sentence.
 import "server-only";
-import { getDb } from "../db";
+import { getDb } from "./db/app-db";
 import { AppError } from "../errors";
 import { describePlacement, type NodeSlice } from "../engine";
-import { estimateLiveStart, explainLive, summarizeLive } from "../live/explain";
-import { getNow } from "./clock";
-import { readRanking, type RankingRow } from "./ranking";
-import { toSec } from "./live-state";
+import { estimateLiveStart, explainLive, summarizeLive } from "../sentences/live";
+import { getNow } from "./db/clock";
+import { readRanking, type RankingRow } from "./tick/ranking";
+import { toSec } from "./tick/load-state";
 
 export type RunView = {
   id: string;

@@ -1,14 +1,14 @@
 // Submitting, cancelling and reading jobs (POST /api/v1/jobs, the job pages).
 import "server-only";
-import { getDb } from "../db";
+import { getDb } from "./db/app-db";
 import { AppError } from "../errors";
 import type { SubmitJobInput } from "../validation/jobs";
 import { getBudgetNode } from "../engine";
-import { getNow } from "./clock";
-import { loadBudgetTree } from "./live-state";
+import { getNow } from "./db/clock";
+import { loadBudgetTree } from "./tick/load-state";
 import { checkSubmission, loadSubmissionContext } from "./submissions";
-import { lockCluster } from "./tick";
-import { tickAfterCommit } from "./tick-queue";
+import { lockCluster } from "./tick/tick";
+import { tickAfterCommit } from "./tick/tick-queue";
 import { lockTreeForUse } from "./tree-lock";
 
 const SUBMIT_TRANSACTION = { timeout: 20_000, maxWait: 10_000 } as const;
@@ -22,7 +22,7 @@ export async function submitJob(user: JobCaller, input: SubmitJobInput): Promise
 }
 
 /**
- * Queues several jobs (the live driver's arrivals) and ticks each cluster once. All or none:
+ * Queues several jobs (the demo executor's arrivals) and ticks each cluster once. All or none:
  * any rule broken by any job is a 422 naming the field (`jobs.3.gpus` for the fourth job).
  */
 export async function submitJobs(

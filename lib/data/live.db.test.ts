@@ -3,11 +3,11 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { seedDemoLab } from "../../prisma/seed";
 import { DEMO_USERS } from "../demo/lab-org";
 import { AppError } from "../errors";
-import { getDb } from "../db";
+import { getDb } from "./db/app-db";
 import { ingestEvents, getPlan } from "./executor";
 import { getJobView } from "./job-views";
 import { cancelJob, submitJob } from "./jobs";
-import { runTick } from "./tick";
+import { runTick } from "./tick/tick";
 
 const databaseUrl = inject("databaseUrl");
 const isEmbedded = inject("isEmbeddedDatabase");

@@ -1,11 +1,11 @@
 // What the Prometheus gauges show, read from the database at each scrape (GET /metrics), so
 // that two replicas behind one balancer report the same values.
 import "server-only";
-import { getDb } from "../db";
-import { getNow } from "./clock";
-import { toSec } from "./live-state";
+import { getDb } from "./db/app-db";
+import { getNow } from "./db/clock";
+import { toSec } from "./tick/load-state";
 import { listClusterLoads, type ClusterLoad } from "./queue";
-import { readRanking } from "./ranking";
+import { readRanking } from "./tick/ranking";
 
 export type BudgetSample = {
   cluster: string;

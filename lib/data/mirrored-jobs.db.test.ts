@@ -3,14 +3,14 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { seedDemoLab } from "../../prisma/seed";
 import { DEMO_USERS } from "../demo/lab-org";
-import { getDb } from "../db";
+import { getDb } from "./db/app-db";
 import { removeTestCluster } from "../testing/remove-cluster";
 import { registerCluster } from "./cluster-registration";
 import { listClusters } from "./clusters";
 import { getJobView } from "./job-views";
 import { submitJob } from "./jobs";
 import { getPlan, ingestEvents } from "./executor";
-import { listDriverClusters } from "./live-driver";
+import { listDriverClusters } from "../demo/executor/reads";
 
 const databaseUrl = inject("databaseUrl");
 const CLUSTER = "slurm-test";
@@ -58,7 +58,7 @@ function submitted(extra: Record<string, unknown> = {}) {
 }
 
 describe("a registered SLURM cluster", () => {
-  it("has the executor's node names and is never driven by the built-in driver", async () => {
+  it("has the executor's node names and is never driven by the demo executor", async () => {
     const plan = await getPlan(CLUSTER);
     expect(plan.nodes.map((node) => [node.index, node.hostname, node.gpus])).toEqual([
       [0, "n1", 8],

@@ -6,9 +6,16 @@
 import "server-only";
 import { canEverPlace, checkChargeableBudget } from "../engine";
 import type { ClusterNodeState } from "../engine";
-import { slurmAccountsOf, type SlurmAccountMap } from "../slurm/accounts";
+import { slurmAccountsOf, type SlurmAccountMap } from "./slurm-mapping";
 import type { ExecutorEvent } from "../validation/executor";
-import { loadBudgetTree, type Tx } from "./live-state";
+import {
+  minRuntimeRefusal,
+  parentAccountRefusal,
+  tooManyGpusRefusal,
+  unknownAccountRefusal,
+  unplaceableRefusal,
+} from "../sentences/mirror-refusals";
+import { loadBudgetTree, type Tx } from "./tick/load-state";
 
 type SubmittedEvent = Extract<ExecutorEvent, { kind: "job.submitted" }>;
 
@@ -53,15 +60,11 @@ export function checkMirroredJob(
   if (typeof accounts === "string") return { reason: accounts };
   const leafId = accounts.nodeIdByAccount.get(event.account.toLowerCase());
   if (leafId === undefined) {
-    return {
-      reason: `Account "${event.account}" is not a budget in Allot; ask your lead which account to charge.`,
-    };
+    return { reason: unknownAccountRefusal(event.account) };
   }
   const budget = checkChargeableBudget(context.tree, leafId);
   if (!budget.ok) {
-    return {
-      reason: `Account "${event.account}" has sub-budgets; charge one of its leaves (e.g. ${firstLeafAccount(context, leafId)}).`,
-    };
+    return { reason: parentAccountRefusal(event.account, firstLeafAccount(context, leafId)) };
   }
   const clusterGpus = cluster.nodes.reduce((sum, node) => sum + node.gpus, 0);
   if (!canEverPlace(cluster.nodes, event.gpus)) {
@@ -69,14 +72,14 @@ export function checkMirroredJob(
     return {
       reason:
         event.gpus > clusterGpus
-          ? `It asks for ${event.gpus} GPUs; ${cluster.name} has ${clusterGpus}, so it could never run.`
-          : `${event.gpus} GPUs cannot be placed on ${cluster.name}'s nodes of ${nodeGpus} GPUs; jobs over one node take whole nodes.`,
+          ? tooManyGpusRefusal(event.gpus, cluster.name, clusterGpus)
+          : unplaceableRefusal(event.gpus, cluster.name, nodeGpus),
     };
   }
   const minRuntimeSec = event.minRuntimeSec ?? cluster.defaultMinRuntimeSec;
   if (minRuntimeSec > cluster.maxMinRuntimeSec) {
     return {
-      reason: `Its minimum runtime (--time-min) of ${formatMinutes(minRuntimeSec)} is above ${cluster.name}'s maximum of ${formatMinutes(cluster.maxMinRuntimeSec)}; resubmit with a shorter one.`,
+      reason: minRuntimeRefusal(minRuntimeSec, cluster.name, cluster.maxMinRuntimeSec),
     };
   }
   return { leafId, minRuntimeSec };
@@ -149,8 +152,4 @@ function firstLeafAccount(context: MirrorContext, nodeId: string): string {
     accounts.accounts.find((account) => account.isLeaf && account.name.startsWith(prefix))?.name ??
     "a leaf"
   );
-}
-
-function formatMinutes(sec: number): string {
-  return sec % 3600 === 0 ? `${sec / 3600} h` : `${Math.round(sec / 60)} min`;
 }

@@ -2,12 +2,12 @@
 // for a draining node, when it will be empty), the nodes' history and the drains that finished
 // without a human.
 import "server-only";
-import { getDb } from "../db";
+import { getDb } from "./db/app-db";
 import { AppError } from "../errors";
 import type { NodeSlice } from "../engine";
-import type { Actor } from "../history/sentences";
-import { getNow } from "./clock";
-import { toSec } from "./live-state";
+import type { Actor } from "../sentences/history";
+import { getNow } from "./db/clock";
+import { toSec } from "./tick/load-state";
 
 /** A run on a node: its job (to link to) and when its protected period ends. */
 export type NodeRunView = {

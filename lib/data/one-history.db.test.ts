@@ -11,12 +11,12 @@ import { datePeriod, toIsoDate, type ReviewPeriod } from "../reports/review-peri
 import { reviewCsv } from "../reports/review-csv";
 import { buildReport, type SimulationReport } from "../sim";
 import { runScheduler } from "../simulations/run-scenario";
-import { prepareWhatIf, summariseWhatIf } from "../simulations/what-if-run";
-import { upsertClusters } from "../testing/factories";
-import { insertLabHistory } from "../testing/history";
+import { prepareWhatIf, summariseWhatIf } from "../simulations/worker/what-if-run";
+import { upsertClusters } from "../demo/seed-org";
+import { insertLabHistory } from "../demo/seed-history";
 import { openScratchDatabase, type ScratchDatabase } from "../testing/scratch-database";
-import type { WhatIfSummary } from "../what-if/summary";
-import { createPrismaClient, type Db } from "./client";
+import type { WhatIfSummary } from "../simulations/what-if/summary";
+import { createPrismaClient, type Db } from "./db/client";
 import { loadReviewData, type ReviewData } from "./review-page";
 
 const DAY = 86_400;

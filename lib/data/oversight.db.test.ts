@@ -1,16 +1,16 @@
 // Issue #35's history writes: who cancelled a job and why, who changed a node's health (a
-// person, the executor, the demo driver), and a cluster token's last use, kept at most once a
+// person, the executor, the demo executor), and a cluster token's last use, kept at most once a
 // minute as personal tokens' are.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { seedDemoLab } from "../../prisma/seed";
 import { DEMO_USERS } from "../demo/lab-org";
-import { getDb } from "../db";
+import { getDb } from "./db/app-db";
 import { cancelJobSchema, nodeHealthSchema } from "../validation/oversight";
 import { adoptDraftSchema } from "../validation/what-if";
 import { ingestEvents } from "./executor";
 import { getJobView } from "./job-views";
 import { cancelJob, submitJob } from "./jobs";
-import { toSec } from "./epoch";
+import { toSec } from "./db/epoch";
 import { listClusterNodes } from "./nodes";
 import { createClusterToken, findClusterByToken, listClusterTokens } from "./tokens";
 
@@ -85,7 +85,7 @@ describe("cancel history", () => {
 });
 
 describe("node health history", () => {
-  it("records the demo driver, the executor and a person as such, with a person's reason", async () => {
+  it("records the demo executor, the executor and a person as such, with a person's reason", async () => {
     const db = getDb();
     const admin = await db.user.findUniqueOrThrow({ where: { email: DEMO_USERS.admin.email } });
     const event = (id: string, kind: "node.draining" | "node.healthy" | "node.down") => ({

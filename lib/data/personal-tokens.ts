@@ -3,7 +3,7 @@
 // rights are the token's rights (lib/auth.ts getApiCaller).
 import "server-only";
 import { randomBytes } from "node:crypto";
-import { getDb } from "../db";
+import { getDb } from "./db/app-db";
 import { AppError } from "../errors";
 import { hashToken } from "./users";
 

@@ -1,14 +1,14 @@
 // The live views of a cluster: the overview of all clusters and one cluster's ranked queue
 // (GET /api/v1/clusters/{name}/queue and the page that polls it).
 import "server-only";
-import { getDb } from "../db";
+import { getDb } from "./db/app-db";
 import { AppError } from "../errors";
 import { splitGpus, type GpuSplit, type NodeSlice } from "../engine";
-import { estimateLiveStart, explainLive, summarizeLive } from "../live/explain";
-import { getNow } from "./clock";
-import { toSec } from "./live-state";
-import { orderRankingLikeFairTree, readRanking, type RankingRow } from "./ranking";
-import { createTickCache, createVersionMemo } from "./tick-cache";
+import { estimateLiveStart, explainLive, summarizeLive } from "../sentences/live";
+import { getNow } from "./db/clock";
+import { toSec } from "./tick/load-state";
+import { orderRankingLikeFairTree, readRanking, type RankingRow } from "./tick/ranking";
+import { createTickCache, createVersionMemo } from "./tick/tick-cache";
 
 /** How old a live answer may be when no tick moved (acknowledgements between ticks). */
 const LIVE_MAX_AGE_MS = 2000;

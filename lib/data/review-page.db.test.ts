@@ -9,7 +9,7 @@ import { createTestBranch, type TestBranch } from "../testing/budget-branch";
 import { insertJobs, insertRollups } from "../testing/review-history";
 import { setChildren } from "./budget-edits";
 import { getChildrenState } from "./budget-state";
-import { createPrismaClient } from "./client";
+import { createPrismaClient } from "./db/client";
 import { getReview, loadReviewData } from "./review-page";
 
 const databaseUrl = inject("databaseUrl");

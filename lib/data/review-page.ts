@@ -1,8 +1,8 @@
 // The review page's view model (docs/fulfilment.md) over the one review loader,
 // lib/data/review.ts loadPeriodReview: the table, headline, charts and CSV of a period.
 import "server-only";
-import { canEditBelow } from "../auth";
-import { getDb } from "../db";
+import { canEditBelow } from "./budget-access";
+import { getDb } from "./db/app-db";
 import type { PeriodReport } from "../reports/period-report";
 import type { ReviewPeriod } from "../reports/review-period";
 import {
@@ -14,10 +14,10 @@ import {
 import { reviewRows, type ReviewRow } from "../reports/review-table";
 import { periodOfQuery, type ReviewQuery } from "../validation/review";
 import { loadTreeAccess } from "./budget-access";
-import type { Db } from "./client";
-import { getNow } from "./clock";
+import type { Db } from "./db/client";
+import { getNow } from "./db/clock";
 import { loadDefaultPeriod, loadPeriodReview } from "./review";
-import { createTickCache, createVersionMemo } from "./tick-cache";
+import { createTickCache, createVersionMemo } from "./tick/tick-cache";
 import type { SessionUser } from "./users";
 
 /** How long an ended period's review is served before it is read again, if nothing wrote. */

@@ -3,12 +3,12 @@ import { seedDemoLab } from "../../prisma/seed";
 import { simulateLabHistory, type LabHistory } from "../demo/lab-history";
 import { buildLabOrg, DEMO_ORG_SEED, type LabOrg } from "../demo/lab-org";
 import { buildReport } from "../sim";
-import { upsertClusters, upsertOrg } from "../testing/factories";
-import { insertLabHistory } from "../testing/history";
+import { upsertClusters, upsertOrg } from "../demo/seed-org";
+import { insertLabHistory } from "../demo/seed-history";
 import { openScratchDatabase, type ScratchDatabase } from "../testing/scratch-database";
-import { createPrismaClient, type Db } from "./client";
+import { createPrismaClient, type Db } from "./db/client";
 import { loadPeriodReview } from "./review";
-import { rebuildRollups } from "./rollups";
+import { rebuildRollups } from "./tick/rollups";
 
 const databaseUrl = inject("databaseUrl");
 const isEmbedded = inject("isEmbeddedDatabase");

@@ -12,9 +12,9 @@ import { defaultReviewPeriod, type ReviewPeriod } from "../reports/review-period
 import { hourStartOf, ROLLUP_HOUR_SEC } from "../reports/rollup";
 import { epochAt, type TreeEpoch } from "../reports/weights-in-force";
 import { AppError } from "../errors";
-import type { Db } from "./client";
-import { fromSec as dateOfSec } from "./epoch";
-import { loadTreeEpochs } from "./rollups";
+import type { Db } from "./db/client";
+import { fromSec as dateOfSec } from "./db/epoch";
+import { loadTreeEpochs } from "./tick/rollups";
 
 const DAY_SEC = 86_400;
 

@@ -2,7 +2,7 @@
 // split. The root is made once, under the tree lock, so two admins signing in at the same moment
 // make one root; the database allows one root only (budget_nodes_single_root), removed or not.
 // docs/decisions/093-first-admins.md.
-import type { Db } from "./client";
+import type { Db } from "./db/client";
 import { lockTreeForEdit } from "./tree-lock";
 
 /** The root a site starts with: the demo seed's root has the same name, so a later seed finds it. */

@@ -1,10 +1,10 @@
 // The budget tree as SLURM accounts, for `allot slurm sync-accounts`: the one mapping of
-// lib/slurm/accounts.ts applied to the live tree, with each leaf's members as SLURM logins.
+// lib/data/slurm-mapping.ts applied to the live tree, with each leaf's members as SLURM logins.
 import "server-only";
-import { getDb } from "../db";
+import { getDb } from "./db/app-db";
 import { AppError } from "../errors";
-import { AccountClashError, slurmAccountsOf, slurmLoginOf } from "../slurm/accounts";
-import { loadBudgetTree } from "./live-state";
+import { AccountClashError, slurmAccountsOf, slurmLoginOf } from "./slurm-mapping";
+import { loadBudgetTree } from "./tick/load-state";
 
 export type SlurmAccountView = {
   name: string;

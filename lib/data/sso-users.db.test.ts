@@ -3,7 +3,7 @@
 // own: the root must be missing at the start.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { openScratchDatabase, type ScratchDatabase } from "../testing/scratch-database";
-import { createPrismaClient, type Db } from "./client";
+import { createPrismaClient, type Db } from "./db/client";
 import { ensureRootBudget, ROOT_BUDGET_NAME } from "./site-root";
 import { signInSsoUser } from "./users";
 
@@ -18,7 +18,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await db.$disconnect();
-  const { getDb } = await import("../db");
+  const { getDb } = await import("./db/app-db");
   await getDb().$disconnect();
   await scratch.drop();
 });

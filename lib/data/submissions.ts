@@ -6,7 +6,7 @@ import { canEverPlace, checkChargeableBudget, validateContract } from "../engine
 import type { BudgetTree, ClusterNodeState } from "../engine";
 import type { FieldIssue } from "../errors";
 import type { SubmitJobInput } from "../validation/jobs";
-import { loadBudgetTree, type Tx } from "./live-state";
+import { loadBudgetTree, type Tx } from "./tick/load-state";
 
 export type SubmissionCluster = {
   id: string;

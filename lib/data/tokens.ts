@@ -1,7 +1,7 @@
 // Cluster tokens for executors: created and revoked by admins, shown once, stored hashed.
 import "server-only";
 import { randomBytes } from "node:crypto";
-import { getDb } from "../db";
+import { getDb } from "./db/app-db";
 import { AppError } from "../errors";
 import { hashToken, noteTokenUse } from "./users";
 

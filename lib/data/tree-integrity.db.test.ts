@@ -7,8 +7,8 @@ import { createTestBranch, type TestBranch } from "../testing/budget-branch";
 import { setChildren } from "./budget-edits";
 import { getBudgetTree } from "./budgets";
 import { getChildrenState } from "./budget-state";
-import { createPrismaClient } from "./client";
-import { runTick, tickAllClusters } from "./tick";
+import { createPrismaClient } from "./db/client";
+import { runTick, tickAllClusters } from "./tick/tick";
 
 const databaseUrl = inject("databaseUrl");
 const db = createPrismaClient(databaseUrl, 2);

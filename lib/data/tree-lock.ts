@@ -5,9 +5,9 @@
 // rare and short; submissions do not wait for one another. Triggers in the database are the
 // backstop for a writer that does not take it.
 import "server-only";
-import type { Tx } from "./live-state";
+import type { Tx } from "./tick/load-state";
 
-/** First key of the tree lock; the cluster locks use 7731 (lib/data/tick.ts). */
+/** First key of the tree lock; the cluster locks use 7731 (lib/data/tick/tick.ts). */
 const TREE_LOCK_CLASS = 7732;
 
 /** Waits for the tree lock alone: for changes to nodes, weights, names, leads and members. */

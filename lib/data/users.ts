@@ -2,7 +2,7 @@ import "server-only";
 import { hashToken } from "./token-hash";
 
 export { hashToken };
-import { getDb } from "../db";
+import { getDb } from "./db/app-db";
 import { AppError } from "../errors";
 import { ensureRootBudget } from "./site-root";
 

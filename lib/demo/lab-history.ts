@@ -4,18 +4,18 @@
  * stores: jobs, runs, start / preempt / drain decisions, node health changes. Times are epoch
  * seconds. At "now" the history hands over to the live demo: what is still pending or running
  * ends `cancelled` then (the simulated executor is gone), nodes come back healthy, and the
- * live driver starts its own workload on empty clusters; the runs stay in the usage window.
+ * demo executor starts its own workload on empty clusters; the runs stay in the usage window.
  * Pure: same options, same history.
  */
 import type { NodeHealth, NodeSlice, Priority } from "../engine";
 import {
   createAllocationScheduler,
-  generateLabScenario,
   parseScenario,
   runSimulation,
   type Scenario,
   type SimulationResult,
 } from "../sim";
+import { generateLabScenario } from "./lab-workload";
 import type { LabOrg } from "./lab-org";
 
 const DAY_SEC = 86_400;

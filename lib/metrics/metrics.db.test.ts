@@ -9,11 +9,11 @@ import { seedDemoLab } from "../../prisma/seed";
 import { GET as getMetricsRoute } from "../../app/metrics/route";
 import { POST as postEvents } from "../../app/api/v1/clusters/[name]/events/route";
 import { POST as postJob } from "../../app/api/v1/jobs/route";
-import { createPrismaClient } from "../data/client";
+import { createPrismaClient } from "../data/db/client";
 import { listClusterLoads } from "../data/queue";
 import { createClusterToken } from "../data/tokens";
 import { DEMO_USERS } from "../demo/lab-org";
-import { createPersonalToken } from "../testing/factories";
+import { createPersonalToken } from "../demo/seed-org";
 import { GPU_STATES } from "./registry";
 import { renderMetrics } from "./scrape";
 

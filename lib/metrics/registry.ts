@@ -80,7 +80,7 @@ function createMetrics() {
     }),
     leader: new Gauge({
       name: "allot_leader",
-      help: "1 while this process holds the live lease (it runs the tick timer and the demo's live driver), else 0.",
+      help: "1 while this process holds the leader lease (it runs the tick timer and the demo executor), else 0.",
       registers,
     }),
     tickDuration: new Histogram({

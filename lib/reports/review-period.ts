@@ -1,6 +1,6 @@
 // The period of a budget review (docs/fulfilment.md): whole UTC days, a calendar month by
 // default. Pure: "now" is an argument.
-import { MONTH_NAMES } from "../validation/dates";
+import { MONTH_NAMES } from "../format";
 
 const DAY_SEC = 86_400;
 

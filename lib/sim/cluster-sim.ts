@@ -1,4 +1,4 @@
-import { createClusterState, type LiveRun } from "./cluster-state";
+import { createSimState, type SimRun } from "./sim-state";
 import { createEventQueue } from "./event-queue";
 import type { Scenario, SimCluster } from "./scenario";
 import type { SchedulerFactory, SchedulerView } from "./scheduler";
@@ -48,18 +48,18 @@ export function simulateCluster(
     .map((job, i) => ({ job, i }))
     .sort((a, b) => a.job.submitSec - b.job.submitSec || a.i - b.i)
     .map(({ job }) => job);
-  const state = createClusterState(scenario, spec, jobs);
+  const state = createSimState(scenario, spec, jobs);
   const events = createEventQueue();
   const nodeEvents = scenario.nodeEvents.filter((event) => event.cluster === spec.name);
   nodeEvents.forEach((event, i) => events.push({ atSec: event.atSec, kind: "nodeHealth", ref: i }));
   // Runs by the ref of their events; a run's slot is cleared at its completion, its last event,
   // so ended runs do not stay in memory to the end.
-  const liveByRef: (LiveRun | null)[] = [];
+  const liveByRef: (SimRun | null)[] = [];
   let nextArrival = 0;
   let nowSec = 0;
   let wakeSec = Infinity;
 
-  const isLive = (ref: number): LiveRun | null => {
+  const isLive = (ref: number): SimRun | null => {
     const run = liveByRef[ref];
     return run && !run.hasEnded ? run : null;
   };

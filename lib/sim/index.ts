@@ -1,7 +1,8 @@
 /**
  * The simulator's public surface (the only barrel of lib/sim): scenarios, the event-driven
- * simulator, the two schedulers, reports, timelines, workloads and trace importers. Pure
- * TypeScript: no I/O, no clock, no Math.random. See docs/simulator.md.
+ * simulator, the two schedulers, reports, timelines and trace importers (the demo lab's
+ * workload is lib/demo/lab-workload.ts). Pure TypeScript: no I/O, no clock, no Math.random.
+ * See docs/simulator.md.
  */
 export {
   formatDurationSec,
@@ -54,16 +55,6 @@ export type * from "./sim-types";
 export type * from "./report-types";
 export { buildReport } from "./metrics";
 export { buildTimeline, type Timeline, type TimelineSegment } from "./timeline";
-export {
-  generateLabScenario,
-  LAB_CLUSTERS,
-  LAB_PROFILE,
-  LAB_WHOLE_NODE_PROFILE,
-  WORKLOAD_PROFILES,
-  type LabWorkloadOptions,
-  type WorkloadProfile,
-} from "./workload";
-export { listLabProjects, type LabProject } from "./lab-org";
 export {
   convertPhillyTrace,
   parsePhillyCsv,

@@ -7,7 +7,7 @@ import type { SchedulerFactory, SchedulerView } from "./scheduler";
 import { SCHEDULERS } from "./schedulers";
 import { runSimulation } from "./simulate";
 import type { SimulationResult } from "./sim-types";
-import { generateLabScenario } from "./workload";
+import { generateLabScenario } from "../demo/lab-workload";
 
 const jobArb = fc.record({
   budget: fc.constantFrom("a/x", "a/y", "b"),

@@ -1,7 +1,7 @@
 import { z } from "zod";
 // Names end up in stored results (the summary's clusters, the report's budgets): the one
 // string rule of the API refuses what PostgreSQL cannot store (docs/decisions/081).
-import { lineString } from "../validation/text";
+import { lineString } from "../text";
 
 /** A duration: seconds, or a string with a unit (`"90s"`, `"15m"`, `"8h"`, `"7d"`); checked later. */
 const durationField = z.union([z.number(), lineString()]);

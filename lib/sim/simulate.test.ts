@@ -7,7 +7,7 @@ import { mergeClusterOutcomes, runSimulation, simulateClusters } from "./simulat
 import debugVsHog from "./testdata/debug-vs-hog.json";
 import golden from "./testdata/debug-vs-hog.report.json";
 import flipFlop from "./testdata/flip-flop-two-budgets.json";
-import { generateLabScenario } from "./workload";
+import { generateLabScenario } from "../demo/lab-workload";
 
 function load(input: unknown): Scenario {
   const result = parseScenario(input);

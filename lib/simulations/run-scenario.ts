@@ -112,7 +112,7 @@ export function packTimelineRuns(scenario: Scenario, runs: TimelineRuns): Uint8A
  * {@link summariseRun} with the timeline, ready to store: the report's JSON is compressed on the
  * thread pool while the timeline is built. (A cluster thread packs the report of a one-cluster
  * replay and posts the timeline's runs, for the worker to pack the timeline meanwhile:
- * lib/sim-threads/cluster-threads.ts.)
+ * lib/simulations/threads/cluster-threads.ts.)
  */
 export async function packOutcome(
   scenario: Scenario,

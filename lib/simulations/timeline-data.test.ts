@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
   buildTimeline,
-  generateLabScenario,
   parseScenario,
   runSimulation,
   SCHEDULERS,
@@ -10,6 +9,7 @@ import {
   type Scenario,
   type SimulationResult,
 } from "../sim";
+import { generateLabScenario } from "../demo/lab-workload";
 import {
   describeRunComparison,
   describeRunReason,

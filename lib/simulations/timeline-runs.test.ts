@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { generateLabScenario, parseScenario, runSimulation, SCHEDULERS } from "../sim";
+import { parseScenario, runSimulation, SCHEDULERS } from "../sim";
+import { generateLabScenario } from "../demo/lab-workload";
 import { encodeTimeline, encodeTimelineRuns } from "./timeline-data";
 import { timelineRunsTransfer, toTimelineRuns } from "./timeline-runs";
 

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { seedDemoLab } from "../../prisma/seed";
 import { main } from "../cli/main";
 import type { CliIo } from "../cli/io";
-import { createPrismaClient, type Db } from "../data/client";
+import { createPrismaClient, type Db } from "../data/db/client";
 import { openScratchDatabase, type ScratchDatabase } from "../testing/scratch-database";
 import { DEMO_USERS } from "../demo/lab-org";
 import { createSlurmRunner } from "./slurm-cli";

@@ -1,10 +1,10 @@
 // A throw-away branch of the budget tree for database tests: two programs of weight 0
 // under the root (so the demo lab's shares do not move), with a person in every role.
 // Tests share one database, so each file builds its own branch under its own label.
-import type { Db } from "../data/client";
+import type { Db } from "../data/db/client";
 import type { SessionUser } from "../data/users";
 import { DEMO_DOMAIN, DEMO_USERS, type OrgNode } from "../demo/lab-org";
-import { upsertTree, upsertUsers } from "./factories";
+import { upsertTree, upsertUsers } from "../demo/seed-org";
 
 export type TestRole = "admin" | "programLead" | "pi" | "researcher";
 

@@ -3,8 +3,8 @@
 // (CI), else the embedded PGlite in memory.
 import { randomBytes } from "node:crypto";
 import type { TestProject } from "vitest/node";
-import { startEmbeddedPostgres } from "../data/embedded-postgres";
-import { applyMigrations } from "../data/migrator";
+import { startEmbeddedPostgres } from "../data/db/embedded-postgres";
+import { applyMigrations } from "../data/db/migrator";
 import { adminQuery } from "./scratch-database";
 
 declare module "vitest" {

@@ -1,7 +1,7 @@
 // A personal token of the demo lab's admin, written straight into a scratch database, for tests
 // and benchmarks that call a production server's API as a person would.
 import { randomBytes } from "node:crypto";
-import type { Db } from "../data/client";
+import type { Db } from "../data/db/client";
 import { hashToken } from "../data/token-hash";
 import { DEMO_USERS } from "../demo/lab-org";
 

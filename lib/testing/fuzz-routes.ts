@@ -140,7 +140,7 @@ function eventCases(fixture: Fixture): fc.Arbitrary<FuzzCase> {
   );
 }
 
-/** Registration of a name the built-in driver owns: even a valid field gets 409, never a write. */
+/** Registration of a name the demo executor owns: even a valid field gets 409, never a write. */
 function registerCases(fixture: Fixture): fc.Arbitrary<FuzzCase> {
   const base = {
     name: fixture.cluster,

@@ -1,6 +1,6 @@
 // Database test files share one database: a test that makes a cluster of its own removes it,
 // with its jobs, runs and decisions, when done, so that no other file sees it.
-import type { Db } from "../data/client";
+import type { Db } from "../data/db/client";
 
 export async function removeTestCluster(db: Db, name: string): Promise<void> {
   const cluster = await db.cluster.findUnique({ where: { name }, select: { id: true } });

@@ -1,6 +1,6 @@
 // Hand-made review history for tests: hourly roll-ups and finished jobs written straight into
 // the tables the review reads, and the weight history moved back so the tree covers them.
-import type { Db } from "../data/client";
+import type { Db } from "../data/db/client";
 import { validateBudgetTree } from "../engine/budget-tree";
 import { createRandom } from "../sim/random";
 

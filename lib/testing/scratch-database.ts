@@ -2,8 +2,8 @@
 // tree of its own): a new database on the same server, or a new in-memory PGlite.
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import { startEmbeddedPostgres } from "../data/embedded-postgres";
-import { applyMigrations } from "../data/migrator";
+import { startEmbeddedPostgres } from "../data/db/embedded-postgres";
+import { applyMigrations } from "../data/db/migrator";
 
 export type ScratchDatabase = { url: string; drop: () => Promise<void> };
 

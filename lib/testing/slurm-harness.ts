@@ -5,7 +5,7 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { seedDemoLab } from "../../prisma/seed";
-import { createPrismaClient } from "../data/client";
+import { createPrismaClient } from "../data/db/client";
 import { parseSinfo, parseSqueue, SQUEUE_ARGS, type SlurmJob } from "../slurm/slurm-read";
 import { createDemoAdminToken } from "./demo-admin-token";
 import { startProductionServer, type ProductionServer } from "./production-server";

@@ -2,7 +2,7 @@
 // order), to prove that a refused request wrote nothing. One round trip for all tables. A
 // token's lastUsedAt is left out: using a token is no write of the request's (and it is
 // written at most once a minute, whatever the answer).
-import type { Db } from "../data/client";
+import type { Db } from "../data/db/client";
 
 /** Table name -> "rows:md5". Two equal snapshots mean no row was added, changed or removed. */
 export type TableSnapshot = Record<string, string>;

@@ -3,7 +3,7 @@
 // ("riley.chen"); see docs/decisions/030-budget-edits.md.
 import { z } from "zod";
 import { int4 } from "./numbers";
-import { lineString, textString } from "./text";
+import { lineString, textString } from "../text";
 
 export const MAX_WEIGHT = 1_000_000;
 export const MAX_NAME_LENGTH = 64;

@@ -2,7 +2,7 @@
 // SLURM cluster, its nodes read from sinfo by `allot slurm register` (docs/slurm.md).
 import { z } from "zod";
 import { int4 } from "./numbers";
-import { lineString } from "./text";
+import { lineString } from "../text";
 
 const MAX_NODES = 10_000;
 

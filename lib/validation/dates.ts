@@ -4,7 +4,8 @@
 // page as raw database text. Here a day, a month or an instant is taken only when it exists
 // as written and its year is from MIN_YEAR to MAX_YEAR. All times are UTC.
 import { z } from "zod";
-import { lineString } from "./text";
+import { MONTH_NAMES } from "../format";
+import { lineString } from "../text";
 
 /** The years the API takes: wide enough for any history or plan, narrow enough for any column. */
 export const MIN_YEAR = 2000;
@@ -20,21 +21,6 @@ const MONTH = /^(\d{4})-(\d{2})$/;
 const INSTANT =
   /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?(Z|[+-]\d{2}:\d{2})?)?$/;
 
-/** English month names, January first. */
-export const MONTH_NAMES = [
-  "January",
-  "February",
-  "March",
-  "April",
-  "May",
-  "June",
-  "July",
-  "August",
-  "September",
-  "October",
-  "November",
-  "December",
-];
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 function isLeapYear(year: number): boolean {

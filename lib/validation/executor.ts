@@ -6,7 +6,7 @@ import { z, ZodError } from "zod";
 import { AppError } from "../errors";
 import { PRIORITIES } from "./jobs";
 import { int4 } from "./numbers";
-import { lineString, textString } from "./text";
+import { lineString, textString } from "../text";
 
 export const MAX_EVENTS_PER_BATCH = 500;
 
@@ -41,7 +41,7 @@ const line = (what: string, max: number) =>
 
 /**
  * A job the executor's own users submitted (SLURM: sbatch), to be queued in Allot. The account
- * names the leaf (lib/slurm/accounts.ts); a missing minimum runtime takes the cluster's default.
+ * names the leaf (lib/data/slurm-mapping.ts); a missing minimum runtime takes the cluster's default.
  */
 const submittedEvent = z.strictObject({
   id: eventId,

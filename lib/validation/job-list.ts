@@ -1,7 +1,7 @@
 // The jobs list's query (/jobs search params, GET /api/v1/jobs): filters, sort and page. The API
 // refuses a bad value (422 naming the field); the page drops it and says so (parseJobListQuery).
 import { z } from "zod";
-import { lineString } from "./text";
+import { lineString } from "../text";
 
 export const JOB_STATES = [
   "pending",

@@ -3,7 +3,7 @@
 // answer with the same field issues.
 import { z } from "zod";
 import { int4 } from "./numbers";
-import { lineString } from "./text";
+import { lineString } from "../text";
 
 export const PRIORITIES = ["low", "normal", "high"] as const;
 

@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { AppError } from "../errors";
 import { formInt4 } from "./numbers";
-import { textString } from "./text";
+import { textString } from "../text";
 
 export const MAX_REASON_CHARS = 500;
 

@@ -3,7 +3,7 @@
 // MAX_PATH_PARAM_LENGTH characters, a control character, a lone surrogate) is answered like
 // an unknown one, 404, with an issue naming the parameter and saying why.
 import { AppError } from "../errors";
-import { lineString } from "./text";
+import { lineString } from "../text";
 
 /** Ids are cuids (25 characters) and cluster names are short: 100 is far past either. */
 export const MAX_PATH_PARAM_LENGTH = 100;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { datePeriod, monthPeriod, parseIsoDate, type ReviewPeriod } from "../reports/review-period";
 import { dayString, monthString } from "./dates";
-import { lineString } from "./text";
+import { lineString } from "../text";
 
 /** The longest review: a year (and a day, for leap years). */
 export const MAX_REVIEW_DAYS = 366;

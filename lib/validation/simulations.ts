@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { parseDurationSec } from "../sim";
-import { lineString } from "./text";
+import { lineString } from "../text";
 
 /** Where a simulation's scenario comes from. */
 export const SIMULATION_SOURCES = ["lab", "philly", "tree", "upload"] as const;

@@ -2,7 +2,7 @@
 // POST /api/v1/tokens).
 import { z } from "zod";
 import { formInt4, int4 } from "./numbers";
-import { lineString } from "./text";
+import { lineString } from "../text";
 
 export const MAX_TOKEN_DAYS = 3650;
 

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { ADOPT_REASON_MESSAGE, requiredReason } from "./oversight";
 import { setChildrenSchema } from "./budgets";
 import { instantDate } from "./dates";
-import { lineString } from "./text";
+import { lineString } from "../text";
 
 /** POST /api/v1/budgets/{nodeId}/drafts: `{ version, reason, children }`, as a children edit. */
 export const createDraftSchema = setChildrenSchema;

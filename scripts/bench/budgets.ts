@@ -13,12 +13,12 @@ import {
   type DraftChild,
   type NodeRow,
 } from "../../components/budget-tree/tree-model.ts";
-import { createPrismaClient } from "../../lib/data/client.ts";
-import { startEmbeddedPostgres } from "../../lib/data/embedded-postgres.ts";
-import { applyMigrations } from "../../lib/data/migrator.ts";
+import { createPrismaClient } from "../../lib/data/db/client.ts";
+import { startEmbeddedPostgres } from "../../lib/data/db/embedded-postgres.ts";
+import { applyMigrations } from "../../lib/data/db/migrator.ts";
 import { DEMO_USERS, type OrgNode } from "../../lib/demo/lab-org.ts";
 import { validateBudgetTree } from "../../lib/engine/index.ts";
-import { upsertTree } from "../../lib/testing/factories.ts";
+import { upsertTree } from "../../lib/demo/seed-org.ts";
 import { seedDemoLab } from "../../prisma/seed.ts";
 
 const NODES = 1_000;

@@ -8,7 +8,7 @@ import path from "node:path";
 import { convertPhillyTrace, parsePhillyCsv, parseScenario } from "../../lib/sim";
 import { gzipJsonParts } from "../../lib/simulations/gzip";
 import { COMPARED_SCHEDULERS } from "../../lib/simulations/run-scenario";
-import { runAndPackReplays } from "../../lib/sim-threads/cluster-threads";
+import { runAndPackReplays } from "../../lib/simulations/threads/cluster-threads";
 
 const args = process.argv.slice(2);
 const at = args.indexOf("--trace");

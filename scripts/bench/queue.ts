@@ -1,11 +1,11 @@
-// npm run bench queue - the live queue under many readers: the production demo (live driver on)
+// npm run bench queue - the live queue under many readers: the production demo (demo executor on)
 // on a scratch Postgres database, then autocannon against GET /api/v1/clusters/h100/queue and,
 // in the same run, GET /api/v1/health, at 20 and 100 connections. Machines here differ by up to
 // 3x, so the figure that matters is the ratio of the queue's p99 to health's in one run (#35:
 // within 3x at 100 connections). Needs DATABASE_URL (a PostgreSQL server) and `npm run build`;
 // BENCH_PORT picks the server's port.
 import autocannon from "autocannon";
-import { createPrismaClient } from "../../lib/data/client";
+import { createPrismaClient } from "../../lib/data/db/client";
 import { createDemoAdminToken } from "../../lib/testing/demo-admin-token";
 import { startProductionServer } from "../../lib/testing/production-server";
 import { openScratchDatabase } from "../../lib/testing/scratch-database";
@@ -62,7 +62,7 @@ async function main(): Promise<void> {
     return { ...started, token };
   })();
   try {
-    // Let the live driver run a few rounds first.
+    // Let the demo executor run a few rounds first.
     await new Promise((resolve) => setTimeout(resolve, 15_000));
     console.log(`| connections | route | req/s | p50 ms | p99 ms | errors |`);
     console.log(`|---|---|---|---|---|---|`);

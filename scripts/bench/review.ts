@@ -8,13 +8,13 @@
 // A new database on DATABASE_URL's server when it is set, else the embedded PGlite in memory.
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { createPrismaClient } from "../../lib/data/client";
+import { createPrismaClient } from "../../lib/data/db/client";
 import { DEMO_USERS } from "../../lib/demo/lab-org";
 import { lastFullMonth } from "../../lib/reports/review-period";
 import { startProductionServer } from "../../lib/testing/production-server";
 import { openScratchDatabase } from "../../lib/testing/scratch-database";
 import { loadPeriodReview } from "../../lib/data/review";
-import { rebuildRollups, refreshClusterRollups } from "../../lib/data/rollups";
+import { rebuildRollups, refreshClusterRollups } from "../../lib/data/tick/rollups";
 import { seedDemoLab } from "../../prisma/seed";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");

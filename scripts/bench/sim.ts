@@ -20,7 +20,6 @@ import { isSemiSpaceFlag, SEMI_SPACE_FLAG } from "../../bin/node-flags.mjs";
 import {
   buildReport,
   convertPhillyTrace,
-  generateLabScenario,
   parsePhillyCsv,
   parseScenario,
   runSimulation,
@@ -28,6 +27,7 @@ import {
   type Scenario,
   type SchedulerName,
 } from "../../lib/sim";
+import { generateLabScenario } from "../../lib/demo/lab-workload";
 
 // The semi-spaces the bin gives simulations (ADR 021), unless this process was given a size:
 // `npx tsx --max-semi-space-size=16 scripts/bench/sim.ts` times Node's default.

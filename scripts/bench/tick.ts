@@ -21,18 +21,18 @@ function median(values: number[]): number {
 }
 
 async function main(): Promise<void> {
-  const { startEmbeddedPostgres } = await import("../../lib/data/embedded-postgres");
-  const { applyMigrations } = await import("../../lib/data/migrator");
+  const { startEmbeddedPostgres } = await import("../../lib/data/db/embedded-postgres");
+  const { applyMigrations } = await import("../../lib/data/db/migrator");
   const { seedDemoLab } = await import("../../prisma/seed");
   const embedded = await startEmbeddedPostgres("memory://");
   process.env.DATABASE_URL = embedded.url;
   await applyMigrations(embedded.url);
   await seedDemoLab(embedded.url, { withHistory: false });
-  const { getDb } = await import("../../lib/db");
-  const { runTick } = await import("../../lib/data/tick");
+  const { getDb } = await import("../../lib/data/db/app-db");
+  const { runTick } = await import("../../lib/data/tick/tick");
   const { ingestEvents } = await import("../../lib/data/executor");
-  const { listDemoLeaves, listDriverClusters } = await import("../../lib/data/live-driver");
-  const { buildArrivals } = await import("../../lib/live/workload");
+  const { listDemoLeaves, listDriverClusters } = await import("../../lib/demo/executor/reads");
+  const { buildArrivals } = await import("../../lib/demo/executor/arrivals");
   const db = getDb();
 
   const clusters = (await listDriverClusters()).filter((cluster) => cluster.name === "h100");

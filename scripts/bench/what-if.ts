@@ -2,21 +2,21 @@
 // simulation worker as the browser starts it: time from queued to the stored result, and the
 // progress the page would show on the way (issue #7: at most 15 s with visible progress), as the
 // form starts it (the draft's replay only) and with the current split replayed as a control.
-// The month: the demo lab's own workload (lib/live/workload, the live driver's arrivals),
+// The month: the demo lab's own workload (lib/demo/executor/arrivals, the demo executor's arrivals),
 // five generated weeks laid end to end and cut at 30 days, on a fresh database with the demo
 // seed. Uses DATABASE_URL's server (a throw-away database) when set, else the embedded one.
 import { spawn } from "node:child_process";
 import { availableParallelism, loadavg } from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { createPrismaClient } from "../../lib/data/client";
-import { startEmbeddedPostgres } from "../../lib/data/embedded-postgres";
-import { applyMigrations } from "../../lib/data/migrator";
-import { buildArrivals, WORKLOAD_SEC, type DemoLeaf } from "../../lib/live/workload";
+import { createPrismaClient } from "../../lib/data/db/client";
+import { startEmbeddedPostgres } from "../../lib/data/db/embedded-postgres";
+import { applyMigrations } from "../../lib/data/db/migrator";
+import { buildArrivals, WORKLOAD_SEC, type DemoLeaf } from "../../lib/demo/executor/arrivals";
 import { classifyJob, SCHEDULERS, simulateClusters } from "../../lib/sim";
 import { runScheduler } from "../../lib/simulations/run-scenario";
-import { prepareWhatIf } from "../../lib/simulations/what-if-run";
-import type { WhatIfSummary } from "../../lib/what-if/summary";
+import { prepareWhatIf } from "../../lib/simulations/worker/what-if-run";
+import type { WhatIfSummary } from "../../lib/simulations/what-if/summary";
 import { seedDemoLab } from "../../prisma/seed";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
@@ -55,7 +55,7 @@ async function measureWhatIf(
   const startedMs = performance.now();
   const worker = spawn(
     process.execPath,
-    ["--import", "tsx", path.join(ROOT, "scripts", "sim-worker.ts"), runId],
+    ["--import", "tsx", path.join(ROOT, "lib", "simulations", "worker", "sim-worker.ts"), runId],
     { cwd: ROOT, env: { ...process.env, DATABASE_URL: url }, stdio: "inherit" },
   );
   const exited = new Promise((resolve) => worker.once("exit", resolve));

@@ -8,7 +8,7 @@ import "@/components/jobs/job-list.css";
 import { AutoRefresh } from "@/components/layout/auto-refresh";
 import { ClockNote } from "@/components/layout/clock-note";
 import { getSessionUser } from "@/lib/auth";
-import { getNow } from "@/lib/data/clock";
+import { getNow } from "@/lib/data/db/clock";
 import { listJobFilterOptions, listJobs } from "@/lib/data/job-list";
 import { firstValues, parseJobListQuery } from "@/lib/validation/job-list";
 

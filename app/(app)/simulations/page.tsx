@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { SimulationList } from "@/components/simulations/simulation-list";
 import { PHILLY_CITATION } from "@/components/simulations/sim-format";
-import { listSimulations } from "@/lib/data/simulations";
+import { listSimulations } from "@/lib/simulations/store/simulations";
 import { ClockNote } from "@/components/layout/clock-note";
 
 export const metadata: Metadata = { title: "Simulations" };

@@ -1,13 +1,13 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createPrismaClient } from "../../../lib/data/client";
+import { createPrismaClient } from "../../../lib/data/db/client";
 import {
   claimSimulation,
   completeSimulation,
   insertSimulation,
   storeSimulationTimeline,
-} from "../../../lib/data/simulation-store";
+} from "../../../lib/simulations/store/simulation-store";
 import { insertBenchSimulation, removeBenchSimulations } from "./bench-simulations";
 
 const databaseUrl = inject("databaseUrl");
@@ -45,7 +45,7 @@ async function storePhillyResults(id: string): Promise<void> {
   });
 }
 
-/** The form's POST (lib/simulations/start-simulation.ts) stores a Philly run like this. */
+/** The form's POST (lib/simulations/start/start-simulation.ts) stores a Philly run like this. */
 function insertFromForm(userId: string, name = "Philly trace"): Promise<string> {
   return insertSimulation(db, { userId, name, source: "philly", options: {} });
 }

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { SimulationDetail } from "@/components/simulations/simulation-detail";
 import { SOURCE_LABELS } from "@/components/simulations/sim-format";
-import { getSimulation } from "@/lib/data/simulations";
+import { getSimulation } from "@/lib/simulations/store/simulations";
 import { describeOptions } from "@/lib/simulations/scenario-options";
 import { pageParam } from "../../path-param";
 

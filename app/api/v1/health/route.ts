@@ -2,7 +2,7 @@
 import { NextResponse } from "next/server";
 import { apiRoute } from "@/lib/api/respond";
 import { pingDatabase } from "@/lib/data/clusters";
-import { isThisReplicaLeader } from "@/lib/live/leader-handle";
+import { isThisReplicaLeader } from "@/lib/leader/leader-handle";
 
 export const dynamic = "force-dynamic";
 

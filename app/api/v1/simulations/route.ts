@@ -3,8 +3,8 @@
 import { NextResponse } from "next/server";
 import { apiRoute, readJson } from "@/lib/api/respond";
 import { requireApiCaller } from "@/lib/auth";
-import { getSimulation, listSimulations } from "@/lib/data/simulations";
-import { startSimulation } from "@/lib/simulations/start-simulation";
+import { getSimulation, listSimulations } from "@/lib/simulations/store/simulations";
+import { startSimulation } from "@/lib/simulations/start/start-simulation";
 import { createSimulationSchema } from "@/lib/validation/simulations";
 
 export const dynamic = "force-dynamic";

@@ -8,7 +8,7 @@ import { getSessionUser } from "@/lib/auth";
 import { listClusterNodes, type NodeHistoryEntry, type NodeView } from "@/lib/data/nodes";
 import { AppError } from "@/lib/errors";
 import { formatSpan, liveTimeFormatter } from "@/lib/format";
-import { actorPhrase, healthChangeSentence } from "@/lib/history/sentences";
+import { actorPhrase, healthChangeSentence } from "@/lib/sentences/history";
 import { pageParam } from "../../../path-param";
 import { setNodeHealthAction } from "./actions";
 
@@ -179,8 +179,8 @@ export default async function NodesPage({ params }: Props) {
       <section className="card" aria-labelledby="drains-heading">
         <h2 id="drains-heading">Drains finished without a human</h2>
         <p className="muted small">
-          Drains an executor or the demo driver started, that emptied by themselves. Drains started
-          by a person are in the node history above.
+          Drains an executor or the demo executor started, that emptied by themselves. Drains
+          started by a person are in the node history above.
         </p>
         {drains.length === 0 ? (
           <p>None yet.</p>

@@ -2,7 +2,7 @@
 import { NextResponse } from "next/server";
 import { apiRoute } from "@/lib/api/respond";
 import { requireApiCaller } from "@/lib/auth";
-import { getDraft } from "@/lib/data/budget-drafts";
+import { getDraftWithWhatIfs } from "@/lib/simulations/store/what-ifs";
 import { parsePathParams } from "@/lib/validation/params";
 
 export const dynamic = "force-dynamic";
@@ -12,5 +12,5 @@ type Context = { params: Promise<{ id: string }> };
 export const GET = apiRoute(async (request, { params }: Context) => {
   const user = await requireApiCaller(request);
   const { id } = parsePathParams(await params);
-  return NextResponse.json({ draft: await getDraft(user, id) });
+  return NextResponse.json({ draft: await getDraftWithWhatIfs(user, id) });
 });

@@ -2,7 +2,7 @@
 import { NextResponse } from "next/server";
 import { apiRoute } from "@/lib/api/respond";
 import { requireApiCaller } from "@/lib/auth";
-import { getSimulation } from "@/lib/data/simulations";
+import { getSimulation } from "@/lib/simulations/store/simulations";
 import { AppError } from "@/lib/errors";
 import { parsePathParams } from "@/lib/validation/params";
 

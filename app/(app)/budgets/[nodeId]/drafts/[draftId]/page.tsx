@@ -5,7 +5,7 @@ import { DraftSplit } from "@/components/what-if/draft-split";
 import { WhatIfForm } from "@/components/what-if/what-if-form";
 import { WhatIfList } from "@/components/what-if/what-if-list";
 import { getSessionUser } from "@/lib/auth";
-import { getDraft } from "@/lib/data/budget-drafts";
+import { getDraftWithWhatIfs } from "@/lib/simulations/store/what-ifs";
 import { listClusters } from "@/lib/data/clusters";
 import { AppError } from "@/lib/errors";
 import { pageParam } from "../../../../path-param";
@@ -23,7 +23,7 @@ export default async function DraftPage({
   const user = await getSessionUser();
   if (!user) return null;
   const draftId = pageParam((await params).draftId);
-  const draft = await readForEditor(getDraft(user, draftId));
+  const draft = await readForEditor(getDraftWithWhatIfs(user, draftId));
   if (draft instanceof AppError) {
     return (
       <p className="alert" role="alert">

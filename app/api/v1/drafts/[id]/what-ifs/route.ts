@@ -3,8 +3,8 @@
 import { NextResponse } from "next/server";
 import { apiRoute, readJson } from "@/lib/api/respond";
 import { requireApiCaller } from "@/lib/auth";
-import { getDraft, getWhatIfForEditor } from "@/lib/data/budget-drafts";
-import { startWhatIf } from "@/lib/simulations/start-what-if";
+import { getDraftWithWhatIfs, getWhatIfForEditor } from "@/lib/simulations/store/what-ifs";
+import { startWhatIf } from "@/lib/simulations/start/start-what-if";
 import { parsePathParams } from "@/lib/validation/params";
 import { startWhatIfSchema } from "@/lib/validation/what-if";
 
@@ -27,5 +27,5 @@ export const POST = apiRoute(async (request, { params }: Context) => {
 export const GET = apiRoute(async (request, { params }: Context) => {
   const user = await requireApiCaller(request);
   const { id } = parsePathParams(await params);
-  return NextResponse.json({ whatIfs: (await getDraft(user, id)).whatIfs });
+  return NextResponse.json({ whatIfs: (await getDraftWithWhatIfs(user, id)).whatIfs });
 });

@@ -2,7 +2,7 @@
 import { gzipJsonResponse } from "@/lib/api/gzip-json";
 import { apiRoute } from "@/lib/api/respond";
 import { requireApiCaller } from "@/lib/auth";
-import { getSimulationResultGz } from "@/lib/data/simulations";
+import { getSimulationResultGz } from "@/lib/simulations/store/simulations";
 import { AppError } from "@/lib/errors";
 import { parsePathParams } from "@/lib/validation/params";
 

@@ -2,7 +2,7 @@
 import { NextResponse } from "next/server";
 import { apiRoute } from "@/lib/api/respond";
 import { requireApiCaller } from "@/lib/auth";
-import { getWhatIfForEditor } from "@/lib/data/budget-drafts";
+import { getWhatIfForEditor } from "@/lib/simulations/store/what-ifs";
 import { parsePathParams } from "@/lib/validation/params";
 
 export const dynamic = "force-dynamic";

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { WhatIfResult } from "@/components/what-if/what-if-result";
 import { getSessionUser } from "@/lib/auth";
-import { getWhatIfForEditor } from "@/lib/data/budget-drafts";
+import { getWhatIfForEditor } from "@/lib/simulations/store/what-ifs";
 import { AppError } from "@/lib/errors";
 import { pageParam } from "../../../../../../path-param";
 import { readForEditor } from "../../../read-for-editor";

@@ -1,0 +1,77 @@
+import { createServer } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import type { CliIo } from "./io";
+import { runMain } from "./test-helpers";
+import { runBridgeCommand } from "./bridge-command";
+import type { SlurmRunner } from "../slurm/slurm-cli";
+
+function memoryIo() {
+  const out: string[] = [];
+  const io: CliIo = {
+    stdout: (text) => out.push(text),
+    stderr: (text) => out.push(text),
+    isStderrTty: false,
+    readText: () => "",
+    writeText: () => undefined,
+  };
+  return { io, text: () => out.join("") };
+}
+
+const slurmUp: SlurmRunner = async () => "Slurmctld(primary) at localhost is UP\n";
+/** A port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+const savedPath = process.env.PATH;
+const savedToken = process.env.ALLOT_TOKEN;
+afterEach(() => {
+  process.env.PATH = savedPath;
+  process.env.ALLOT_TOKEN = savedToken;
+});
+
+describe("allot slurm bridge at start", () => {
+  it("exits 1 with a clear message when SLURM's commands are missing", async () => {
+    process.env.PATH = "/nonexistent";
+    process.env.ALLOT_TOKEN = "allot_c_test";
+    const result = await runMain(["slurm", "bridge", "--cluster", "c", "--server", "http://x"]);
+    expect(result).toMatchObject({
+      code: 1,
+      stderr: "allot: cannot reach SLURM: scontrol ping not installed: spawn scontrol ENOENT\n",
+    });
+  });
+
+  it("exits 1 with a clear message when SLURM's controller is down", async () => {
+    const { io } = memoryIo();
+    const down: SlurmRunner = async () => "Slurmctld(primary) at localhost is DOWN\n";
+    const args = ["--cluster", "c", "--server", "http://x"];
+    await expect(runBridgeCommand(args, io, { ALLOT_TOKEN: "t" }, down)).rejects.toThrow(
+      "SLURM's controller is not up: Slurmctld(primary) at localhost is DOWN",
+    );
+  });
+
+  it("exits 1 with a clear message when Allot cannot be reached", async () => {
+    const { io } = memoryIo();
+    const env = { ALLOT_TOKEN: "allot_c_test" };
+    const server = `http://127.0.0.1:${await closedPort()}`;
+    const args = ["--cluster", "c", "--server", server];
+    await expect(runBridgeCommand(args, io, env, slurmUp)).rejects.toThrow(
+      `cannot reach Allot at ${server} (ECONNREFUSED)`,
+    );
+  });
+
+  it("needs a token and the cluster", async () => {
+    delete process.env.ALLOT_TOKEN;
+    const noToken = await runMain(["slurm", "bridge", "--cluster", "c", "--server", "http://x"]);
+    expect(noToken).toMatchObject({ code: 2, stderr: expect.stringMatching(/set ALLOT_TOKEN/) });
+    const noCluster = await runMain(["slurm", "bridge", "--server", "http://x"]);
+    expect(noCluster).toMatchObject({
+      code: 2,
+      stderr: "allot: slurm bridge: --cluster is required\n",
+    });
+  });
+});

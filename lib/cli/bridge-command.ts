@@ -1,0 +1,202 @@
+// `allot slurm bridge` and `allot slurm register`: the command-line faces of the bridge
+// (bridge.ts) and of registering a SLURM cluster in Allot from sinfo.
+import { parseCommandArgs, parseDurationFlag, requireString } from "./args";
+import { InputError, UsageError, type CliIo } from "./io";
+import { AllotApiError, createAllotClient, type AllotClient } from "../slurm/allot-client";
+import { createBridge, runBridgeLoop, runBridgeRound } from "../slurm/bridge";
+import { createSlurmRunner, SlurmCommandError, type SlurmRunner } from "../slurm/slurm-cli";
+import { parseSinfo } from "../slurm/slurm-read";
+
+export const BRIDGE_HELP = `Usage: allot slurm bridge --cluster <name> --server <url> [--interval 2s] [--once]
+
+Runs beside slurmctld (as root, with SLURM_CONF set) and lets Allot schedule the cluster:
+mirrors every new sbatch job into Allot, starts what Allot decides on the nodes it chose
+(scontrol update NodeList=... + release), preempts by requeuehold or scancel, mirrors node
+drains and failures both ways, and writes each waiting job's reason into its SLURM comment
+(squeue -o "%.10i %.9T %k"). Every round starts from both sides again, so restarting the
+bridge, Allot or slurmctld loses nothing and starts nothing twice. See docs/slurm.md.
+
+Options:
+  --cluster <name>     the Allot cluster (registered with allot slurm register)
+  --server <url>       Allot's address, e.g. https://allot.example.org
+  --interval <dur>     time between rounds (default 2s)
+  --once               run one round and exit
+Environment:
+  ALLOT_TOKEN          the cluster's executor token (Clusters -> Nodes -> Executor tokens)
+Exit codes: 0 stopped by SIGTERM/SIGINT (or --once done), 1 SLURM or Allot unreachable at start,
+2 bad usage.
+`;
+
+export const REGISTER_HELP = `Usage: allot slurm register --cluster <name> --server <url> --gpu-type <type>
+       [--token-name <name>] [--max-min-runtime 8h] [--default-min-runtime 1h]
+
+Registers this SLURM cluster in Allot (or brings its nodes up to date): reads the nodes and
+their GPUs from sinfo and posts them to Allot, which then schedules the cluster only through
+the bridge. With --token-name, prints a new executor token for the bridge (shown once).
+
+Environment:
+  ALLOT_TOKEN          an admin's personal token
+`;
+
+type Env = Record<string, string | undefined>;
+
+function tokenFrom(env: Env, command: string): string {
+  const token = env.ALLOT_TOKEN;
+  if (!token) throw new UsageError(`${command}: set ALLOT_TOKEN to the token Allot gave you`);
+  return token;
+}
+
+function stamp(cluster: string): (line: string) => string {
+  return (line) => `${new Date().toISOString()} bridge[${cluster}] ${line}\n`;
+}
+
+/** Fails with a clear message when SLURM's controller or Allot cannot be reached at start. */
+async function checkBothSides(slurm: SlurmRunner, allot: AllotClient, cluster: string) {
+  try {
+    const ping = await slurm("scontrol", ["ping"]);
+    if (!/\bUP\b/.test(ping)) throw new InputError(`SLURM's controller is not up: ${ping.trim()}`);
+  } catch (error) {
+    if (error instanceof SlurmCommandError)
+      throw new InputError(`cannot reach SLURM: ${error.message}`);
+    throw error;
+  }
+  try {
+    await allot.get(`/api/v1/clusters/${encodeURIComponent(cluster)}/plan`);
+  } catch (error) {
+    if (error instanceof AllotApiError) throw new InputError(error.message);
+    throw error;
+  }
+}
+
+/** `allot slurm bridge`: resolves when stopped; returns the exit code. */
+export async function runBridgeCommand(
+  argv: string[],
+  io: CliIo,
+  env: Env = process.env,
+  slurm: SlurmRunner = createSlurmRunner(),
+): Promise<number> {
+  const args = parseCommandArgs("slurm bridge", argv, {
+    cluster: { type: "string" },
+    server: { type: "string" },
+    interval: { type: "string" },
+    once: { type: "boolean" },
+  });
+  if (args.values.help) {
+    io.stdout(BRIDGE_HELP);
+    return 0;
+  }
+  const cluster = requireString("slurm bridge", args, "cluster");
+  const server = requireString("slurm bridge", args, "server");
+  const intervalSec =
+    typeof args.values.interval === "string"
+      ? parseDurationFlag("slurm bridge", "interval", args.values.interval)
+      : 2;
+  const allot = createAllotClient(server, tokenFrom(env, "slurm bridge"));
+  await checkBothSides(slurm, allot, cluster);
+  const line = stamp(cluster);
+  const bridge = createBridge({ cluster, allot, slurm, log: (text) => io.stdout(line(text)) });
+  if (args.values.once) {
+    const summary = await runBridgeRound(bridge);
+    io.stdout(line(`round: ${JSON.stringify(summary)}`));
+    return summary.failedSteps > 0 ? 1 : 0;
+  }
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  process.once("SIGTERM", onSignal);
+  process.once("SIGINT", onSignal);
+  io.stdout(line(`started: Allot at ${allot.server}, a round every ${intervalSec} s`));
+  try {
+    await runBridgeLoop(bridge, intervalSec * 1000, stop.signal);
+  } finally {
+    process.off("SIGTERM", onSignal);
+    process.off("SIGINT", onSignal);
+  }
+  io.stdout(line("stopped"));
+  return 0;
+}
+
+type Registered = {
+  name: string;
+  isNew: boolean;
+  nodes: { index: number; hostname: string; gpus: number }[];
+  unlisted: string[];
+  token: string | null;
+};
+
+/** `allot slurm register`: returns the exit code. */
+export async function runRegisterCommand(
+  argv: string[],
+  io: CliIo,
+  env: Env = process.env,
+  slurm: SlurmRunner = createSlurmRunner(),
+): Promise<number> {
+  const args = parseCommandArgs("slurm register", argv, {
+    cluster: { type: "string" },
+    server: { type: "string" },
+    "gpu-type": { type: "string" },
+    "token-name": { type: "string" },
+    "max-min-runtime": { type: "string" },
+    "default-min-runtime": { type: "string" },
+  });
+  if (args.values.help) {
+    io.stdout(REGISTER_HELP);
+    return 0;
+  }
+  const command = "slurm register";
+  const body = {
+    name: requireString(command, args, "cluster"),
+    gpuType: requireString(command, args, "gpu-type"),
+    executor: "slurm",
+    nodes: await readNodes(slurm),
+    ...durationField(
+      command,
+      args.values["max-min-runtime"],
+      "max-min-runtime",
+      "maxMinRuntimeSec",
+    ),
+    ...durationField(
+      command,
+      args.values["default-min-runtime"],
+      "default-min-runtime",
+      "defaultMinRuntimeSec",
+    ),
+    ...(typeof args.values["token-name"] === "string"
+      ? { tokenName: args.values["token-name"] }
+      : {}),
+  };
+  const allot = createAllotClient(requireString(command, args, "server"), tokenFrom(env, command));
+  let registered: Registered;
+  try {
+    registered = await allot.post<Registered>("/api/v1/clusters", body);
+  } catch (error) {
+    if (error instanceof AllotApiError) throw new InputError(error.message);
+    throw error;
+  }
+  const gpus = registered.nodes.reduce((sum, node) => sum + node.gpus, 0);
+  io.stdout(
+    `${registered.isNew ? "registered" : "updated"} ${registered.name}: ${registered.nodes.length} nodes, ${gpus} GPUs\n`,
+  );
+  if (registered.unlisted.length > 0) {
+    io.stdout(`not in sinfo any more (left as they are): ${registered.unlisted.join(", ")}\n`);
+  }
+  if (registered.token) io.stdout(`executor token (shown once): ${registered.token}\n`);
+  return 0;
+}
+
+async function readNodes(slurm: SlurmRunner) {
+  let json: string;
+  try {
+    json = await slurm("sinfo", ["--json"]);
+  } catch (error) {
+    if (error instanceof SlurmCommandError)
+      throw new InputError(`cannot read SLURM's nodes: ${error.message}`);
+    throw error;
+  }
+  const nodes = parseSinfo(json).filter((node) => node.gpus > 0);
+  if (nodes.length === 0) throw new InputError("sinfo lists no node with GPUs (gres gpu)");
+  return nodes.map((node) => ({ hostname: node.name, gpus: node.gpus }));
+}
+
+function durationField(command: string, value: unknown, flag: string, field: string) {
+  return typeof value === "string" ? { [field]: parseDurationFlag(command, flag, value) } : {};
+}

@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { Prisma } from "../../generated/prisma/client";
+import { isDatabaseUnreachable, toDatabaseAppError } from "./prisma-errors";
+
+const known = (code: string, meta?: Record<string, unknown>) =>
+  new Prisma.PrismaClientKnownRequestError("test", { code, clientVersion: "7", meta });
+
+describe("toDatabaseAppError", () => {
+  it("answers an unreachable database 503 database_unavailable, by code or by the adapter's kind", () => {
+    expect(toDatabaseAppError(known("P1001"))?.status).toBe(503);
+    expect(toDatabaseAppError(known("P1001"))?.code).toBe("database_unavailable");
+    const raw = known("P2010", { driverAdapterError: { cause: { kind: "DatabaseNotReachable" } } });
+    expect(isDatabaseUnreachable(raw)).toBe(true);
+    const refused = Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" });
+    expect(isDatabaseUnreachable(refused)).toBe(true);
+  });
+
+  it("answers lost key races 409, a vanished record 404, an unstorable value 422", () => {
+    expect(toDatabaseAppError(known("P2002"))?.status).toBe(409);
+    expect(toDatabaseAppError(known("P2003"))?.status).toBe(409);
+    expect(toDatabaseAppError(known("P2025"))?.status).toBe(404);
+    expect(toDatabaseAppError(known("P2020"))?.status).toBe(422);
+  });
+
+  it("leaves other errors to be 500s: a bug is not the caller's fault", () => {
+    expect(toDatabaseAppError(known("P2010"))).toBeNull();
+    expect(toDatabaseAppError(new Error("boom"))).toBeNull();
+    expect(isDatabaseUnreachable(new TypeError("x is undefined"))).toBe(false);
+  });
+});

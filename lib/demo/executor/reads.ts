@@ -1,0 +1,76 @@
+// What the built-in executor (lib/demo/executor/executor.ts) reads besides the plan: the demo org, its
+// queue length, its runs' progress and node health. It writes only through ingestEvents and
+// submitJobs, the same paths as an external executor and the API.
+import "server-only";
+import { getDb } from "../../data/db/app-db";
+import type { DemoLeaf } from "./arrivals";
+import { loadBudgetTree } from "../../data/tick/load-state";
+
+export type DriverCluster = { name: string; gpuType: string; nodes: number; gpusPerNode: number };
+
+/** The clusters the demo executor acts for: never one a SLURM bridge drives. */
+export async function listDriverClusters(): Promise<DriverCluster[]> {
+  const rows = await getDb().cluster.findMany({
+    where: { executor: "builtin" },
+    select: { name: true, gpuType: true, nodes: { select: { gpus: true } } },
+    orderBy: { name: "asc" },
+  });
+  return rows.map((row) => ({
+    name: row.name,
+    gpuType: row.gpuType,
+    nodes: row.nodes.length,
+    gpusPerNode: Math.max(1, ...row.nodes.map((node) => node.gpus)),
+  }));
+}
+
+/** Leaves of the tree with their members (the people who may charge them). */
+export async function listDemoLeaves(): Promise<DemoLeaf[]> {
+  const db = getDb();
+  const [tree, members] = await Promise.all([
+    loadBudgetTree(db),
+    db.budgetMember.findMany({
+      select: { nodeId: true, userId: true },
+      orderBy: { userId: "asc" },
+    }),
+  ]);
+  return tree.nodes
+    .filter((node) => node.isLeaf)
+    .map((node) => ({
+      id: node.id,
+      path: node.path,
+      memberIds: members.filter((m) => m.nodeId === node.id).map((m) => m.userId),
+    }));
+}
+
+/** Pending jobs, and open ones (pending or running), of a cluster. */
+export async function countJobs(cluster: string): Promise<{ pending: number; open: number }> {
+  const db = getDb();
+  const [pending, open] = await Promise.all([
+    db.job.count({ where: { cluster: { name: cluster }, state: "pending" } }),
+    db.job.count({ where: { cluster: { name: cluster }, state: { in: ["pending", "running"] } } }),
+  ]);
+  return { pending, open };
+}
+
+/** Acknowledged open runs whose job's known work is done by `now`. */
+export async function listFinishedRuns(cluster: string, now: Date): Promise<string[]> {
+  const runs = await getDb().run.findMany({
+    where: { cluster: { name: cluster }, endedAt: null, startAckedAt: { not: null } },
+    select: { id: true, startedAt: true, job: { select: { remainingWorkSec: true } } },
+  });
+  return runs
+    .filter(
+      (run) =>
+        run.job.remainingWorkSec !== null &&
+        run.startedAt.getTime() + run.job.remainingWorkSec * 1000 <= now.getTime(),
+    )
+    .map((run) => run.id);
+}
+
+export async function listNodeHealth(cluster: string) {
+  return getDb().clusterNode.findMany({
+    where: { cluster: { name: cluster } },
+    select: { index: true, health: true, healthChangedAt: true, drainedAt: true },
+    orderBy: { index: "asc" },
+  });
+}
