@@ -1,5 +1,6 @@
 import {
   freeGpuBounds,
+  isShortJob,
   mayPlaceWithin,
   type FairTreeRanking,
   type BudgetTree,
@@ -51,7 +52,8 @@ export type QuietCheck = {
  * new jobs can only fail and narrow what later jobs are tried for, provided none of them could:
  * - start on free GPUs (the bounds of healthy nodes' free GPUs rule it out);
  * - start by preemption (free GPUs plus every GPU preemption could free for its rank fall short);
- * - take the reservation (an allocated job ranks strictly after the holder, and there is one).
+ * - take the reservation (an allocated job ranks strictly after the holder, and there is one);
+ * - start in the short sweep (ADR 092): no new job is short.
  *
  * False whenever any of this is not shown; the caller then runs the pass.
  *
@@ -88,6 +90,9 @@ export function isStillQuiet(mark: QuietMark | null, check: QuietCheck): boolean
   for (const job of view.newlyPending) {
     if (mayPlaceWithin(bounds, job.gpus)) return false;
     if (!check.isAllocated(job)) continue;
+    // The short sweep waives the share guard the bound below applies, and may use reserved
+    // nodes (ADR 092): a short job is tried.
+    if (isShortJob(job, bounds.nodeSizeGpus)) return false;
     const jobRank = rankOf(job.budgetId);
     if (mark.holderRank === null || jobRank <= mark.holderRank) return false;
     const preemptableGpus = check.runs.preemptableBound(

@@ -1,0 +1,151 @@
+import type { LiveRun } from "./live-run";
+import type { StartOutcome } from "./pass-preempt";
+import { endPassRun, mayPlace, reservedNodes, startJob, type PassState } from "./pass-state";
+import type { BackfillScreen, PendingQueue } from "./pending-queue";
+import { placeJob } from "./placement";
+import { canMakeRoom, planPreemption, rankPreemptionReason } from "./preemption";
+import type { Comparison, KeptFor } from "./reasons";
+import { SHORT_MAX_RUNTIME_SEC, shortMaxGpus } from "./short-jobs";
+import type { NodeSlice, PendingJob } from "./types";
+
+/**
+ * The pass's short sweep (ADR 092), after the allocated sweeps: walks the allocated queue in
+ * order once more and tries each short job left waiting (at most 15 minutes protected, at most
+ * eight GPUs on one node, `isShortJob`) on free GPUs, else by preempting unallocated runs and
+ * unprotected runs of budgets ranked below its own (the contract and Fair Tree's ranks hold).
+ * Two rules differ from the sweeps before it:
+ * - the nodes kept for the reservation's holder serve short jobs unless they are ready within
+ *   15 minutes: a short job's protection ends before the holder needs them (or no ready time is
+ *   known: it waits on runs it may never preempt);
+ * - the share guard (ADR 011) is waived: a job protected for minutes cannot take a budget's
+ *   allocation away, and its run is charged to its own budget.
+ * A short job that cannot start blocks every later one of its size or more (later jobs rank no
+ * better, so may preempt no more); the sweep ends once no size is left. A preemption that frees
+ * GPUs on healthy nodes beyond its job's ends it too, and gives true: the queue is then swept
+ * again from the top (`decide`), as the allocated sweeps do. Internal to the pass.
+ *
+ * @example if (sweepShortJobs(pass, queue)) sweepAllocatedQueue(pass, queue)
+ */
+export function sweepShortJobs(pass: PassState, queue: PendingQueue): boolean {
+  let maxGpus = shortMaxGpus(pass.pool.nodeSizeGpus);
+  if (maxGpus < queue.minGpus) return false;
+  const untilSec = pass.nowSec + SHORT_MAX_RUNTIME_SEC;
+  const screen: BackfillScreen = { fromGpus: 0, nowSec: pass.nowSec, untilSec };
+  // The reservation's nodes, and whether short jobs may use them: known at the first job tried,
+  // before anything starts.
+  let kept: KeptNodes | undefined;
+  const nextGroup = queue.walk(true, pass.rankOf);
+  for (let group = nextGroup(); group && maxGpus >= queue.minGpus; group = nextGroup()) {
+    if (group.minGpus > maxGpus || group.minMinRuntimeSec > SHORT_MAX_RUNTIME_SEC) continue;
+    for (let job = group.next(maxGpus, screen); job; job = group.next(maxGpus, screen)) {
+      if (job.gpus > maxGpus || job.minRuntimeSec > SHORT_MAX_RUNTIME_SEC) continue;
+      if (pass.isStarted.has(job)) continue;
+      kept ??= keptNodes(pass, untilSec);
+      const outcome = tryStartShort(pass, job, group.rank, kept);
+      if (outcome === "started-with-surplus") return true;
+      if (outcome === "failed") maxGpus = job.gpus - 1;
+      if (group.minGpus > maxGpus) break;
+    }
+  }
+  return false;
+}
+
+/** The reservation's nodes as short jobs see them: closed to them, or open and whose. */
+type KeptNodes = {
+  excluded: Uint8Array | undefined;
+  keptFor: KeptFor | null;
+  isKept: Uint8Array | null;
+};
+
+function keptNodes(pass: PassState, untilSec: number): KeptNodes {
+  const reservation = reservedNodes(pass);
+  if (reservation === null) return { excluded: undefined, keptFor: null, isKept: null };
+  const { readyAtSec } = reservation;
+  if (readyAtSec !== null && untilSec > readyAtSec) {
+    return { excluded: reservation.isExcluded, keptFor: null, isKept: null };
+  }
+  const holder = pass.reservation!.holder;
+  return {
+    excluded: undefined,
+    keptFor: { jobId: holder.id, budget: pass.budgetRef(holder.budgetId), readyAtSec },
+    isKept: reservation.isExcluded,
+  };
+}
+
+/** Starts a short job on free GPUs, else by preemption (see `sweepShortJobs`). */
+function tryStartShort(
+  pass: PassState,
+  job: PendingJob,
+  jobRank: number,
+  kept: KeptNodes,
+): StartOutcome {
+  const { pool, loaded, live, nowSec, holdings, nodeOfSlot } = pass;
+  // The holder itself, a short job, is not kept waiting by its own reservation.
+  const keptFor = (placement: NodeSlice[]): KeptFor | null =>
+    kept.isKept?.[pool.positionOf.get(placement[0]!.node)!] === 1 && kept.keptFor!.jobId !== job.id
+      ? kept.keptFor
+      : null;
+  const placement = mayPlace(pass, job.gpus) ? placeJob(pool, job.gpus, kept.excluded) : null;
+  if (placement) {
+    startJob(pass, job, true, placement, [], keptFor(placement), null, {
+      isShareGuardWaived: false,
+    });
+    return "started";
+  }
+  // Victims: runs loaded before the pass's starts, unallocated or unprotected and ranked below.
+  const isAllowed = (index: number): boolean => {
+    if (index >= loaded.loadedCount) return false;
+    const entry = live[index]!;
+    return !entry.isGone && (!entry.isAllocated || (!entry.isProtectedNow && entry.rank > jobRank));
+  };
+  const { heldByPosition } = loaded;
+  if (!canMakeRoom(pool, job.gpus, live, heldByPosition, isAllowed, kept.excluded)) {
+    return "failed";
+  }
+  const plan = planPreemption(
+    pool,
+    job.gpus,
+    live,
+    loaded.victimsByPosition(),
+    isAllowed,
+    nowSec,
+    kept.excluded,
+  );
+  if (!plan) throw new Error("A plan failed where canMakeRoom found room.");
+  // Whether the share guard would have kept one of the victims, asked before any ends.
+  const jobNode = holdings.nodeIndexOf(job.budgetId);
+  const isShielded = (entry: LiveRun): boolean =>
+    entry.isAllocated &&
+    !holdings.mayPreemptAt(jobNode, nodeOfSlot(entry.budgetSlot), job.gpus, entry.gpus);
+  const isShareGuardWaived = plan.victims.some((index) => isShielded(live[index]!));
+  const preemptor = { jobId: job.id, budget: pass.budgetRef(job.budgetId), gpus: job.gpus };
+  let outranked: Comparison | null = null;
+  // GPUs freed beyond what the job takes on a node may let a job that failed start now.
+  const surplus = new Map<number, number>();
+  for (const slice of plan.placement) surplus.set(slice.node, -slice.gpus);
+  for (const index of plan.victims) {
+    const entry = live[index]!;
+    const run = entry.run!;
+    for (const slice of run.placement) {
+      surplus.set(slice.node, (surplus.get(slice.node) ?? 0) + slice.gpus);
+    }
+    const parting = run.isAllocated ? pass.partingOf(job.budgetId, run.budgetId) : null;
+    const victim = pass.budgetRef(run.budgetId);
+    if (run.isAllocated && outranked === null) outranked = { budget: victim, parting };
+    endPassRun(pass, entry, rankPreemptionReason(run, preemptor, victim, nowSec, parting));
+  }
+  startJob(
+    pass,
+    job,
+    true,
+    plan.placement,
+    plan.victims.map((index) => live[index]!.run!.id),
+    keptFor(plan.placement),
+    outranked,
+    { isShareGuardWaived },
+  );
+  const hasSurplus = [...surplus].some(
+    ([node, gpus]) => gpus > 0 && pool.isUsable[pool.positionOf.get(node)!] === 1,
+  );
+  return hasSurplus ? "started-with-surplus" : "started";
+}
