@@ -3,6 +3,7 @@ import type { StartOutcome } from "./pass-preempt";
 import { endPassRun, mayPlace, reservedNodes, startJob, type PassState } from "./pass-state";
 import type { BackfillScreen, PendingQueue } from "./pending-queue";
 import { placeJob } from "./placement";
+import { preemptableGpus } from "./preemptable-totals";
 import { canMakeRoom, planPreemption, rankPreemptionReason } from "./preemption";
 import type { Comparison, KeptFor } from "./reasons";
 import { SHORT_MAX_RUNTIME_SEC, shortMaxGpus } from "./short-jobs";
@@ -31,17 +32,17 @@ export function sweepShortJobs(pass: PassState, queue: PendingQueue): boolean {
   if (maxGpus < queue.minGpus) return false;
   const untilSec = pass.nowSec + SHORT_MAX_RUNTIME_SEC;
   const screen: BackfillScreen = { fromGpus: 0, nowSec: pass.nowSec, untilSec };
-  // The reservation's nodes, and whether short jobs may use them: known at the first job tried,
-  // before anything starts.
+  // The reservation's nodes, and whether short jobs may use them: chosen (`reservedNodes`) only
+  // once a short job could start, before anything starts; most never could.
   let kept: KeptNodes | undefined;
+  const keptOf = (): KeptNodes => (kept ??= keptNodes(pass, untilSec));
   const nextGroup = queue.walk(true, pass.rankOf);
   for (let group = nextGroup(); group && maxGpus >= queue.minGpus; group = nextGroup()) {
     if (group.minGpus > maxGpus || group.minMinRuntimeSec > SHORT_MAX_RUNTIME_SEC) continue;
     for (let job = group.next(maxGpus, screen); job; job = group.next(maxGpus, screen)) {
       if (job.gpus > maxGpus || job.minRuntimeSec > SHORT_MAX_RUNTIME_SEC) continue;
       if (pass.isStarted.has(job)) continue;
-      kept ??= keptNodes(pass, untilSec);
-      const outcome = tryStartShort(pass, job, group.rank, kept);
+      const outcome = tryStartShort(pass, job, group.rank, keptOf);
       if (outcome === "started-with-surplus") return true;
       if (outcome === "failed") maxGpus = job.gpus - 1;
       if (group.minGpus > maxGpus) break;
@@ -72,14 +73,35 @@ function keptNodes(pass: PassState, untilSec: number): KeptNodes {
   };
 }
 
-/** Starts a short job on free GPUs, else by preemption (see `sweepShortJobs`). */
+/**
+ * Starts a short job on free GPUs, else by preemption (see `sweepShortJobs`). Whether it could
+ * start at all is asked first with every node open: reserved nodes only take options away, and
+ * then they need not be chosen.
+ */
 function tryStartShort(
   pass: PassState,
   job: PendingJob,
   jobRank: number,
-  kept: KeptNodes,
+  keptOf: () => KeptNodes,
 ): StartOutcome {
   const { pool, loaded, live, nowSec, holdings, nodeOfSlot } = pass;
+  // Victims: runs loaded before the pass's starts, unallocated or unprotected and ranked below.
+  const isAllowed = (index: number): boolean => {
+    if (index >= loaded.loadedCount) return false;
+    const entry = live[index]!;
+    return !entry.isGone && (!entry.isAllocated || (!entry.isProtectedNow && entry.rank > jobRank));
+  };
+  const { heldByPosition } = loaded;
+  const mayFitFree = mayPlace(pass, job.gpus) && placeJob(pool, job.gpus) !== null;
+  if (!mayFitFree) {
+    // With standing totals, most fail on a bound: free GPUs and every preemptable one too few.
+    const totals = loaded.preemptable;
+    const rankOfSlot = (slot: number): number => loaded.rankBySlot[slot]!;
+    const missingGpus = job.gpus - pass.bounds.usableFreeGpus;
+    if (totals && preemptableGpus(totals, jobRank, rankOfSlot) < missingGpus) return "failed";
+    if (!canMakeRoom(pool, job.gpus, live, heldByPosition, isAllowed)) return "failed";
+  }
+  const kept = keptOf();
   // The holder itself, a short job, is not kept waiting by its own reservation.
   const keptFor = (placement: NodeSlice[]): KeptFor | null =>
     kept.isKept?.[pool.positionOf.get(placement[0]!.node)!] === 1 && kept.keptFor!.jobId !== job.id
@@ -92,13 +114,6 @@ function tryStartShort(
     });
     return "started";
   }
-  // Victims: runs loaded before the pass's starts, unallocated or unprotected and ranked below.
-  const isAllowed = (index: number): boolean => {
-    if (index >= loaded.loadedCount) return false;
-    const entry = live[index]!;
-    return !entry.isGone && (!entry.isAllocated || (!entry.isProtectedNow && entry.rank > jobRank));
-  };
-  const { heldByPosition } = loaded;
   if (!canMakeRoom(pool, job.gpus, live, heldByPosition, isAllowed, kept.excluded)) {
     return "failed";
   }
