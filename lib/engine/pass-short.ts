@@ -39,16 +39,38 @@ export function sweepShortJobs(pass: PassState, queue: PendingQueue): boolean {
   const nextGroup = queue.walk(true, pass.rankOf);
   for (let group = nextGroup(); group && maxGpus >= queue.minGpus; group = nextGroup()) {
     if (group.minGpus > maxGpus || group.minMinRuntimeSec > SHORT_MAX_RUNTIME_SEC) continue;
-    for (let job = group.next(maxGpus, screen); job; job = group.next(maxGpus, screen)) {
-      if (job.gpus > maxGpus || job.minRuntimeSec > SHORT_MAX_RUNTIME_SEC) continue;
+    // Free GPUs and all a job of this rank could preempt, at most: ranks only worsen, so once
+    // too few for the queue's smallest job none later could start.
+    const reachGpus = reachableGpus(pass, group.rank);
+    if (reachGpus < queue.minGpus) break;
+    let groupMaxGpus = Math.min(maxGpus, reachGpus);
+    for (
+      let job = group.next(groupMaxGpus, screen);
+      job && group.minGpus <= groupMaxGpus;
+      job = group.next(groupMaxGpus, screen)
+    ) {
+      if (job.gpus > groupMaxGpus || job.minRuntimeSec > SHORT_MAX_RUNTIME_SEC) continue;
       if (pass.isStarted.has(job)) continue;
       const outcome = tryStartShort(pass, job, group.rank, keptOf);
       if (outcome === "started-with-surplus") return true;
       if (outcome === "failed") maxGpus = job.gpus - 1;
-      if (group.minGpus > maxGpus) break;
+      groupMaxGpus = Math.min(maxGpus, reachableGpus(pass, group.rank));
     }
   }
   return false;
+}
+
+/**
+ * The most GPUs a short job of rank `jobRank` could start on: free ones, and those of every run
+ * it could preempt, on the standing totals (an upper bound: this pass's preemptions only lower
+ * it); Infinity without them.
+ */
+function reachableGpus(pass: PassState, jobRank: number): number {
+  const { loaded } = pass;
+  const totals = loaded.preemptable;
+  if (!totals) return Number.POSITIVE_INFINITY;
+  const rankOfSlot = (slot: number): number => loaded.rankBySlot[slot]!;
+  return pass.bounds.usableFreeGpus + preemptableGpus(totals, jobRank, rankOfSlot);
 }
 
 /** The reservation's nodes as short jobs see them: closed to them, or open and whose. */
@@ -94,11 +116,6 @@ function tryStartShort(
   const { heldByPosition } = loaded;
   const mayFitFree = mayPlace(pass, job.gpus) && placeJob(pool, job.gpus) !== null;
   if (!mayFitFree) {
-    // With standing totals, most fail on a bound: free GPUs and every preemptable one too few.
-    const totals = loaded.preemptable;
-    const rankOfSlot = (slot: number): number => loaded.rankBySlot[slot]!;
-    const missingGpus = job.gpus - pass.bounds.usableFreeGpus;
-    if (totals && preemptableGpus(totals, jobRank, rankOfSlot) < missingGpus) return "failed";
     if (!canMakeRoom(pool, job.gpus, live, heldByPosition, isAllowed)) return "failed";
   }
   const kept = keptOf();
