@@ -38,7 +38,7 @@ export function sweepShortJobs(pass: PassState, queue: PendingQueue): boolean {
   const keptOf = (): KeptNodes => (kept ??= keptNodes(pass, untilSec));
   const nextGroup = queue.walk(true, pass.rankOf);
   for (let group = nextGroup(); group && maxGpus >= queue.minGpus; group = nextGroup()) {
-    if (group.minGpus > maxGpus || group.minMinRuntimeSec > SHORT_MAX_RUNTIME_SEC) continue;
+    if (group.minShortGpus > maxGpus) continue;
     // Free GPUs and all a job of this rank could preempt, at most: ranks only worsen, so once
     // too few for the queue's smallest job none later could start.
     const reachGpus = reachableGpus(pass, group.rank);
@@ -46,7 +46,7 @@ export function sweepShortJobs(pass: PassState, queue: PendingQueue): boolean {
     let groupMaxGpus = Math.min(maxGpus, reachGpus);
     for (
       let job = group.next(groupMaxGpus, screen);
-      job && group.minGpus <= groupMaxGpus;
+      job && group.minShortGpus <= groupMaxGpus;
       job = group.next(groupMaxGpus, screen)
     ) {
       if (job.gpus > groupMaxGpus || job.minRuntimeSec > SHORT_MAX_RUNTIME_SEC) continue;
