@@ -4,7 +4,14 @@ import { endPassRun, mayPlace, reservedNodes, startJob, type PassState } from ".
 import type { BackfillScreen, PendingQueue } from "./pending-queue";
 import { placeJob } from "./placement";
 import { preemptableGpus } from "./preemptable-totals";
-import { canMakeRoom, planPreemption, rankPreemptionReason } from "./preemption";
+import {
+  canMakeRoom,
+  hasRoomIn,
+  planPreemption,
+  positionsWithRoom,
+  rankPreemptionReason,
+  roomAmong,
+} from "./preemption";
 import type { Comparison, KeptFor } from "./reasons";
 import { SHORT_MAX_RUNTIME_SEC, shortMaxGpus } from "./short-jobs";
 import type { NodeSlice, PendingJob } from "./types";
@@ -95,6 +102,36 @@ function keptNodes(pass: PassState, untilSec: number): KeptNodes {
   };
 }
 
+/** The room of each node for short jobs' plans, written anew for each (see `roomScratch`). */
+const shortRoomScratch: number[] = [];
+
+/**
+ * The GPUs each position could offer a short job of `gpus` and rank `jobRank` (free ones and
+ * those of the runs it may preempt, `roomAmong`), from the runs the standing totals count:
+ * unallocated ones, and unprotected ones of budgets ranked below; and the positions whose room
+ * could count. Null without standing totals.
+ */
+function shortVictimRoom(
+  pass: PassState,
+  gpus: number,
+  jobRank: number,
+): { gpus: number[]; positions: number[] } | null {
+  const { loaded, pool } = pass;
+  const totals = loaded.preemptable;
+  if (!totals) return null;
+  const groups: Set<LiveRun>[] = [totals.unallocatedRuns];
+  const { runsBySlot } = totals;
+  for (let slot = 0; slot < runsBySlot.length; slot += 1) {
+    const runs = runsBySlot[slot];
+    if (runs !== undefined && runs.size > 0 && loaded.rankBySlot[slot]! > jobRank)
+      groups.push(runs);
+  }
+  const isOpen = (entry: LiveRun): boolean =>
+    !entry.isGone && (!entry.isAllocated || (!entry.isProtectedNow && entry.rank > jobRank));
+  const room = roomAmong(pool, groups, isOpen, shortRoomScratch);
+  return { gpus: room, positions: positionsWithRoom(pool, gpus, room) };
+}
+
 /**
  * Starts a short job on free GPUs, else by preemption (see `sweepShortJobs`). Whether it could
  * start at all is asked first with every node open: reserved nodes only take options away, and
@@ -113,11 +150,18 @@ function tryStartShort(
     const entry = live[index]!;
     return !entry.isGone && (!entry.isAllocated || (!entry.isProtectedNow && entry.rank > jobRank));
   };
-  const { heldByPosition } = loaded;
+  // Whether victims could make room outside `excluded`: on the room of the runs the standing
+  // totals count (read once, and then only the nodes with room), else on every run.
+  let room: { gpus: number[]; positions: number[] } | null | undefined;
+  const roomOf = () => (room ??= shortVictimRoom(pass, job.gpus, jobRank));
+  const canPlan = (excluded?: Uint8Array): boolean => {
+    const known = roomOf();
+    return known
+      ? hasRoomIn(pool, job.gpus, known.gpus, excluded, known.positions)
+      : canMakeRoom(pool, job.gpus, live, loaded.heldByPosition, isAllowed, excluded);
+  };
   const mayFitFree = mayPlace(pass, job.gpus) && placeJob(pool, job.gpus) !== null;
-  if (!mayFitFree) {
-    if (!canMakeRoom(pool, job.gpus, live, heldByPosition, isAllowed)) return "failed";
-  }
+  if (!mayFitFree && !canPlan()) return "failed";
   const kept = keptOf();
   // The holder itself, a short job, is not kept waiting by its own reservation.
   const keptFor = (placement: NodeSlice[]): KeptFor | null =>
@@ -131,17 +175,18 @@ function tryStartShort(
     });
     return "started";
   }
-  if (!canMakeRoom(pool, job.gpus, live, heldByPosition, isAllowed, kept.excluded)) {
-    return "failed";
-  }
+  if (!canPlan(kept.excluded)) return "failed";
+  // Only the nodes with room could serve: their victim lists alone are built and read.
+  const positions = roomOf()?.positions;
   const plan = planPreemption(
     pool,
     job.gpus,
     live,
-    loaded.victimsByPosition(),
+    loaded.victimsByPosition(positions),
     isAllowed,
     nowSec,
     kept.excluded,
+    positions,
   );
   if (!plan) throw new Error("A plan failed where canMakeRoom found room.");
   // Whether the share guard would have kept one of the victims, asked before any ends.
