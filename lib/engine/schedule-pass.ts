@@ -21,8 +21,11 @@ export type { SchedulePassInput, SchedulePassResult } from "./pass-types";
  * fits, preempting unallocated runs and unprotected runs of lower-ranked budgets only when that
  * lets the job start at once. The first allocated job that cannot start gets a reservation of
  * the nodes where it can start soonest; later allocated jobs may not use them, except to backfill
- * with a protection that ends before those nodes are ready. Unallocated jobs then take any GPUs
- * still free. Every pending job gets a start or a reason to wait.
+ * with a protection that ends before those nodes are ready. Short jobs left waiting (at most 15
+ * minutes protected, 8 GPUs, one node) then get one more try in queue order, the share guard
+ * waived and the reserved nodes open to them unless due within 15 minutes (ADR 092).
+ * Unallocated jobs then take any GPUs still free. Every pending job gets a start or a reason to
+ * wait.
  *
  * Pure and deterministic: the same input gives the same output; inputs are not mutated (a
  * standing queue or standing runs is left as the pass found it).
