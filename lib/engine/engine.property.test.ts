@@ -9,6 +9,7 @@ import { createStandingQueue } from "./pending-queue";
 import { createStandingRuns } from "./standing-runs";
 import { createGpuPool, placeJob } from "./placement";
 import { runSchedulePass, type SchedulePassInput, type SchedulePassResult } from "./schedule-pass";
+import { isShortJob, SHORT_MAX_RUNTIME_SEC } from "./short-jobs";
 import { buildTree, type TreeSpec } from "./test-helpers";
 import { computeLeafUsage } from "./usage-window";
 import type { ActiveRun, NodeHealth, PendingJob, Priority, UsageRun } from "./types";
@@ -234,7 +235,8 @@ describe("scheduling pass properties", () => {
     // - an allocated waiting job cannot be placed there outside the nodes reserved for the
     //   first blocked allocated job (the holder; the holder itself not even on its own nodes);
     // - nor anywhere, if it could backfill: its budget ranks strictly below the holder's and its
-    //   protection would end by the time the reserved nodes are ready.
+    //   protection would end by the time the reserved nodes are ready;
+    // - nor anywhere, if it is a short job and the reserved nodes are not ready within 15 minutes.
     // Error jobs never start.
     check((input, result) => {
       const pool = createGpuPool(input.cluster.nodes);
@@ -268,8 +270,16 @@ describe("scheduling pass properties", () => {
           readyAtSec !== null &&
           rank > holderRank &&
           input.nowSec + job.minRuntimeSec <= readyAtSec;
+        // A short job (ADR 092) may use them unless they are ready within 15 minutes.
+        const isShortOnKept =
+          wait.reason.rule !== "wait-unallocated" &&
+          isShortJob(job, pool.nodeSizeGpus) &&
+          (readyAtSec === null || input.nowSec + SHORT_MAX_RUNTIME_SEC <= readyAtSec);
         const mayUseReserved =
-          wait.reason.rule === "wait-unallocated" || wait === holder || canBackfill;
+          wait.reason.rule === "wait-unallocated" ||
+          wait === holder ||
+          canBackfill ||
+          isShortOnKept;
         const fits = placeJob(pool, job.gpus, mayUseReserved ? undefined : excluded);
         expect(fits, `${wait.jobId} ${wait.reason.rule}`).toBeNull();
       }
@@ -292,7 +302,7 @@ describe("scheduling pass properties", () => {
     });
   });
 
-  it("every preemption between budgets passes the share guard on what they held just before", () => {
+  it("every preemption between budgets passes the share guard on what they held just before, but a short job's, which says when it did not", () => {
     check((input, result) => {
       const runs = new Map(input.runs.map((run) => [run.id, run]));
       const endedByNodes = new Set(
@@ -309,11 +319,15 @@ describe("scheduling pass properties", () => {
           start.reason.rule === "start-allocated"
             ? start.reason.preemptedRunIds.map((id) => runs.get(id)!)
             : [];
-        for (const victim of victims.filter((run) => run.isAllocated)) {
-          expect(
+        const verdicts = victims
+          .filter((run) => run.isAllocated)
+          .map((victim) =>
             holdings.mayPreempt(start.budgetId, victim.budgetId, start.gpus, victim.gpus),
-          ).toBe(true);
-        }
+          );
+        // A short job's start (ADR 092) may waive the guard, and says whether it did.
+        const short = start.reason.rule === "start-allocated" ? start.reason.short : undefined;
+        const isWaived = short?.isShareGuardWaived ?? false;
+        expect(verdicts.every(Boolean)).toBe(!isWaived);
         for (const victim of victims)
           if (victim.isAllocated) holdings.add(victim.budgetId, -victim.gpus);
         if (start.isAllocated) holdings.add(start.budgetId, start.gpus);

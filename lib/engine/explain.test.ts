@@ -130,6 +130,47 @@ describe("explainReason", () => {
     );
   });
 
+  it("why started as a short job: on a node kept for another job, done before it needs it", () => {
+    expect(
+      explainReason({
+        rule: "start-allocated",
+        atSec: 0,
+        budget: VISION,
+        gpus: 2,
+        nodes: [5],
+        minRuntimeSec: 600,
+        protectedUntilSec: 600,
+        preemptedRunIds: [],
+        budgetsAbove: 2,
+        keptFor: { jobId: "big", budget: LM, readyAtSec: 5400 },
+        short: { isShareGuardWaived: false },
+      }),
+    ).toBe(
+      "Started at +0s on node 5 with 2 GPUs: vision/vision-rl (at 180% of its weekly share) ranks 3 (2 budgets rank above it); protected for 10 min, until +10m; as a short job it uses a node kept for a job of llm/lm-pretrain expected to start at +1h30m, and its protection ends before then.",
+    );
+  });
+
+  it("why started as a short job: says when the share guard was waived for it", () => {
+    expect(
+      explainReason({
+        rule: "start-allocated",
+        atSec: 0,
+        budget: LM,
+        gpus: 8,
+        nodes: [2],
+        minRuntimeSec: 900,
+        protectedUntilSec: 900,
+        preemptedRunIds: ["r7"],
+        budgetsAbove: 0,
+        keptFor: { jobId: "big", budget: VISION, readyAtSec: null },
+        outranked: { budget: VISION, parting: null },
+        short: { isShareGuardWaived: true },
+      }),
+    ).toBe(
+      "Started at +0s on node 2 with 8 GPUs, after preempting 1 run: llm/lm-pretrain (at 40% of its weekly share) ranks above vision/vision-rl (at 180%); it ranks 1 (no budget ranks above it); protected for 15 min, until +15m; as a short job it uses a node kept for a job of vision/vision-rl, which has no expected start yet. The share guard was waived for this short job: it preempted a budget that holds no more than its share next to its own, which only jobs protected for at most 15 minutes may do.",
+    );
+  });
+
   it("why started after preempting: names where the two branches part, then the leaves", () => {
     const dana: BudgetRef = { id: "d", path: "vision/perception/dana", rank: 30, usageRatio: 2.76 };
     const riley: BudgetRef = {

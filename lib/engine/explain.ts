@@ -1,5 +1,13 @@
 import { formatDuration, formatOffset, type TimeFormatter } from "./format-time";
-import type { BudgetRef, Parting, PreemptReason, Reason, StartReason, WaitReason } from "./reasons";
+import type {
+  BudgetRef,
+  KeptFor,
+  Parting,
+  PreemptReason,
+  Reason,
+  StartReason,
+  WaitReason,
+} from "./reasons";
 
 /** How explanations write times and budgets. */
 export type ExplainOptions = {
@@ -109,6 +117,23 @@ function wordsFor(options: ExplainOptions) {
   return { time, duration, label, percent, withUsage, above, shape, isSiblings, compare, outcome };
 }
 
+/**
+ * The end of a start's sentence when it uses GPUs kept for another job: backfill, which that job
+ * may preempt once its nodes are ready, or a short job (ADR 092), done before then.
+ */
+function explainKeptFor(keptFor: KeptFor | null, isShort: boolean, words: Words): string {
+  if (!keptFor) return ".";
+  const { label, time } = words;
+  const budget = label(keptFor.budget);
+  if (keptFor.readyAtSec === null) {
+    return `; as a short job it uses a node kept for a job of ${budget}, which has no expected start yet.`;
+  }
+  const kept = `a job of ${budget} expected to start at ${time(keptFor.readyAtSec)}`;
+  return isShort
+    ? `; as a short job it uses a node kept for ${kept}, and its protection ends before then.`
+    : `; it uses GPUs kept for ${kept}, which may preempt it from then.`;
+}
+
 /** Why a job started. */
 function explainStart(reason: StartReason, words: Words): string {
   const { time, duration, label, withUsage, above, compare } = words;
@@ -129,10 +154,12 @@ function explainStart(reason: StartReason, words: Words): string {
           ? `${compare(reason.budget, outranked.budget, outranked.parting)}; it ${ranks}; `
           : `${withUsage(reason.budget)} ${ranks}; `) +
         `protected for ${duration(reason.minRuntimeSec)}, until ${time(reason.protectedUntilSec)}` +
-        (reason.keptFor
-          ? `; it uses GPUs kept for a job of ${label(reason.keptFor.budget)} expected to start at ` +
-            `${time(reason.keptFor.readyAtSec)}, which may preempt it from then.`
-          : ".")
+        explainKeptFor(reason.keptFor, reason.short !== undefined, words) +
+        (reason.short?.isShareGuardWaived
+          ? " The share guard was waived for this short job: it preempted a budget that holds no " +
+            "more than its share next to its own, which only jobs protected for at most 15 " +
+            "minutes may do."
+          : "")
       );
     }
     case "start-unallocated":

@@ -67,6 +67,7 @@ export {
 } from "./pending-queue";
 export { createStandingRuns, type StandingRuns } from "./standing-runs";
 export { runSchedulePass } from "./schedule-pass";
+export { isShortJob, SHORT_MAX_RUNTIME_SEC } from "./short-jobs";
 export type { SchedulePassInput, SchedulePassResult } from "./pass-types";
 export { runReferencePass, type ReferencePassInput } from "./reference-pass";
 export { explainReason, formatNodes, type ExplainOptions } from "./explain";

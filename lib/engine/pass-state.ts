@@ -9,7 +9,14 @@ import type { SchedulePassInput } from "./pass-types";
 import type { RankOf } from "./pending-queue";
 import { mayPlaceWithin, type FreeGpuBounds, type GpuPool } from "./placement";
 import { createPreemptableBound, type PreemptableBound } from "./preemptable-bound";
-import type { BudgetRef, Comparison, KeptFor, PreemptReason, StartDecision } from "./reasons";
+import type {
+  BudgetRef,
+  Comparison,
+  KeptFor,
+  PreemptReason,
+  ShortStart,
+  StartDecision,
+} from "./reasons";
 import type { Reservation } from "./reservation";
 import type { NodeSlice, PendingJob } from "./types";
 
@@ -170,7 +177,8 @@ export function endPassRun(pass: PassState, entry: LiveRun, reason: PreemptReaso
 /**
  * Starts `job` on `placement` now: takes the GPUs, adds the run to the live runs (never a victim
  * in this pass), and records the start with its reason. An allocated start gets its protection
- * and counts in the holdings. Throws when the placement overfills a node.
+ * and counts in the holdings; `short` is set for a start of the short sweep (ADR 092). Throws
+ * when the placement overfills a node.
  *
  * @example startJob(pass, job, true, placement, [])
  */
@@ -182,6 +190,7 @@ export function startJob(
   preemptedRunIds: string[],
   keptFor: KeptFor | null = null,
   outranked: Comparison | null = null,
+  short: ShortStart | null = null,
 ): void {
   const { pool, bounds, loaded, live, nowSec, rankOf, budgetRef } = pass;
   const slices = placement.map((slice) => ({
@@ -236,6 +245,7 @@ export function startJob(
           budgetsAbove: rankOf(job.budgetId) - 1,
           keptFor,
           outranked,
+          ...(short && { short }),
         }
       : {
           rule: "start-unallocated",

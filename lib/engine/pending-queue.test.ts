@@ -41,6 +41,7 @@ function walkAll(queue: PendingQueue, rankOf: (budgetId: string) => number): str
         expect(rankOf(next.budgetId)).toBe(group.rank);
         expect(next.gpus).toBeGreaterThanOrEqual(group.minGpus);
         expect(next.minRuntimeSec).toBeGreaterThanOrEqual(group.minMinRuntimeSec);
+        if (next.minRuntimeSec <= 900) expect(next.gpus).toBeGreaterThanOrEqual(group.minShortGpus);
         ids.push(next.id);
       }
       // No empty group.

@@ -7,6 +7,7 @@ import {
   orderQueueIndices,
   PRIORITY_ORDER,
 } from "./queue-order";
+import { SHORT_MAX_RUNTIME_SEC } from "./short-jobs";
 import { sortSmall } from "./sort-small";
 import type { WaitDecision } from "./reasons";
 import type { BudgetTree, ClusterSpec, PendingJob } from "./types";
@@ -24,6 +25,11 @@ export type QueueGroup = {
   minGpus: number;
   /** No job of the group declares a shorter minimum runtime. */
   minMinRuntimeSec: number;
+  /**
+   * No job of the group with a minimum runtime of at most 15 minutes (a short job's, ADR 092)
+   * asks for fewer GPUs; Infinity when it has none.
+   */
+  minShortGpus: number;
   /**
    * The group's next job, then undefined. Jobs asking for more than `maxGpus`, or screened out
    * by `backfill`, may be passed over (the walk moves on past them) or returned: a caller that
@@ -76,9 +82,13 @@ function groupsOf(jobs: readonly PendingJob[], rankOf: RankOf): () => QueueGroup
     let end = start;
     let minGpus = Number.POSITIVE_INFINITY;
     let minMinRuntimeSec = Number.POSITIVE_INFINITY;
+    let minShortGpus = Number.POSITIVE_INFINITY;
     while (end < jobs.length && rankOf(jobs[end]!.budgetId) === rank) {
-      minGpus = Math.min(minGpus, jobs[end]!.gpus);
-      minMinRuntimeSec = Math.min(minMinRuntimeSec, jobs[end]!.minRuntimeSec);
+      const job = jobs[end]!;
+      minGpus = Math.min(minGpus, job.gpus);
+      minMinRuntimeSec = Math.min(minMinRuntimeSec, job.minRuntimeSec);
+      if (job.minRuntimeSec <= SHORT_MAX_RUNTIME_SEC)
+        minShortGpus = Math.min(minShortGpus, job.gpus);
       end += 1;
     }
     let next = start;
@@ -88,6 +98,7 @@ function groupsOf(jobs: readonly PendingJob[], rankOf: RankOf): () => QueueGroup
       rank,
       minGpus,
       minMinRuntimeSec,
+      minShortGpus,
       next: (maxGpus = Number.POSITIVE_INFINITY, backfill?: BackfillScreen) => {
         while (next < stop && isScreenedOut(jobs[next]!, maxGpus, backfill)) next += 1;
         return next < stop ? jobs[next++] : undefined;
@@ -199,12 +210,15 @@ type BudgetLine = {
   bySubmit: PendingJob[];
   /** Jobs per priority (`PRIORITY_ORDER`; 3: a priority it does not know). */
   priorityCounts: [number, number, number, number];
-  /** Jobs per size and per minimum runtime, for the group bounds. */
+  /** Jobs per size and per minimum runtime, and short-runtime jobs per size: the group bounds. */
   gpusCount: Map<number, number>;
   minRuntimeCount: Map<number, number>;
+  shortGpusCount: Map<number, number>;
   /** The bounds, or null until read again after the last job of a smallest value left. */
-  bounds: { minGpus: number; minMinRuntimeSec: number } | null;
+  bounds: LineBounds | null;
 };
+
+type LineBounds = { minGpus: number; minMinRuntimeSec: number; minShortGpus: number };
 
 /** How many priorities a line holds jobs of. */
 function priorityLevels(line: BudgetLine): number {
@@ -213,13 +227,15 @@ function priorityLevels(line: BudgetLine): number {
   return levels;
 }
 
-function boundsOf(line: BudgetLine): { minGpus: number; minMinRuntimeSec: number } {
+function boundsOf(line: BudgetLine): LineBounds {
   if (line.bounds) return line.bounds;
   let minGpus = Number.POSITIVE_INFINITY;
   let minMinRuntimeSec = Number.POSITIVE_INFINITY;
+  let minShortGpus = Number.POSITIVE_INFINITY;
   for (const gpus of line.gpusCount.keys()) if (gpus < minGpus) minGpus = gpus;
   for (const sec of line.minRuntimeCount.keys()) if (sec < minMinRuntimeSec) minMinRuntimeSec = sec;
-  return (line.bounds = { minGpus, minMinRuntimeSec });
+  for (const gpus of line.shortGpusCount.keys()) if (gpus < minShortGpus) minShortGpus = gpus;
+  return (line.bounds = { minGpus, minMinRuntimeSec, minShortGpus });
 }
 
 /** Counts one more (or, with -1, one fewer) of `key`; true when none is left. */
@@ -241,6 +257,7 @@ class LineGroup implements QueueGroup {
     readonly rank: number,
     readonly minGpus: number,
     readonly minMinRuntimeSec: number,
+    readonly minShortGpus: number,
     private readonly jobs: readonly PendingJob[],
   ) {}
 
@@ -432,6 +449,7 @@ function createBudgetLine(budgetId: string): BudgetLine {
     priorityCounts: [0, 0, 0, 0],
     gpusCount: new Map(),
     minRuntimeCount: new Map(),
+    shortGpusCount: new Map(),
     bounds: null,
   };
 }
@@ -449,10 +467,15 @@ function addToLine(line: BudgetLine, job: PendingJob): void {
   if (line.bySubmit !== line.byPriority) insertSorted(line.bySubmit, job, compareSubmit);
   count(line.gpusCount, job.gpus, 1);
   count(line.minRuntimeCount, job.minRuntimeSec, 1);
+  const isShort = job.minRuntimeSec <= SHORT_MAX_RUNTIME_SEC;
+  if (isShort) count(line.shortGpusCount, job.gpus, 1);
   if (line.bounds) {
     line.bounds = {
       minGpus: Math.min(line.bounds.minGpus, job.gpus),
       minMinRuntimeSec: Math.min(line.bounds.minMinRuntimeSec, job.minRuntimeSec),
+      minShortGpus: isShort
+        ? Math.min(line.bounds.minShortGpus, job.gpus)
+        : line.bounds.minShortGpus,
     };
   }
 }
@@ -469,10 +492,13 @@ function removeFromLine(line: BudgetLine, job: PendingJob): void {
   }
   const isLastOfSize = count(line.gpusCount, job.gpus, -1);
   const isLastOfRuntime = count(line.minRuntimeCount, job.minRuntimeSec, -1);
+  const isLastShortOfSize =
+    job.minRuntimeSec <= SHORT_MAX_RUNTIME_SEC && count(line.shortGpusCount, job.gpus, -1);
   if (
     line.bounds &&
     ((isLastOfSize && job.gpus === line.bounds.minGpus) ||
-      (isLastOfRuntime && job.minRuntimeSec === line.bounds.minMinRuntimeSec))
+      (isLastOfRuntime && job.minRuntimeSec === line.bounds.minMinRuntimeSec) ||
+      (isLastShortOfSize && job.gpus === line.bounds.minShortGpus))
   ) {
     line.bounds = null;
   }
@@ -514,22 +540,31 @@ function groupsOfLines(order: LineOrder): () => QueueGroup | undefined {
       const { line } = ranked[start]!;
       start = end;
       const bounds = boundsOf(line);
-      return new LineGroup(rank, bounds.minGpus, bounds.minMinRuntimeSec, line.byPriority);
+      return new LineGroup(
+        rank,
+        bounds.minGpus,
+        bounds.minMinRuntimeSec,
+        bounds.minShortGpus,
+        line.byPriority,
+      );
     }
     // Lines tied in rank: listed once per order, not per walk.
     const tied = (order.tiedFrom[start] ??= ranked.slice(start, end).map(({ line }) => line));
     start = end;
     let groupMinGpus = Number.POSITIVE_INFINITY;
     let groupMinRuntimeSec = Number.POSITIVE_INFINITY;
+    let groupMinShortGpus = Number.POSITIVE_INFINITY;
     for (const line of tied) {
       const bounds = boundsOf(line);
       groupMinGpus = Math.min(groupMinGpus, bounds.minGpus);
       groupMinRuntimeSec = Math.min(groupMinRuntimeSec, bounds.minMinRuntimeSec);
+      groupMinShortGpus = Math.min(groupMinShortGpus, bounds.minShortGpus);
     }
     return {
       rank,
       minGpus: groupMinGpus,
       minMinRuntimeSec: groupMinRuntimeSec,
+      minShortGpus: groupMinShortGpus,
       next: mergeTied(tied),
     };
   };

@@ -56,6 +56,25 @@ export function guardedPreemptableGpus(
 }
 
 /**
+ * The GPUs preemption could free for an allocated job that the share guard does not screen (a
+ * short job, ADR 092), on the totals: those of unallocated runs, and of unprotected runs of
+ * budgets ranked below `jobRank`.
+ */
+export function preemptableGpus(
+  totals: PreemptableTotals,
+  jobRank: number,
+  rankOfSlot: (slot: number) => number,
+): number {
+  let total = totals.unallocatedGpus;
+  for (let slot = 0; slot < totals.bySlot.length; slot += 1) {
+    const bySize = totals.bySlot[slot];
+    if (!bySize || rankOfSlot(slot) <= jobRank) continue;
+    for (let at = 0; at < bySize.sizes.length; at += 1) total += bySize.gpus[at]!;
+  }
+  return total;
+}
+
+/**
  * What the share guard on `holdings` lets a job do to the runs the totals count for a budget
  * slot: preempt none, every one, or some (each run must then be asked). Asked of the slot's
  * smallest and largest run sizes alone, since a larger victim only makes the guard stricter

@@ -28,8 +28,21 @@ export type Parting = { higher: PartingSide; lower: PartingSide };
  */
 export type Comparison = { budget: BudgetRef; parting: Parting | null };
 
-/** The job a reservation is kept for, and when its nodes should be ready. */
-export type KeptFor = { jobId: string; budget: BudgetRef; readyAtSec: number };
+/**
+ * The job a reservation is kept for, and when its nodes should be ready: null only for a short
+ * job's start (ADR 092) on nodes whose ready time is not known.
+ */
+export type KeptFor = { jobId: string; budget: BudgetRef; readyAtSec: number | null };
+
+/**
+ * A start of the pass's short sweep (ADR 092): a short job (at most 15 minutes protected, eight
+ * GPUs, one node) tried again after the queue, which may use nodes kept for another job
+ * (`keptFor`) and preempts without the share guard.
+ */
+export type ShortStart = {
+  /** Whether it preempted an allocated run that the share guard (ADR 011) would have kept. */
+  isShareGuardWaived: boolean;
+};
 
 /** Why a job started. Times are the caller's epoch seconds (`nowSec` of the pass). */
 export type StartReason =
@@ -44,13 +57,18 @@ export type StartReason =
       /** Runs preempted in this pass to make room (empty when it fit in free GPUs). */
       preemptedRunIds: string[];
       budgetsAbove: number;
-      /** Set when it backfills GPUs kept for a better-placed job: its protection ends by then. */
+      /**
+       * Set when it backfills GPUs kept for a better-placed job, or a short job uses a node kept
+       * for another: its protection ends by then.
+       */
       keptFor: KeptFor | null;
       /**
        * The budget of the first allocated run it preempted, which it outranks; null when it
        * preempted none (or only unallocated work). Absent from reasons recorded before it was.
        */
       outranked?: Comparison | null;
+      /** Set when it started in the short sweep; absent otherwise. */
+      short?: ShortStart;
     }
   | {
       rule: "start-unallocated";

@@ -14,7 +14,7 @@ import type { ActiveRun, NodeHealth, NodeSlice, PendingJob, Priority } from "./t
 const NOW = 50_000;
 const RUNS = { numRuns: 120 };
 
-const runArb = fc.record({
+const runFields = {
   gpus: fc.integer({ min: 1, max: 8 }),
   wholeNodes: fc.constantFrom<number>(0, 0, 0, 1, 2, 3),
   node: fc.nat(9),
@@ -23,15 +23,17 @@ const runArb = fc.record({
   startAgoSec: fc.constantFrom<number>(0, 0, 120, 600, 1800, 3000, 7200, 20_000, 40_000),
   minRuntimeSec: fc.constantFrom<number>(600, 600, 3600, 14_400, 40_000),
   isResumable: fc.boolean(),
-});
+};
+const runArb = fc.record(runFields);
 
-const jobArb = fc.record({
+const jobFields = {
   gpus: fc.constantFrom<number>(1, 1, 2, 3, 4, 4, 6, 8, 8, 12, 16, 20, 24, 40),
   leaf: fc.nat(16),
   minRuntimeSec: fc.constantFrom<number>(0, 300, 300, 600, 3600, 3600, 14_400, 40_000),
   priority: fc.constantFrom<Priority>("low", "normal", "high"),
   submitSec: fc.integer({ min: 0, max: 5000 }),
-});
+};
+const jobArb = fc.record(jobFields);
 
 const scenarioArb = fc.record({
   programs: fc.array(
@@ -86,6 +88,54 @@ const crowdedArb: fc.Arbitrary<Scenario> = fc
     health: Array.from({ length: c.nodes }, (): NodeHealth => "healthy"),
     runs: c.runs,
     jobs: c.jobs,
+  }));
+
+/**
+ * A busy cluster of whole-node work and short jobs (ADR 092): runs of every leaf, many of them
+ * protected for hours, a gang job or two and short jobs (at most 15 minutes, 1-8 GPUs). Short
+ * jobs that the sweeps leave waiting, nodes kept for a gang job, and victims the share guard
+ * keeps come up often here: the short sweep's ground.
+ */
+const shortArb: fc.Arbitrary<Scenario> = fc
+  .record({
+    leaves: fc.array(fc.constantFrom<number>(1, 2, 3), { minLength: 3, maxLength: 6 }),
+    usage: fc.array(fc.constantFrom<number>(0, 700, 3000, 9000, 20_000), {
+      minLength: 16,
+      maxLength: 16,
+    }),
+    nodes: fc.integer({ min: 2, max: 5 }),
+    runs: fc.array(
+      fc.record({
+        ...runFields,
+        wholeNodes: fc.constantFrom<number>(0, 0, 1),
+        startAgoSec: fc.constantFrom<number>(0, 120, 1800, 20_000),
+        minRuntimeSec: fc.constantFrom<number>(600, 14_400, 40_000),
+      }),
+      { minLength: 3, maxLength: 14 },
+    ),
+    gang: fc.array(fc.record({ ...jobFields, gpus: fc.constantFrom(16, 24) }), {
+      maxLength: 2,
+    }),
+    short: fc.array(
+      fc.record({
+        ...jobFields,
+        gpus: fc.constantFrom<number>(1, 2, 4, 8),
+        minRuntimeSec: fc.constantFrom<number>(300, 900),
+      }),
+      { minLength: 1, maxLength: 8 },
+    ),
+  })
+  .map((c) => ({
+    programs: [{ weight: 1, children: c.leaves }],
+    usage: c.usage,
+    hasRankTies: false,
+    hogCount: 0,
+    nodeSize: 8,
+    smallNodes: Array.from({ length: 10 }, () => false),
+    hasMixedSizes: false,
+    health: Array.from({ length: c.nodes }, (): NodeHealth => "healthy"),
+    runs: c.runs,
+    jobs: [...c.gang, ...c.short],
   }));
 
 /** A pass input from a scenario: runs packed onto the nodes, never over capacity. */
@@ -202,6 +252,9 @@ const seen = {
   nodeDowns: 0,
   holders: 0,
   backfills: 0,
+  shortStarts: 0,
+  shortStartsOnKeptNodes: 0,
+  shareGuardWaivers: 0,
   reservationWaits: 0,
   unallocatedStarts: 0,
   gangStarts: 0,
@@ -212,7 +265,12 @@ function count(result: SchedulePassResult): void {
     seen.placements += 1;
     if (start.placement.length > 1) seen.gangStarts += 1;
     if (start.reason.rule === "start-unallocated") seen.unallocatedStarts += 1;
-    if (start.reason.rule === "start-allocated" && start.reason.keptFor) seen.backfills += 1;
+    if (start.reason.rule !== "start-allocated") continue;
+    const { keptFor, short } = start.reason;
+    if (keptFor && !short) seen.backfills += 1;
+    if (short) seen.shortStarts += 1;
+    if (short && keptFor) seen.shortStartsOnKeptNodes += 1;
+    if (short?.isShareGuardWaived) seen.shareGuardWaivers += 1;
   }
   for (const { reason } of result.preemptions) {
     if (reason.rule === "preempt-for-rank") seen.preemptionsForRank += 1;
@@ -248,6 +306,18 @@ describe("the reference pass", () => {
         count(expected);
       }),
       RUNS,
+    );
+  });
+
+  it("the fast pass decides what it decides for short jobs on busy clusters (ADR 092)", () => {
+    fc.assert(
+      fc.property(shortArb, fc.boolean(), (s, describeWaits) => {
+        const input = { ...toInput(s), describeWaits };
+        const expected = runReferencePass(input);
+        expect(runSchedulePass(input)).toEqual(expected);
+        count(expected);
+      }),
+      { numRuns: 400 },
     );
   });
 

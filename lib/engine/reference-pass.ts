@@ -10,7 +10,14 @@ import {
 import { createHoldings } from "./holdings";
 import { canEverPlace, createGpuPool, placementShape } from "./placement";
 import { rankPreemptionReason } from "./preemption";
-import type { BudgetRef, Comparison, KeptFor, PreemptReason, WaitDecision } from "./reasons";
+import type {
+  BudgetRef,
+  Comparison,
+  KeptFor,
+  PreemptReason,
+  ShortStart,
+  WaitDecision,
+} from "./reasons";
 import {
   nodesOf,
   orderJobs,
@@ -23,6 +30,7 @@ import {
   type ReferenceRun,
 } from "./reference-rules";
 import type { SchedulePassInput, SchedulePassResult } from "./pass-types";
+import { isShortJob, MAX_SHORT_ROUNDS, SHORT_MAX_RUNTIME_SEC, shortMaxGpus } from "./short-jobs";
 import type { ActiveRun, NodeSlice, PendingJob } from "./types";
 import { usageWindowSec } from "./usage-window";
 import { describeWaiting } from "./wait-reasons";
@@ -83,6 +91,12 @@ const MAX_SWEEPS = 8;
  *       reserved nodes are ready may use any free GPUs, reserved ones included.
  *    A preemption that frees GPUs on healthy nodes beyond its job's lifts the size block, and
  *    asks for another sweep from the top (with a new reservation).
+ *    e. short jobs (ADR 092): then the short jobs left waiting (allocated, minimum runtime at
+ *       most 15 minutes, at most 8 GPUs on one node), in order, get one more try: a and b with
+ *       the reservation's nodes open to them unless they are ready within 15 minutes from now,
+ *       and victims not screened by the share guard. A short job that fails blocks later ones of
+ *       its size or more. A preemption that frees GPUs on healthy nodes beyond its job's ends
+ *       the short sweep, and the queue is swept again from step 6 (at most 8 rounds).
  * 7. Unallocated work: unallocated jobs in order take free GPUs of healthy nodes, reserved ones
  *    included; a size that failed blocks larger ones.
  * 8. Every job left waits with a reason (`describeWaiting`), the reservation as the last sweep
@@ -96,7 +110,11 @@ export function runReferencePass(input: ReferencePassInput): SchedulePassResult 
   endRunsOnUnhealthyNodes(state);
   const { errors, allocated, unallocated } = screenAndOrder(state);
   state.result.waiting.push(...errors);
-  const holder = sweepAllocated(state, allocated);
+  let holder: Holder | null = null;
+  for (let round = 1; round <= MAX_SHORT_ROUNDS; round += 1) {
+    holder = sweepAllocated(state, allocated);
+    if (!startShortJobs(state, allocated, holder)) break;
+  }
   startUnallocated(state, unallocated);
   state.result.waitingCounts = {
     allocated: allocated.filter((job) => !state.started.has(job)).length,
@@ -311,6 +329,7 @@ function startJob(
     preemptedRunIds?: string[];
     keptFor?: KeptFor | null;
     outranked?: Comparison | null;
+    short?: ShortStart;
   } = {},
 ): void {
   const { nowSec, nodes } = state;
@@ -357,6 +376,7 @@ function startJob(
           budgetsAbove: state.rankOf(job.budgetId) - 1,
           keptFor: extra.keptFor ?? null,
           outranked: extra.outranked ?? null,
+          ...(extra.short && { short: extra.short }),
         }
       : {
           rule: "start-unallocated",
@@ -482,6 +502,75 @@ function sweepAllocated(state: PassState, queue: readonly PendingJob[]): Holder 
     if (!hasFreedExtra) break;
   }
   return holder;
+}
+
+/**
+ * Step 6e: short jobs left waiting get one more try, by their own rules. Gives whether a
+ * preemption freed GPUs on healthy nodes beyond its job's (the short sweep then ended).
+ */
+function startShortJobs(
+  state: PassState,
+  queue: readonly PendingJob[],
+  holder: Holder | null,
+): boolean {
+  const { nodes, nowSec } = state;
+  const { tree } = state.input;
+  const readyAtSec = holder?.reservation.readyAtSec ?? null;
+  const isKeptOpen = readyAtSec === null || nowSec + SHORT_MAX_RUNTIME_SEC <= readyAtSec;
+  const excluded = holder && !isKeptOpen ? holder.reservation.isExcluded : null;
+  const keptFor = (job: PendingJob, placement: NodeSlice[]): KeptFor | null =>
+    holder &&
+    isKeptOpen &&
+    holder.job !== job &&
+    holder.reservation.isExcluded[nodes.index.indexOf(placement[0]!.node)]
+      ? { jobId: holder.job.id, budget: state.budgetRef(holder.job.budgetId), readyAtSec }
+      : null;
+  let maxGpus = shortMaxGpus(nodes.sizeGpus);
+  for (const job of queue) {
+    if (state.started.has(job) || !isShortJob(job, nodes.sizeGpus) || job.gpus > maxGpus) continue;
+    const rank = state.rankOf(job.budgetId);
+    const placement = placeOnFree(nodes, job.gpus, excluded);
+    if (placement) {
+      const short = { isShareGuardWaived: false };
+      startJob(state, job, true, placement, { keptFor: keptFor(job, placement), short });
+      continue;
+    }
+    const candidates = state.runs
+      .slice(0, state.loadedCount)
+      .filter((run) => !run.isGone && !run.isProtectedNow && (!run.isAllocated || run.rank > rank));
+    const plan = planVictims(nodes, candidates, job.gpus, excluded, nowSec);
+    if (!plan) {
+      maxGpus = job.gpus - 1;
+      continue;
+    }
+    const isShareGuardWaived = plan.victims.some(
+      (run) =>
+        run.isAllocated &&
+        !passesShareGuard(tree, state.runs, job.budgetId, run.budgetId, job.gpus, run.gpus),
+    );
+    const preemptor = { jobId: job.id, budget: state.budgetRef(job.budgetId), gpus: job.gpus };
+    let outranked: Comparison | null = null;
+    const surplus = new Map<number, number>();
+    for (const slice of plan.placement) surplus.set(slice.node, -slice.gpus);
+    for (const victim of plan.victims) {
+      const run = victim.run!;
+      for (const slice of run.placement)
+        surplus.set(slice.node, (surplus.get(slice.node) ?? 0) + slice.gpus);
+      const parting = run.isAllocated ? state.partingOf(job.budgetId, run.budgetId) : null;
+      const victimRef = state.budgetRef(run.budgetId);
+      if (run.isAllocated && outranked === null) outranked = { budget: victimRef, parting };
+      endRun(state, victim, rankPreemptionReason(run, preemptor, victimRef, nowSec, parting));
+    }
+    startJob(state, job, true, plan.placement, {
+      preemptedRunIds: plan.victims.map((victim) => victim.run!.id),
+      outranked,
+      keptFor: keptFor(job, plan.placement),
+      short: { isShareGuardWaived },
+    });
+    const isUsableNode = (node: number) => nodes.isUsable[nodes.index.indexOf(node)]!;
+    if ([...surplus].some(([node, gpus]) => gpus > 0 && isUsableNode(node))) return true;
+  }
+  return false;
 }
 
 /** Step 7: unallocated jobs take free GPUs on healthy nodes, reserved ones included. */

@@ -315,8 +315,9 @@ function readyAtSec(
 }
 
 /**
- * The reservation of a job of `gpus` and rank `jobRank` (ADR 010, 015): its whole nodes on the
- * full-size healthy nodes ready soonest (ties: lowest), its remainder (or the whole job, for a
+ * The reservation of a job of `gpus` and rank `jobRank` (ADR 010, 015, 092): its whole nodes on
+ * the full-size healthy nodes ready soonest (ties: lowest), or, when those are ready only later
+ * than now, on the nodes ready by then with the fewest free GPUs (ties: lowest), its remainder (or the whole job, for a
  * one-node job) on the healthy node ready soonest for it among the rest. Null when the healthy
  * nodes could never hold it.
  */
@@ -335,10 +336,19 @@ export function reserveNodes(
   const forRemainder = usable.filter((p) => nodes.capacity[p]! >= shape.remainderGpus);
   if (full.length < shape.wholeNodes) return null;
   if (shape.remainderGpus > 0 && forRemainder.length <= shape.wholeNodes) return null;
-  const chosen = full
+  const options = full
     .map((p) => ({ p, atSec: readyAtSec(nodes, runs, p, nodes.sizeGpus, releaseOf, nowSec) }))
-    .sort((a, b) => a.atSec - b.atSec || a.p - b.p)
-    .slice(0, shape.wholeNodes);
+    .sort((a, b) => a.atSec - b.atSec || a.p - b.p);
+  let chosen = options.slice(0, shape.wholeNodes);
+  // Spare free nodes (ADR 092): ready only later than now, it takes the nodes ready by then that
+  // have the fewest free GPUs (ties: lowest).
+  const wholeReadySec = chosen.at(-1)?.atSec ?? nowSec;
+  if (Number.isFinite(wholeReadySec) && wholeReadySec > nowSec) {
+    chosen = options
+      .filter((option) => option.atSec <= wholeReadySec)
+      .sort((a, b) => nodes.free[a.p]! - nodes.free[b.p]! || a.p - b.p)
+      .slice(0, shape.wholeNodes);
+  }
   if (shape.remainderGpus > 0) {
     const rest = forRemainder
       .filter((p) => !chosen.some((option) => option.p === p))

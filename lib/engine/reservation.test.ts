@@ -37,12 +37,20 @@ function reserveNaively(
   };
   const shape = placementShape(gpus, pool.nodeSizeGpus);
   const positions = [...pool.free.keys()].filter((position) => pool.isUsable[position]);
-  const whole = positions
+  const options = positions
     .filter((position) => pool.capacity[position] === pool.nodeSizeGpus)
     .map((position) => ({ position, atSec: readyAt(position, pool.nodeSizeGpus) }))
-    .sort((a, b) => a.atSec - b.atSec || a.position - b.position)
-    .slice(0, shape.wholeNodes);
+    .sort((a, b) => a.atSec - b.atSec || a.position - b.position);
+  let whole = options.slice(0, shape.wholeNodes);
   if (whole.length < shape.wholeNodes) return null;
+  // Ready only later than now: the nodes ready by then with the fewest free GPUs (ADR 092).
+  const wholeReadySec = whole.at(-1)?.atSec ?? nowSec;
+  if (Number.isFinite(wholeReadySec) && wholeReadySec > nowSec) {
+    whole = options
+      .filter((option) => option.atSec <= wholeReadySec)
+      .sort((a, b) => pool.free[a.position]! - pool.free[b.position]! || a.position - b.position)
+      .slice(0, shape.wholeNodes);
+  }
   const chosen = [...whole];
   if (shape.remainderGpus > 0) {
     const rest = positions
@@ -128,7 +136,8 @@ function checkAgainstNaive(
   // Gang jobs: the nodes surely reserved, found without choosing them all, are reserved.
   if (gpus > pool.nodeSizeGpus) {
     const sure = surelyReserved(request);
-    expect(sure !== null).toBe(expected !== null);
+    // Only a job that could be reserved has nodes surely reserved.
+    if (expected === null) expect(sure).toBeNull();
     // Written into an array given, whatever it held.
     const into = new Uint8Array(nodes.length).fill(1);
     expect(surelyReserved(request, into)).toEqual(sure);
@@ -210,7 +219,8 @@ describe("reserveNodes", () => {
 
   it("reserves for gang jobs of more nodes than are ready now, many of them ready now", () => {
     // 150 nodes, 100 of them free, for a job of 120 whole nodes: the scan lists more nodes ready
-    // now than its first list holds (64).
+    // now than its first list holds (64). Ready only later, it spares none of the free nodes
+    // (it needs them all), and none is surely reserved.
     const nodes = Array.from({ length: 150 }, () => ({ gpus: 8 as const, isHealthy: true }));
     const busy = Array.from({ length: 50 }, (_, i) => ({
       node: 100 + i,
@@ -224,7 +234,56 @@ describe("reserveNodes", () => {
     }));
     sureChecks.reserved = 0;
     checkAgainstNaive(nodes, busy, 120 * 8, 1);
-    expect(sureChecks.reserved).toBe(100);
+    expect(sureChecks.reserved).toBe(0);
+    // 90 nodes, all free: every one is ready now, and the lowest 90 of the 150 are surely kept.
+    checkAgainstNaive(nodes, busy, 90 * 8, 1);
+    expect(sureChecks.reserved).toBe(90);
+  });
+
+  it("spares free nodes when busy ones are ready as soon", () => {
+    // Nodes 0 and 1 free, nodes 2 and 3 busy until 100, node 4 until 200: a job of two nodes
+    // ready only at 100 takes the busy nodes 2 and 3, and the free ones stay free meanwhile.
+    const nodes = Array.from({ length: 5 }, () => ({ gpus: 8 as const, isHealthy: true }));
+    const busy = [2, 3, 4].map((node) => ({
+      node,
+      gpus: 8,
+      isAllocated: true,
+      rank: 3,
+      protectedUntilSec: node === 4 ? 200 : 100,
+      isGone: false,
+      isShielded: false,
+      span: 1 as const,
+    }));
+    const free = [0, 1].map((node) => ({ ...busy[0]!, node, isGone: true }));
+    const pool = createGpuPool(nodes.map((_, index) => ({ index, gpus: 8, health: "healthy" })));
+    const runs: HeldRun[] = [...busy, ...free].map((spec) => ({
+      ...spec,
+      slices: [{ position: spec.node, gpus: 8 }],
+    }));
+    const held = nodes.map((_, position) =>
+      runs.flatMap((run, index) => (run.slices[0]!.position === position ? [index] : [])),
+    );
+    for (const run of busy) pool.free[run.node] = 0;
+    // Three whole nodes are ready only at 100 (0, 1, and one busy): the busy ones go first.
+    const three = reserveNodes({
+      pool,
+      gpus: 24,
+      jobRank: 1,
+      runs,
+      heldByPosition: held,
+      nowSec: 10,
+    });
+    expect(three).toMatchObject({ nodes: [0, 2, 3], readyAtSec: 100 });
+    // Two nodes are ready now (the free ones): no sparing.
+    const two = reserveNodes({
+      pool,
+      gpus: 16,
+      jobRank: 1,
+      runs,
+      heldByPosition: held,
+      nowSec: 10,
+    });
+    expect(two).toMatchObject({ nodes: [0, 1], readyAtSec: 10 });
   });
 
   it("breaks ties among the earliest nodes of large gang jobs as the rule does", () => {

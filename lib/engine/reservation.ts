@@ -131,7 +131,7 @@ export function reserveNodes(request: ReservationRequest): Reservation | null {
   if (shape.wholeNodes > 0) {
     const options = scanWholeNodes(request, shape.wholeNodes);
     if (options < shape.wholeNodes) return null;
-    for (const at of earliestOptions(optionAtSecs, options, shape.wholeNodes)) {
+    for (const at of spareFreeNodes(pool, options, shape.wholeNodes, nowSec)) {
       choose(optionPositions[at]!, optionAtSecs[at]!);
     }
   }
@@ -455,10 +455,11 @@ export function reservesOtherThan(
 
 /**
  * Positions {@link reserveNodes} surely reserves for a gang job of `gpus` GPUs (more than a
- * node's), found without choosing them all: the full-size usable nodes ready now, lowest first,
- * up to the job's whole nodes (the whole nodes go to the earliest, ties to the lowest). 1 for
- * such a position; null for a one-node job or one the healthy nodes can never hold. O(runs on
- * the nodes read).
+ * node's), found without choosing them all: when as many full-size usable nodes as its whole
+ * nodes are ready now, the lowest of those (the whole nodes go to the earliest, ties to the
+ * lowest). 1 for such a position; null for a one-node job, one the healthy nodes can never hold,
+ * or one with fewer nodes ready now (it then spares free nodes, ADR 092, so none is sure).
+ * O(runs on the nodes read).
  *
  * @param into written over and given back when of the pool's length (a caller asking often
  *   spares making one each time); else a new array is
@@ -469,11 +470,32 @@ export function surelyReserved(request: ReservationRequest, into?: Uint8Array): 
   const { wholeNodes } = placementShape(gpus, pool.nodeSizeGpus);
   if (wholeNodes === 0 || !canReserve(pool, gpus)) return null;
   scanWholeNodes(request, wholeNodes);
+  // Fewer nodes ready now than it needs: the reservation spares free nodes (`spareFreeNodes`), so
+  // none is surely taken.
+  if (scannedReadyNow < wholeNodes) return null;
   const isReserved =
     into?.length === pool.free.length ? into.fill(0) : new Uint8Array(pool.free.length);
   // A whole node is ready now when every run on it is released now: the scan listed those.
   for (let i = 0; i < scannedReadyNow; i += 1) isReserved[readyNowPositions[i]!] = 1;
   return isReserved;
+}
+
+/**
+ * The `count` options a gang job's whole nodes take (ADR 092, "spare free nodes"): the earliest
+ * (`earliestOptions`), unless they are ready only later than now; then every option ready by the
+ * latest of them, the fewest free GPUs first (ties: lowest position). The job is ready no later,
+ * and free nodes it does not need stay free for other work meanwhile: an idle node kept for hours
+ * helps no one. Indices into the scan's lists, in no particular order.
+ */
+function spareFreeNodes(pool: GpuPool, options: number, count: number, nowSec: number): number[] {
+  const earliest = earliestOptions(optionAtSecs, options, count);
+  const latestSec = optionAtSecs[earliest[count - 1]!]!;
+  if (!Number.isFinite(latestSec) || latestSec <= nowSec) return earliest;
+  const readyBy: number[] = [];
+  for (let i = 0; i < options; i += 1) if (optionAtSecs[i]! <= latestSec) readyBy.push(i);
+  const freeAt = (i: number): number => pool.free[optionPositions[i]!]!;
+  readyBy.sort((a, b) => freeAt(a) - freeAt(b) || optionPositions[a]! - optionPositions[b]!);
+  return readyBy.slice(0, count);
 }
 
 /**

@@ -417,11 +417,11 @@ describe("runSchedulePass queue order and reservation", () => {
         makeJob("big", "hi", 16),
         makeJob("long", "lo", 4, { minRuntimeSec: 3600 }),
         makeJob("short", "lo", 4, { minRuntimeSec: 2400, submitSec: 1 }),
-        makeJob("same-budget", "hi", 4, { minRuntimeSec: 600, submitSec: 2 }),
+        makeJob("same-budget", "hi", 4, { minRuntimeSec: 1200, submitSec: 2 }),
       ],
     });
     // short's protection ends at 9600, when big's nodes are ready; same-budget ranks with big,
-    // so big could never preempt it, and it may not backfill.
+    // so big could never preempt it, and it may not backfill (nor is it a short job).
     expect(startsOf(result)).toEqual([["short", "0:4"]]);
     expect(result.starts[0]!.reason).toMatchObject({
       keptFor: { jobId: "big", readyAtSec: 9600 },
@@ -431,6 +431,54 @@ describe("runSchedulePass queue order and reservation", () => {
       ["same-budget", "wait-reservation"],
       ["long", "wait-reservation"],
     ]);
+  });
+
+  it("short jobs (ADR 092): use reserved nodes they leave before they are ready", () => {
+    const input = {
+      cluster: makeCluster(2),
+      runs: [
+        makeRun("p0", "lo", [{ node: 0, gpus: 4 }], { startSec: 6000, protectedUntilSec: 9000 }),
+        makeRun("p1", "lo", [{ node: 1, gpus: 4 }], { startSec: 6000, protectedUntilSec: 9600 }),
+      ],
+      pending: [
+        makeJob("big", "hi", 16),
+        makeJob("debug", "hi", 4, { minRuntimeSec: 600, submitSec: 2 }),
+      ],
+    };
+    const result = pass(input);
+    // debug ranks with big, so may not backfill; as a short job it uses a reserved node, and
+    // its protection ends long before 9600.
+    expect(startsOf(result)).toEqual([["debug", "0:4"]]);
+    expect(result.starts[0]!.reason).toMatchObject({
+      keptFor: { jobId: "big", readyAtSec: 9600 },
+      short: { isShareGuardWaived: false },
+    });
+    // Ready within 15 minutes, the reserved nodes are closed to short jobs.
+    const late = pass({ ...input, nowSec: 8900 });
+    expect(startsOf(late)).toEqual([]);
+  });
+
+  it("short jobs (ADR 092): preempt runs the share guard keeps, and say so", () => {
+    // "lo" ranks below "hi" but holds less per share: the guard keeps its unprotected run from
+    // hi's allocated jobs, except short ones.
+    const result = pass({
+      cluster: makeCluster(1),
+      runs: [makeRun("u", "lo", [{ node: 0, gpus: 8 }], { startSec: 0, protectedUntilSec: 600 })],
+      pending: [
+        makeJob("train", "hi", 8, { minRuntimeSec: 3600 }),
+        makeJob("debug", "hi", 8, { minRuntimeSec: 900, submitSec: 1 }),
+      ],
+    });
+    expect(startsOf(result)).toEqual([["debug", "0:8"]]);
+    expect(result.preemptions.map((p) => p.runId)).toEqual(["u"]);
+    // train holds the node as its reservation, with no ready time (the guard keeps u): a short
+    // job may use it.
+    expect(result.starts[0]!.reason).toMatchObject({
+      preemptedRunIds: ["u"],
+      keptFor: { jobId: "train", readyAtSec: null },
+      short: { isShareGuardWaived: true },
+    });
+    expect(waitingOf(result)).toEqual([["train", "wait-resources"]]);
   });
 
   it("a reservation ignores runs preempted in the same pass", () => {

@@ -2,12 +2,14 @@ import { loadClusterState, type ClusterState } from "./cluster-state";
 import { createBudgetRefs, rankBudgets, type FairTreeRanking } from "./fair-tree";
 import { startUnallocatedJobs } from "./pass-unallocated";
 import { createPassState, reservedNodes, startJob } from "./pass-state";
+import { sweepShortJobs } from "./pass-short";
 import { sweepAllocatedQueue } from "./pass-sweep";
 import type { SchedulePassInput, SchedulePassResult } from "./pass-types";
 import { describeWaitingJobs } from "./pass-waits";
 import { isPendingQueue, queueFromPending, type RankOf } from "./pending-queue";
 import type { BudgetRef, WaitDecision } from "./reasons";
-import { forgetWholeNodeScan } from "./reservation";
+import { forgetWholeNodeScan, type Reservation } from "./reservation";
+import { MAX_SHORT_ROUNDS } from "./short-jobs";
 import { usageWindowSec } from "./usage-window";
 
 export type { SchedulePassInput, SchedulePassResult } from "./pass-types";
@@ -19,8 +21,11 @@ export type { SchedulePassInput, SchedulePassResult } from "./pass-types";
  * fits, preempting unallocated runs and unprotected runs of lower-ranked budgets only when that
  * lets the job start at once. The first allocated job that cannot start gets a reservation of
  * the nodes where it can start soonest; later allocated jobs may not use them, except to backfill
- * with a protection that ends before those nodes are ready. Unallocated jobs then take any GPUs
- * still free. Every pending job gets a start or a reason to wait.
+ * with a protection that ends before those nodes are ready. Short jobs left waiting (at most 15
+ * minutes protected, 8 GPUs, one node) then get one more try in queue order, the share guard
+ * waived and the reserved nodes open to them unless due within 15 minutes (ADR 092).
+ * Unallocated jobs then take any GPUs still free. Every pending job gets a start or a reason to
+ * wait.
  *
  * Pure and deterministic: the same input gives the same output; inputs are not mutated (a
  * standing queue or standing runs is left as the pass found it).
@@ -74,7 +79,8 @@ function rankLookup(ranking: FairTreeRanking): RankOf {
 /**
  * The decisions of a pass on the loaded cluster state (see `runSchedulePass`), phase by phase
  * on one `PassState`: the allocated queue in order (place, preempt, reserve, backfill:
- * `sweepAllocatedQueue`), then unallocated work, then the reasons of the jobs left waiting.
+ * `sweepAllocatedQueue`), then short jobs once more (`sweepShortJobs`), then unallocated work,
+ * then the reasons of the jobs left waiting.
  */
 function decide(
   input: SchedulePassInput,
@@ -91,10 +97,16 @@ function decide(
     : queueFromPending(input.pending, tree, cluster);
   const waiting: WaitDecision[] = [...queue.errors];
 
-  sweepAllocatedQueue(pass, queue);
-  // Wait reasons name the reservation as the allocated sweep left it: its nodes are chosen
-  // before unallocated work takes any GPUs.
-  const heldReservation = input.describeWaits === false ? null : reservedNodes(pass);
+  // Wait reasons name the reservation as the last allocated sweep left it: its nodes are chosen
+  // before short jobs or unallocated work take any GPUs.
+  let heldReservation: Reservation | null = null;
+  for (let round = 1; ; round += 1) {
+    sweepAllocatedQueue(pass, queue);
+    heldReservation = input.describeWaits === false ? null : reservedNodes(pass);
+    // Short jobs left waiting get one more try, with rules of their own (ADR 092); GPUs freed
+    // beyond one's own have the queue swept again.
+    if (!sweepShortJobs(pass, queue) || round === MAX_SHORT_ROUNDS) break;
+  }
   // Unallocated work takes only GPUs no allocated job could start on in this pass.
   startUnallocatedJobs(queue, rankOf, pass.pool, pass.bounds, (job, placement) =>
     startJob(pass, job, false, placement, []),

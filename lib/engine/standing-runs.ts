@@ -17,6 +17,7 @@ import {
 import {
   createPreemptableTracker,
   guardedPreemptableGpus,
+  preemptableGpus,
   type PreemptableTracker,
 } from "./preemptable-totals";
 import type { ActiveRun, BudgetTree, ClusterNodeState } from "./types";
@@ -45,8 +46,8 @@ export type StandingRuns = {
    * An upper bound on the GPUs preemption could free at `nowSec` for an allocated `job` of rank
    * `jobRank` (`rankOf`, as a pass ranks), as a pass on these runs bounds it before it starts
    * anything: those of unallocated runs, and of unprotected runs of budgets ranked below it that
-   * the share guard on `tree` lets it preempt, on every node. `nowSec` must not go back.
-   * O(budgets x run sizes).
+   * the share guard on `tree` lets it preempt (all of them when `isGuarded` is false: a short
+   * job's, ADR 092), on every node. `nowSec` must not go back. O(budgets x run sizes).
    */
   preemptableBound(
     tree: BudgetTree,
@@ -54,6 +55,7 @@ export type StandingRuns = {
     job: { budgetId: string; gpus: number },
     jobRank: number,
     rankOf: (budgetId: string) => number,
+    isGuarded?: boolean,
   ): number;
   /**
    * The bounds of free GPUs on usable nodes with these runs holding theirs (`freeGpuBounds`), as
@@ -207,15 +209,17 @@ export function createStandingRuns(nodes: readonly ClusterNodeState[]): Standing
       }
       return budgetIds;
     },
-    preemptableBound(tree, nowSec, job, jobRank, rankOf) {
+    preemptableBound(tree, nowSec, job, jobRank, rankOf, isGuarded = true) {
       const totals = state.preemptable.totalsAt(nowSec, state.entries);
-      const holdings = createHoldingsOn(tree, heldByTreeNode(state, tree).slice());
       const { ids } = state.budgetSlots;
+      const rankOfSlot = (slot: number): number => rankOf(ids[slot]!);
+      if (!isGuarded) return preemptableGpus(totals, jobRank, rankOfSlot);
+      const holdings = createHoldingsOn(tree, heldByTreeNode(state, tree).slice());
       return guardedPreemptableGpus(
         totals,
         { node: holdings.nodeIndexOf(job.budgetId), gpus: job.gpus, rank: jobRank },
         holdings,
-        (slot) => rankOf(ids[slot]!),
+        rankOfSlot,
         (slot) => holdings.nodeIndexOf(ids[slot]!),
       );
     },

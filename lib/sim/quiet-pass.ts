@@ -1,5 +1,6 @@
 import {
   freeGpuBounds,
+  isShortJob,
   mayPlaceWithin,
   type FairTreeRanking,
   type BudgetTree,
@@ -51,7 +52,9 @@ export type QuietCheck = {
  * new jobs can only fail and narrow what later jobs are tried for, provided none of them could:
  * - start on free GPUs (the bounds of healthy nodes' free GPUs rule it out);
  * - start by preemption (free GPUs plus every GPU preemption could free for its rank fall short);
- * - take the reservation (an allocated job ranks strictly after the holder, and there is one).
+ * - take the reservation (an allocated job ranks strictly after the holder, and there is one);
+ * - start in the short sweep (ADR 092): for a short job, preemption is bounded without the share
+ *   guard, and the free GPUs counted include reserved nodes.
  *
  * False whenever any of this is not shown; the caller then runs the pass.
  *
@@ -90,12 +93,16 @@ export function isStillQuiet(mark: QuietMark | null, check: QuietCheck): boolean
     if (!check.isAllocated(job)) continue;
     const jobRank = rankOf(job.budgetId);
     if (mark.holderRank === null || jobRank <= mark.holderRank) return false;
+    // The short sweep (ADR 092) waives the share guard for short jobs, and may use reserved
+    // nodes: the free GPUs above count them, and so does the bound, unguarded.
+    const isGuarded = !isShortJob(job, bounds.nodeSizeGpus);
     const preemptableGpus = check.runs.preemptableBound(
       check.tree,
       view.nowSec,
       job,
       jobRank,
       rankOf,
+      isGuarded,
     );
     if (bounds.usableFreeGpus + preemptableGpus >= job.gpus) return false;
   }
