@@ -19,6 +19,9 @@ export default defineConfig({
           name: "unit",
           include: ["lib/**/*.test.ts", "components/**/*.test.ts", "scripts/**/*.test.ts"],
           exclude: ["**/*.db.test.ts", "**/*.slurm.test.ts", "node_modules/**"],
+          // The property tests take 1-3 s alone; with every worker busy on 2 cores, 5 s was
+          // exceeded. A limit against hangs, not a speed check (benchmarks are in scripts/bench).
+          testTimeout: 30_000,
         },
       },
       {
