@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { cancelJob } from "@/lib/api-client/jobs";
 import { ConfirmDialog } from "@/components/confirm/confirm-dialog";
 import { cancelConsequence, type CancelFacts } from "@/lib/history/consequences";
 import { liveTimeFormatter } from "@/lib/format";
@@ -32,18 +33,8 @@ export function CancelButton({ jobId, jobName, facts }: Props) {
   const { question, consequence } = describe(jobName, facts);
 
   async function cancel(reason: string): Promise<string | null> {
-    // Every API write from the browser is JSON (proxy.ts refuses others).
-    const response = await fetch(`/api/v1/jobs/${encodeURIComponent(jobId)}/cancel`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(reason ? { reason } : {}),
-    });
-    if (!response.ok) {
-      const body = (await response.json().catch(() => null)) as {
-        error?: { message?: string };
-      } | null;
-      return body?.error?.message ?? "The job could not be cancelled.";
-    }
+    const result = await cancelJob(jobId, reason);
+    if (!result.ok) return result.error.message;
     setOpen(false);
     router.refresh();
     return null;

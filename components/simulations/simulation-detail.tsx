@@ -2,19 +2,19 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { GpuTimeline } from "@/components/timeline/gpu-timeline";
-import type { SimulationView } from "@/lib/data/simulations";
 import { formatDurationSec } from "@/lib/sim/duration";
 import { BudgetChart } from "./budget-chart";
 import { BudgetTable } from "./budget-table";
 import { ResultsTable } from "./results-table";
 import { ProgressCard } from "./progress-card";
 import { PHILLY_CITATION } from "./sim-format";
-import { simulationQuery, timelineQuery } from "./simulation-queries";
+import { simulationQuery, timelineQuery } from "@/lib/queries/simulations";
 import { WaitChart } from "./wait-chart";
 
 /** A simulation's page body: progress while it runs, then results and timelines. */
-export function SimulationDetail({ initial }: { initial: SimulationView }) {
-  const { data: simulation = initial } = useQuery(simulationQuery(initial.id, initial));
+export function SimulationDetail({ id }: { id: string }) {
+  const { data: simulation } = useQuery(simulationQuery(id));
+  if (!simulation) return <p>Loading…</p>;
   const isDone = simulation.status === "done";
   const citation =
     simulation.source === "philly" ? (

@@ -6,7 +6,7 @@ import type { SimulationListItem } from "@/lib/data/simulations";
 import { describeOptions } from "@/lib/simulations/scenario-options";
 import { formatDateTime } from "@/lib/format";
 import { formatShare, formatWait, SOURCE_LABELS } from "./sim-format";
-import { simulationListQuery } from "./simulation-queries";
+import { simulationListQuery } from "@/lib/queries/simulations";
 import { ScrollRegion } from "@/components/layout/scroll-region";
 
 function Status({ simulation }: { simulation: SimulationListItem }) {
@@ -42,8 +42,9 @@ function Pair({
 }
 
 /** Past simulations, newest first; polls while any is queued or running. */
-export function SimulationList({ initial }: { initial: SimulationListItem[] }) {
-  const { data: simulations = initial } = useQuery(simulationListQuery(initial));
+export function SimulationList() {
+  const { data: simulations } = useQuery(simulationListQuery());
+  if (!simulations) return <p>Loading…</p>;
   if (simulations.length === 0) {
     return <p>No simulations yet. Start one to compare the budget scheduler with priorities.</p>;
   }

@@ -3,7 +3,8 @@
 import { useRouter } from "next/navigation";
 import { useState, useTransition, type FormEvent } from "react";
 import type { FieldIssue } from "@/lib/errors";
-import { startWhatIf, whatIfHref } from "./what-if-api";
+import { startWhatIf } from "@/lib/api-client/budgets";
+import { whatIfHref } from "./what-if-href";
 
 const DAY_MS = 86_400_000;
 

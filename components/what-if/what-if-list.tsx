@@ -2,22 +2,14 @@
 
 import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
-import type { WhatIfView } from "@/lib/data/what-ifs";
 import { formatShare } from "@/components/simulations/sim-format";
-import { whatIfHref } from "./what-if-api";
-import { whatIfListQuery } from "./what-if-queries";
+import { whatIfListQuery } from "@/lib/queries/what-ifs";
+import { whatIfHref } from "./what-if-href";
 
 /** A draft's what-ifs, newest first, each linking to its result (kept for later). */
-export function WhatIfList({
-  nodeId,
-  draftId,
-  initial,
-}: {
-  nodeId: string;
-  draftId: string;
-  initial: WhatIfView[];
-}) {
-  const { data: runs } = useQuery(whatIfListQuery(draftId, initial));
+export function WhatIfList({ nodeId, draftId }: { nodeId: string; draftId: string }) {
+  const { data: runs } = useQuery(whatIfListQuery(draftId));
+  if (!runs) return <p className="muted">Loading…</p>;
   if (runs.length === 0) return <p className="muted">No what-ifs of this draft yet.</p>;
   return (
     <table aria-label="What-ifs of this draft">

@@ -4,11 +4,10 @@ import { useQuery } from "@tanstack/react-query";
 import { Fragment } from "react";
 import { ProgressCard } from "@/components/simulations/progress-card";
 import { formatCount, formatShare, formatWait } from "@/components/simulations/sim-format";
-import type { WhatIfView } from "@/lib/data/what-ifs";
 import type { Figures, WhatIfRow } from "@/lib/what-if/compare";
 import type { WhatIfSummary } from "@/lib/what-if/summary";
 import { WhatIfChart } from "./what-if-chart";
-import { whatIfQuery } from "./what-if-queries";
+import { whatIfQuery } from "@/lib/queries/what-ifs";
 import { ScrollRegion } from "@/components/layout/scroll-region";
 
 const COLUMNS = [
@@ -18,8 +17,9 @@ const COLUMNS = [
 ] as const;
 
 /** A what-if's page body: a progress bar while it runs, then the side-by-side result. */
-export function WhatIfResult({ initial }: { initial: WhatIfView }) {
-  const { data: run } = useQuery(whatIfQuery(initial.draftId, initial));
+export function WhatIfResult({ draftId, runId }: { draftId: string; runId: string }) {
+  const { data: run } = useQuery(whatIfQuery(draftId, runId));
+  if (!run) return <p>Loading…</p>;
   if (run.status === "failed") {
     return (
       <div className="alert" role="alert">

@@ -1,8 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { PrefetchedQueries, seedQuery } from "@/components/providers/prefetched-queries";
 import { SimulationList } from "@/components/simulations/simulation-list";
 import { PHILLY_CITATION } from "@/components/simulations/sim-format";
 import { listSimulations } from "@/lib/data/simulations";
+import { simulationListQuery } from "@/lib/queries/simulations";
 import { ClockNote } from "@/components/layout/clock-note";
 
 export const metadata: Metadata = { title: "Simulations" };
@@ -26,7 +28,9 @@ export default async function SimulationsPage() {
         </Link>
       </div>
       <section className="card" aria-label="Past simulations">
-        <SimulationList initial={simulations} />
+        <PrefetchedQueries seeds={[seedQuery(simulationListQuery(), simulations)]}>
+          <SimulationList />
+        </PrefetchedQueries>
       </section>
       {simulations.some((simulation) => simulation.source === "philly") ? (
         <p className="citation">Philly trace results: {PHILLY_CITATION} (CC-BY-4.0).</p>

@@ -1,7 +1,7 @@
-import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound, redirect } from "next/navigation";
+import { PrefetchedQueries, seedQuery } from "@/components/providers/prefetched-queries";
 import { ClusterQueueView } from "@/components/queue/cluster-queue-view";
 import { getSessionUser } from "@/lib/auth";
 import { getClusterQueue } from "@/lib/data/queue";
@@ -25,16 +25,11 @@ export default async function ClusterQueuePage({ params, searchParams }: Props) 
   if (!user) redirect("/signin");
   // "mine=1" shows only the viewer's jobs; any other value is the whole queue.
   const isMineOnly = mine === "1";
-  const queryClient = new QueryClient();
-  let isSlurm = false;
-  try {
-    const queue = await getClusterQueue(cluster);
-    queryClient.setQueryData(clusterQueueQuery(cluster).queryKey, queue);
-    isSlurm = queue.cluster.executor === "slurm";
-  } catch (error) {
+  const queue = await getClusterQueue(cluster).catch((error: unknown) => {
     if (error instanceof AppError && error.code === "not_found") notFound();
     throw error;
-  }
+  });
+  const isSlurm = queue.cluster.executor === "slurm";
   return (
     <>
       <div className="page-head section-head">
@@ -57,9 +52,9 @@ export default async function ClusterQueuePage({ params, searchParams }: Props) 
           )}
         </p>
       </div>
-      <HydrationBoundary state={dehydrate(queryClient)}>
+      <PrefetchedQueries seeds={[seedQuery(clusterQueueQuery(cluster), queue)]}>
         <ClusterQueueView cluster={cluster} viewerId={user.id} isMineOnly={isMineOnly} />
-      </HydrationBoundary>
+      </PrefetchedQueries>
     </>
   );
 }

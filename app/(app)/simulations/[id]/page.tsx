@@ -1,9 +1,11 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { PrefetchedQueries, seedQuery } from "@/components/providers/prefetched-queries";
 import { SimulationDetail } from "@/components/simulations/simulation-detail";
 import { SOURCE_LABELS } from "@/components/simulations/sim-format";
 import { getSimulation } from "@/lib/data/simulations";
+import { simulationQuery } from "@/lib/queries/simulations";
 import { describeOptions } from "@/lib/simulations/scenario-options";
 import { pageParam } from "../../path-param";
 
@@ -25,7 +27,9 @@ export default async function SimulationPage({ params }: { params: Promise<{ id:
           {describeOptions(simulation.options)} · started by {simulation.userName}
         </p>
       </div>
-      <SimulationDetail initial={simulation} />
+      <PrefetchedQueries seeds={[seedQuery(simulationQuery(simulation.id), simulation)]}>
+        <SimulationDetail id={simulation.id} />
+      </PrefetchedQueries>
     </>
   );
 }

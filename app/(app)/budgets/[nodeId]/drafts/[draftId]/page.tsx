@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { PrefetchedQueries, seedQuery } from "@/components/providers/prefetched-queries";
 import { AdoptDraft } from "@/components/what-if/adopt-draft";
 import { DraftSplit } from "@/components/what-if/draft-split";
 import { WhatIfForm } from "@/components/what-if/what-if-form";
@@ -11,6 +12,7 @@ import { AppError } from "@/lib/errors";
 import { pageParam } from "../../../../path-param";
 import { readForEditor } from "../read-for-editor";
 import { getDefaultReviewPeriod } from "@/lib/data/review-page";
+import { whatIfListQuery } from "@/lib/queries/what-ifs";
 
 export const metadata: Metadata = { title: "Draft split" };
 export const dynamic = "force-dynamic";
@@ -77,7 +79,9 @@ export default async function DraftPage({
           defaultFrom={month.from.toISOString().slice(0, 10)}
           defaultTo={month.to.toISOString().slice(0, 10)}
         />
-        <WhatIfList nodeId={draft.nodeId} draftId={draft.id} initial={draft.whatIfs} />
+        <PrefetchedQueries seeds={[seedQuery(whatIfListQuery(draft.id), draft.whatIfs)]}>
+          <WhatIfList nodeId={draft.nodeId} draftId={draft.id} />
+        </PrefetchedQueries>
       </section>
     </>
   );

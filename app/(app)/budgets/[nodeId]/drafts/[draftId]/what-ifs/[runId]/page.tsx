@@ -1,9 +1,11 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { PrefetchedQueries, seedQuery } from "@/components/providers/prefetched-queries";
 import { WhatIfResult } from "@/components/what-if/what-if-result";
 import { getSessionUser } from "@/lib/auth";
 import { getWhatIfForEditor } from "@/lib/data/budget-drafts";
 import { AppError } from "@/lib/errors";
+import { whatIfQuery } from "@/lib/queries/what-ifs";
 import { pageParam } from "../../../../../../path-param";
 import { readForEditor } from "../../../read-for-editor";
 
@@ -41,7 +43,9 @@ export default async function WhatIfPage({
           <Link href={draftHref}>Back to the draft to adopt it</Link>
         </p>
       </div>
-      <WhatIfResult initial={run} />
+      <PrefetchedQueries seeds={[seedQuery(whatIfQuery(run.draftId, run.id), run)]}>
+        <WhatIfResult draftId={run.draftId} runId={run.id} />
+      </PrefetchedQueries>
     </>
   );
 }

@@ -1,0 +1,14 @@
+// The browser's calls to the jobs routes.
+import { callApi } from "./request";
+
+export function submitJob(body: Record<string, unknown>) {
+  return callApi<{ job: { id: string } }>("POST", "/api/v1/jobs", body);
+}
+
+export function cancelJob(jobId: string, reason: string) {
+  return callApi<unknown>(
+    "POST",
+    `/api/v1/jobs/${encodeURIComponent(jobId)}/cancel`,
+    reason ? { reason } : {},
+  );
+}
