@@ -1,5 +1,5 @@
 // The browser's calls to the clusters routes and the health check.
-import type { ClusterQueue } from "@/lib/data/queue";
+import type { ClusterLoad, ClusterQueue } from "@/lib/data/queue";
 import { callApi, getJson } from "./request";
 
 export function getClusterQueue(cluster: string): Promise<ClusterQueue> {
@@ -15,4 +15,8 @@ export async function getDatabaseHealth(): Promise<Health["database"]> {
   const body = result.error.details as Partial<Health> | undefined;
   if (body?.database) return body.database;
   throw result.error;
+}
+
+export async function listClusterLoads(): Promise<ClusterLoad[]> {
+  return (await getJson<{ clusters: ClusterLoad[] }>("/api/v1/clusters")).clusters;
 }
