@@ -9,7 +9,7 @@ import {
   PHILLY_DEFAULT_GPUS,
 } from "@/lib/simulations/scenario-options";
 import { startSimulation } from "@/lib/api-client/simulations";
-import { PHILLY_CITATION } from "./sim-format";
+import { PHILLY_CITATION } from "./sim-labels";
 
 type Source = "lab" | "philly" | "tree" | "upload";
 

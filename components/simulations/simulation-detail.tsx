@@ -2,12 +2,13 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { GpuTimeline } from "@/components/timeline/gpu-timeline";
+import { formatInteger } from "@/lib/format";
 import { formatDurationSec } from "@/lib/sim/duration";
 import { BudgetChart } from "./budget-chart";
 import { BudgetTable } from "./budget-table";
 import { ResultsTable } from "./results-table";
 import { ProgressCard } from "./progress-card";
-import { PHILLY_CITATION } from "./sim-format";
+import { PHILLY_CITATION } from "./sim-labels";
 import { simulationQuery, timelineQuery } from "@/lib/queries/simulations";
 import { WaitChart } from "./wait-chart";
 
@@ -55,9 +56,9 @@ export function SimulationDetail({ id }: { id: string }) {
           </a>
         </div>
         <p className="muted">
-          {summary.jobCount.toLocaleString("en-US")} jobs on{" "}
+          {formatInteger(summary.jobCount)} jobs on{" "}
           {summary.clusters
-            .map((c) => `${c.name} (${c.gpus.toLocaleString("en-US")} ${c.gpuType})`)
+            .map((c) => `${c.name} (${formatInteger(c.gpus)} ${c.gpuType})`)
             .join(", ")}
           ; lookback {formatDurationSec(summary.lookbackSec)}, minimum runtimes capped at{" "}
           {formatDurationSec(summary.maxMinRuntimeSec)}.

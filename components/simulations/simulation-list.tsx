@@ -4,8 +4,14 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import type { SimulationListItem } from "@/lib/data/simulations";
 import { describeOptions } from "@/lib/simulations/scenario-options";
-import { formatDateTime } from "@/lib/format";
-import { formatShare, formatWait, SOURCE_LABELS } from "./sim-format";
+import {
+  formatDateTime,
+  formatInteger,
+  formatShare,
+  formatWait,
+  formatWholePercent,
+} from "@/lib/format";
+import { SOURCE_LABELS } from "./sim-labels";
 import { simulationListQuery } from "@/lib/queries/simulations";
 import { ScrollRegion } from "@/components/layout/scroll-region";
 
@@ -13,7 +19,7 @@ function Status({ simulation }: { simulation: SimulationListItem }) {
   if (simulation.status === "running") {
     return (
       <span className="status status-running">
-        running {Math.round(simulation.progress * 100)}%
+        running {formatWholePercent(simulation.progress)}
       </span>
     );
   }
@@ -74,7 +80,7 @@ export function SimulationList() {
                 {SOURCE_LABELS[item.source] ?? item.source}
                 <div className="muted small">
                   {describeOptions(item.options)}
-                  {item.jobCount !== null ? ` · ${item.jobCount.toLocaleString("en-US")} jobs` : ""}
+                  {item.jobCount !== null ? ` · ${formatInteger(item.jobCount)} jobs` : ""}
                 </div>
               </td>
               <td>

@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
-import { formatShare } from "@/components/simulations/sim-format";
+import { formatShare, formatWholePercent } from "@/lib/format";
 import { whatIfListQuery } from "@/lib/queries/what-ifs";
 import { whatIfHref } from "./what-if-href";
 
@@ -39,7 +39,7 @@ export function WhatIfList({ nodeId, draftId }: { nodeId: string; draftId: strin
               </td>
               <td>
                 <span className={`status status-${run.status}`}>{run.status}</span>
-                {run.status === "running" ? ` ${Math.round(run.progress * 100)}%` : null}
+                {run.status === "running" ? ` ${formatWholePercent(run.progress)}` : null}
               </td>
               <td className="num">
                 {total

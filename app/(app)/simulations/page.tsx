@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { PrefetchedQueries, seedQuery } from "@/components/providers/prefetched-queries";
 import { SimulationList } from "@/components/simulations/simulation-list";
-import { PHILLY_CITATION } from "@/components/simulations/sim-format";
+import { PHILLY_CITATION } from "@/components/simulations/sim-labels";
 import { listSimulations } from "@/lib/data/simulations";
 import { simulationListQuery } from "@/lib/queries/simulations";
 import { ClockNote } from "@/components/layout/clock-note";

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { PrefetchedQueries, seedQuery } from "@/components/providers/prefetched-queries";
 import { SimulationDetail } from "@/components/simulations/simulation-detail";
-import { SOURCE_LABELS } from "@/components/simulations/sim-format";
+import { SOURCE_LABELS } from "@/components/simulations/sim-labels";
 import { getSimulation } from "@/lib/data/simulations";
 import { simulationQuery } from "@/lib/queries/simulations";
 import { describeOptions } from "@/lib/simulations/scenario-options";

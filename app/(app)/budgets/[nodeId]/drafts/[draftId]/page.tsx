@@ -12,6 +12,7 @@ import { AppError } from "@/lib/errors";
 import { pageParam } from "../../../../path-param";
 import { readForEditor } from "../read-for-editor";
 import { getDefaultReviewPeriod } from "@/lib/data/review-page";
+import { formatDate } from "@/lib/format";
 import { whatIfListQuery } from "@/lib/queries/what-ifs";
 
 export const metadata: Metadata = { title: "Draft split" };
@@ -34,7 +35,6 @@ export default async function DraftPage({
     );
   }
   const [clusters, period] = await Promise.all([listClusters(), getDefaultReviewPeriod()]);
-  const month = { from: new Date(period.fromSec * 1000), to: new Date(period.toSec * 1000) };
   const nodeHref = `/budgets/${encodeURIComponent(draft.nodeId)}`;
   return (
     <>
@@ -76,8 +76,8 @@ export default async function DraftPage({
           draftId={draft.id}
           nodeId={draft.nodeId}
           clusters={clusters.map((cluster) => cluster.name)}
-          defaultFrom={month.from.toISOString().slice(0, 10)}
-          defaultTo={month.to.toISOString().slice(0, 10)}
+          defaultFrom={formatDate(period.fromSec)}
+          defaultTo={formatDate(period.toSec)}
         />
         <PrefetchedQueries seeds={[seedQuery(whatIfListQuery(draft.id), draft.whatIfs)]}>
           <WhatIfList nodeId={draft.nodeId} draftId={draft.id} />
