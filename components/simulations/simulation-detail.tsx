@@ -11,6 +11,7 @@ import { ProgressCard } from "./progress-card";
 import { PHILLY_CITATION } from "./sim-labels";
 import { simulationQuery, timelineQuery } from "@/lib/queries/simulations";
 import { WaitChart } from "./wait-chart";
+import { Card } from "@/components/layout/card";
 
 /** A simulation's page body: progress while it runs, then results and timelines. */
 export function SimulationDetail({ id }: { id: string }) {
@@ -48,13 +49,15 @@ export function SimulationDetail({ id }: { id: string }) {
   const summary = simulation.summary;
   return (
     <>
-      <section className="card" aria-labelledby="results-heading">
-        <div className="section-head">
-          <h2 id="results-heading">Results</h2>
+      <Card
+        title="Results"
+        headingId="results-heading"
+        actions={
           <a className="button" href={`/api/v1/simulations/${simulation.id}/report`} download>
             Download report JSON
           </a>
-        </div>
+        }
+      >
         <p className="muted">
           {formatInteger(summary.jobCount)} jobs on{" "}
           {summary.clusters
@@ -65,7 +68,7 @@ export function SimulationDetail({ id }: { id: string }) {
         </p>
         {citation}
         <ResultsTable summary={summary} />
-      </section>
+      </Card>
       <section className="chart-grid" aria-label="Charts">
         <WaitChart summary={summary} />
         <BudgetChart summary={summary} />
@@ -79,8 +82,7 @@ export function SimulationDetail({ id }: { id: string }) {
 function Timelines({ id }: { id: string }) {
   const { data, error, isPending } = useQuery(timelineQuery(id));
   return (
-    <section className="card" aria-labelledby="timeline-heading">
-      <h2 id="timeline-heading">GPU timeline</h2>
+    <Card title="GPU timeline" headingId="timeline-heading">
       <p className="muted">
         One row per GPU, one bar per run, coloured by program with a shade per project.{" "}
         <span className="legend-hatch" aria-hidden="true" /> hatched: unallocated (free,
@@ -97,6 +99,6 @@ function Timelines({ id }: { id: string }) {
             </div>
           ))
         : null}
-    </section>
+    </Card>
   );
 }

@@ -9,6 +9,7 @@ import type { WhatIfSummary } from "@/lib/what-if/summary";
 import { WhatIfChart } from "./what-if-chart";
 import { whatIfQuery } from "@/lib/queries/what-ifs";
 import { ScrollRegion } from "@/components/layout/scroll-region";
+import { Card } from "@/components/layout/card";
 
 const COLUMNS = [
   { key: "happened", label: "What happened" },
@@ -52,8 +53,7 @@ function WhatIfTables({ summary }: { summary: WhatIfSummary }) {
   const total = summary.rows[0]!;
   return (
     <>
-      <section className="card" aria-labelledby="results-heading">
-        <h2 id="results-heading">Results for {summary.nodeName}</h2>
+      <Card title={<>Results for {summary.nodeName}</>} headingId="results-heading">
         <p className="muted">
           {formatInteger(summary.stats.jobs)} jobs replayed (
           {formatInteger(summary.stats.carriedOver)} carried over from before the period,{" "}
@@ -133,7 +133,7 @@ function WhatIfTables({ summary }: { summary: WhatIfSummary }) {
             </tbody>
           </table>
         </ScrollRegion>
-      </section>
+      </Card>
       <section className="chart-grid" aria-label="Chart">
         <WhatIfChart summary={summary} />
       </section>

@@ -7,6 +7,7 @@ import { countOpenJobsByBudget } from "@/lib/data/budget-jobs";
 import { listBudgetUsage } from "@/lib/data/budget-usage";
 import { getBudgetTreeFor } from "@/lib/data/budgets";
 import { listClusters } from "@/lib/data/clusters";
+import { PageHead } from "@/components/layout/page-head";
 
 export const metadata: Metadata = { title: "Budgets" };
 export const dynamic = "force-dynamic";
@@ -58,14 +59,13 @@ export default async function BudgetsPage({
   const canEditAny = tree.rows.some((row) => row.canEdit);
   return (
     <>
-      <div className="page-head">
-        <h1>Budgets</h1>
+      <PageHead title="Budgets">
         <p className="muted">
           {canEditAny
             ? "Select a budget to see its people and history. You can change the split of the budgets you lead and of everything below them."
             : "Select a budget to see its people and history. Only leads change a split; ask the lead of a budget above yours."}
         </p>
-      </div>
+      </PageHead>
       {tree.rows.length > 0 ? (
         <BudgetWorkspace
           tree={tree}

@@ -11,6 +11,7 @@ import { getSessionUser } from "@/lib/auth";
 import { getNow } from "@/lib/data/clock";
 import { listJobFilterOptions, listJobs } from "@/lib/data/job-list";
 import { firstValues, parseJobListQuery } from "@/lib/validation/job-list";
+import { PageHead } from "@/components/layout/page-head";
 
 export const metadata: Metadata = { title: "Jobs" };
 
@@ -36,19 +37,20 @@ export default async function JobsPage({ searchParams }: Props) {
   return (
     <>
       <AutoRefresh seconds={10} />
-      <div className="page-head section-head">
-        <div>
-          <h1>Jobs</h1>
-          <p className="muted">{SCOPE_TEXT[list.scope]} Newest first unless you sort.</p>
-          <ClockNote />
-        </div>
-        <p className="card-links">
-          <Link href="/queue">Queues of every cluster</Link>
-          <Link className="button button-primary" href="/jobs/new">
-            Submit a job
-          </Link>
-        </p>
-      </div>
+      <PageHead
+        title="Jobs"
+        actions={
+          <p className="card-links">
+            <Link href="/queue">Queues of every cluster</Link>
+            <Link className="button button-primary" href="/jobs/new">
+              Submit a job
+            </Link>
+          </p>
+        }
+      >
+        <p className="muted">{SCOPE_TEXT[list.scope]} Newest first unless you sort.</p>
+        <ClockNote />
+      </PageHead>
       <section className="card" aria-labelledby="filters-heading">
         <h2 id="filters-heading" className="sr-only">
           Filters

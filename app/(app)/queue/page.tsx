@@ -11,6 +11,8 @@ import { getClusterQueue, listClusterLoads } from "@/lib/data/queue";
 import { START_ESTIMATE_CONDITIONS } from "@/lib/engine";
 import { formatInteger, liveTimeFormatter } from "@/lib/format";
 import { withDefaults } from "@/lib/validation/job-list";
+import { PageHead } from "@/components/layout/page-head";
+import { Card } from "@/components/layout/card";
 
 export const metadata: Metadata = { title: "Queues" };
 
@@ -87,25 +89,25 @@ export default async function QueuesPage({ searchParams }: Props) {
   return (
     <>
       <AutoRefresh seconds={5} />
-      <div className="page-head section-head">
-        <div>
-          <h1>Queues</h1>
-          <p className="muted">
-            Your waiting and running jobs on every cluster first, then the head of each queue.
+      <PageHead
+        title="Queues"
+        actions={
+          <p className="card-links" aria-label="Whose jobs">
+            <Link className="mine-toggle" href="/queue" aria-current={!isMineOnly}>
+              All jobs
+            </Link>
+            <Link className="mine-toggle" href="/queue?mine=1" aria-current={isMineOnly}>
+              Mine only
+            </Link>
           </p>
-          <ClockNote />
-        </div>
-        <p className="card-links" aria-label="Whose jobs">
-          <Link className="mine-toggle" href="/queue" aria-current={!isMineOnly}>
-            All jobs
-          </Link>
-          <Link className="mine-toggle" href="/queue?mine=1" aria-current={isMineOnly}>
-            Mine only
-          </Link>
+        }
+      >
+        <p className="muted">
+          Your waiting and running jobs on every cluster first, then the head of each queue.
         </p>
-      </div>
-      <section className="card" aria-labelledby="mine-heading">
-        <h2 id="mine-heading">Your jobs</h2>
+        <ClockNote />
+      </PageHead>
+      <Card title="Your jobs" headingId="mine-heading">
         <MyJobsTable jobs={myJobs} nowSec={nowSec} />
         {pending.total + running.total > myJobs.length ? (
           <p className="muted">
@@ -115,7 +117,7 @@ export default async function QueuesPage({ searchParams }: Props) {
           </p>
         ) : null}
         <p className="fine-print">{START_ESTIMATE_CONDITIONS}</p>
-      </section>
+      </Card>
       {queues.map((queue) => {
         const name = queue.cluster.name;
         const rows = isMineOnly

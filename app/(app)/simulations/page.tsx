@@ -6,6 +6,7 @@ import { PHILLY_CITATION } from "@/components/simulations/sim-labels";
 import { listSimulations } from "@/lib/data/simulations";
 import { simulationListQuery } from "@/lib/queries/simulations";
 import { ClockNote } from "@/components/layout/clock-note";
+import { PageHead } from "@/components/layout/page-head";
 
 export const metadata: Metadata = { title: "Simulations" };
 export const dynamic = "force-dynamic";
@@ -14,19 +15,20 @@ export default async function SimulationsPage() {
   const simulations = await listSimulations();
   return (
     <>
-      <div className="page-head section-head">
-        <div>
-          <h1>Simulations</h1>
-          <p className="muted">
-            Replay a workload under the old priority scheduler and under budgets, side by side.
-            Baseline → allocation in each column.
-          </p>
-          <ClockNote clock="real" />
-        </div>
-        <Link className="button button-primary" href="/simulations/new">
-          New simulation
-        </Link>
-      </div>
+      <PageHead
+        title="Simulations"
+        actions={
+          <Link className="button button-primary" href="/simulations/new">
+            New simulation
+          </Link>
+        }
+      >
+        <p className="muted">
+          Replay a workload under the old priority scheduler and under budgets, side by side.
+          Baseline → allocation in each column.
+        </p>
+        <ClockNote clock="real" />
+      </PageHead>
       <section className="card" aria-label="Past simulations">
         <PrefetchedQueries seeds={[seedQuery(simulationListQuery(), simulations)]}>
           <SimulationList />

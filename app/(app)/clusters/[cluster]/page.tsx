@@ -9,6 +9,7 @@ import { AppError } from "@/lib/errors";
 import { clusterQueueQuery } from "@/lib/queries/cluster-queue";
 import { pageParam } from "../../path-param";
 import { ClockNote } from "@/components/layout/clock-note";
+import { PageHead } from "@/components/layout/page-head";
 
 type Props = {
   params: Promise<{ cluster: string }>;
@@ -32,26 +33,27 @@ export default async function ClusterQueuePage({ params, searchParams }: Props) 
   const isSlurm = queue.cluster.executor === "slurm";
   return (
     <>
-      <div className="page-head section-head">
-        <div>
-          <h1>{cluster} queue</h1>
-          <p className="muted">Live: refreshes every few seconds.</p>
-          <ClockNote />
-        </div>
-        <p className="card-links">
-          <Link href={`/clusters/${cluster}/nodes`}>Nodes</Link>
-          {isSlurm ? (
-            <span className="muted">
-              Run by SLURM: submit with <code>sbatch -A &lt;your budget&apos;s account&gt;</code>;
-              the Allot bridge starts jobs in this order.
-            </span>
-          ) : (
-            <Link className="button button-primary" href={`/jobs/new?cluster=${cluster}`}>
-              Submit a job
-            </Link>
-          )}
-        </p>
-      </div>
+      <PageHead
+        title={<>{cluster} queue</>}
+        actions={
+          <p className="card-links">
+            <Link href={`/clusters/${cluster}/nodes`}>Nodes</Link>
+            {isSlurm ? (
+              <span className="muted">
+                Run by SLURM: submit with <code>sbatch -A &lt;your budget&apos;s account&gt;</code>;
+                the Allot bridge starts jobs in this order.
+              </span>
+            ) : (
+              <Link className="button button-primary" href={`/jobs/new?cluster=${cluster}`}>
+                Submit a job
+              </Link>
+            )}
+          </p>
+        }
+      >
+        <p className="muted">Live: refreshes every few seconds.</p>
+        <ClockNote />
+      </PageHead>
       <PrefetchedQueries seeds={[seedQuery(clusterQueueQuery(cluster), queue)]}>
         <ClusterQueueView cluster={cluster} viewerId={user.id} isMineOnly={isMineOnly} />
       </PrefetchedQueries>

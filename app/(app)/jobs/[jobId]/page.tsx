@@ -14,6 +14,8 @@ import { cancelSentence } from "@/lib/history/sentences";
 import "@/components/queue/queue.css";
 import { pageParam } from "../../path-param";
 import { ClockNote } from "@/components/layout/clock-note";
+import { PageHead } from "@/components/layout/page-head";
+import { Card } from "@/components/layout/card";
 
 type Props = { params: Promise<{ jobId: string }> };
 
@@ -60,20 +62,21 @@ export default async function JobPage({ params }: Props) {
   return (
     <>
       {isOpen ? <AutoRefresh seconds={5} /> : null}
-      <div className="page-head section-head">
-        <div>
-          <h1>{job.name}</h1>
-          <p className="muted">
-            <span className={`pill pill-state-${job.state}`}>{job.state}</span> on{" "}
-            <Link href={`/clusters/${job.cluster}`}>{job.cluster}</Link> · {job.user.name} ·
-            submitted {clock(job.submittedSec)}
-          </p>
-          <ClockNote />
-        </div>
-        {canCancel ? (
-          <CancelButton jobId={job.id} jobName={job.name} facts={cancelFactsOf(job)} />
-        ) : null}
-      </div>
+      <PageHead
+        title={job.name}
+        actions={
+          canCancel ? (
+            <CancelButton jobId={job.id} jobName={job.name} facts={cancelFactsOf(job)} />
+          ) : null
+        }
+      >
+        <p className="muted">
+          <span className={`pill pill-state-${job.state}`}>{job.state}</span> on{" "}
+          <Link href={`/clusters/${job.cluster}`}>{job.cluster}</Link> · {job.user.name} · submitted{" "}
+          {clock(job.submittedSec)}
+        </p>
+        <ClockNote />
+      </PageHead>
       {job.state === "pending" ? (
         <section className="card" aria-labelledby="why-heading">
           <h2 id="why-heading">
@@ -104,8 +107,7 @@ export default async function JobPage({ params }: Props) {
         </section>
       ) : null}
       {job.cancel ? (
-        <section className="card" aria-labelledby="history-heading">
-          <h2 id="history-heading">History</h2>
+        <Card title="History" headingId="history-heading">
           <p className="why">
             {cancelSentence({
               byName: job.cancel.byName,
@@ -114,10 +116,9 @@ export default async function JobPage({ params }: Props) {
               reason: job.cancel.reason,
             })}
           </p>
-        </section>
+        </Card>
       ) : null}
-      <section className="card" aria-labelledby="contract-heading">
-        <h2 id="contract-heading">Request</h2>
+      <Card title="Request" headingId="contract-heading">
         <dl className="facts">
           <div>
             <dt>Budget</dt>
@@ -165,17 +166,15 @@ export default async function JobPage({ params }: Props) {
             </div>
           )}
         </dl>
-      </section>
-      <section className="card" aria-labelledby="runs-heading">
-        <h2 id="runs-heading">Runs</h2>
+      </Card>
+      <Card title="Runs" headingId="runs-heading">
         <RunTimeline
           runs={job.runs}
           fromSec={job.submittedSec}
           toSec={job.endedSec ?? job.nowSec}
         />
-      </section>
-      <section className="card" aria-labelledby="decisions-heading">
-        <h2 id="decisions-heading">Decisions</h2>
+      </Card>
+      <Card title="Decisions" headingId="decisions-heading">
         {job.decisions.length === 0 ? (
           <p>No decision yet.</p>
         ) : (
@@ -201,7 +200,7 @@ export default async function JobPage({ params }: Props) {
             ))}
           </ol>
         )}
-      </section>
+      </Card>
     </>
   );
 }

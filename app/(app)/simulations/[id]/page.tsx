@@ -8,6 +8,7 @@ import { getSimulation } from "@/lib/data/simulations";
 import { simulationQuery } from "@/lib/queries/simulations";
 import { describeOptions } from "@/lib/simulations/scenario-options";
 import { pageParam } from "../../path-param";
+import { PageHead } from "@/components/layout/page-head";
 
 export const metadata: Metadata = { title: "Simulation" };
 export const dynamic = "force-dynamic";
@@ -17,16 +18,19 @@ export default async function SimulationPage({ params }: { params: Promise<{ id:
   if (!simulation) notFound();
   return (
     <>
-      <div className="page-head">
-        <p className="muted small">
-          <Link href="/simulations">Simulations</Link> /
-        </p>
-        <h1>{simulation.name}</h1>
+      <PageHead
+        title={simulation.name}
+        trail={
+          <p className="muted small">
+            <Link href="/simulations">Simulations</Link> /
+          </p>
+        }
+      >
         <p className="muted">
           {SOURCE_LABELS[simulation.source] ?? simulation.source} ·{" "}
           {describeOptions(simulation.options)} · started by {simulation.userName}
         </p>
-      </div>
+      </PageHead>
       <PrefetchedQueries seeds={[seedQuery(simulationQuery(simulation.id), simulation)]}>
         <SimulationDetail id={simulation.id} />
       </PrefetchedQueries>

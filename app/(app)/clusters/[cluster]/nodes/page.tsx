@@ -11,6 +11,8 @@ import { formatSpan, liveTimeFormatter } from "@/lib/format";
 import { actorPhrase, healthChangeSentence } from "@/lib/history/sentences";
 import { pageParam } from "../../../path-param";
 import { setNodeHealthAction } from "./actions";
+import { PageHead } from "@/components/layout/page-head";
+import { Card } from "@/components/layout/card";
 
 type Props = { params: Promise<{ cluster: string }> };
 
@@ -88,26 +90,27 @@ export default async function NodesPage({ params }: Props) {
   return (
     <>
       <AutoRefresh seconds={5} />
-      <div className="page-head section-head">
-        <div>
-          <h1>{cluster} nodes</h1>
-          <p className="muted">
-            A draining node takes no new runs; each run on it is preempted once its protected period
-            ends. When it is empty it is ready for maintenance. Every change of a node&apos;s health
-            is kept below with who made it and why.
+      <PageHead
+        title={<>{cluster} nodes</>}
+        actions={
+          <p>
+            <Link href={`/clusters/${cluster}`}>Queue</Link>
+            {isAdmin ? (
+              <>
+                {" · "}
+                <Link href={`/clusters/${cluster}/tokens`}>Executor tokens</Link>
+              </>
+            ) : null}
           </p>
-          <ClockNote />
-        </div>
-        <p>
-          <Link href={`/clusters/${cluster}`}>Queue</Link>
-          {isAdmin ? (
-            <>
-              {" · "}
-              <Link href={`/clusters/${cluster}/tokens`}>Executor tokens</Link>
-            </>
-          ) : null}
+        }
+      >
+        <p className="muted">
+          A draining node takes no new runs; each run on it is preempted once its protected period
+          ends. When it is empty it is ready for maintenance. Every change of a node&apos;s health
+          is kept below with who made it and why.
         </p>
-      </div>
+        <ClockNote />
+      </PageHead>
       <section className="card" aria-labelledby="nodes-heading">
         <h2 id="nodes-heading">
           Nodes ({nodes.length}, {unhealthy.length} not healthy)
@@ -162,8 +165,7 @@ export default async function NodesPage({ params }: Props) {
           </table>
         </div>
       </section>
-      <section className="card" aria-labelledby="history-heading">
-        <h2 id="history-heading">Node history</h2>
+      <Card title="Node history" headingId="history-heading">
         {history.length === 0 ? (
           <p>No node has changed health yet.</p>
         ) : (
@@ -175,9 +177,8 @@ export default async function NodesPage({ params }: Props) {
             ))}
           </ol>
         )}
-      </section>
-      <section className="card" aria-labelledby="drains-heading">
-        <h2 id="drains-heading">Drains finished without a human</h2>
+      </Card>
+      <Card title="Drains finished without a human" headingId="drains-heading">
         <p className="muted small">
           Drains an executor or the demo driver started, that emptied by themselves. Drains started
           by a person are in the node history above.
@@ -196,7 +197,7 @@ export default async function NodesPage({ params }: Props) {
             ))}
           </ul>
         )}
-      </section>
+      </Card>
     </>
   );
 }

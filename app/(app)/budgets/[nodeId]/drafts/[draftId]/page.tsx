@@ -14,6 +14,8 @@ import { readForEditor } from "../read-for-editor";
 import { getDefaultReviewPeriod } from "@/lib/data/review-page";
 import { formatDate } from "@/lib/format";
 import { whatIfListQuery } from "@/lib/queries/what-ifs";
+import { PageHead } from "@/components/layout/page-head";
+import { Card } from "@/components/layout/card";
 
 export const metadata: Metadata = { title: "Draft split" };
 export const dynamic = "force-dynamic";
@@ -38,19 +40,21 @@ export default async function DraftPage({
   const nodeHref = `/budgets/${encodeURIComponent(draft.nodeId)}`;
   return (
     <>
-      <div className="page-head">
-        <p className="muted small">
-          <Link href={`/budgets?node=${encodeURIComponent(draft.nodeId)}`}>Budgets</Link> /{" "}
-          <Link href={`${nodeHref}/drafts`}>Drafts of {draft.nodeName}</Link> /
-        </p>
-        <h1>Draft split of {draft.nodeName}</h1>
+      <PageHead
+        title={<>Draft split of {draft.nodeName}</>}
+        trail={
+          <p className="muted small">
+            <Link href={`/budgets?node=${encodeURIComponent(draft.nodeId)}`}>Budgets</Link> /{" "}
+            <Link href={`${nodeHref}/drafts`}>Drafts of {draft.nodeName}</Link> /
+          </p>
+        }
+      >
         <p className="muted">
           By {draft.authorName}, {draft.createdAt.slice(0, 16).replace("T", " ")} UTC, from version{" "}
           {draft.basedOnVersion}: “{draft.reason}”
         </p>
-      </div>
-      <section className="card" aria-labelledby="split-heading">
-        <h2 id="split-heading">Proposed split</h2>
+      </PageHead>
+      <Card title="Proposed split" headingId="split-heading">
         <DraftSplit proposed={draft.children} current={draft.currentChildren} />
         <AdoptDraft
           draftId={draft.id}
@@ -63,9 +67,8 @@ export default async function DraftPage({
           currentVersion={draft.currentVersion}
           currentChildren={draft.currentChildren}
         />
-      </section>
-      <section className="card" aria-labelledby="what-if-heading">
-        <h2 id="what-if-heading">What if this split had been in force?</h2>
+      </Card>
+      <Card title="What if this split had been in force?" headingId="what-if-heading">
         <p className="muted">
           Replays the period&apos;s actual demand (every job submitted in it, and work still waiting
           or running at its start) on the simulator under this draft, side by side with what
@@ -82,7 +85,7 @@ export default async function DraftPage({
         <PrefetchedQueries seeds={[seedQuery(whatIfListQuery(draft.id), draft.whatIfs)]}>
           <WhatIfList nodeId={draft.nodeId} draftId={draft.id} />
         </PrefetchedQueries>
-      </section>
+      </Card>
     </>
   );
 }
