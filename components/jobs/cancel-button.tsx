@@ -12,6 +12,8 @@ type Props = {
   jobName: string;
   /** What the confirmation states (GPUs, runtime, protection); a general sentence without. */
   facts?: CancelFacts;
+  /** After the cancel: refetch the queries that show the job; by default the server page. */
+  onCancelled?: () => unknown;
 };
 
 function describe(jobName: string, facts: CancelFacts | undefined) {
@@ -25,9 +27,9 @@ function describe(jobName: string, facts: CancelFacts | undefined) {
 
 /**
  * Cancels a job through the API after a confirmation that says what will happen, with an
- * optional reason kept in the job's history; then refreshes the page.
+ * optional reason kept in the job's history; then refreshes what shows the job.
  */
-export function CancelButton({ jobId, jobName, facts }: Props) {
+export function CancelButton({ jobId, jobName, facts, onCancelled }: Props) {
   const router = useRouter();
   const [isOpen, setOpen] = useState(false);
   const { question, consequence } = describe(jobName, facts);
@@ -36,7 +38,8 @@ export function CancelButton({ jobId, jobName, facts }: Props) {
     const result = await cancelJob(jobId, reason);
     if (!result.ok) return result.error.message;
     setOpen(false);
-    router.refresh();
+    if (onCancelled) await onCancelled();
+    else router.refresh();
     return null;
   }
 
