@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { GpuBar } from "@/components/clusters/gpu-bar";
-import { clusterQueueQuery } from "@/lib/queries/cluster-queue";
+import { clusterQueueQuery } from "@/lib/queries/clusters";
 import { formatInteger, liveTimeFormatter } from "@/lib/format";
 import { BudgetRanks } from "./budget-ranks";
 import Link from "next/link";

@@ -1,9 +1,14 @@
 // The browser's calls to the clusters routes and the health check.
+import type { ClusterNodes } from "@/lib/data/nodes";
 import type { ClusterLoad, ClusterQueue } from "@/lib/data/queue";
 import { callApi, getJson } from "./request";
 
 export function getClusterQueue(cluster: string): Promise<ClusterQueue> {
   return getJson<ClusterQueue>(`/api/v1/clusters/${encodeURIComponent(cluster)}/queue`);
+}
+
+export function getClusterNodes(cluster: string): Promise<ClusterNodes> {
+  return getJson<ClusterNodes>(`/api/v1/clusters/${encodeURIComponent(cluster)}/nodes`);
 }
 
 type Health = { status: string; database: "ok" | "unreachable"; replica: string };

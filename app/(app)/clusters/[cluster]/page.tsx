@@ -6,7 +6,7 @@ import { ClusterQueueView } from "@/components/queue/cluster-queue-view";
 import { getSessionUser } from "@/lib/auth";
 import { getClusterQueue } from "@/lib/data/queue";
 import { AppError } from "@/lib/errors";
-import { clusterQueueQuery } from "@/lib/queries/cluster-queue";
+import { clusterQueueQuery } from "@/lib/queries/clusters";
 import { pageParam } from "../../path-param";
 import { ClockNote } from "@/components/layout/clock-note";
 import { PageHead } from "@/components/layout/page-head";
