@@ -3,6 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { Card } from "@/components/layout/card";
+import { DataTable, type Column } from "@/components/layout/data-table";
 import { ClockNote } from "@/components/layout/clock-note";
 import { PageHead } from "@/components/layout/page-head";
 import type { NodeHistoryEntry, NodeView } from "@/lib/data/nodes";
@@ -78,6 +79,28 @@ export function ClusterNodesView({
   const { nodes, drains, history, nowSec } = data;
   const clock = liveTimeFormatter(nowSec);
   const unhealthy = nodes.filter((node) => node.health !== "healthy");
+  const columns: Column<NodeView>[] = [
+    { header: "Node", isRowHeader: true, isNumeric: true, cell: (node) => node.index },
+    { header: "Health", cell: (node) => <HealthCell node={node} clock={clock} /> },
+    { header: "GPUs used", isNumeric: true, cell: (node) => `${node.usedGpus} / ${node.gpus}` },
+    { header: "Runs", isNumeric: true, cell: (node) => node.runs.length },
+    { header: "In this state for", cell: (node) => formatSpan(nowSec - node.healthChangedSec) },
+  ];
+  if (isAdmin) {
+    columns.push({
+      header: "Change",
+      cell: (node) => (
+        <NodeHealthForm
+          cluster={cluster}
+          node={node.index}
+          health={node.health}
+          runs={node.runs}
+          nowSec={nowSec}
+          healthAction={healthAction}
+        />
+      ),
+    });
+  }
   return (
     <>
       <PageHead
@@ -101,60 +124,12 @@ export function ClusterNodesView({
         </p>
         <ClockNote />
       </PageHead>
-      <section className="card" aria-labelledby="nodes-heading">
-        <h2 id="nodes-heading">
-          Nodes ({nodes.length}, {unhealthy.length} not healthy)
-        </h2>
-        <div className="table-scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col" className="num">
-                  Node
-                </th>
-                <th scope="col">Health</th>
-                <th scope="col" className="num">
-                  GPUs used
-                </th>
-                <th scope="col" className="num">
-                  Runs
-                </th>
-                <th scope="col">In this state for</th>
-                {isAdmin ? <th scope="col">Change</th> : null}
-              </tr>
-            </thead>
-            <tbody>
-              {nodes.map((node) => (
-                <tr key={node.index}>
-                  <th scope="row" className="tree-row-head num">
-                    {node.index}
-                  </th>
-                  <td>
-                    <HealthCell node={node} clock={clock} />
-                  </td>
-                  <td className="num">
-                    {node.usedGpus} / {node.gpus}
-                  </td>
-                  <td className="num">{node.runs.length}</td>
-                  <td>{formatSpan(nowSec - node.healthChangedSec)}</td>
-                  {isAdmin ? (
-                    <td>
-                      <NodeHealthForm
-                        cluster={cluster}
-                        node={node.index}
-                        health={node.health}
-                        runs={node.runs}
-                        nowSec={nowSec}
-                        healthAction={healthAction}
-                      />
-                    </td>
-                  ) : null}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      </section>
+      <Card
+        title={`Nodes (${nodes.length}, ${unhealthy.length} not healthy)`}
+        headingId="nodes-heading"
+      >
+        <DataTable label="Nodes" columns={columns} rows={nodes} rowKey={(node) => node.index} />
+      </Card>
       <Card title="Node history" headingId="history-heading">
         {history.length === 0 ? (
           <p>No node has changed health yet.</p>
