@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { BudgetTreeTable, type TreeRow } from "@/components/budget-tree/budget-tree-table";
+import { toShareRow } from "@/components/budget-tree/tree-model";
 import { ClusterTable } from "@/components/clusters/cluster-table";
 import { getBudgetTree } from "@/lib/data/budgets";
 import { listClusters } from "@/lib/data/clusters";
@@ -13,14 +14,7 @@ export const metadata: Metadata = { title: "Overview" };
 export default async function OverviewPage() {
   const [nodes, clusters] = await Promise.all([getBudgetTree(), listClusters()]);
   const rows: TreeRow[] = nodes.map((node) => ({
-    id: node.id,
-    parentId: node.parentId,
-    name: node.name,
-    depth: node.depth,
-    isLeaf: node.isLeaf,
-    weight: node.weight,
-    fraction: node.fraction,
-    effectiveShare: node.effectiveShare,
+    ...toShareRow(node),
     leads: node.leads.map((lead) => lead.name),
     memberCount: node.members.length,
     gpuHoursPerWeek: Object.fromEntries(

@@ -4,19 +4,8 @@
 import type { ReactNode } from "react";
 import { formatInteger, formatPercent, formatWeight } from "@/lib/format";
 import { TreeRowName } from "./tree-fold";
+import type { ShareRow } from "./tree-model";
 import "./budget-tree.css";
-
-/** What a row shows of a node of the tree. */
-export type ShareRow = {
-  id: string;
-  parentId: string | null;
-  name: string;
-  depth: number;
-  isLeaf: boolean;
-  weight: number;
-  fraction: number;
-  effectiveShare: number;
-};
 
 export type SubtreeTotals = { budgets: number; people: number };
 

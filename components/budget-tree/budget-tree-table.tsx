@@ -1,9 +1,9 @@
 "use client";
 
 import { useMemo } from "react";
-import { BudgetTreeHead, BudgetTreeRow, type ShareRow } from "./budget-tree-rows";
+import { BudgetTreeHead, BudgetTreeRow } from "./budget-tree-rows";
 import { useOpenBranches } from "./tree-fold";
-import { visibleRows } from "./tree-model";
+import { visibleRows, type ShareRow } from "./tree-model";
 import { ScrollRegion } from "@/components/layout/scroll-region";
 
 export type TreeRow = ShareRow & {

@@ -4,6 +4,7 @@ import {
   matchSearch,
   previewSplit,
   rebaseDraft,
+  toShareRow,
   visibleRows,
   type NodeRow,
 } from "./tree-model";
@@ -163,5 +164,21 @@ describe("expandTree", () => {
     expect(rows.map((row) => row.path)).toEqual(["", "a", "a/riley.chen"]);
     expect(rows[0]!.leads).toEqual([riley]);
     expect(rows[2]!.members).toEqual([riley]);
+  });
+});
+
+describe("toShareRow", () => {
+  it("keeps the eight fields the tree tables show and drops the rest (paths, people, rights)", () => {
+    const node = row("lab", null, 1, { path: "lab", canEdit: true, version: 3 });
+    expect(toShareRow(node)).toEqual({
+      id: "lab",
+      parentId: null,
+      name: "lab",
+      depth: node.depth,
+      isLeaf: node.isLeaf,
+      weight: 1,
+      fraction: node.fraction,
+      effectiveShare: node.effectiveShare,
+    });
   });
 });

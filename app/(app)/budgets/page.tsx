@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { BudgetWorkspace } from "@/components/budget-tree/budget-workspace";
-import type { CompactTree, Person } from "@/components/budget-tree/tree-model";
+import { toShareRow, type CompactTree, type Person } from "@/components/budget-tree/tree-model";
 import { getSessionUser } from "@/lib/auth";
 import { getEditRights } from "@/lib/data/budget-access";
 import { countOpenJobsByBudget } from "@/lib/data/budget-jobs";
@@ -40,14 +40,7 @@ export default async function BudgetsPage({
   const tree: CompactTree = {
     people,
     rows: nodes.map((node) => ({
-      id: node.id,
-      parentId: node.parentId,
-      name: node.name,
-      depth: node.depth,
-      isLeaf: node.isLeaf,
-      weight: node.weight,
-      fraction: node.fraction,
-      effectiveShare: node.effectiveShare,
+      ...toShareRow(node),
       version: node.version,
       leads: node.leads.map(indexOf),
       members: node.members.map(indexOf),
