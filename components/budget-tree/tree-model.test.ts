@@ -169,16 +169,16 @@ describe("expandTree", () => {
 
 describe("toShareRow", () => {
   it("keeps the eight fields the tree tables show and drops the rest (paths, people, rights)", () => {
-    const node = row("lab", null, 1, { path: "lab", canEdit: true, version: 3 });
+    const node = row("nlp", "lab", 2, { fraction: 0.4, effectiveShare: 0.4, canEdit: true });
     expect(toShareRow(node)).toEqual({
-      id: "lab",
-      parentId: null,
-      name: "lab",
-      depth: node.depth,
-      isLeaf: node.isLeaf,
-      weight: 1,
-      fraction: node.fraction,
-      effectiveShare: node.effectiveShare,
+      id: "nlp",
+      parentId: "lab",
+      name: "nlp",
+      depth: 1,
+      isLeaf: true,
+      weight: 2,
+      fraction: 0.4,
+      effectiveShare: 0.4,
     });
   });
 });
