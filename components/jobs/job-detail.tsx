@@ -37,6 +37,14 @@ function cancelFactsOf(job: JobView): CancelFacts {
   };
 }
 
+/** "#3 in the queue, budget rank 2 of 5": where a pending job stands. */
+function placeOf(job: JobView): string {
+  const place = job.queuePosition !== null ? `#${job.queuePosition} in the queue` : "In the queue";
+  return job.budget.rank !== null
+    ? `${place}, budget rank ${job.budget.rank} of ${job.budget.rankOf}`
+    : place;
+}
+
 /**
  * A job's page: its state, why it waits, its request, runs and decisions, polled while it is
  * pending or running (seeded by the server). A cancel refetches it at once.
@@ -78,13 +86,7 @@ export function JobDetail({
         <ClockNote />
       </PageHead>
       {job.state === "pending" ? (
-        <section className="card" aria-labelledby="why-heading">
-          <h2 id="why-heading">
-            {job.queuePosition !== null ? `#${job.queuePosition} in the queue` : "In the queue"}
-            {job.budget.rank !== null
-              ? `, budget rank ${job.budget.rank} of ${job.budget.rankOf}`
-              : ""}
-          </h2>
+        <Card title={placeOf(job)} headingId="why-heading">
           {job.expectedStartAt ? (
             <p className="start-estimate">
               Expected to start by {clock(Date.parse(job.expectedStartAt) / 1000)}
@@ -104,7 +106,7 @@ export function JobDetail({
             </>
           ) : null}
           <p className="fine-print">{START_ESTIMATE_CONDITIONS}</p>
-        </section>
+        </Card>
       ) : null}
       {job.cancel ? (
         <Card title="History" headingId="history-heading">

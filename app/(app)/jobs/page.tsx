@@ -11,6 +11,7 @@ import { getSessionUser } from "@/lib/auth";
 import { getNow } from "@/lib/data/clock";
 import { listJobFilterOptions, listJobs } from "@/lib/data/job-list";
 import { firstValues, parseJobListQuery } from "@/lib/validation/job-list";
+import { Card } from "@/components/layout/card";
 import { PageHead } from "@/components/layout/page-head";
 
 export const metadata: Metadata = { title: "Jobs" };
@@ -51,16 +52,10 @@ export default async function JobsPage({ searchParams }: Props) {
         <p className="muted">{SCOPE_TEXT[list.scope]} Newest first unless you sort.</p>
         <ClockNote />
       </PageHead>
-      <section className="card" aria-labelledby="filters-heading">
-        <h2 id="filters-heading" className="sr-only">
-          Filters
-        </h2>
+      <Card title="Filters" headingId="filters-heading" isTitleHidden>
         <JobListFilters query={query} options={options} />
-      </section>
-      <section className="card" aria-labelledby="jobs-heading">
-        <h2 id="jobs-heading" className="sr-only">
-          Jobs
-        </h2>
+      </Card>
+      <Card title="Jobs" headingId="jobs-heading" isTitleHidden>
         <p className="job-list-count" role="status">
           {formatShowing(query.page, query.perPage, list.jobs.length, list.total)}
           {list.pageCount > 1 ? ` · page ${query.page} of ${list.pageCount}` : ""}
@@ -109,7 +104,7 @@ export default async function JobsPage({ searchParams }: Props) {
             ) : null}
           </nav>
         ) : null}
-      </section>
+      </Card>
     </>
   );
 }
