@@ -4,8 +4,8 @@ import { useRouter } from "next/navigation";
 import { useEffect } from "react";
 
 /**
- * Re-renders the server page every few seconds: only for the live pages that have no API route
- * and query yet (the jobs list, all queues). Live data is a polled query otherwise
+ * Re-renders the server page every few seconds: only for the jobs list, whose data no API route
+ * answers yet. Live data is a polled query everywhere else
  * (docs/decisions/094-one-way-to-refresh.md).
  */
 export function AutoRefresh({ seconds = 5 }: { seconds?: number }) {

@@ -1,5 +1,7 @@
 // The browser's calls to the jobs routes.
+import type { JobListPage } from "@/lib/data/job-list";
 import type { JobView } from "@/lib/data/job-views";
+import type { JobListQuery } from "@/lib/validation/job-list";
 import { callApi, getJson } from "./request";
 
 export function submitJob(body: Record<string, unknown>) {
@@ -16,4 +18,13 @@ export function cancelJob(jobId: string, reason: string) {
 
 export async function getJob(jobId: string): Promise<JobView> {
   return (await getJson<{ job: JobView }>(`/api/v1/jobs/${encodeURIComponent(jobId)}`)).job;
+}
+
+/** A page of the jobs the caller sees, every field of the query sent as it is. */
+export function listJobs(query: JobListQuery): Promise<JobListPage> {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined) params.set(key, String(value));
+  }
+  return getJson<JobListPage>(`/api/v1/jobs?${params.toString()}`);
 }
