@@ -38,7 +38,7 @@ test("a researcher signs in and reads the clusters and the budget tree", async (
     "aria-expanded",
     "true",
   );
-  await expect(tree.getByRole("row", { name: /^riley 1 members/ })).toBeVisible();
+  await expect(tree.getByRole("row", { name: /^riley 1 member\b/ })).toBeVisible();
 });
 
 test("the admin signs in, sees the admin role, and signs out", async ({ page }) => {

@@ -3,10 +3,16 @@ import {
   formatBudgetCounts,
   formatDate,
   formatDateTime,
+  formatGpuHours,
   formatInteger,
+  formatNodeList,
+  formatNumber,
   formatPercent,
+  formatShare,
   formatSimMoment,
+  formatWait,
   formatWeight,
+  formatWholePercent,
 } from "./format";
 
 describe("formats", () => {
@@ -66,5 +72,47 @@ describe("live time formats", () => {
     expect(formatSpan(720)).toBe("12 min");
     expect(formatSpan(11_100)).toBe("3 h 05 min");
     expect(formatSpan(187_200)).toBe("2 d 4 h");
+  });
+});
+
+describe("numbers, shares and waits", () => {
+  it("groups thousands with fixed decimals, the sign before the digits", () => {
+    expect(formatNumber(1234567)).toBe("1,234,567");
+    expect(formatNumber(-1234.56, 1)).toBe("-1,234.6");
+    expect(formatNumber(20, 1)).toBe("20.0");
+    expect(formatNumber(999.5)).toBe("1,000");
+  });
+
+  it("writes GPU-hours rounded, with their unit", () => {
+    expect(formatGpuHours(1234.4)).toBe("1,234 GPU-h");
+    expect(formatGpuHours(0)).toBe("0 GPU-h");
+  });
+
+  it("writes shares with one decimal and a dash (or the caller's mark) for none", () => {
+    expect(formatShare(0.9731)).toBe("97.3%");
+    expect(formatShare(0.0364)).toBe("3.6%");
+    expect(formatShare(null)).toBe("–");
+    expect(formatShare(null, "-")).toBe("-");
+  });
+
+  it("writes progress in whole percent", () => {
+    expect(formatWholePercent(0.426)).toBe("43%");
+    expect(formatWholePercent(1)).toBe("100%");
+    expect(formatWholePercent(0)).toBe("0%");
+  });
+
+  it("writes a wait in one unit, a decimal below ten hours and in days", () => {
+    expect(formatWait(45.4)).toBe("45 s");
+    expect(formatWait(720)).toBe("12 min");
+    expect(formatWait(12_600)).toBe("3.5 h");
+    expect(formatWait(43_200)).toBe("12 h");
+    expect(formatWait(181_440)).toBe("2.1 d");
+  });
+
+  it("writes node lists as ranges, sorted, with the caller's separator", () => {
+    expect(formatNodeList([9, 3, 4, 5])).toBe("3-5, 9");
+    expect(formatNodeList([7, 0, 1, 2, 5, 9, 10], ",")).toBe("0-2,5,7,9-10");
+    expect(formatNodeList([3])).toBe("3");
+    expect(formatNodeList([])).toBe("");
   });
 });

@@ -1,18 +1,50 @@
-// Number formats shared by pages (en-US grouping; the UI's language is English), and the
+// The one module of number and time formats, shared by the pages, the charts and the CLI (en-US
+// grouping; the UI's language is English; times in UTC). The engine keeps its own sentence
+// formats (lib/engine/format-time.ts), and the simulator its scenario durations. Also the
 // month names.
 
-const INTEGER = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
+/**
+ * A number with thousands separators and fixed decimals, the same on every machine.
+ *
+ * @example formatNumber(8584.8) // "8,585"
+ * @example formatNumber(-1234.56, 1) // "-1,234.6"
+ */
+export function formatNumber(value: number, decimals = 0): string {
+  const [whole, fraction] = Math.abs(value).toFixed(decimals).split(".");
+  const grouped = (whole ?? "0").replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  return `${value < 0 ? "-" : ""}${grouped}${fraction ? `.${fraction}` : ""}`;
+}
 
-/** 0.3512 -> "35.1%" (one decimal below 10%, so small shares stay visible). */
+/** 8584.8 -> "8,585": counts, GPUs, GPU-hours in tables. */
+export function formatInteger(value: number): string {
+  return formatNumber(value, 0);
+}
+
+/** GPU-hours as charts' tooltips show them: 1234.4 -> "1,234 GPU-h". */
+export function formatGpuHours(gpuHours: number): string {
+  return `${formatInteger(gpuHours)} GPU-h`;
+}
+
+/** 0.3512 -> "35.1%" (two decimals below 10%, so small shares stay visible). */
 export function formatPercent(fraction: number): string {
   const percent = fraction * 100;
   const digits = percent !== 0 && Math.abs(percent) < 10 ? 2 : 1;
   return `${percent.toFixed(digits)}%`;
 }
 
-/** 8584.8 -> "8,585". */
-export function formatInteger(value: number): string {
-  return INTEGER.format(value);
+/**
+ * A share with one decimal, for results side by side; `missing` where there is none.
+ *
+ * @example formatShare(0.9731) // "97.3%"
+ * @example formatShare(null) // "–"
+ */
+export function formatShare(fraction: number | null, missing = "–"): string {
+  return fraction === null ? missing : `${(fraction * 100).toFixed(1)}%`;
+}
+
+/** Progress or a usage ratio in whole percent: 0.426 -> "43%". */
+export function formatWholePercent(fraction: number): string {
+  return `${Math.round(fraction * 100)}%`;
 }
 
 /**
@@ -119,3 +151,35 @@ export const MONTH_NAMES = [
   "November",
   "December",
 ];
+
+/**
+ * A wait in one unit with at most one decimal, for tables of waits (p50, p90).
+ *
+ * @example formatWait(45) // "45 s"
+ * @example formatWait(12_600) // "3.5 h"
+ * @example formatWait(181_440) // "2.1 d"
+ */
+export function formatWait(sec: number): string {
+  if (sec < 60) return `${Math.round(sec)} s`;
+  if (sec < 3600) return `${Math.round(sec / 60)} min`;
+  if (sec < DAY_SEC) return `${(sec / 3600).toFixed(sec < 36_000 ? 1 : 0)} h`;
+  return `${(sec / DAY_SEC).toFixed(1)} d`;
+}
+
+/**
+ * Node indexes as ranges, like SLURM's node lists (the CLI joins them with ",").
+ *
+ * @example formatNodeList([3, 4, 5, 9]) // "3-5, 9"
+ * @example formatNodeList([7, 0, 1, 2], ",") // "0-2,7"
+ */
+export function formatNodeList(nodes: readonly number[], separator = ", "): string {
+  const sorted = [...nodes].sort((a, b) => a - b);
+  const ranges: string[] = [];
+  for (let i = 0; i < sorted.length;) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j]! + 1) j += 1;
+    ranges.push(j > i ? `${sorted[i]}-${sorted[j]}` : String(sorted[i]));
+    i = j + 1;
+  }
+  return ranges.join(separator);
+}

@@ -1,24 +1,20 @@
 import type { Metadata } from "next";
 import { BudgetTreeTable, type TreeRow } from "@/components/budget-tree/budget-tree-table";
+import { toShareRow } from "@/components/budget-tree/tree-model";
 import { ClusterTable } from "@/components/clusters/cluster-table";
 import { getBudgetTree } from "@/lib/data/budgets";
 import { listClusters } from "@/lib/data/clusters";
 import { weeklyGpuHours } from "@/lib/engine/budget-tree";
 import { formatBudgetCounts, formatInteger } from "@/lib/format";
+import { PageHead } from "@/components/layout/page-head";
+import { Card } from "@/components/layout/card";
 
 export const metadata: Metadata = { title: "Overview" };
 
 export default async function OverviewPage() {
   const [nodes, clusters] = await Promise.all([getBudgetTree(), listClusters()]);
   const rows: TreeRow[] = nodes.map((node) => ({
-    id: node.id,
-    parentId: node.parentId,
-    name: node.name,
-    depth: node.depth,
-    isLeaf: node.isLeaf,
-    weight: node.weight,
-    fraction: node.fraction,
-    effectiveShare: node.effectiveShare,
+    ...toShareRow(node),
     leads: node.leads.map((lead) => lead.name),
     memberCount: node.members.length,
     gpuHoursPerWeek: Object.fromEntries(
@@ -29,19 +25,16 @@ export default async function OverviewPage() {
   const leafCount = nodes.filter((node) => node.isLeaf).length;
   return (
     <>
-      <div className="page-head">
-        <h1>Overview</h1>
+      <PageHead title="Overview">
         <p className="muted">
           {formatInteger(clusters.length)} clusters, {formatInteger(totalGpus)} GPUs,{" "}
           {formatBudgetCounts(leafCount, nodes.length)}.
         </p>
-      </div>
-      <section className="card" aria-labelledby="clusters-heading">
-        <h2 id="clusters-heading">Clusters</h2>
+      </PageHead>
+      <Card title="Clusters" headingId="clusters-heading">
         <ClusterTable clusters={clusters} />
-      </section>
-      <section className="card" aria-labelledby="tree-heading">
-        <h2 id="tree-heading">Budget tree</h2>
+      </Card>
+      <Card title="Budget tree" headingId="tree-heading">
         <p className="muted">
           Each budget&apos;s effective share is the product of its fractions from the root down: the
           part of every cluster it is owed, shown in GPU-hours per week.
@@ -53,7 +46,7 @@ export default async function OverviewPage() {
             No budget tree yet. Run <code>npm run db:seed</code> for the demo lab.
           </p>
         )}
-      </section>
+      </Card>
     </>
   );
 }

@@ -12,7 +12,8 @@ import {
   useTransition,
 } from "react";
 import { formatBudgetCounts, formatInteger } from "@/lib/format";
-import { BudgetTreeView, type SubtreeTotals } from "./budget-tree-view";
+import type { SubtreeTotals } from "./budget-tree-rows";
+import { BudgetTreeView } from "./budget-tree-view";
 import { NodeDetails } from "./node-details";
 import { useOpenBranches } from "./tree-fold";
 import { SplitEditor } from "./split-editor";

@@ -2,7 +2,7 @@
 
 import { useEffect, useRef } from "react";
 import { formatDateTime, formatWeight } from "@/lib/format";
-import type { ChildrenState } from "./budget-api";
+import type { ChildrenState } from "@/lib/api-client/budgets";
 import { parseWeight, rebaseDraft, type DraftChild } from "./tree-model";
 
 type Base = Pick<ChildrenState, "version" | "children">;

@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState, useTransition, type FormEvent } from "react";
-import { changePerson } from "./budget-api";
+import { changePerson } from "@/lib/api-client/budgets";
 import type { Person } from "./tree-model";
 
 /** A node's leads or members, with add and remove controls for those allowed to change them. */

@@ -4,8 +4,15 @@ import { useRouter } from "next/navigation";
 import { useEffect, useMemo, useRef, useState, useTransition, type FormEvent } from "react";
 import { getSplitWarnings, MAX_WEIGHT, setChildrenSchema } from "@/lib/validation/budgets";
 import type { FieldIssue } from "@/lib/errors";
-import { saveDraft, startWhatIf, whatIfHref } from "@/components/what-if/what-if-api";
-import { saveChildren, staleState, type ApiFailure, type ChildrenState } from "./budget-api";
+import { whatIfHref } from "@/components/what-if/what-if-href";
+import {
+  saveChildren,
+  saveDraft,
+  staleState,
+  startWhatIf,
+  type ChildrenState,
+} from "@/lib/api-client/budgets";
+import type { ApiError } from "@/lib/api-client/request";
 import { ConflictNotice } from "./conflict-notice";
 import { SplitPreview } from "./split-preview";
 import { SplitRows } from "./split-rows";
@@ -151,7 +158,7 @@ export function SplitEditor({
     setServerIssues([]);
   }
 
-  function showFailure(failure: ApiFailure) {
+  function showFailure(failure: ApiError) {
     const current = staleState(failure);
     if (current) {
       setConflict(current);

@@ -4,6 +4,7 @@ import {
   matchSearch,
   previewSplit,
   rebaseDraft,
+  toShareRow,
   visibleRows,
   type NodeRow,
 } from "./tree-model";
@@ -163,5 +164,21 @@ describe("expandTree", () => {
     expect(rows.map((row) => row.path)).toEqual(["", "a", "a/riley.chen"]);
     expect(rows[0]!.leads).toEqual([riley]);
     expect(rows[2]!.members).toEqual([riley]);
+  });
+});
+
+describe("toShareRow", () => {
+  it("keeps the eight fields the tree tables show and drops the rest (paths, people, rights)", () => {
+    const node = row("nlp", "lab", 2, { fraction: 0.4, effectiveShare: 0.4, canEdit: true });
+    expect(toShareRow(node)).toEqual({
+      id: "nlp",
+      parentId: "lab",
+      name: "nlp",
+      depth: 1,
+      isLeaf: true,
+      weight: 2,
+      fraction: 0.4,
+      effectiveShare: 0.4,
+    });
   });
 });

@@ -5,16 +5,26 @@ import { applyChildrenEdit, weeklyGpuHours } from "@/lib/engine";
 /** A person; the email only where the viewer may see it (leads of their budgets, admins). */
 export type Person = { id: string; name: string; email?: string };
 
-export type NodeRow = {
+/** What every budget-tree table shows of a node (budget-tree-rows.tsx). */
+export type ShareRow = {
   id: string;
   parentId: string | null;
   name: string;
-  path: string;
   depth: number;
   isLeaf: boolean;
   weight: number;
   fraction: number;
   effectiveShare: number;
+};
+
+/** A node's ShareRow fields, and only those (a page sends no more than the table shows). */
+export function toShareRow(node: ShareRow): ShareRow {
+  const { id, parentId, name, depth, isLeaf, weight, fraction, effectiveShare } = node;
+  return { id, parentId, name, depth, isLeaf, weight, fraction, effectiveShare };
+}
+
+export type NodeRow = ShareRow & {
+  path: string;
   version: number;
   leads: Person[];
   members: Person[];

@@ -1,5 +1,6 @@
 // The axes of the per-budget GPU-hour bar charts (simulations and what-ifs), as props to spread
 // on recharts' own components: recharts reads its children's types, so they cannot be wrapped.
+import { formatGpuHours, formatInteger } from "@/lib/format";
 
 /** A budget name under each bar, slanted so that long paths fit. */
 export function budgetXAxisProps(angleDeg: number) {
@@ -16,10 +17,10 @@ export function budgetXAxisProps(angleDeg: number) {
 export const GPU_HOURS_Y_AXIS_PROPS = {
   tick: { fontSize: 12 },
   width: 64,
-  tickFormatter: (value: number) => value.toLocaleString("en-US"),
+  tickFormatter: (value: number) => formatInteger(value),
 } as const;
 
 /** A tooltip value in GPU-hours. */
 export function formatGpuHoursTooltip(value: unknown): string {
-  return `${Number(value).toLocaleString("en-US")} GPU-h`;
+  return formatGpuHours(Number(value));
 }

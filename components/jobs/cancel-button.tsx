@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { cancelJob } from "@/lib/api-client/jobs";
 import { ConfirmDialog } from "@/components/confirm/confirm-dialog";
 import { cancelConsequence, type CancelFacts } from "@/lib/sentences/consequences";
 import { liveTimeFormatter } from "@/lib/format";
@@ -11,6 +12,8 @@ type Props = {
   jobName: string;
   /** What the confirmation states (GPUs, runtime, protection); a general sentence without. */
   facts?: CancelFacts;
+  /** After the cancel: refetch the queries that show the job; by default the server page. */
+  onCancelled?: () => unknown;
 };
 
 function describe(jobName: string, facts: CancelFacts | undefined) {
@@ -24,28 +27,19 @@ function describe(jobName: string, facts: CancelFacts | undefined) {
 
 /**
  * Cancels a job through the API after a confirmation that says what will happen, with an
- * optional reason kept in the job's history; then refreshes the page.
+ * optional reason kept in the job's history; then refreshes what shows the job.
  */
-export function CancelButton({ jobId, jobName, facts }: Props) {
+export function CancelButton({ jobId, jobName, facts, onCancelled }: Props) {
   const router = useRouter();
   const [isOpen, setOpen] = useState(false);
   const { question, consequence } = describe(jobName, facts);
 
   async function cancel(reason: string): Promise<string | null> {
-    // Every API write from the browser is JSON (proxy.ts refuses others).
-    const response = await fetch(`/api/v1/jobs/${encodeURIComponent(jobId)}/cancel`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(reason ? { reason } : {}),
-    });
-    if (!response.ok) {
-      const body = (await response.json().catch(() => null)) as {
-        error?: { message?: string };
-      } | null;
-      return body?.error?.message ?? "The job could not be cancelled.";
-    }
+    const result = await cancelJob(jobId, reason);
+    if (!result.ok) return result.error.message;
     setOpen(false);
-    router.refresh();
+    if (onCancelled) await onCancelled();
+    else router.refresh();
     return null;
   }
 

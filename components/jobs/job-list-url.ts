@@ -1,5 +1,6 @@
 // Links of the jobs list: the current query with some fields changed, defaults left out, so a
 // shared or bookmarked URL stays short and the back button walks through filters.
+import { formatInteger } from "@/lib/format";
 import {
   defaultDirection,
   DEFAULT_PAGE_SIZE,
@@ -48,8 +49,7 @@ export function sortHref(query: JobListQuery, sort: JobSort): string {
 
 /** "Showing 51–100 of 1,234" (en dash), or "Showing 0 of 0". */
 export function formatShowing(page: number, perPage: number, shown: number, total: number): string {
-  const format = (value: number) => value.toLocaleString("en-US");
-  if (shown === 0) return `Showing 0 of ${format(total)}`;
+  if (shown === 0) return `Showing 0 of ${formatInteger(total)}`;
   const from = (page - 1) * perPage + 1;
-  return `Showing ${format(from)}–${format(from + shown - 1)} of ${format(total)}`;
+  return `Showing ${formatInteger(from)}–${formatInteger(from + shown - 1)} of ${formatInteger(total)}`;
 }

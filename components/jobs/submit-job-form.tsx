@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
+import { submitJob } from "@/lib/api-client/jobs";
 import { describePlacement, formatExactDuration, readMinutes } from "@/lib/engine/request-preview";
 
 export type ClusterChoice = {
@@ -52,22 +53,14 @@ export function SubmitJobForm({
       isResumable: form.get("isResumable") === "on",
       priority: form.get("priority"),
     };
-    const response = await fetch("/api/v1/jobs", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    const json = (await response.json().catch(() => null)) as {
-      job?: { id: string };
-      error?: { message: string; issues?: Issue[] };
-    } | null;
+    const result = await submitJob(body);
     setBusy(false);
-    if (response.ok && json?.job) {
-      router.push(`/jobs/${json.job.id}`);
+    if (result.ok) {
+      router.push(`/jobs/${result.value.job.id}`);
       return;
     }
-    setIssues(json?.error?.issues ?? []);
-    setMessage(json?.error?.message ?? "The job could not be submitted.");
+    setIssues(result.error.issues);
+    setMessage(result.error.message);
   }
 
   const field = (name: FieldName) => ({

@@ -2,6 +2,7 @@
 // Error pages ask the health route whether the database is the cause: in production a
 // server error reaches the browser without its message, so the page cannot tell otherwise.
 import { useEffect, useState } from "react";
+import { getDatabaseHealth } from "@/lib/api-client/clusters";
 
 export type DatabaseStatus = "checking" | "unreachable" | "ok" | "unknown";
 
@@ -10,10 +11,9 @@ export function useDatabaseStatus(): DatabaseStatus {
   const [status, setStatus] = useState<DatabaseStatus>("checking");
   useEffect(() => {
     let isCurrent = true;
-    fetch("/api/v1/health", { headers: { accept: "application/json" }, cache: "no-store" })
-      .then(async (response) => {
-        const body = (await response.json()) as { database?: string };
-        if (isCurrent) setStatus(body.database === "unreachable" ? "unreachable" : "ok");
+    getDatabaseHealth()
+      .then((database) => {
+        if (isCurrent) setStatus(database);
       })
       .catch(() => {
         if (isCurrent) setStatus("unknown");

@@ -1,14 +1,16 @@
 "use client";
 
 import Link from "next/link";
+import { useQueryClient } from "@tanstack/react-query";
 import { useActionState, useState } from "react";
 import type { NodeHealthState } from "@/app/(app)/clusters/[cluster]/nodes/actions";
 import { ConfirmDialog } from "@/components/confirm/confirm-dialog";
 import { liveTimeFormatter } from "@/lib/format";
+import { clusterNodesQuery } from "@/lib/queries/clusters";
 import { drainConsequence, type DrainRun } from "@/lib/sentences/consequences";
 import { DRAIN_REASON_MESSAGE } from "@/lib/validation/oversight";
 
-type HealthAction = (state: NodeHealthState, form: FormData) => Promise<NodeHealthState>;
+export type HealthAction = (state: NodeHealthState, form: FormData) => Promise<NodeHealthState>;
 
 type Props = {
   cluster: string;
@@ -83,7 +85,14 @@ function formOf(fields: Record<string, string>): FormData {
  * the runs on it; a drain needs a reason. Both are kept in the node's history.
  */
 export function NodeHealthForm({ cluster, node, health, runs, nowSec, healthAction }: Props) {
-  const [state, action, isPending] = useActionState(healthAction, null);
+  const queryClient = useQueryClient();
+  // A change shows at once: the page's query is asked again (docs/decisions/094).
+  async function changeHealth(previous: NodeHealthState, form: FormData) {
+    const result = await healthAction(previous, form);
+    if (result?.ok) await queryClient.invalidateQueries(clusterNodesQuery(cluster));
+    return result;
+  }
+  const [state, action, isPending] = useActionState(changeHealth, null);
   const [asking, setAsking] = useState<"draining" | "down" | null>(null);
   const isRefused = state?.ok === false;
   const message = state?.ok === false ? state.error.message : (state?.data.note ?? null);
@@ -91,7 +100,7 @@ export function NodeHealthForm({ cluster, node, health, runs, nowSec, healthActi
   async function confirm(reason: string): Promise<string | null> {
     if (!asking) return null;
     const fields = { cluster, node: String(node), health: asking, reason };
-    const result = await healthAction(null, formOf(fields));
+    const result = await changeHealth(null, formOf(fields));
     if (result?.ok === false) return result.error.fieldErrors.reason ?? result.error.message;
     setAsking(null);
     return null;

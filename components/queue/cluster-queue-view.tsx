@@ -2,12 +2,13 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { GpuBar } from "@/components/clusters/gpu-bar";
-import { clusterQueueQuery } from "@/lib/queries/cluster-queue";
+import { clusterQueueQuery } from "@/lib/queries/clusters";
 import { formatInteger, liveTimeFormatter } from "@/lib/format";
 import { BudgetRanks } from "./budget-ranks";
 import Link from "next/link";
 import { START_ESTIMATE_CONDITIONS } from "@/lib/engine/start-estimate";
 import { PendingTable, RunningTable } from "./queue-tables";
+import { Card } from "@/components/layout/card";
 
 /**
  * The live queue of one cluster, polled through the API (prefetched on the server). The viewer's
@@ -30,24 +31,27 @@ export function ClusterQueueView({
   const clock = liveTimeFormatter(data.nowSec);
   return (
     <>
-      <section className="card" aria-labelledby="load-heading">
-        <div className="section-head">
-          <h2 id="load-heading">GPUs now</h2>
+      <Card
+        title="GPUs now"
+        headingId="load-heading"
+        actions={
           <span className="muted" aria-live="polite">
             Cluster clock {clock(data.nowSec)}
             {load.tickedAtSec !== null ? ` · scheduled at ${clock(load.tickedAtSec)}` : ""}
             {isError ? " · connection lost, retrying" : ""}
           </span>
-        </div>
+        }
+      >
         <GpuBar split={load} clusterName={load.name} />
         <p className="muted">
           {formatInteger(data.pendingTotal)} jobs pending for {formatInteger(load.pendingGpus)}{" "}
           GPUs.
         </p>
-      </section>
-      <section className="card" aria-labelledby="pending-heading">
-        <div className="section-head">
-          <h2 id="pending-heading">Pending, in queue order</h2>
+      </Card>
+      <Card
+        title="Pending, in queue order"
+        headingId="pending-heading"
+        actions={
           <p className="card-links" aria-label="Whose jobs">
             <Link className="mine-toggle" href={`/clusters/${cluster}`} aria-current={!isMineOnly}>
               All jobs
@@ -60,7 +64,8 @@ export function ClusterQueueView({
               Mine only
             </Link>
           </p>
-        </div>
+        }
+      >
         <p className="muted">
           Allocated work by budget rank, then priority within a budget, then submit time;
           unallocated work (minimum runtime 0) after it.
@@ -76,16 +81,15 @@ export function ClusterQueueView({
           emptyText={isMineOnly ? "None of your jobs is waiting here." : "No job is waiting."}
         />
         <p className="fine-print">{START_ESTIMATE_CONDITIONS}</p>
-      </section>
-      <section className="card" aria-labelledby="running-heading">
-        <h2 id="running-heading">Running</h2>
+      </Card>
+      <Card title="Running" headingId="running-heading">
         <RunningTable
           runs={running}
           nowSec={data.nowSec}
           viewerId={viewerId}
           emptyText={isMineOnly ? "None of your jobs runs here." : "Nothing is running."}
         />
-      </section>
+      </Card>
       <section className="card" id="ranks" aria-labelledby="ranks-heading">
         <h2 id="ranks-heading">Budgets by Fair Tree rank</h2>
         <p className="muted">

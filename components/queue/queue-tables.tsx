@@ -1,7 +1,13 @@
 import Link from "next/link";
 import "./queue.css";
 import type { QueuedJob, RunningRun } from "@/lib/data/queue";
-import { formatInteger, formatPercent, formatSpan, liveTimeFormatter } from "@/lib/format";
+import {
+  formatInteger,
+  formatNodeList,
+  formatPercent,
+  formatSpan,
+  liveTimeFormatter,
+} from "@/lib/format";
 
 function ratio(value: number | null): string {
   return value === null ? "no share" : formatPercent(value);
@@ -175,17 +181,4 @@ export function RunningTable({
       </table>
     </div>
   );
-}
-
-/** [3, 4, 5, 9] -> "3-5, 9". */
-export function formatNodeList(nodes: readonly number[]): string {
-  const sorted = [...nodes].sort((a, b) => a - b);
-  const parts: string[] = [];
-  for (let i = 0; i < sorted.length;) {
-    let j = i;
-    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j]! + 1) j += 1;
-    parts.push(j > i ? `${sorted[i]}-${sorted[j]}` : String(sorted[i]));
-    i = j + 1;
-  }
-  return parts.join(", ");
 }

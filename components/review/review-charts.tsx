@@ -18,7 +18,13 @@ import {
   YAxis,
 } from "recharts";
 import { OKABE_ITO } from "@/components/charts/palette";
-import { formatDate, formatDateTime, formatInteger, formatPercent } from "@/lib/format";
+import {
+  formatDate,
+  formatDateTime,
+  formatGpuHours,
+  formatInteger,
+  formatPercent,
+} from "@/lib/format";
 import type { ClusterUsageRatios, PeriodSeries } from "@/lib/reports/review-series";
 import type { ReviewRow } from "@/lib/reports/review-table";
 import { FULFILMENT_TARGET, isUnderServed } from "./review-format";
@@ -159,7 +165,7 @@ function EntitledChart({ branch, series }: { branch: ReviewRow; series: PeriodSe
               width={64}
               tickFormatter={(value: number) => formatInteger(value)}
             />
-            <Tooltip formatter={(value) => `${formatInteger(Number(value))} GPU-h`} />
+            <Tooltip formatter={(value) => formatGpuHours(Number(value))} />
             <Legend verticalAlign="top" height={28} />
             <Area
               type="stepAfter"

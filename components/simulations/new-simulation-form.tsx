@@ -8,7 +8,8 @@ import {
   LAB_DEFAULT_DAYS,
   PHILLY_DEFAULT_GPUS,
 } from "@/lib/simulations/scenario-options";
-import { PHILLY_CITATION } from "./sim-format";
+import { startSimulation } from "@/lib/api-client/simulations";
+import { PHILLY_CITATION } from "./sim-labels";
 
 type Source = "lab" | "philly" | "tree" | "upload";
 
@@ -104,23 +105,12 @@ export function NewSimulationForm() {
     }
     setIsSubmitting(true);
     try {
-      const response = await fetch("/api/v1/simulations", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(body),
-      });
-      const answer = (await response.json()) as {
-        simulation?: { id: string };
-        error?: { message: string; issues?: FieldIssue[] };
-      };
-      if (!response.ok || !answer.simulation) {
-        setProblem({
-          message: answer.error?.message ?? `The server answered ${response.status}.`,
-          issues: answer.error?.issues ?? [],
-        });
+      const result = await startSimulation(body);
+      if (!result.ok) {
+        setProblem({ message: result.error.message, issues: result.error.issues });
         return;
       }
-      router.push(`/simulations/${answer.simulation.id}`);
+      router.push(`/simulations/${result.value.simulation.id}`);
     } finally {
       setIsSubmitting(false);
     }

@@ -1,5 +1,5 @@
 import type { SchedulerSummary, SimulationSummary } from "@/lib/simulations/summary";
-import { formatCount, formatShare, formatWait } from "./sim-format";
+import { formatInteger, formatShare, formatWait } from "@/lib/format";
 import { ScrollRegion } from "@/components/layout/scroll-region";
 
 type Row = {
@@ -42,14 +42,14 @@ function rowsFor(summary: SimulationSummary): Row[] {
     },
     {
       label: "Preemptions",
-      value: (s) => formatCount(s.preemptions),
+      value: (s) => formatInteger(s.preemptions),
       better: "lower",
       raw: (s) => s.preemptions,
     },
-    { label: "Automated drains", value: (s) => formatCount(s.automatedDrains) },
+    { label: "Automated drains", value: (s) => formatInteger(s.automatedDrains) },
     {
       label: "Jobs completed",
-      value: (s) => `${formatCount(s.completedJobs)} of ${formatCount(s.jobCount)}`,
+      value: (s) => `${formatInteger(s.completedJobs)} of ${formatInteger(s.jobCount)}`,
       better: "higher",
       raw: (s) => s.completedJobs,
     },

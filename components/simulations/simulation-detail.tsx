@@ -2,19 +2,21 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { GpuTimeline } from "@/components/timeline/gpu-timeline";
-import type { SimulationView } from "@/lib/simulations/store/simulations";
+import { formatInteger } from "@/lib/format";
 import { formatDurationSec } from "@/lib/sim/duration";
 import { BudgetChart } from "./budget-chart";
 import { BudgetTable } from "./budget-table";
 import { ResultsTable } from "./results-table";
 import { ProgressCard } from "./progress-card";
-import { PHILLY_CITATION } from "./sim-format";
-import { simulationQuery, timelineQuery } from "./simulation-queries";
+import { PHILLY_CITATION } from "./sim-labels";
+import { simulationQuery, timelineQuery } from "@/lib/queries/simulations";
 import { WaitChart } from "./wait-chart";
+import { Card } from "@/components/layout/card";
 
 /** A simulation's page body: progress while it runs, then results and timelines. */
-export function SimulationDetail({ initial }: { initial: SimulationView }) {
-  const { data: simulation = initial } = useQuery(simulationQuery(initial.id, initial));
+export function SimulationDetail({ id }: { id: string }) {
+  const { data: simulation } = useQuery(simulationQuery(id));
+  if (!simulation) return <p>Loading…</p>;
   const isDone = simulation.status === "done";
   const citation =
     simulation.source === "philly" ? (
@@ -47,24 +49,26 @@ export function SimulationDetail({ initial }: { initial: SimulationView }) {
   const summary = simulation.summary;
   return (
     <>
-      <section className="card" aria-labelledby="results-heading">
-        <div className="section-head">
-          <h2 id="results-heading">Results</h2>
+      <Card
+        title="Results"
+        headingId="results-heading"
+        actions={
           <a className="button" href={`/api/v1/simulations/${simulation.id}/report`} download>
             Download report JSON
           </a>
-        </div>
+        }
+      >
         <p className="muted">
-          {summary.jobCount.toLocaleString("en-US")} jobs on{" "}
+          {formatInteger(summary.jobCount)} jobs on{" "}
           {summary.clusters
-            .map((c) => `${c.name} (${c.gpus.toLocaleString("en-US")} ${c.gpuType})`)
+            .map((c) => `${c.name} (${formatInteger(c.gpus)} ${c.gpuType})`)
             .join(", ")}
           ; lookback {formatDurationSec(summary.lookbackSec)}, minimum runtimes capped at{" "}
           {formatDurationSec(summary.maxMinRuntimeSec)}.
         </p>
         {citation}
         <ResultsTable summary={summary} />
-      </section>
+      </Card>
       <section className="chart-grid" aria-label="Charts">
         <WaitChart summary={summary} />
         <BudgetChart summary={summary} />
@@ -78,8 +82,7 @@ export function SimulationDetail({ initial }: { initial: SimulationView }) {
 function Timelines({ id }: { id: string }) {
   const { data, error, isPending } = useQuery(timelineQuery(id));
   return (
-    <section className="card" aria-labelledby="timeline-heading">
-      <h2 id="timeline-heading">GPU timeline</h2>
+    <Card title="GPU timeline" headingId="timeline-heading">
       <p className="muted">
         One row per GPU, one bar per run, coloured by program with a shade per project.{" "}
         <span className="legend-hatch" aria-hidden="true" /> hatched: unallocated (free,
@@ -96,6 +99,6 @@ function Timelines({ id }: { id: string }) {
             </div>
           ))
         : null}
-    </section>
+    </Card>
   );
 }

@@ -4,16 +4,22 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import type { SimulationListItem } from "@/lib/simulations/store/simulations";
 import { describeOptions } from "@/lib/simulations/scenario-options";
-import { formatDateTime } from "@/lib/format";
-import { formatShare, formatWait, SOURCE_LABELS } from "./sim-format";
-import { simulationListQuery } from "./simulation-queries";
+import {
+  formatDateTime,
+  formatInteger,
+  formatShare,
+  formatWait,
+  formatWholePercent,
+} from "@/lib/format";
+import { SOURCE_LABELS } from "./sim-labels";
+import { simulationListQuery } from "@/lib/queries/simulations";
 import { ScrollRegion } from "@/components/layout/scroll-region";
 
 function Status({ simulation }: { simulation: SimulationListItem }) {
   if (simulation.status === "running") {
     return (
       <span className="status status-running">
-        running {Math.round(simulation.progress * 100)}%
+        running {formatWholePercent(simulation.progress)}
       </span>
     );
   }
@@ -42,8 +48,9 @@ function Pair({
 }
 
 /** Past simulations, newest first; polls while any is queued or running. */
-export function SimulationList({ initial }: { initial: SimulationListItem[] }) {
-  const { data: simulations = initial } = useQuery(simulationListQuery(initial));
+export function SimulationList() {
+  const { data: simulations } = useQuery(simulationListQuery());
+  if (!simulations) return <p>Loading…</p>;
   if (simulations.length === 0) {
     return <p>No simulations yet. Start one to compare the budget scheduler with priorities.</p>;
   }
@@ -73,7 +80,7 @@ export function SimulationList({ initial }: { initial: SimulationListItem[] }) {
                 {SOURCE_LABELS[item.source] ?? item.source}
                 <div className="muted small">
                   {describeOptions(item.options)}
-                  {item.jobCount !== null ? ` · ${item.jobCount.toLocaleString("en-US")} jobs` : ""}
+                  {item.jobCount !== null ? ` · ${formatInteger(item.jobCount)} jobs` : ""}
                 </div>
               </td>
               <td>

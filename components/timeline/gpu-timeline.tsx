@@ -10,7 +10,7 @@ import {
   type PointerEvent,
 } from "react";
 import { budgetColours } from "@/components/charts/palette";
-import { formatSimMoment } from "@/lib/format";
+import { formatSimMoment, formatWholePercent } from "@/lib/format";
 import {
   END_REASONS,
   SEG,
@@ -246,7 +246,7 @@ function RunTooltip({ data, hover }: { data: TimelineData; hover: Hover }) {
 }
 
 const percentOf = (ratio: number | null): string =>
-  ratio === null ? "no share" : `${Math.round(ratio * 100)}%`;
+  ratio === null ? "no share" : formatWholePercent(ratio);
 
 /** Where the two budgets' paths part, then the leaves, side by side with their usage of share. */
 function DecidingComparison({ rows }: { rows: TimelineComparison }) {

@@ -2,12 +2,11 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { staleState, type ChildrenState } from "@/components/budget-tree/budget-api";
+import { adoptDraft, staleState, type ChildrenState } from "@/lib/api-client/budgets";
 import { ConfirmDialog } from "@/components/confirm/confirm-dialog";
 import { formatDateTime, formatWeight } from "@/lib/format";
 import { splitChanges } from "@/lib/sentences/consequences";
 import { ADOPT_REASON_MESSAGE } from "@/lib/validation/oversight";
-import { adoptDraft } from "./what-if-api";
 
 /**
  * "Adopt this split": asks first, listing the weights that change and a required reason, then

@@ -3,9 +3,11 @@
 import { useRouter } from "next/navigation";
 import { useState, useTransition, type FormEvent } from "react";
 import type { FieldIssue } from "@/lib/errors";
-import { startWhatIf, whatIfHref } from "./what-if-api";
+import { startWhatIf } from "@/lib/api-client/budgets";
+import { formatDate } from "@/lib/format";
+import { whatIfHref } from "./what-if-href";
 
-const DAY_MS = 86_400_000;
+const DAY_SEC = 86_400;
 
 /**
  * Period (first and last day, UTC), clusters and the optional control replay of a new what-if;
@@ -27,9 +29,7 @@ export function WhatIfForm({
 }) {
   const router = useRouter();
   const [from, setFrom] = useState(defaultFrom);
-  const [lastDay, setLastDay] = useState(
-    new Date(Date.parse(defaultTo) - DAY_MS).toISOString().slice(0, 10),
-  );
+  const [lastDay, setLastDay] = useState(formatDate(Date.parse(defaultTo) / 1000 - DAY_SEC));
   const [chosen, setChosen] = useState<Set<string>>(() => new Set(clusters));
   const [hasControl, setHasControl] = useState(false);
   const [issues, setIssues] = useState<FieldIssue[]>([]);
@@ -41,7 +41,7 @@ export function WhatIfForm({
     setError(null);
     setIssues([]);
     const end = Date.parse(lastDay);
-    const to = Number.isNaN(end) ? lastDay : new Date(end + DAY_MS).toISOString().slice(0, 10);
+    const to = Number.isNaN(end) ? lastDay : formatDate(end / 1000 + DAY_SEC);
     startTransition(async () => {
       const result = await startWhatIf(draftId, {
         from,

@@ -2,22 +2,14 @@
 
 import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
-import type { WhatIfView } from "@/lib/simulations/store/what-ifs";
-import { formatShare } from "@/components/simulations/sim-format";
-import { whatIfHref } from "./what-if-api";
-import { whatIfListQuery } from "./what-if-queries";
+import { formatShare, formatWholePercent } from "@/lib/format";
+import { whatIfListQuery } from "@/lib/queries/what-ifs";
+import { whatIfHref } from "./what-if-href";
 
 /** A draft's what-ifs, newest first, each linking to its result (kept for later). */
-export function WhatIfList({
-  nodeId,
-  draftId,
-  initial,
-}: {
-  nodeId: string;
-  draftId: string;
-  initial: WhatIfView[];
-}) {
-  const { data: runs } = useQuery(whatIfListQuery(draftId, initial));
+export function WhatIfList({ nodeId, draftId }: { nodeId: string; draftId: string }) {
+  const { data: runs } = useQuery(whatIfListQuery(draftId));
+  if (!runs) return <p className="muted">Loading…</p>;
   if (runs.length === 0) return <p className="muted">No what-ifs of this draft yet.</p>;
   return (
     <table aria-label="What-ifs of this draft">
@@ -47,7 +39,7 @@ export function WhatIfList({
               </td>
               <td>
                 <span className={`status status-${run.status}`}>{run.status}</span>
-                {run.status === "running" ? ` ${Math.round(run.progress * 100)}%` : null}
+                {run.status === "running" ? ` ${formatWholePercent(run.progress)}` : null}
               </td>
               <td className="num">
                 {total

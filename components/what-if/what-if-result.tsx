@@ -3,13 +3,13 @@
 import { useQuery } from "@tanstack/react-query";
 import { Fragment } from "react";
 import { ProgressCard } from "@/components/simulations/progress-card";
-import { formatCount, formatShare, formatWait } from "@/components/simulations/sim-format";
-import type { WhatIfView } from "@/lib/simulations/store/what-ifs";
+import { formatInteger, formatShare, formatWait } from "@/lib/format";
 import type { Figures, WhatIfRow } from "@/lib/simulations/what-if/compare";
 import type { WhatIfSummary } from "@/lib/simulations/what-if/summary";
 import { WhatIfChart } from "./what-if-chart";
-import { whatIfQuery } from "./what-if-queries";
+import { whatIfQuery } from "@/lib/queries/what-ifs";
 import { ScrollRegion } from "@/components/layout/scroll-region";
+import { Card } from "@/components/layout/card";
 
 const COLUMNS = [
   { key: "happened", label: "What happened" },
@@ -18,8 +18,9 @@ const COLUMNS = [
 ] as const;
 
 /** A what-if's page body: a progress bar while it runs, then the side-by-side result. */
-export function WhatIfResult({ initial }: { initial: WhatIfView }) {
-  const { data: run } = useQuery(whatIfQuery(initial.draftId, initial));
+export function WhatIfResult({ draftId, runId }: { draftId: string; runId: string }) {
+  const { data: run } = useQuery(whatIfQuery(draftId, runId));
+  if (!run) return <p>Loading…</p>;
   if (run.status === "failed") {
     return (
       <div className="alert" role="alert">
@@ -52,14 +53,14 @@ function WhatIfTables({ summary }: { summary: WhatIfSummary }) {
   const total = summary.rows[0]!;
   return (
     <>
-      <section className="card" aria-labelledby="results-heading">
-        <h2 id="results-heading">Results for {summary.nodeName}</h2>
+      <Card title={<>Results for {summary.nodeName}</>} headingId="results-heading">
         <p className="muted">
-          {formatCount(summary.stats.jobs)} jobs replayed ({formatCount(summary.stats.carriedOver)}{" "}
-          carried over from before the period, {formatCount(summary.stats.workFromObserved)} with
-          their observed run time as work), {formatCount(summary.stats.gpuHoursRequested)} GPU-hours
-          asked for. Read in {summary.timings.loadSec} s, {control ? "both replays" : "the replay"}{" "}
-          took {summary.timings.simulateSec} s.
+          {formatInteger(summary.stats.jobs)} jobs replayed (
+          {formatInteger(summary.stats.carriedOver)} carried over from before the period,{" "}
+          {formatInteger(summary.stats.workFromObserved)} with their observed run time as work),{" "}
+          {formatInteger(summary.stats.gpuHoursRequested)} GPU-hours asked for. Read in{" "}
+          {summary.timings.loadSec} s, {control ? "both replays" : "the replay"} took{" "}
+          {summary.timings.simulateSec} s.
         </p>
         <ComparisonNote hasHappened={hasHappened} hasControl={control !== null} />
         <p>
@@ -74,12 +75,12 @@ function WhatIfTables({ summary }: { summary: WhatIfSummary }) {
             <>
               All budgets replayed: fulfilment {formatShare(control.fulfilment)} →{" "}
               {formatShare(summary.draft.fulfilment)}, preemptions{" "}
-              {formatCount(control.preemptions)} → {formatCount(summary.draft.preemptions)}.
+              {formatInteger(control.preemptions)} → {formatInteger(summary.draft.preemptions)}.
             </>
           ) : (
             <>
               All budgets replayed with the draft: fulfilment{" "}
-              {formatShare(summary.draft.fulfilment)}, {formatCount(summary.draft.preemptions)}{" "}
+              {formatShare(summary.draft.fulfilment)}, {formatInteger(summary.draft.preemptions)}{" "}
               preemptions.
             </>
           )}
@@ -132,7 +133,7 @@ function WhatIfTables({ summary }: { summary: WhatIfSummary }) {
             </tbody>
           </table>
         </ScrollRegion>
-      </section>
+      </Card>
       <section className="chart-grid" aria-label="Chart">
         <WhatIfChart summary={summary} />
       </section>
@@ -209,9 +210,9 @@ function FigureRow({
         {label}
       </td>
       <td className="num">{figures ? formatShare(figures.effectiveShare) : "–"}</td>
-      <td className="num">{figures ? formatCount(figures.entitledGpuHours) : "–"}</td>
-      <td className="num">{figures ? formatCount(figures.receivedGpuHours) : "–"}</td>
-      <td className="num">{figures ? formatCount(figures.unallocatedGpuHours) : "–"}</td>
+      <td className="num">{figures ? formatInteger(figures.entitledGpuHours) : "–"}</td>
+      <td className="num">{figures ? formatInteger(figures.receivedGpuHours) : "–"}</td>
+      <td className="num">{figures ? formatInteger(figures.unallocatedGpuHours) : "–"}</td>
       <td className="num">{figures ? formatShare(figures.fulfilment) : "–"}</td>
       {classes.map((jobClass) => {
         const wait = figures?.waits[jobClass];

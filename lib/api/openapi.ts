@@ -153,6 +153,12 @@ export const OPERATIONS: Record<string, Partial<Record<Method, Operation>>> = {
       hasConflict: true,
     },
   },
+  "/api/v1/clusters/:name/nodes": {
+    GET: person(
+      "Every node's health (who set it, when, why), the runs on it, the nodes' history and the drains that finished by themselves",
+      ok("The nodes."),
+    ),
+  },
   "/api/v1/clusters/:name/nodes/:node/health": {
     POST: person("Drain, down or restore a node (admins); draining needs a reason", {
       body: nodeHealthSchema,

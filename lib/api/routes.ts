@@ -13,6 +13,7 @@ export const API_ROUTES: Record<string, readonly string[]> = {
   "/api/v1/clusters": ["GET", "POST"],
   "/api/v1/clusters/:name/accounts": ["GET"],
   "/api/v1/clusters/:name/events": ["POST"],
+  "/api/v1/clusters/:name/nodes": ["GET"],
   "/api/v1/clusters/:name/nodes/:node/health": ["POST"],
   "/api/v1/clusters/:name/plan": ["GET"],
   "/api/v1/clusters/:name/queue": ["GET"],

@@ -3,7 +3,8 @@ import type { LiveDeps } from "./api-config";
 import { expectPositionals, parseCommandArgs } from "./args";
 import type { CliIo } from "./io";
 import { connect, LIVE_HELP, LIVE_OPTIONS, printJson } from "./live-command";
-import { formatNumber, formatPercent, formatTable, type Align } from "./table";
+import { formatTable, type Align } from "./table";
+import { formatNumber, formatShare } from "../format";
 
 /** `allot budgets --help`. */
 export const BUDGETS_HELP = `Usage: allot budgets [--json]
@@ -21,7 +22,7 @@ export function formatBudgets(answer: BudgetTreeAnswer): string {
     `${"  ".repeat(node.depth)}${node.name}`,
     formatNumber(node.weight, Number.isInteger(node.weight) ? 0 : 2),
     node.depth === 0 ? "-" : node.fraction.toFixed(4),
-    formatPercent(node.effectiveShare),
+    formatShare(node.effectiveShare, "-"),
     ...answer.clusters.map((cluster) => formatNumber(node.gpuHoursPerWeek[cluster.name] ?? 0)),
     node.leads.map((lead) => lead.name).join(", "),
   ]);

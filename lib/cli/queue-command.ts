@@ -5,13 +5,13 @@ import {
   runSchedulePass,
   type Reason,
 } from "../engine";
-import { formatSimMoment } from "../format";
+import { formatNumber, formatSimMoment } from "../format";
 import { formatHumanDuration, type JobRecord } from "../sim";
 import { expectPositionals, parseCommandArgs, parseDurationFlag, requireString } from "./args";
 import { pickCluster, simulateUntil } from "./cluster-moment";
 import type { CliIo } from "./io";
 import { loadScenario } from "./scenario-file";
-import { formatNumber, formatTable } from "./table";
+import { formatTable } from "./table";
 
 /** `allot queue --help`. */
 export const QUEUE_HELP = `Usage: allot queue <scenario.json> --at <duration> --cluster <name> [--json]

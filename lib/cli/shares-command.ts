@@ -1,10 +1,10 @@
 import { fairShareFactor, rankBudgets } from "../engine";
-import { formatSimMoment } from "../format";
+import { formatNumber, formatShare, formatSimMoment } from "../format";
 import { expectPositionals, parseCommandArgs, parseDurationFlag, requireString } from "./args";
 import { pickCluster, simulateUntil } from "./cluster-moment";
 import type { CliIo } from "./io";
 import { loadScenario } from "./scenario-file";
-import { formatNumber, formatPercent, formatTable } from "./table";
+import { formatTable } from "./table";
 
 /** `allot shares --help`. */
 export const SHARES_HELP = `Usage: allot shares <scenario.json> --at <duration> [options]
@@ -83,7 +83,7 @@ export function runSharesCommand(argv: string[], io: CliIo): number {
         `${"  ".repeat(depthOf(row.path))}${row.path === "" ? row.name : row.name}`,
         formatNumber(row.weight, Number.isInteger(row.weight) ? 0 : 2),
         row.path === "" ? "-" : row.fraction.toFixed(4),
-        formatPercent(row.effectiveShare),
+        formatShare(row.effectiveShare, "-"),
         formatNumber(row.usageGpuSeconds / 3600, 1),
         row.usageRatio === null ? "-" : row.usageRatio.toFixed(3),
         row.path === "" ? "-" : formatLf(row.levelFairShare),

@@ -11,7 +11,8 @@ import { expectPositionals, parseCommandArgs, parseDurationFlag, parseIntegerFla
 import { UsageError, writeOutput, type CliIo } from "./io";
 import { loadScenario } from "./scenario-file";
 import { chooseThreadCount, MAX_THREADS, simulateSchedulers } from "./simulate-schedulers";
-import { formatNumber, formatPercent, formatTable } from "./table";
+import { formatTable } from "./table";
+import { formatNumber, formatShare } from "../format";
 
 /** `allot simulate --help`. */
 export const SIMULATE_HELP = `Usage: allot simulate <scenario.json> [options]
@@ -47,10 +48,10 @@ function summarise(reports: SimulationReport[]): string {
     ],
     reports.map((report) => [
       report.scheduler,
-      formatPercent(report.utilisation),
-      formatPercent(report.unallocatedShare),
-      formatPercent(report.fulfilment),
-      formatPercent(report.hourlyFulfilment),
+      formatShare(report.utilisation, "-"),
+      formatShare(report.unallocatedShare, "-"),
+      formatShare(report.fulfilment, "-"),
+      formatShare(report.hourlyFulfilment, "-"),
       formatNumber(report.preemptions),
       formatNumber(report.automatedDrains),
       formatNumber(report.jobs.length),

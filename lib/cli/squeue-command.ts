@@ -1,4 +1,4 @@
-import { formatSpan, liveTimeFormatter } from "../format";
+import { formatNodeList, formatNumber, formatSpan, liveTimeFormatter } from "../format";
 import {
   clusterQueueAnswer,
   meAnswer,
@@ -16,7 +16,7 @@ import {
   printJson,
   queuePath,
 } from "./live-command";
-import { formatNodeList, formatNumber, formatTable, type Align } from "./table";
+import { formatTable, type Align } from "./table";
 
 /** `allot squeue --help`. */
 export const SQUEUE_HELP = `Usage: allot squeue [--cluster <name>] [--me] [--start] [--json]
@@ -85,7 +85,7 @@ export function formatSqueue(
           "-",
           formatSpan(queue.nowSec - run.startedSec),
           clock(run.startedSec),
-          `nodes ${formatNodeList(run.nodes)}; ${protectionOf(run, queue.nowSec)}`,
+          `nodes ${formatNodeList(run.nodes, ",")}; ${protectionOf(run, queue.nowSec)}`,
         ]);
       }
     }

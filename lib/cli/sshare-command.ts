@@ -1,5 +1,5 @@
 import { fairShareFactor } from "../engine";
-import { formatDateTime, formatSpan } from "../format";
+import { formatDateTime, formatNumber, formatShare, formatSpan } from "../format";
 import { clusterQueueAnswer, type ClusterQueueAnswer, type ShareRowAnswer } from "./api-answers";
 import type { LiveDeps } from "./api-config";
 import { expectPositionals, parseCommandArgs } from "./args";
@@ -12,7 +12,7 @@ import {
   printJson,
   queuePath,
 } from "./live-command";
-import { formatNumber, formatPercent, formatTable } from "./table";
+import { formatTable } from "./table";
 
 /** `allot sshare --help`. */
 export const SSHARE_HELP = `Usage: allot sshare [--cluster <name>] [--json]
@@ -55,7 +55,7 @@ export function formatSshare(queue: ClusterQueueAnswer): string {
         ? "-"
         : formatNumber(row.weight, Number.isInteger(row.weight) ? 0 : 2),
       isRoot || row.fraction === undefined ? "-" : row.fraction.toFixed(4),
-      formatPercent(row.effectiveShare),
+      formatShare(row.effectiveShare, "-"),
       formatNumber(row.usageGpuSeconds / 3600, 1),
       row.usageRatio === null ? "-" : row.usageRatio.toFixed(3),
       isRoot ? "-" : formatLf(row.levelFairShare),

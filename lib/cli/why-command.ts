@@ -1,10 +1,9 @@
-import { formatPercent, formatSpan, liveTimeFormatter } from "../format";
+import { formatNodeList, formatPercent, formatSpan, liveTimeFormatter } from "../format";
 import { jobEnvelopeAnswer, type JobAnswer } from "./api-answers";
 import type { LiveDeps } from "./api-config";
 import { expectPositionals, parseCommandArgs } from "./args";
 import type { CliIo } from "./io";
 import { connect, jobPath, LIVE_HELP, LIVE_OPTIONS, printJson } from "./live-command";
-import { formatNodeList } from "./table";
 
 /** `allot why --help`. */
 export const WHY_HELP = `Usage: allot why <job> [--json]
@@ -37,7 +36,7 @@ function stateLine(job: JobAnswer, clock: (sec: number) => string): string {
       protectedSec > 0
         ? `protected until ${clock(run.protectedUntilSec)} (${formatSpan(protectedSec)} more)`
         : "no longer protected";
-    return `State: running since ${clock(run.startSec)} on nodes ${formatNodeList(run.nodes)}, ${protection}${rank}${usage}`;
+    return `State: running since ${clock(run.startSec)} on nodes ${formatNodeList(run.nodes, ",")}, ${protection}${rank}${usage}`;
   }
   return `State: ${job.state}${job.endedSec === null ? "" : ` at ${clock(job.endedSec)}`}`;
 }

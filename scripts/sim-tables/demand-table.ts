@@ -1,4 +1,4 @@
-import { formatNumber, formatPercent } from "../../lib/cli/table";
+import { formatNumber, formatShare } from "../../lib/format";
 import type { BudgetSummary, Scenario } from "../../lib/sim";
 import { formatMarkdownTable } from "./markdown";
 
@@ -65,7 +65,7 @@ export function describeDemand(
 
 /** {@link describeDemand} as a markdown table. */
 export function formatDemandTable(shapes: readonly DemandShape[]): string {
-  const part = (value: number, of: number) => formatPercent(of > 0 ? value / of : null);
+  const part = (value: number, of: number) => formatShare(of > 0 ? value / of : null, "-");
   return formatMarkdownTable(
     [
       "budget",

@@ -1,4 +1,4 @@
-import { formatNumber, formatPercent } from "../../lib/cli/table";
+import { formatNumber, formatShare } from "../../lib/format";
 import { formatHumanDuration, type BudgetSummary, type SimulationReport } from "../../lib/sim";
 import { formatMarkdownTable } from "./markdown";
 
@@ -90,19 +90,19 @@ export function formatHeadlineTable(
     ...SCHEDULERS.map((name) => value(reports[name])),
   ];
   const rows = [
-    row("utilisation (busy / available GPU-h)", (r) => formatPercent(r.utilisation)),
+    row("utilisation (busy / available GPU-h)", (r) => formatShare(r.utilisation, "-")),
     ...(until
       ? [
           row(`utilisation to ${until.label}, nominal GPUs`, (r) =>
-            formatPercent(computeUtilisationUntil(r, until.gpus, until.sec)),
+            formatShare(computeUtilisationUntil(r, until.gpus, until.sec), "-"),
           ),
         ]
       : []),
-    row("unallocated share of GPU time", (r) => formatPercent(r.unallocatedShare)),
-    row("fulfilment over the period (docs/fulfilment.md)", (r) => formatPercent(r.fulfilment)),
-    row("hour-by-hour fulfilment", (r) => formatPercent(r.hourlyFulfilment)),
+    row("unallocated share of GPU time", (r) => formatShare(r.unallocatedShare, "-")),
+    row("fulfilment over the period (docs/fulfilment.md)", (r) => formatShare(r.fulfilment, "-")),
+    row("hour-by-hour fulfilment", (r) => formatShare(r.hourlyFulfilment, "-")),
     row("fulfilment vs work-conserving entitlement", (r) =>
-      formatPercent(r.workConservingFulfilment),
+      formatShare(r.workConservingFulfilment, "-"),
     ),
     row("preemptions", (r) => formatNumber(r.preemptions)),
     row("automated drains", (r) => formatNumber(r.automatedDrains)),
@@ -144,11 +144,11 @@ export function formatBudgetTable(reports: BothReports, depth: number): string {
       `${(allocation.effectiveShare * 100).toFixed(2)}%`,
       hours(before?.entitledGpuHours),
       hours(before?.receivedGpuHours),
-      before ? formatPercent(groupFulfilment(before)) : "-",
+      before ? formatShare(groupFulfilment(before), "-") : "-",
       hours(before?.preemptions),
       hours(allocation.entitledGpuHours),
       `${hours(allocation.receivedGpuHours)} (${hours(allocation.unallocatedGpuHours)})`,
-      formatPercent(groupFulfilment(allocation)),
+      formatShare(groupFulfilment(allocation), "-"),
       hours(allocation.preemptions),
     ];
   });

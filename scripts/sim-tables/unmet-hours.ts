@@ -1,4 +1,4 @@
-import { formatNumber, formatPercent } from "../../lib/cli/table";
+import { formatNumber, formatShare } from "../../lib/format";
 import type { Scenario, SimulationReport } from "../../lib/sim";
 import { addToHours, HOUR_SEC, roundTo } from "../../lib/sim/hourly";
 import { formatMarkdownTable } from "./markdown";
@@ -203,7 +203,7 @@ export function formatUnmetTable(
   const [baseline, allocation] = [reports.baseline, reports.allocation].map((report) =>
     breakDownUnmet(scenario, report),
   ) as [UnmetBreakdown, UnmetBreakdown];
-  const ratio = (value: number, of: number) => formatPercent(of > 0 ? value / of : null);
+  const ratio = (value: number, of: number) => formatShare(of > 0 ? value / of : null, "-");
   const overShare = (b: UnmetBreakdown) =>
     b.overShareUnallocatedGpuHours + b.overShareCatchingUpGpuHours + b.overShareAheadGpuHours;
   const row = (label: string, value: (b: UnmetBreakdown) => string) => [
@@ -214,10 +214,11 @@ export function formatUnmetTable(
   const rows = [
     // Rounded to 4 decimals first, as the report rounds its fulfilment, so the two print alike.
     row("hourly fulfilment, recomputed (check)", (b) =>
-      formatPercent(
+      formatShare(
         b.entitledGpuHours > 0
           ? roundTo((b.entitledGpuHours - b.unmetGpuHours) / b.entitledGpuHours, 4)
           : null,
+        "-",
       ),
     ),
     row("entitled GPU-h", (b) => formatNumber(b.entitledGpuHours)),

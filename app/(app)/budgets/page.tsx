@@ -1,12 +1,13 @@
 import type { Metadata } from "next";
 import { BudgetWorkspace } from "@/components/budget-tree/budget-workspace";
-import type { CompactTree, Person } from "@/components/budget-tree/tree-model";
+import { toShareRow, type CompactTree, type Person } from "@/components/budget-tree/tree-model";
 import { getSessionUser } from "@/lib/auth";
 import { getEditRights } from "@/lib/data/budget-access";
 import { countOpenJobsByBudget } from "@/lib/data/budget-jobs";
 import { listBudgetUsage } from "@/lib/data/budget-usage";
 import { getBudgetTreeFor } from "@/lib/data/budgets";
 import { listClusters } from "@/lib/data/clusters";
+import { PageHead } from "@/components/layout/page-head";
 
 export const metadata: Metadata = { title: "Budgets" };
 export const dynamic = "force-dynamic";
@@ -39,14 +40,7 @@ export default async function BudgetsPage({
   const tree: CompactTree = {
     people,
     rows: nodes.map((node) => ({
-      id: node.id,
-      parentId: node.parentId,
-      name: node.name,
-      depth: node.depth,
-      isLeaf: node.isLeaf,
-      weight: node.weight,
-      fraction: node.fraction,
-      effectiveShare: node.effectiveShare,
+      ...toShareRow(node),
       version: node.version,
       leads: node.leads.map(indexOf),
       members: node.members.map(indexOf),
@@ -58,14 +52,13 @@ export default async function BudgetsPage({
   const canEditAny = tree.rows.some((row) => row.canEdit);
   return (
     <>
-      <div className="page-head">
-        <h1>Budgets</h1>
+      <PageHead title="Budgets">
         <p className="muted">
           {canEditAny
             ? "Select a budget to see its people and history. You can change the split of the budgets you lead and of everything below them."
             : "Select a budget to see its people and history. Only leads change a split; ask the lead of a budget above yours."}
         </p>
-      </div>
+      </PageHead>
       {tree.rows.length > 0 ? (
         <BudgetWorkspace
           tree={tree}

@@ -11,6 +11,8 @@ import { getSessionUser } from "@/lib/auth";
 import { getNow } from "@/lib/data/db/clock";
 import { listJobFilterOptions, listJobs } from "@/lib/data/job-list";
 import { firstValues, parseJobListQuery } from "@/lib/validation/job-list";
+import { Card } from "@/components/layout/card";
+import { PageHead } from "@/components/layout/page-head";
 
 export const metadata: Metadata = { title: "Jobs" };
 
@@ -36,29 +38,24 @@ export default async function JobsPage({ searchParams }: Props) {
   return (
     <>
       <AutoRefresh seconds={10} />
-      <div className="page-head section-head">
-        <div>
-          <h1>Jobs</h1>
-          <p className="muted">{SCOPE_TEXT[list.scope]} Newest first unless you sort.</p>
-          <ClockNote />
-        </div>
-        <p className="card-links">
-          <Link href="/queue">Queues of every cluster</Link>
-          <Link className="button button-primary" href="/jobs/new">
-            Submit a job
-          </Link>
-        </p>
-      </div>
-      <section className="card" aria-labelledby="filters-heading">
-        <h2 id="filters-heading" className="sr-only">
-          Filters
-        </h2>
+      <PageHead
+        title="Jobs"
+        actions={
+          <p className="card-links">
+            <Link href="/queue">Queues of every cluster</Link>
+            <Link className="button button-primary" href="/jobs/new">
+              Submit a job
+            </Link>
+          </p>
+        }
+      >
+        <p className="muted">{SCOPE_TEXT[list.scope]} Newest first unless you sort.</p>
+        <ClockNote />
+      </PageHead>
+      <Card title="Filters" headingId="filters-heading" isTitleHidden>
         <JobListFilters query={query} options={options} />
-      </section>
-      <section className="card" aria-labelledby="jobs-heading">
-        <h2 id="jobs-heading" className="sr-only">
-          Jobs
-        </h2>
+      </Card>
+      <Card title="Jobs" headingId="jobs-heading" isTitleHidden>
         <p className="job-list-count" role="status">
           {formatShowing(query.page, query.perPage, list.jobs.length, list.total)}
           {list.pageCount > 1 ? ` · page ${query.page} of ${list.pageCount}` : ""}
@@ -107,7 +104,7 @@ export default async function JobsPage({ searchParams }: Props) {
             ) : null}
           </nav>
         ) : null}
-      </section>
+      </Card>
     </>
   );
 }

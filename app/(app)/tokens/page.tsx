@@ -7,13 +7,14 @@ import {
 import { getSessionUser } from "@/lib/auth";
 import { listPersonalTokens, type PersonalTokenView } from "@/lib/data/personal-tokens";
 import { createPersonalTokenAction, revokePersonalTokenAction } from "./actions";
-import { ScrollRegion } from "@/components/layout/scroll-region";
+import { DataTable, type Column } from "@/components/layout/data-table";
+import { formatDateTime } from "@/lib/format";
+import { PageHead } from "@/components/layout/page-head";
+import { Card } from "@/components/layout/card";
 
 export const metadata: Metadata = { title: "API tokens" };
 
-function utc(iso: string | null, none: string): string {
-  return iso ? `${iso.slice(0, 16).replace("T", " ")} UTC` : none;
-}
+const orNever = (iso: string | null) => (iso ? formatDateTime(iso) : "never");
 
 function statusOf(token: PersonalTokenView, now: Date): string | null {
   if (token.revokedAt) return "revoked";
@@ -21,73 +22,55 @@ function statusOf(token: PersonalTokenView, now: Date): string | null {
   return null;
 }
 
+function tokenColumns(now: Date): Column<PersonalTokenView>[] {
+  return [
+    { header: "Name", isRowHeader: true, cell: (token) => token.name },
+    { header: "Starts with", cell: (token) => <code>{token.prefix}…</code> },
+    { header: "Created", cell: (token) => formatDateTime(token.createdAt) },
+    { header: "Last used", cell: (token) => orNever(token.lastUsedAt) },
+    { header: "Expires", cell: (token) => orNever(token.expiresAt) },
+    {
+      header: "Status",
+      cell: (token) =>
+        statusOf(token, now) ?? (
+          <RevokePersonalTokenForm
+            tokenId={token.id}
+            tokenName={token.name}
+            revokeAction={revokePersonalTokenAction}
+          />
+        ),
+    },
+  ];
+}
+
 export default async function TokensPage() {
   const user = await getSessionUser();
   if (!user) redirect("/signin");
   const tokens = await listPersonalTokens(user.id);
-  const now = new Date();
   return (
     <>
-      <div className="page-head">
-        <h1>API tokens</h1>
+      <PageHead title="API tokens">
         <p className="muted">
           A personal token lets a script or the <code>allot</code> command line act as you, with
           your rights and no more: send it as <code>Authorization: Bearer &lt;token&gt;</code>. The
           API is described at <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>.
         </p>
-      </div>
-      <section className="card" aria-labelledby="new-token-heading">
-        <h2 id="new-token-heading">Create a token</h2>
+      </PageHead>
+      <Card title="Create a token" headingId="new-token-heading">
         <CreatePersonalTokenForm createAction={createPersonalTokenAction} />
-      </section>
-      <section className="card" aria-labelledby="tokens-heading">
-        <h2 id="tokens-heading">Your tokens</h2>
+      </Card>
+      <Card title="Your tokens" headingId="tokens-heading">
         {tokens.length === 0 ? (
           <p>None yet.</p>
         ) : (
-          <ScrollRegion label="Your tokens">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Starts with</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">Expires</th>
-                  <th scope="col">Status</th>
-                </tr>
-              </thead>
-              <tbody>
-                {tokens.map((token) => {
-                  const status = statusOf(token, now);
-                  return (
-                    <tr key={token.id}>
-                      <th scope="row" className="tree-row-head">
-                        {token.name}
-                      </th>
-                      <td>
-                        <code>{token.prefix}…</code>
-                      </td>
-                      <td>{utc(token.createdAt, "")}</td>
-                      <td>{utc(token.lastUsedAt, "never")}</td>
-                      <td>{utc(token.expiresAt, "never")}</td>
-                      <td>
-                        {status ?? (
-                          <RevokePersonalTokenForm
-                            tokenId={token.id}
-                            tokenName={token.name}
-                            revokeAction={revokePersonalTokenAction}
-                          />
-                        )}
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </ScrollRegion>
+          <DataTable
+            label="Your tokens"
+            columns={tokenColumns(new Date())}
+            rows={tokens}
+            rowKey={(token) => token.id}
+          />
         )}
-      </section>
+      </Card>
     </>
   );
 }

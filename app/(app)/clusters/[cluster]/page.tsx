@@ -1,14 +1,15 @@
-import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound, redirect } from "next/navigation";
+import { PrefetchedQueries, seedQuery } from "@/components/providers/prefetched-queries";
 import { ClusterQueueView } from "@/components/queue/cluster-queue-view";
 import { getSessionUser } from "@/lib/auth";
 import { getClusterQueue } from "@/lib/data/queue";
 import { AppError } from "@/lib/errors";
-import { clusterQueueQuery } from "@/lib/queries/cluster-queue";
+import { clusterQueueQuery } from "@/lib/queries/clusters";
 import { pageParam } from "../../path-param";
 import { ClockNote } from "@/components/layout/clock-note";
+import { PageHead } from "@/components/layout/page-head";
 
 type Props = {
   params: Promise<{ cluster: string }>;
@@ -25,41 +26,37 @@ export default async function ClusterQueuePage({ params, searchParams }: Props) 
   if (!user) redirect("/signin");
   // "mine=1" shows only the viewer's jobs; any other value is the whole queue.
   const isMineOnly = mine === "1";
-  const queryClient = new QueryClient();
-  let isSlurm = false;
-  try {
-    const queue = await getClusterQueue(cluster);
-    queryClient.setQueryData(clusterQueueQuery(cluster).queryKey, queue);
-    isSlurm = queue.cluster.executor === "slurm";
-  } catch (error) {
+  const queue = await getClusterQueue(cluster).catch((error: unknown) => {
     if (error instanceof AppError && error.code === "not_found") notFound();
     throw error;
-  }
+  });
+  const isSlurm = queue.cluster.executor === "slurm";
   return (
     <>
-      <div className="page-head section-head">
-        <div>
-          <h1>{cluster} queue</h1>
-          <p className="muted">Live: refreshes every few seconds.</p>
-          <ClockNote />
-        </div>
-        <p className="card-links">
-          <Link href={`/clusters/${cluster}/nodes`}>Nodes</Link>
-          {isSlurm ? (
-            <span className="muted">
-              Run by SLURM: submit with <code>sbatch -A &lt;your budget&apos;s account&gt;</code>;
-              the Allot bridge starts jobs in this order.
-            </span>
-          ) : (
-            <Link className="button button-primary" href={`/jobs/new?cluster=${cluster}`}>
-              Submit a job
-            </Link>
-          )}
-        </p>
-      </div>
-      <HydrationBoundary state={dehydrate(queryClient)}>
+      <PageHead
+        title={<>{cluster} queue</>}
+        actions={
+          <p className="card-links">
+            <Link href={`/clusters/${cluster}/nodes`}>Nodes</Link>
+            {isSlurm ? (
+              <span className="muted">
+                Run by SLURM: submit with <code>sbatch -A &lt;your budget&apos;s account&gt;</code>;
+                the Allot bridge starts jobs in this order.
+              </span>
+            ) : (
+              <Link className="button button-primary" href={`/jobs/new?cluster=${cluster}`}>
+                Submit a job
+              </Link>
+            )}
+          </p>
+        }
+      >
+        <p className="muted">Live: refreshes every few seconds.</p>
+        <ClockNote />
+      </PageHead>
+      <PrefetchedQueries seeds={[seedQuery(clusterQueueQuery(cluster), queue)]}>
         <ClusterQueueView cluster={cluster} viewerId={user.id} isMineOnly={isMineOnly} />
-      </HydrationBoundary>
+      </PrefetchedQueries>
     </>
   );
 }

@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { PageHead } from "@/components/layout/page-head";
 
 export const dynamic = "force-dynamic";
 
@@ -35,12 +36,11 @@ export default async function DocPage({ params }: Props) {
   const text = await readFile(join(process.cwd(), "docs", name), "utf8");
   return (
     <>
-      <div className="page-head">
-        <h1>{title}</h1>
+      <PageHead title={title}>
         <p className="muted">
           From <code>docs/{name}</code> in the repository.
         </p>
-      </div>
+      </PageHead>
       <pre className="card" style={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere" }}>
         {text.replace(/^# .*\n+/, "")}
       </pre>

@@ -1,44 +1,16 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
-import { CancelButton } from "@/components/jobs/cancel-button";
-import { AutoRefresh } from "@/components/layout/auto-refresh";
-import { RunTimeline } from "@/components/timeline/run-timeline";
+import { JobDetail } from "@/components/jobs/job-detail";
+import { PrefetchedQueries, seedQuery } from "@/components/providers/prefetched-queries";
 import { getSessionUser } from "@/lib/auth";
 import { getJobView, type JobView } from "@/lib/data/job-views";
 import { AppError } from "@/lib/errors";
-import { formatExactDuration, START_ESTIMATE_CONDITIONS } from "@/lib/engine";
-import { formatPercent, liveTimeFormatter } from "@/lib/format";
-import type { CancelFacts } from "@/lib/sentences/consequences";
-import { cancelSentence } from "@/lib/sentences/history";
-import "@/components/queue/queue.css";
+import { jobQuery } from "@/lib/queries/jobs";
 import { pageParam } from "../../path-param";
-import { ClockNote } from "@/components/layout/clock-note";
 
 type Props = { params: Promise<{ jobId: string }> };
 
 export const metadata: Metadata = { title: "Job" };
-
-const KIND_LABEL: Record<string, string> = {
-  start: "Started",
-  preempt: "Preempted",
-  wait: "Waiting",
-  drain: "Drain",
-};
-
-/** What the cancel confirmation states about the job. */
-function cancelFactsOf(job: JobView): CancelFacts {
-  const open = job.runs.find((run) => run.endSec === null) ?? null;
-  return {
-    name: job.name,
-    gpus: job.gpus,
-    state: job.state,
-    runningSinceSec: open?.startSec ?? null,
-    protectedUntilSec: open?.protectedUntilSec ?? null,
-    queuePosition: job.queuePosition,
-    nowSec: job.nowSec,
-  };
-}
 
 async function loadJob(jobId: string): Promise<JobView> {
   try {
@@ -54,154 +26,12 @@ export default async function JobPage({ params }: Props) {
     loadJob(pageParam((await params).jobId)),
     getSessionUser(),
   ]);
-  const clock = liveTimeFormatter(job.nowSec);
-  const isOpen = job.state === "pending" || job.state === "running";
-  const canCancel = isOpen && (user?.id === job.user.id || user?.isAdmin === true);
   return (
-    <>
-      {isOpen ? <AutoRefresh seconds={5} /> : null}
-      <div className="page-head section-head">
-        <div>
-          <h1>{job.name}</h1>
-          <p className="muted">
-            <span className={`pill pill-state-${job.state}`}>{job.state}</span> on{" "}
-            <Link href={`/clusters/${job.cluster}`}>{job.cluster}</Link> · {job.user.name} ·
-            submitted {clock(job.submittedSec)}
-          </p>
-          <ClockNote />
-        </div>
-        {canCancel ? (
-          <CancelButton jobId={job.id} jobName={job.name} facts={cancelFactsOf(job)} />
-        ) : null}
-      </div>
-      {job.state === "pending" ? (
-        <section className="card" aria-labelledby="why-heading">
-          <h2 id="why-heading">
-            {job.queuePosition !== null ? `#${job.queuePosition} in the queue` : "In the queue"}
-            {job.budget.rank !== null
-              ? `, budget rank ${job.budget.rank} of ${job.budget.rankOf}`
-              : ""}
-          </h2>
-          {job.expectedStartAt ? (
-            <p className="start-estimate">
-              Expected to start by {clock(Date.parse(job.expectedStartAt) / 1000)}
-            </p>
-          ) : job.startNote ? (
-            <p>
-              <strong>No start time is known.</strong> {job.startNote}
-            </p>
-          ) : null}
-          <p className="why">
-            <strong>{job.waitSummary ?? "Not yet considered by the scheduler."}</strong>
-          </p>
-          {job.waitSentence ? (
-            <>
-              <h3>Details</h3>
-              <p className="why">{job.waitSentence}</p>
-            </>
-          ) : null}
-          <p className="fine-print">{START_ESTIMATE_CONDITIONS}</p>
-        </section>
-      ) : null}
-      {job.cancel ? (
-        <section className="card" aria-labelledby="history-heading">
-          <h2 id="history-heading">History</h2>
-          <p className="why">
-            {cancelSentence({
-              byName: job.cancel.byName,
-              isByPerson: job.cancel.isByPerson,
-              at: clock(job.cancel.atSec),
-              reason: job.cancel.reason,
-            })}
-          </p>
-        </section>
-      ) : null}
-      <section className="card" aria-labelledby="contract-heading">
-        <h2 id="contract-heading">Request</h2>
-        <dl className="facts">
-          <div>
-            <dt>Budget</dt>
-            <dd>{job.budget.path}</dd>
-          </div>
-          {job.state === "pending" || job.state === "running" ? (
-            <div>
-              <dt>Budget rank now · usage of share</dt>
-              <dd>
-                {job.budget.rank === null ? "–" : `${job.budget.rank} of ${job.budget.rankOf}`} ·{" "}
-                {job.budget.usageRatio === null ? "no share" : formatPercent(job.budget.usageRatio)}{" "}
-                ·{" "}
-                <Link href={`/clusters/${job.cluster}#ranks`}>
-                  how budgets rank on {job.cluster}
-                </Link>
-              </dd>
-            </div>
-          ) : null}
-          <div>
-            <dt>GPUs</dt>
-            <dd>
-              {job.gpus}: {job.layout}
-            </dd>
-          </div>
-          <div>
-            <dt>Minimum runtime</dt>
-            <dd>
-              {job.minRuntimeSec === 0
-                ? "0 (unallocated)"
-                : `${formatExactDuration(job.minRuntimeSec)} (${job.minRuntimeSec} s)`}
-            </dd>
-          </div>
-          <div>
-            <dt>Resumable</dt>
-            <dd>{job.isResumable ? "yes" : "no"}</dd>
-          </div>
-          <div>
-            <dt>Priority</dt>
-            <dd>{job.priority}</dd>
-          </div>
-          {job.externalId === null ? null : (
-            <div>
-              <dt>SLURM job</dt>
-              <dd>{job.externalId} (submitted with sbatch; its SLURM comment says why it waits)</dd>
-            </div>
-          )}
-        </dl>
-      </section>
-      <section className="card" aria-labelledby="runs-heading">
-        <h2 id="runs-heading">Runs</h2>
-        <RunTimeline
-          runs={job.runs}
-          fromSec={job.submittedSec}
-          toSec={job.endedSec ?? job.nowSec}
-        />
-      </section>
-      <section className="card" aria-labelledby="decisions-heading">
-        <h2 id="decisions-heading">Decisions</h2>
-        {job.decisions.length === 0 ? (
-          <p>No decision yet.</p>
-        ) : (
-          <ol className="decision-list">
-            {job.decisions.map((decision) => (
-              <li key={decision.id}>
-                <div className="decision-meta">
-                  {KIND_LABEL[decision.kind] ?? decision.kind} · {clock(decision.atSec)}
-                  {decision.preemptorJobId ? (
-                    <>
-                      {" · "}
-                      <Link href={`/jobs/${decision.preemptorJobId}`}>the job that needed it</Link>
-                    </>
-                  ) : null}
-                </div>
-                <p className="why">
-                  <strong>{decision.summary}</strong>
-                </p>
-                {decision.sentence !== decision.summary ? (
-                  <p className="why">{decision.sentence}</p>
-                ) : null}
-              </li>
-            ))}
-          </ol>
-        )}
-      </section>
-    </>
+    <PrefetchedQueries seeds={[seedQuery(jobQuery(job.id), job)]}>
+      <JobDetail
+        jobId={job.id}
+        viewer={{ id: user?.id ?? null, isAdmin: user?.isAdmin === true }}
+      />
+    </PrefetchedQueries>
   );
 }

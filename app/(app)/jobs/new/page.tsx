@@ -5,6 +5,7 @@ import { SubmitJobForm } from "@/components/jobs/submit-job-form";
 import { getSessionUser } from "@/lib/auth";
 import { listClusters } from "@/lib/data/clusters";
 import { listChargeableBudgets } from "@/lib/data/jobs";
+import { PageHead } from "@/components/layout/page-head";
 
 export const metadata: Metadata = { title: "Submit a job" };
 
@@ -24,8 +25,7 @@ export default async function NewJobPage({ searchParams }: Props) {
   const initial = clusters.find((c) => c.name === query.cluster)?.name ?? clusters[0]?.name ?? "";
   return (
     <>
-      <div className="page-head">
-        <h1>Submit a job</h1>
+      <PageHead title="Submit a job">
         <p className="muted">
           The scheduler ranks it by its budget&apos;s recent use; <Link href="/jobs">Jobs</Link>{" "}
           shows its place and why it waits.
@@ -37,7 +37,7 @@ export default async function NewJobPage({ searchParams }: Props) {
             <code>sbatch -A &lt;your budget&apos;s account&gt;</code>.
           </p>
         ) : null}
-      </div>
+      </PageHead>
       <section className="card">
         {budgets.length === 0 ? (
           <p>You are not a member of any budget yet; ask your project lead to add you.</p>

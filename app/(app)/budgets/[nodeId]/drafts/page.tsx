@@ -6,6 +6,8 @@ import { AppError } from "@/lib/errors";
 import { pageParam } from "../../../path-param";
 import { readForEditor } from "./read-for-editor";
 import { formatWeight } from "@/lib/format";
+import { PageHead } from "@/components/layout/page-head";
+import { Card } from "@/components/layout/card";
 
 export const metadata: Metadata = { title: "Drafts" };
 export const dynamic = "force-dynamic";
@@ -26,13 +28,16 @@ export default async function DraftsPage({ params }: { params: Promise<{ nodeId:
   const startHref = `/budgets?node=${encodeURIComponent(nodeId)}&edit=1`;
   return (
     <>
-      <div className="page-head">
-        <p>
-          <Link href={`/budgets?node=${encodeURIComponent(nodeId)}`}>
-            ← Back to the budget tree
-          </Link>
-        </p>
-        <h1>Drafts of the split of {node.name}</h1>
+      <PageHead
+        title={<>Drafts of the split of {node.name}</>}
+        trail={
+          <p>
+            <Link href={`/budgets?node=${encodeURIComponent(nodeId)}`}>
+              ← Back to the budget tree
+            </Link>
+          </p>
+        }
+      >
         <p className="muted">
           A draft is a split that is not in force. Replay a past period&apos;s demand under it (a
           what-if), compare with what happened, then adopt it: it is saved like any edit, with its
@@ -47,12 +52,11 @@ export default async function DraftsPage({ params }: { params: Promise<{ nodeId:
             last month.
           </span>
         </p>
-      </div>
+      </PageHead>
       {drafts.length === 0 ? (
         <p className="card">No drafts yet: start one above.</p>
       ) : (
-        <section className="card" aria-labelledby="drafts-heading">
-          <h2 id="drafts-heading">Drafts</h2>
+        <Card title="Drafts" headingId="drafts-heading">
           <table>
             <thead>
               <tr>
@@ -91,7 +95,7 @@ export default async function DraftsPage({ params }: { params: Promise<{ nodeId:
               ))}
             </tbody>
           </table>
-        </section>
+        </Card>
       )}
     </>
   );

@@ -7,6 +7,8 @@ import { getSessionUser } from "@/lib/auth";
 import { getNodeHistory } from "@/lib/data/budget-history";
 import { AppError } from "@/lib/errors";
 import { pageParam } from "../../../path-param";
+import { PageHead } from "@/components/layout/page-head";
+import { Card } from "@/components/layout/card";
 
 export const metadata: Metadata = { title: "Budget history" };
 export const dynamic = "force-dynamic";
@@ -26,28 +28,29 @@ export default async function BudgetHistoryPage({
   const { node } = history;
   return (
     <>
-      <div className="page-head">
-        <p>
-          <Link href={`/budgets?node=${encodeURIComponent(node.id)}`}>
-            ← Back to the budget tree
-          </Link>
-        </p>
-        <h1>History of {node.name}</h1>
+      <PageHead
+        title={<>History of {node.name}</>}
+        trail={
+          <p>
+            <Link href={`/budgets?node=${encodeURIComponent(node.id)}`}>
+              ← Back to the budget tree
+            </Link>
+          </p>
+        }
+      >
         <p className="muted">
           Every change to this budget&apos;s split and people: who made it, when, why, and the
           values before and after. History cannot be edited or deleted.
           {node.isRemoved ? " This budget has been removed; its history is kept." : null}
         </p>
         <ClockNote clock="real" />
-      </div>
-      <section className="card" aria-labelledby="changes-heading">
-        <h2 id="changes-heading">Changes</h2>
+      </PageHead>
+      <Card title="Changes" headingId="changes-heading">
         <HistoryList changes={history.changes} />
-      </section>
-      <section className="card" aria-labelledby="weights-heading">
-        <h2 id="weights-heading">Weight of {node.name} over time</h2>
+      </Card>
+      <Card title={<>Weight of {node.name} over time</>} headingId="weights-heading">
         <WeightTimeline weights={history.weights} />
-      </section>
+      </Card>
     </>
   );
 }

@@ -1,21 +1,15 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
-import { AutoRefresh } from "@/components/layout/auto-refresh";
-import { ClockNote } from "@/components/layout/clock-note";
-import { NodeHealthForm } from "@/components/nodes/node-health-form";
+import { ClusterNodesView } from "@/components/nodes/cluster-nodes-view";
+import { PrefetchedQueries, seedQuery } from "@/components/providers/prefetched-queries";
 import { getSessionUser } from "@/lib/auth";
-import { listClusterNodes, type NodeHistoryEntry, type NodeView } from "@/lib/data/nodes";
+import { listClusterNodes } from "@/lib/data/nodes";
 import { AppError } from "@/lib/errors";
-import { formatSpan, liveTimeFormatter } from "@/lib/format";
-import { actorPhrase, healthChangeSentence } from "@/lib/sentences/history";
+import { clusterNodesQuery } from "@/lib/queries/clusters";
 import { pageParam } from "../../../path-param";
 import { setNodeHealthAction } from "./actions";
 
 type Props = { params: Promise<{ cluster: string }> };
-
-/** Entries of the nodes' history shown on the page (the newest). */
-const HISTORY_SHOWN = 30;
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   return { title: `${(await params).cluster} nodes` };
@@ -30,173 +24,16 @@ async function load(cluster: string) {
   }
 }
 
-type Clock = (sec: number) => string;
-
-function historySentence(entry: NodeHistoryEntry, clock: Clock): string {
-  if (entry.kind === "drained") {
-    return `Node ${entry.node} emptied at ${clock(entry.atSec)}: its drain finished, ready for maintenance.`;
-  }
-  return healthChangeSentence({ ...entry, at: clock(entry.atSec) });
-}
-
-/** The health cell: the state, who set it and why, and for a draining node when it is empty. */
-function HealthCell({ node, clock }: { node: NodeView; clock: Clock }) {
-  const className =
-    node.health === "healthy"
-      ? "health-ok"
-      : node.health === "draining"
-        ? "health-warn"
-        : "health-bad";
-  const change = node.lastChange;
-  return (
-    <>
-      <span className={className}>{node.health}</span>
-      {change ? (
-        <span className="muted small">
-          {" "}
-          · set {actorPhrase(change.actor)} at {clock(change.atSec)}
-          {change.reason ? `: ${change.reason}` : ""}
-        </span>
-      ) : null}
-      {node.drainedSec !== null ? (
-        <div>empty since {clock(node.drainedSec)}, ready for maintenance</div>
-      ) : null}
-      {node.emptyBySec !== null ? (
-        <div>
-          empty by ~{clock(node.emptyBySec)} (when its last protected run ends):{" "}
-          {node.runs.map((run, index) => (
-            <span key={run.runId}>
-              {index > 0 ? ", " : ""}
-              <Link href={`/jobs/${encodeURIComponent(run.jobId)}`}>{run.jobName}</Link>
-            </span>
-          ))}
-        </div>
-      ) : null}
-    </>
-  );
-}
-
 export default async function NodesPage({ params }: Props) {
   const cluster = pageParam((await params).cluster);
-  const [{ nodes, drains, history, nowSec }, user] = await Promise.all([
-    load(cluster),
-    getSessionUser(),
-  ]);
-  const isAdmin = user?.isAdmin === true;
-  const clock = liveTimeFormatter(nowSec);
-  const unhealthy = nodes.filter((node) => node.health !== "healthy");
+  const [nodes, user] = await Promise.all([load(cluster), getSessionUser()]);
   return (
-    <>
-      <AutoRefresh seconds={5} />
-      <div className="page-head section-head">
-        <div>
-          <h1>{cluster} nodes</h1>
-          <p className="muted">
-            A draining node takes no new runs; each run on it is preempted once its protected period
-            ends. When it is empty it is ready for maintenance. Every change of a node&apos;s health
-            is kept below with who made it and why.
-          </p>
-          <ClockNote />
-        </div>
-        <p>
-          <Link href={`/clusters/${cluster}`}>Queue</Link>
-          {isAdmin ? (
-            <>
-              {" · "}
-              <Link href={`/clusters/${cluster}/tokens`}>Executor tokens</Link>
-            </>
-          ) : null}
-        </p>
-      </div>
-      <section className="card" aria-labelledby="nodes-heading">
-        <h2 id="nodes-heading">
-          Nodes ({nodes.length}, {unhealthy.length} not healthy)
-        </h2>
-        <div className="table-scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col" className="num">
-                  Node
-                </th>
-                <th scope="col">Health</th>
-                <th scope="col" className="num">
-                  GPUs used
-                </th>
-                <th scope="col" className="num">
-                  Runs
-                </th>
-                <th scope="col">In this state for</th>
-                {isAdmin ? <th scope="col">Change</th> : null}
-              </tr>
-            </thead>
-            <tbody>
-              {nodes.map((node) => (
-                <tr key={node.index}>
-                  <th scope="row" className="tree-row-head num">
-                    {node.index}
-                  </th>
-                  <td>
-                    <HealthCell node={node} clock={clock} />
-                  </td>
-                  <td className="num">
-                    {node.usedGpus} / {node.gpus}
-                  </td>
-                  <td className="num">{node.runs.length}</td>
-                  <td>{formatSpan(nowSec - node.healthChangedSec)}</td>
-                  {isAdmin ? (
-                    <td>
-                      <NodeHealthForm
-                        cluster={cluster}
-                        node={node.index}
-                        health={node.health}
-                        runs={node.runs}
-                        nowSec={nowSec}
-                        healthAction={setNodeHealthAction}
-                      />
-                    </td>
-                  ) : null}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      </section>
-      <section className="card" aria-labelledby="history-heading">
-        <h2 id="history-heading">Node history</h2>
-        {history.length === 0 ? (
-          <p>No node has changed health yet.</p>
-        ) : (
-          <ol className="decision-list">
-            {history.slice(0, HISTORY_SHOWN).map((entry) => (
-              <li key={`${entry.kind}-${entry.node}-${entry.atSec}`}>
-                {historySentence(entry, clock)}
-              </li>
-            ))}
-          </ol>
-        )}
-      </section>
-      <section className="card" aria-labelledby="drains-heading">
-        <h2 id="drains-heading">Drains finished without a human</h2>
-        <p className="muted small">
-          Drains an executor or the demo executor started, that emptied by themselves. Drains
-          started by a person are in the node history above.
-        </p>
-        {drains.length === 0 ? (
-          <p>None yet.</p>
-        ) : (
-          <ul className="decision-list">
-            {drains.map((drain) => (
-              <li key={`${drain.node}-${drain.atSec}`}>
-                Node {drain.node} emptied at {clock(drain.atSec)}
-                {drain.startedBy
-                  ? `, drained ${actorPhrase(drain.startedBy.actor)} at ${clock(drain.startedBy.atSec)}.`
-                  : " (who started the drain was not recorded)."}
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
-    </>
+    <PrefetchedQueries seeds={[seedQuery(clusterNodesQuery(cluster), nodes)]}>
+      <ClusterNodesView
+        cluster={cluster}
+        isAdmin={user?.isAdmin === true}
+        healthAction={setNodeHealthAction}
+      />
+    </PrefetchedQueries>
   );
 }

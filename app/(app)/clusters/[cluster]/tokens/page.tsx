@@ -2,12 +2,15 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { ClockNote } from "@/components/layout/clock-note";
+import { DataTable, type Column } from "@/components/layout/data-table";
 import { CreateTokenForm, RevokeTokenForm } from "@/components/nodes/token-panel";
 import { getSessionUser } from "@/lib/auth";
-import { listClusterTokens } from "@/lib/data/tokens";
+import { listClusterTokens, type TokenView } from "@/lib/data/tokens";
 import { formatDateTime } from "@/lib/format";
 import { pageParam } from "../../../path-param";
 import { createTokenAction, revokeTokenAction } from "./actions";
+import { PageHead } from "@/components/layout/page-head";
+import { Card } from "@/components/layout/card";
 
 type Props = { params: Promise<{ cluster: string }> };
 
@@ -15,6 +18,32 @@ export const dynamic = "force-dynamic";
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   return { title: `${(await params).cluster} executor tokens` };
+}
+
+function tokenColumns(cluster: string): Column<TokenView>[] {
+  return [
+    { header: "Name", isRowHeader: true, cell: (token) => token.name },
+    { header: "Starts with", cell: (token) => <code>{token.prefix}…</code> },
+    { header: "Created", cell: (token) => formatDateTime(token.createdAt) },
+    {
+      header: "Last used",
+      cell: (token) => (token.lastUsedAt ? formatDateTime(token.lastUsedAt) : "never"),
+    },
+    {
+      header: "Status",
+      cell: (token) =>
+        token.revokedAt ? (
+          "revoked"
+        ) : (
+          <RevokeTokenForm
+            cluster={cluster}
+            tokenId={token.id}
+            tokenName={token.name}
+            revokeAction={revokeTokenAction}
+          />
+        ),
+    },
+  ];
 }
 
 /** A cluster's executor tokens (admins): create one and copy it, see when each was last used. */
@@ -32,72 +61,38 @@ export default async function ExecutorTokensPage({ params }: Props) {
   if (tokens === null) notFound();
   return (
     <>
-      <div className="page-head section-head">
-        <div>
-          <h1>{cluster} executor tokens</h1>
-          <p className="muted">
-            An executor (a SLURM or Kubernetes bridge, or a script) uses a cluster token to post
-            events to and read the plan of this cluster only. How to connect one:{" "}
-            <Link href="/docs/executor.md">Connecting an executor</Link>.
+      <PageHead
+        title={<>{cluster} executor tokens</>}
+        actions={
+          <p>
+            <Link href={`/clusters/${cluster}/nodes`}>Nodes</Link>
+            {" · "}
+            <Link href={`/clusters/${cluster}`}>Queue</Link>
           </p>
-          <ClockNote />
-        </div>
-        <p>
-          <Link href={`/clusters/${cluster}/nodes`}>Nodes</Link>
-          {" · "}
-          <Link href={`/clusters/${cluster}`}>Queue</Link>
+        }
+      >
+        <p className="muted">
+          An executor (a SLURM or Kubernetes bridge, or a script) uses a cluster token to post
+          events to and read the plan of this cluster only. How to connect one:{" "}
+          <Link href="/docs/executor.md">Connecting an executor</Link>.
         </p>
-      </div>
-      <section className="card" aria-labelledby="new-token-heading">
-        <h2 id="new-token-heading">Create a token</h2>
+        <ClockNote />
+      </PageHead>
+      <Card title="Create a token" headingId="new-token-heading">
         <CreateTokenForm cluster={cluster} createAction={createTokenAction} />
-      </section>
-      <section className="card" aria-labelledby="tokens-heading">
-        <h2 id="tokens-heading">Tokens of {cluster}</h2>
+      </Card>
+      <Card title={<>Tokens of {cluster}</>} headingId="tokens-heading">
         {tokens.length === 0 ? (
           <p>None yet.</p>
         ) : (
-          <div className="table-scroll">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Starts with</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">Status</th>
-                </tr>
-              </thead>
-              <tbody>
-                {tokens.map((token) => (
-                  <tr key={token.id}>
-                    <th scope="row" className="tree-row-head">
-                      {token.name}
-                    </th>
-                    <td>
-                      <code>{token.prefix}…</code>
-                    </td>
-                    <td>{formatDateTime(token.createdAt)}</td>
-                    <td>{token.lastUsedAt ? formatDateTime(token.lastUsedAt) : "never"}</td>
-                    <td>
-                      {token.revokedAt ? (
-                        "revoked"
-                      ) : (
-                        <RevokeTokenForm
-                          cluster={cluster}
-                          tokenId={token.id}
-                          tokenName={token.name}
-                          revokeAction={revokeTokenAction}
-                        />
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            label={`Tokens of ${cluster}`}
+            columns={tokenColumns(cluster)}
+            rows={tokens}
+            rowKey={(token) => token.id}
+          />
         )}
-      </section>
+      </Card>
     </>
   );
 }

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { PrefetchedQueries, seedQuery } from "@/components/providers/prefetched-queries";
 import { AdoptDraft } from "@/components/what-if/adopt-draft";
 import { DraftSplit } from "@/components/what-if/draft-split";
 import { WhatIfForm } from "@/components/what-if/what-if-form";
@@ -11,6 +12,10 @@ import { AppError } from "@/lib/errors";
 import { pageParam } from "../../../../path-param";
 import { readForEditor } from "../read-for-editor";
 import { getDefaultReviewPeriod } from "@/lib/data/review-page";
+import { formatDate } from "@/lib/format";
+import { whatIfListQuery } from "@/lib/queries/what-ifs";
+import { PageHead } from "@/components/layout/page-head";
+import { Card } from "@/components/layout/card";
 
 export const metadata: Metadata = { title: "Draft split" };
 export const dynamic = "force-dynamic";
@@ -32,23 +37,24 @@ export default async function DraftPage({
     );
   }
   const [clusters, period] = await Promise.all([listClusters(), getDefaultReviewPeriod()]);
-  const month = { from: new Date(period.fromSec * 1000), to: new Date(period.toSec * 1000) };
   const nodeHref = `/budgets/${encodeURIComponent(draft.nodeId)}`;
   return (
     <>
-      <div className="page-head">
-        <p className="muted small">
-          <Link href={`/budgets?node=${encodeURIComponent(draft.nodeId)}`}>Budgets</Link> /{" "}
-          <Link href={`${nodeHref}/drafts`}>Drafts of {draft.nodeName}</Link> /
-        </p>
-        <h1>Draft split of {draft.nodeName}</h1>
+      <PageHead
+        title={<>Draft split of {draft.nodeName}</>}
+        trail={
+          <p className="muted small">
+            <Link href={`/budgets?node=${encodeURIComponent(draft.nodeId)}`}>Budgets</Link> /{" "}
+            <Link href={`${nodeHref}/drafts`}>Drafts of {draft.nodeName}</Link> /
+          </p>
+        }
+      >
         <p className="muted">
           By {draft.authorName}, {draft.createdAt.slice(0, 16).replace("T", " ")} UTC, from version{" "}
           {draft.basedOnVersion}: “{draft.reason}”
         </p>
-      </div>
-      <section className="card" aria-labelledby="split-heading">
-        <h2 id="split-heading">Proposed split</h2>
+      </PageHead>
+      <Card title="Proposed split" headingId="split-heading">
         <DraftSplit proposed={draft.children} current={draft.currentChildren} />
         <AdoptDraft
           draftId={draft.id}
@@ -61,9 +67,8 @@ export default async function DraftPage({
           currentVersion={draft.currentVersion}
           currentChildren={draft.currentChildren}
         />
-      </section>
-      <section className="card" aria-labelledby="what-if-heading">
-        <h2 id="what-if-heading">What if this split had been in force?</h2>
+      </Card>
+      <Card title="What if this split had been in force?" headingId="what-if-heading">
         <p className="muted">
           Replays the period&apos;s actual demand (every job submitted in it, and work still waiting
           or running at its start) on the simulator under this draft, side by side with what
@@ -74,11 +79,13 @@ export default async function DraftPage({
           draftId={draft.id}
           nodeId={draft.nodeId}
           clusters={clusters.map((cluster) => cluster.name)}
-          defaultFrom={month.from.toISOString().slice(0, 10)}
-          defaultTo={month.to.toISOString().slice(0, 10)}
+          defaultFrom={formatDate(period.fromSec)}
+          defaultTo={formatDate(period.toSec)}
         />
-        <WhatIfList nodeId={draft.nodeId} draftId={draft.id} initial={draft.whatIfs} />
-      </section>
+        <PrefetchedQueries seeds={[seedQuery(whatIfListQuery(draft.id), draft.whatIfs)]}>
+          <WhatIfList nodeId={draft.nodeId} draftId={draft.id} />
+        </PrefetchedQueries>
+      </Card>
     </>
   );
 }

@@ -1,11 +1,14 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { PrefetchedQueries, seedQuery } from "@/components/providers/prefetched-queries";
 import { WhatIfResult } from "@/components/what-if/what-if-result";
 import { getSessionUser } from "@/lib/auth";
 import { getWhatIfForEditor } from "@/lib/simulations/store/what-ifs";
 import { AppError } from "@/lib/errors";
+import { whatIfQuery } from "@/lib/queries/what-ifs";
 import { pageParam } from "../../../../../../path-param";
 import { readForEditor } from "../../../read-for-editor";
+import { PageHead } from "@/components/layout/page-head";
 
 export const metadata: Metadata = { title: "What-if" };
 export const dynamic = "force-dynamic";
@@ -30,18 +33,23 @@ export default async function WhatIfPage({
   const draftHref = `/budgets/${encodeURIComponent(nodeId)}/drafts/${encodeURIComponent(draftId)}`;
   return (
     <>
-      <div className="page-head">
-        <p className="muted small">
-          <Link href={`/budgets/${encodeURIComponent(nodeId)}/drafts`}>Drafts</Link> /{" "}
-          <Link href={draftHref}>The draft</Link> /
-        </p>
-        <h1>What-if: {run.name}</h1>
+      <PageHead
+        title={<>What-if: {run.name}</>}
+        trail={
+          <p className="muted small">
+            <Link href={`/budgets/${encodeURIComponent(nodeId)}/drafts`}>Drafts</Link> /{" "}
+            <Link href={draftHref}>The draft</Link> /
+          </p>
+        }
+      >
         <p className="muted">
           Started by {run.userName}. The result is kept with the draft.{" "}
           <Link href={draftHref}>Back to the draft to adopt it</Link>
         </p>
-      </div>
-      <WhatIfResult initial={run} />
+      </PageHead>
+      <PrefetchedQueries seeds={[seedQuery(whatIfQuery(run.draftId, run.id), run)]}>
+        <WhatIfResult draftId={run.draftId} runId={run.id} />
+      </PrefetchedQueries>
     </>
   );
 }
