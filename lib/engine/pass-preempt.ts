@@ -11,8 +11,9 @@ import {
   positionsWithRoom,
   rankPreemptionReason,
   roomAmong,
+  type PreemptionPlan,
 } from "./preemption";
-import type { Comparison } from "./reasons";
+import type { Comparison, KeptFor, ShortStart } from "./reasons";
 import type { PendingJob } from "./types";
 
 /**
@@ -100,7 +101,22 @@ export function preemptToStart(
     positions,
   );
   if (!plan) throw new Error("A plan failed where canMakeRoom found room.");
-  // GPUs freed beyond what the job takes on a node may let an earlier-failed size fit.
+  return startInPlaceOf(pass, job, plan);
+}
+
+/**
+ * Ends the victims of `plan`, each with its preemption reason, and starts `job` on their GPUs
+ * (`keptFor` and `short` as the start records them). "started-with-surplus" when the victims
+ * freed GPUs beyond the job's on a usable node: they may let a job that failed start now.
+ */
+export function startInPlaceOf(
+  pass: PassState,
+  job: PendingJob,
+  plan: PreemptionPlan,
+  keptFor: KeptFor | null = null,
+  short: ShortStart | null = null,
+): StartOutcome {
+  const { pool, live } = pass;
   const surplus = new Map<number, number>();
   for (const slice of plan.placement) surplus.set(slice.node, -slice.gpus);
   const preemptor = { jobId: job.id, budget: pass.budgetRef(job.budgetId), gpus: job.gpus };
@@ -122,8 +138,9 @@ export function preemptToStart(
     true,
     plan.placement,
     plan.victims.map((index) => live[index]!.run!.id),
-    null,
+    keptFor,
     outranked,
+    short,
   );
   const hasSurplus = [...surplus].some(
     ([node, gpus]) => gpus > 0 && pool.isUsable[pool.positionOf.get(node)!] === 1,

@@ -1,18 +1,11 @@
 import type { LiveRun } from "./live-run";
-import type { StartOutcome } from "./pass-preempt";
-import { endPassRun, mayPlace, reservedNodes, startJob, type PassState } from "./pass-state";
+import { startInPlaceOf, type StartOutcome } from "./pass-preempt";
+import { mayPlace, reservedNodes, startJob, type PassState } from "./pass-state";
 import type { BackfillScreen, PendingQueue } from "./pending-queue";
 import { placeJob } from "./placement";
 import { preemptableGpus } from "./preemptable-totals";
-import {
-  canMakeRoom,
-  hasRoomIn,
-  planPreemption,
-  positionsWithRoom,
-  rankPreemptionReason,
-  roomAmong,
-} from "./preemption";
-import type { Comparison, KeptFor } from "./reasons";
+import { canMakeRoom, hasRoomIn, planPreemption, positionsWithRoom, roomAmong } from "./preemption";
+import type { KeptFor } from "./reasons";
 import { SHORT_MAX_RUNTIME_SEC, shortMaxGpus } from "./short-jobs";
 import type { NodeSlice, PendingJob } from "./types";
 
@@ -195,34 +188,5 @@ function tryStartShort(
     entry.isAllocated &&
     !holdings.mayPreemptAt(jobNode, nodeOfSlot(entry.budgetSlot), job.gpus, entry.gpus);
   const isShareGuardWaived = plan.victims.some((index) => isShielded(live[index]!));
-  const preemptor = { jobId: job.id, budget: pass.budgetRef(job.budgetId), gpus: job.gpus };
-  let outranked: Comparison | null = null;
-  // GPUs freed beyond what the job takes on a node may let a job that failed start now.
-  const surplus = new Map<number, number>();
-  for (const slice of plan.placement) surplus.set(slice.node, -slice.gpus);
-  for (const index of plan.victims) {
-    const entry = live[index]!;
-    const run = entry.run!;
-    for (const slice of run.placement) {
-      surplus.set(slice.node, (surplus.get(slice.node) ?? 0) + slice.gpus);
-    }
-    const parting = run.isAllocated ? pass.partingOf(job.budgetId, run.budgetId) : null;
-    const victim = pass.budgetRef(run.budgetId);
-    if (run.isAllocated && outranked === null) outranked = { budget: victim, parting };
-    endPassRun(pass, entry, rankPreemptionReason(run, preemptor, victim, nowSec, parting));
-  }
-  startJob(
-    pass,
-    job,
-    true,
-    plan.placement,
-    plan.victims.map((index) => live[index]!.run!.id),
-    keptFor(plan.placement),
-    outranked,
-    { isShareGuardWaived },
-  );
-  const hasSurplus = [...surplus].some(
-    ([node, gpus]) => gpus > 0 && pool.isUsable[pool.positionOf.get(node)!] === 1,
-  );
-  return hasSurplus ? "started-with-surplus" : "started";
+  return startInPlaceOf(pass, job, plan, keptFor(plan.placement), { isShareGuardWaived });
 }
