@@ -23,7 +23,7 @@ export type LoadedNodes = {
  * a pass: no pass runs inside another); else they are read anew, and standing runs remember
  * them. Throws when the nodes are not those the standing runs were made for.
  *
- * @example const { pool, downAt } = loadNodes(standingRunsState(input.runs), cluster.nodes)
+ * @example const { pool, downAt } = loadNodes(standing, cluster.nodes)
  */
 export function loadNodes(
   standing: StandingRunsState | null,

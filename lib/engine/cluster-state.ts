@@ -5,17 +5,12 @@ import { preemptionOutcome } from "./contract";
 import { createHoldings, createHoldingsOn, type Holdings } from "./holdings";
 import type { LiveRun } from "./live-run";
 import { beginNodeRunsPass, type NodeRuns } from "./node-runs";
-import type { SchedulePassInput } from "./pass-types";
+import type { FastPassInput } from "./pass-types";
 import { createPositionLookup, type FreeGpuBounds, type GpuPool } from "./placement";
 import type { PreemptableTotals } from "./preemptable-totals";
 import { compareVictims, type VictimSlot } from "./preemption";
 import type { BudgetRef, DrainCompleteDecision, PreemptDecision, PreemptReason } from "./reasons";
-import {
-  heldByTreeNode,
-  standingRunsState,
-  treeNodeBySlot,
-  type StandingRunsState,
-} from "./standing-runs";
+import { heldByTreeNode, treeNodeBySlot, type StandingRunsState } from "./standing-runs";
 import type { ActiveRun, BudgetTree } from "./types";
 import { usableFreeBounds } from "./usable-free";
 
@@ -86,12 +81,12 @@ export type ClusterState = {
  * @example loadClusterState(input, rankOf, budgetRef).preemptions // node-down and drain ones
  */
 export function loadClusterState(
-  input: SchedulePassInput,
+  input: FastPassInput,
   rankOf: (budgetId: string) => number,
   budgetRef: (budgetId: string) => BudgetRef,
 ): ClusterState {
   const { cluster, nowSec } = input;
-  const standing = standingRunsState(input.runs);
+  const standing = Array.isArray(input.runs) ? null : (input.runs as StandingRunsState);
   // Health and position per node index, in flat arrays: loading reads them for every run of
   // every pass. Standing runs keep them while the nodes stay as they were.
   const { pool, healthAt, downAt, drainingAt } = loadNodes(standing, cluster.nodes);

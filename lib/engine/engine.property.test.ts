@@ -8,7 +8,13 @@ import { createHoldings } from "./holdings";
 import { createStandingQueue } from "./pending-queue";
 import { createStandingRuns } from "./standing-runs";
 import { createGpuPool, placeJob } from "./placement";
-import { runSchedulePass, type SchedulePassInput, type SchedulePassResult } from "./schedule-pass";
+import {
+  rankLookup,
+  runFastPass,
+  runSchedulePass,
+  type SchedulePassInput,
+  type SchedulePassResult,
+} from "./schedule-pass";
 import { isShortJob, SHORT_MAX_RUNTIME_SEC } from "./short-jobs";
 import { buildTree, type TreeSpec } from "./test-helpers";
 import { computeLeafUsage } from "./usage-window";
@@ -369,11 +375,12 @@ describe("scheduling pass properties", () => {
         }
         runs.add(run);
       });
-      const standing = { ...input, pending: queue, runs };
-      expect(runSchedulePass(standing)).toEqual(result);
+      const { ranking } = result;
+      const standing = { ...input, ranking, rankOf: rankLookup(ranking), queue, runs: runs.state };
+      expect(runFastPass(standing).result).toEqual(result);
       // A pass leaves them as it found them.
-      expect(runSchedulePass(standing)).toEqual(result);
-      const quiet = runSchedulePass({ ...standing, describeWaits: false });
+      expect(runFastPass(standing).result).toEqual(result);
+      const quiet = runFastPass({ ...standing, describeWaits: false }).result;
       expect(quiet).toEqual(runSchedulePass({ ...input, describeWaits: false }));
     });
   });

@@ -60,12 +60,13 @@ export {
 } from "./placement";
 export { compareVictims } from "./preemption";
 export {
-  createStandingQueue,
-  queueFromPending,
-  type PendingQueue,
-  type StandingQueue,
-} from "./pending-queue";
-export { createStandingRuns, type StandingRuns } from "./standing-runs";
+  createIncrementalScheduler,
+  type IncrementalOptions,
+  type IncrementalPassInput,
+  type IncrementalScheduler,
+  type PassSkip,
+  type SkipCheck,
+} from "./incremental-scheduler";
 export { runSchedulePass } from "./schedule-pass";
 export { isShortJob, SHORT_MAX_RUNTIME_SEC } from "./short-jobs";
 export type { SchedulePassInput, SchedulePassResult } from "./pass-types";

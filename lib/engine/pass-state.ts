@@ -5,7 +5,7 @@ import type { Holdings } from "./holdings";
 import type { LiveRun } from "./live-run";
 import { touchNodeRuns } from "./node-runs";
 import type { HeldReservation } from "./pass-reservation";
-import type { SchedulePassInput } from "./pass-types";
+import type { FastPassInput } from "./pass-types";
 import type { RankOf } from "./pending-queue";
 import { mayPlaceWithin, type FreeGpuBounds, type GpuPool } from "./placement";
 import { createPreemptableBound, type PreemptableBound } from "./preemptable-bound";
@@ -77,7 +77,7 @@ export type PassState = {
  * @example const pass = createPassState(input, ranking, rankOf, budgetRef, loaded)
  */
 export function createPassState(
-  input: SchedulePassInput,
+  input: FastPassInput,
   ranking: FairTreeRanking,
   rankOf: RankOf,
   budgetRef: (budgetId: string) => BudgetRef,

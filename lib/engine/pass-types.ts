@@ -1,12 +1,12 @@
 import type { FairTreeRanking } from "./fair-tree";
-import type { PendingQueue } from "./pending-queue";
+import type { PendingQueue, RankOf } from "./pending-queue";
 import type {
   DrainCompleteDecision,
   PreemptDecision,
   StartDecision,
   WaitDecision,
 } from "./reasons";
-import type { StandingRuns } from "./standing-runs";
+import type { StandingRunsState } from "./standing-runs";
 import type { ActiveRun, BudgetTree, ClusterSpec, PendingJob, UsageMode } from "./types";
 
 // What a scheduling pass takes and gives (`runSchedulePass`, `runReferencePass`).
@@ -32,13 +32,10 @@ type SchedulePassCommon = {
   /** The moment of the pass, in the caller's epoch seconds. */
   nowSec: number;
   tree: BudgetTree;
-  /** Runs holding GPUs: a list, or runs the caller keeps between passes (`createStandingRuns`). */
-  runs: readonly ActiveRun[] | StandingRuns;
-  /**
-   * The waiting jobs: a list, or a queue the caller keeps between passes (`createStandingQueue`),
-   * which spares the pass screening and sorting the whole queue.
-   */
-  pending: readonly PendingJob[] | PendingQueue;
+  /** Runs holding GPUs. */
+  runs: readonly ActiveRun[];
+  /** The waiting jobs. */
+  pending: readonly PendingJob[];
   /** How `leafUsage` was counted, for usage ratios; default a window of `cluster.lookbackSec`. */
   usageMode?: UsageMode;
   /**
@@ -60,11 +57,28 @@ export type SchedulePassResult = {
   waiting: WaitDecision[];
   /** Jobs left waiting that may start later (errors excluded), by kind. */
   waitingCounts: { allocated: number; unallocated: number };
+  /** Draining nodes left without runs: ready for maintenance. */
+  drainsCompleted: DrainCompleteDecision[];
+};
+
+/**
+ * A pass as the fast path runs it (internal to the engine): ranked, with runs as a list or as the
+ * standing runs an `IncrementalScheduler` keeps, and jobs as a queue (a list's, or a standing one).
+ */
+export type FastPassInput = Omit<SchedulePassCommon, "runs" | "pending"> & {
+  ranking: FairTreeRanking;
+  /** The ranks of `ranking` as a lookup; the same function while the ranks hold (see `walk`). */
+  rankOf: RankOf;
+  runs: readonly ActiveRun[] | StandingRunsState;
+  queue: PendingQueue;
+};
+
+/** A pass's result and what the quiet-pass check reads of it (internal; both passes give it). */
+export type PassOutcome = {
+  result: SchedulePassResult;
   /**
    * The rank of the job holding the reservation when the allocated jobs were last walked (the
    * first that could not start and that the healthy nodes could hold), or null if none did.
    */
   reservationHolderRank: number | null;
-  /** Draining nodes left without runs: ready for maintenance. */
-  drainsCompleted: DrainCompleteDecision[];
 };

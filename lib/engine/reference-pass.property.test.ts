@@ -1,15 +1,16 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createStandingQueue } from "./pending-queue";
-import { runReferencePass, type ReferencePassInput } from "./reference-pass";
-import { runSchedulePass, type SchedulePassResult } from "./schedule-pass";
-import { createStandingRuns } from "./standing-runs";
+import { createIncrementalScheduler } from "./incremental-scheduler";
+import type { PassOutcome } from "./pass-types";
+import { queueFromPending } from "./pending-queue";
+import { referencePassOutcome, type ReferencePassInput } from "./reference-pass";
+import { rankLookup, runFastPass, runSchedulePass, type SchedulePassResult } from "./schedule-pass";
 import { buildTree, type TreeSpec } from "./test-helpers";
 import type { ActiveRun, NodeHealth, NodeSlice, PendingJob, Priority } from "./types";
 
 // The fast pass, as the live tick calls it (lists) and as the simulator keeps its state between
-// passes (a standing queue and standing runs), decides exactly what the reference pass decides:
-// starts with their placement, preemptions, the reservation's holder, reasons for waiting.
+// passes (an incremental scheduler), decides exactly what the reference pass decides: starts with
+// their placement, preemptions, the reservation's holder, reasons for waiting.
 
 const NOW = 50_000;
 const RUNS = { numRuns: 120 };
@@ -260,7 +261,22 @@ const seen = {
   gangStarts: 0,
 };
 
-function count(result: SchedulePassResult): void {
+/** The fast pass on lists, as `runSchedulePass` runs it, with its reservation holder's rank. */
+function fastOutcome(input: ReferencePassInput, ranking: PassOutcome["result"]["ranking"]) {
+  const queue = queueFromPending(input.pending, input.tree, input.cluster);
+  return runFastPass({ ...input, ranking, rankOf: rankLookup(ranking), queue });
+}
+
+/** The fast pass and the reference on one input: the same result and reservation holder. */
+function expectSameAsReference(input: ReferencePassInput): void {
+  const expected = referencePassOutcome(input);
+  expect(runSchedulePass(input)).toEqual(expected.result);
+  const { reservationHolderRank } = fastOutcome(input, expected.result.ranking);
+  expect(reservationHolderRank).toBe(expected.reservationHolderRank);
+  count(expected);
+}
+
+function count({ result, reservationHolderRank }: PassOutcome): void {
   for (const start of result.starts) {
     seen.placements += 1;
     if (start.placement.length > 1) seen.gangStarts += 1;
@@ -278,20 +294,27 @@ function count(result: SchedulePassResult): void {
     if (reason.rule === "preempt-drain") seen.drains += 1;
     if (reason.rule === "preempt-node-down") seen.nodeDowns += 1;
   }
-  if (result.reservationHolderRank !== null) seen.holders += 1;
+  if (reservationHolderRank !== null) seen.holders += 1;
   seen.reservationWaits += result.waiting.filter(
     (w) => w.reason.rule === "wait-reservation",
   ).length;
+}
+
+/** Free GPUs per node index with `runs` holding theirs. */
+function freeGpusOf(nodes: readonly { index: number; gpus: number }[], runs: readonly ActiveRun[]) {
+  const free: number[] = [];
+  for (const node of nodes) free[node.index] = node.gpus;
+  for (const run of runs) {
+    for (const slice of run.placement) free[slice.node] = free[slice.node]! - slice.gpus;
+  }
+  return free;
 }
 
 describe("the reference pass", () => {
   it("the fast pass on lists (as the live tick calls it) decides exactly what it decides", () => {
     fc.assert(
       fc.property(scenarioArb, fc.boolean(), (s, describeWaits) => {
-        const input = { ...toInput(s), describeWaits };
-        const expected = runReferencePass(input);
-        expect(runSchedulePass(input)).toEqual(expected);
-        count(expected);
+        expectSameAsReference({ ...toInput(s), describeWaits });
       }),
       RUNS,
     );
@@ -300,10 +323,7 @@ describe("the reference pass", () => {
   it("the fast pass decides what it decides on crowded clusters (preemption, backfill)", () => {
     fc.assert(
       fc.property(crowdedArb, fc.boolean(), (s, describeWaits) => {
-        const input = { ...toInput(s), describeWaits };
-        const expected = runReferencePass(input);
-        expect(runSchedulePass(input)).toEqual(expected);
-        count(expected);
+        expectSameAsReference({ ...toInput(s), describeWaits });
       }),
       RUNS,
     );
@@ -312,16 +332,13 @@ describe("the reference pass", () => {
   it("the fast pass decides what it decides for short jobs on busy clusters (ADR 092)", () => {
     fc.assert(
       fc.property(shortArb, fc.boolean(), (s, describeWaits) => {
-        const input = { ...toInput(s), describeWaits };
-        const expected = runReferencePass(input);
-        expect(runSchedulePass(input)).toEqual(expected);
-        count(expected);
+        expectSameAsReference({ ...toInput(s), describeWaits });
       }),
       { numRuns: 400 },
     );
   });
 
-  it("standing queue and runs, kept over passes with arrivals and ends, decide what it decides", () => {
+  it("an incremental scheduler, kept over passes with arrivals and ends, decides what it decides", () => {
     const stepArb = fc.record({
       afterSec: fc.constantFrom<number>(0, 60, 300, 600, 3600, 20_000),
       endEvery: fc.integer({ min: 0, max: 4 }),
@@ -335,30 +352,44 @@ describe("the reference pass", () => {
       fc.property(scenarioArb, fc.array(stepArb, { minLength: 1, maxLength: 4 }), (s, steps) => {
         const first = toInput(s);
         let input = { ...first, describeWaits: steps.length % 2 === 0 };
-        const queue = createStandingQueue(input.tree, input.cluster);
-        const standing = createStandingRuns(input.cluster.nodes);
-        for (const job of input.pending) queue.add(job);
-        for (const run of input.runs) standing.add(run);
+        const scheduler = createIncrementalScheduler(input.tree, input.cluster);
+        for (const job of input.pending) scheduler.addJob(job);
+        for (const run of input.runs) scheduler.addRun(run);
         let jobs = [...input.pending];
         let runs = [...input.runs];
         for (let pass = 0; pass <= steps.length; pass += 1) {
-          const expected = runReferencePass({ ...input, pending: jobs, runs });
-          const result = runSchedulePass({ ...input, pending: queue, runs: standing });
-          expect(result).toEqual(expected);
+          const expected = referencePassOutcome({ ...input, pending: jobs, runs });
+          const { ranking } = expected.result;
+          // A pass it shows to decide nothing decides nothing.
+          const freeGpus = freeGpusOf(input.cluster.nodes, runs);
+          const skip = scheduler.canSkipPass({
+            cluster: input.cluster,
+            nowSec: input.nowSec,
+            freeGpus,
+            usableFreeGpus: input.cluster.nodes
+              .filter((node) => node.health === "healthy")
+              .reduce((sum, node) => sum + freeGpus[node.index]!, 0),
+            ranking: () => ranking,
+          });
+          if (skip !== null) {
+            expect(expected.result.starts).toEqual([]);
+            expect(expected.result.preemptions).toEqual([]);
+          }
+          const result = scheduler.pass({ ...input, ranking });
+          expect(result).toEqual(expected.result);
           count(expected);
           const step = steps[pass];
           if (!step) break;
           // Apply the pass: starts leave the queue and run, preempted runs leave (down-node runs
           // too), resumable ones come back as jobs; then time passes, runs end and jobs arrive.
           const { kept, started } = runsAfter(runs, result, jobs);
-          for (const start of result.starts) queue.remove(start.jobId);
           jobs = jobs.filter((job) => !result.starts.some((start) => start.jobId === job.id));
-          for (const preemption of result.preemptions) standing.remove(preemption.runId);
-          for (const run of started) standing.add(run);
+          for (const preemption of result.preemptions) scheduler.endRun(preemption.runId);
+          for (const run of started) scheduler.addRun(run);
           runs = [...kept, ...started];
           const ending =
             step.endEvery > 0 ? runs.filter((_, i) => i % (step.endEvery + 1) === 0) : [];
-          for (const run of ending) standing.remove(run.id);
+          for (const run of ending) scheduler.endRun(run.id);
           runs = runs.filter((run) => !ending.includes(run));
           const nowSec = input.nowSec + step.afterSec;
           const arrivals = step.arrivals.map((job, i) => ({
@@ -366,7 +397,7 @@ describe("the reference pass", () => {
             id: `a${pass}-${i}`,
             submitSec: nowSec,
           }));
-          for (const job of arrivals) queue.add(job);
+          for (const job of arrivals) scheduler.addJob(job);
           jobs = [...jobs, ...arrivals];
           const nodes = input.cluster.nodes.map((node) =>
             step.healthChange && node.index === step.healthChange.node % input.cluster.nodes.length

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { runReferencePass } from "./reference-pass";
+import { referencePassOutcome, runReferencePass } from "./reference-pass";
 import { runSchedulePass } from "./schedule-pass";
 import { buildTree, makeCluster, makeJob, makeRun } from "./test-helpers";
 
@@ -20,7 +20,7 @@ describe("runReferencePass", () => {
       ["small", [{ node: 0, gpus: 2 }]],
     ]);
     expect(result.starts[0]!.reason).toMatchObject({ keptFor: { jobId: "big", readyAtSec: 2000 } });
-    expect(result.reservationHolderRank).toBe(1);
+    expect(referencePassOutcome(input).reservationHolderRank).toBe(1);
     expect(runSchedulePass(input)).toEqual(result);
   });
 

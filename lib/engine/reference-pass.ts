@@ -29,17 +29,14 @@ import {
   type ReferenceReservation,
   type ReferenceRun,
 } from "./reference-rules";
-import type { SchedulePassInput, SchedulePassResult } from "./pass-types";
+import type { PassOutcome, SchedulePassInput, SchedulePassResult } from "./pass-types";
 import { isShortJob, MAX_SHORT_ROUNDS, SHORT_MAX_RUNTIME_SEC, shortMaxGpus } from "./short-jobs";
-import type { ActiveRun, NodeSlice, PendingJob } from "./types";
+import type { NodeSlice, PendingJob } from "./types";
 import { usageWindowSec } from "./usage-window";
 import { describeWaiting } from "./wait-reasons";
 
-/** The input of {@link runReferencePass}: a pass input with runs and jobs as plain lists. */
-export type ReferencePassInput = SchedulePassInput & {
-  runs: readonly ActiveRun[];
-  pending: readonly PendingJob[];
-};
+/** The input of {@link runReferencePass}: the same as `runSchedulePass`'s. */
+export type ReferencePassInput = SchedulePassInput;
 
 /** What the reference pass works on: the nodes, the runs, and the decisions so far. */
 type PassState = {
@@ -105,6 +102,16 @@ const MAX_SWEEPS = 8;
  * @example runReferencePass({ cluster, nowSec: 3600, tree, leafUsage: {}, runs: [], pending }).starts
  */
 export function runReferencePass(input: ReferencePassInput): SchedulePassResult {
+  return referencePassOutcome(input).result;
+}
+
+/**
+ * `runReferencePass` with the rank of the last sweep's reservation holder, which the fast
+ * pass gives its quiet-pass check (internal; the property tests compare both).
+ *
+ * @example referencePassOutcome(input).reservationHolderRank // null when no job was kept for
+ */
+export function referencePassOutcome(input: ReferencePassInput): PassOutcome {
   const ranking = input.ranking ?? rankFor(input);
   const state = loadState(input, ranking);
   endRunsOnUnhealthyNodes(state);
@@ -120,9 +127,8 @@ export function runReferencePass(input: ReferencePassInput): SchedulePassResult 
     allocated: allocated.filter((job) => !state.started.has(job)).length,
     unallocated: unallocated.filter((job) => !state.started.has(job)).length,
   };
-  state.result.reservationHolderRank = holder?.rank ?? null;
   if (input.describeWaits !== false) describeWaits(state, holder, allocated, unallocated);
-  return state.result;
+  return { result: state.result, reservationHolderRank: holder?.rank ?? null };
 }
 
 /** Step 1: the ranking of the input's usage. */
@@ -184,7 +190,6 @@ function loadState(input: ReferencePassInput, ranking: FairTreeRanking): PassSta
       preemptions: [],
       waiting: [],
       waitingCounts: { allocated: 0, unallocated: 0 },
-      reservationHolderRank: null,
       drainsCompleted: [],
     },
   };

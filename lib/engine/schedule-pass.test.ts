@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { explainReason } from "./explain";
-import { runSchedulePass, type SchedulePassInput, type SchedulePassResult } from "./schedule-pass";
+import { queueFromPending } from "./pending-queue";
+import {
+  rankLookup,
+  runFastPass,
+  runSchedulePass,
+  type SchedulePassInput,
+  type SchedulePassResult,
+} from "./schedule-pass";
 import { buildTree, makeCluster, makeJob, makeRun } from "./test-helpers";
 
 // hi ranks 1 (no usage), lo ranks 2 (all the usage), zero has no share (rank 3).
@@ -11,8 +18,8 @@ const TREE = buildTree({
 const USAGE = { lo: 1_000_000 };
 const NOW = 7200;
 
-function pass(extra: Partial<SchedulePassInput>): SchedulePassResult {
-  return runSchedulePass({
+function inputOf(extra: Partial<SchedulePassInput>): SchedulePassInput {
+  return {
     cluster: makeCluster(4),
     nowSec: NOW,
     tree: TREE,
@@ -20,7 +27,20 @@ function pass(extra: Partial<SchedulePassInput>): SchedulePassResult {
     runs: [],
     pending: [],
     ...extra,
-  });
+  };
+}
+
+function pass(extra: Partial<SchedulePassInput>): SchedulePassResult {
+  return runSchedulePass(inputOf(extra));
+}
+
+/** The rank of the last sweep's reservation holder, as the fast pass gives its quiet check. */
+function holderRankOf(extra: Partial<SchedulePassInput>): number | null {
+  const input = inputOf(extra);
+  const { ranking } = runSchedulePass(input);
+  const queue = queueFromPending(input.pending, input.tree, input.cluster);
+  return runFastPass({ ...input, ranking, rankOf: rankLookup(ranking), queue })
+    .reservationHolderRank;
 }
 
 function startsOf(result: SchedulePassResult): [string, string][] {
@@ -40,19 +60,20 @@ function waitingOf(result: SchedulePassResult): [string, string][] {
 
 describe("runSchedulePass placement", () => {
   it("puts a job that fits in one node on the node with the fewest free GPUs that hold it", () => {
-    const result = pass({
+    const extra = {
       runs: [
         makeRun("r0", "lo", [{ node: 0, gpus: 6 }]),
         makeRun("r2", "lo", [{ node: 2, gpus: 4 }]),
       ],
       pending: [makeJob("j1", "hi", 2), makeJob("j2", "hi", 3)],
-    });
+    };
+    const result = pass(extra);
     expect(startsOf(result)).toEqual([
       ["j1", "0:2"],
       ["j2", "2:3"],
     ]);
     expect(result.waiting).toEqual([]);
-    expect(result.reservationHolderRank).toBeNull();
+    expect(holderRankOf(extra)).toBeNull();
   });
 
   it("a job larger than any node takes whole nodes, all at once", () => {
@@ -381,7 +402,7 @@ describe("runSchedulePass queue order and reservation", () => {
   });
 
   it("reserves nodes for the first blocked job: lower-ranked jobs may not start there", () => {
-    const result = pass({
+    const extra = {
       cluster: makeCluster(2),
       runs: [
         makeRun("p0", "lo", [{ node: 0, gpus: 4 }], { startSec: 6000, protectedUntilSec: 9000 }),
@@ -392,14 +413,15 @@ describe("runSchedulePass queue order and reservation", () => {
         makeJob("small", "lo", 4, { submitSec: 0 }),
         makeJob("free", "lo", 2, { submitSec: 0, minRuntimeSec: 0 }),
       ],
-    });
+    };
+    const result = pass(extra);
     expect(startsOf(result)).toEqual([["free", "0:2"]]);
     expect(waitingOf(result)).toEqual([
       ["big", "wait-resources"],
       ["small", "wait-reservation"],
     ]);
     // big, of hi, holds the reservation; hi ranks first.
-    expect(result.reservationHolderRank).toBe(1);
+    expect(holderRankOf(extra)).toBe(1);
     expect(result.waiting.map((wait) => explainReason(wait.reason))).toEqual([
       "Waiting: needs 16 GPUs on whole nodes; 6 are free (0 whole nodes); 8 are held by protected runs until +2h40m; no budget ranks above yours; nodes 0-1 are kept for it, expected ready by +2h40m.",
       "Waiting: needs 4 GPUs on one node; it would fit, but nodes 0-1 are kept for a job of hi that needs 16 GPUs (ready by +2h40m; a job protected only until then may use them); hi (at 0% of its weekly share) ranks above lo (at 21%), its sibling, so their own figures decide; 1 budget ranks above yours.",

@@ -4,9 +4,14 @@ import { startUnallocatedJobs } from "./pass-unallocated";
 import { createPassState, reservedNodes, startJob } from "./pass-state";
 import { sweepShortJobs } from "./pass-short";
 import { sweepAllocatedQueue } from "./pass-sweep";
-import type { SchedulePassInput, SchedulePassResult } from "./pass-types";
+import type {
+  FastPassInput,
+  PassOutcome,
+  SchedulePassInput,
+  SchedulePassResult,
+} from "./pass-types";
 import { describeWaitingJobs } from "./pass-waits";
-import { isPendingQueue, queueFromPending, type RankOf } from "./pending-queue";
+import { queueFromPending, type RankOf } from "./pending-queue";
 import type { BudgetRef, WaitDecision } from "./reasons";
 import { forgetWholeNodeScan, type Reservation } from "./reservation";
 import { MAX_SHORT_ROUNDS } from "./short-jobs";
@@ -27,8 +32,9 @@ export type { SchedulePassInput, SchedulePassResult } from "./pass-types";
  * Unallocated jobs then take any GPUs still free. Every pending job gets a start or a reason to
  * wait.
  *
- * Pure and deterministic: the same input gives the same output; inputs are not mutated (a
- * standing queue or standing runs is left as the pass found it).
+ * Pure and deterministic: the same input gives the same output; inputs are not mutated. A caller
+ * that sees runs and jobs change by small deltas from pass to pass (the simulator) keeps them in
+ * an `IncrementalScheduler` instead, which decides the same faster.
  * Throws only on broken invariants (runs overfilling a node, unknown node indices).
  *
  * @example
@@ -36,44 +42,55 @@ export type { SchedulePassInput, SchedulePassResult } from "./pass-types";
  * result.starts.map((start) => start.jobId);
  */
 export function runSchedulePass(input: SchedulePassInput): SchedulePassResult {
-  const { cluster, tree } = input;
-  const ranking =
+  const ranking = rankingOf(input);
+  const queue = queueFromPending(input.pending, input.tree, input.cluster);
+  return runFastPass({ ...input, ranking, rankOf: rankLookup(ranking), queue }).result;
+}
+
+/**
+ * The ranking a pass on `input` uses: the one given, else the tree ranked on `leafUsage` over
+ * the cluster's GPUs and the usage window.
+ *
+ * @example rankingOf({ cluster, nowSec, tree, leafUsage: {}, runs: [], pending: [] }).leafCount
+ */
+export function rankingOf(input: SchedulePassInput): FairTreeRanking {
+  const { cluster } = input;
+  return (
     input.ranking ??
-    rankBudgets(tree, input.leafUsage!, {
+    rankBudgets(input.tree, input.leafUsage!, {
       capacityGpus: cluster.nodes.reduce((sum, node) => sum + node.gpus, 0),
       windowSec: input.usageMode ? usageWindowSec(input.usageMode) : cluster.lookbackSec,
-    });
-  const rankOf = rankLookup(ranking);
-  const budgetRef = createBudgetRefs(tree, ranking);
+    })
+  );
+}
 
-  const state = loadClusterState(input, rankOf, budgetRef);
+/**
+ * A budget's rank in `ranking`: budgets it does not rank come after every leaf.
+ *
+ * @example rankLookup(ranking)("unknown") // ranking.leafCount + 1
+ */
+export function rankLookup(ranking: FairTreeRanking): RankOf {
+  const ranks = ranking.rankByBudgetId;
+  const unknownRank = ranking.leafCount + 1;
+  return (budgetId: string): number => ranks[budgetId] ?? unknownRank;
+}
+
+/**
+ * `runSchedulePass` on runs and jobs as given (internal to the engine): lists, or the standing
+ * runs and queue an `IncrementalScheduler` keeps. Standing runs are left as the pass found them.
+ *
+ * @example runFastPass({ ...input, ranking, rankOf, runs: standing.state, queue }).result
+ */
+export function runFastPass(input: FastPassInput): PassOutcome {
+  const { ranking } = input;
+  const budgetRef = createBudgetRefs(input.tree, ranking);
+  const state = loadClusterState(input, input.rankOf, budgetRef);
   try {
-    return decide(input, ranking, rankOf, budgetRef, state);
+    return decide(input, ranking, input.rankOf, budgetRef, state);
   } finally {
     state.finish();
     forgetWholeNodeScan();
   }
-}
-
-/** Rank lookups by the ranks they read: see `rankLookup`. */
-const rankLookups = new WeakMap<
-  Readonly<Record<string, number>>,
-  { leafCount: number; rankOf: RankOf }
->();
-
-/**
- * A budget's rank in `ranking` (budgets it does not rank come after every leaf). The same
- * function for rankings that share their ranks (the ranker shares them while the leaves' ranks
- * and order stay the same), so a standing queue can keep its order of budgets (`walk`).
- */
-function rankLookup(ranking: FairTreeRanking): RankOf {
-  const ranks = ranking.rankByBudgetId;
-  const kept = rankLookups.get(ranks);
-  if (kept?.leafCount === ranking.leafCount) return kept.rankOf;
-  const unknownRank = ranking.leafCount + 1;
-  const rankOf = (budgetId: string): number => ranks[budgetId] ?? unknownRank;
-  rankLookups.set(ranks, { leafCount: ranking.leafCount, rankOf });
-  return rankOf;
 }
 
 /**
@@ -83,18 +100,15 @@ function rankLookup(ranking: FairTreeRanking): RankOf {
  * then the reasons of the jobs left waiting.
  */
 function decide(
-  input: SchedulePassInput,
+  input: FastPassInput,
   ranking: FairTreeRanking,
   rankOf: RankOf,
   budgetRef: (budgetId: string) => BudgetRef,
   loaded: ClusterState,
-): SchedulePassResult {
-  const { cluster, nowSec, tree } = input;
+): PassOutcome {
+  const { nowSec, queue } = input;
   const pass = createPassState(input, ranking, rankOf, budgetRef, loaded);
   // Jobs that can never start as submitted, then the queue, read only as far as needed.
-  const queue = isPendingQueue(input.pending)
-    ? input.pending
-    : queueFromPending(input.pending, tree, cluster);
   const waiting: WaitDecision[] = [...queue.errors];
 
   // Wait reasons name the reservation as the last allocated sweep left it: its nodes are chosen
@@ -114,7 +128,7 @@ function decide(
   if (input.describeWaits !== false) {
     describeWaitingJobs(pass, queue, heldReservation, waiting);
   }
-  return {
+  const result: SchedulePassResult = {
     atSec: nowSec,
     ranking,
     starts: pass.starts,
@@ -124,7 +138,7 @@ function decide(
       allocated: queue.allocatedCount - pass.startedAllocated,
       unallocated: queue.unallocatedCount - pass.startedUnallocated,
     },
-    reservationHolderRank: pass.reservation?.holderRank ?? null,
     drainsCompleted: loaded.drainsCompleted,
   };
+  return { result, reservationHolderRank: pass.reservation?.holderRank ?? null };
 }

@@ -1,14 +1,39 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { freeGpuBounds } from "./placement";
-import { runSchedulePass } from "./schedule-pass";
+import { queueFromPending } from "./pending-queue";
+import type { PassOutcome } from "./pass-types";
+import {
+  rankingOf,
+  rankLookup,
+  runFastPass,
+  runSchedulePass,
+  type SchedulePassInput,
+} from "./schedule-pass";
 import { createHoldings } from "./holdings";
-import { createStandingRuns, heldByTreeNode, standingRunsState } from "./standing-runs";
+import { createStandingRuns, heldByTreeNode, type StandingRuns } from "./standing-runs";
 import { countUsableFree } from "./usable-free";
 import { buildTree, makeCluster, makeJob, makeRun } from "./test-helpers";
 import type { ActiveRun, ClusterNodeState, ClusterSpec, NodeHealth } from "./types";
 
 const tree = buildTree({ name: "lab", children: [{ name: "a" }, { name: "b" }] });
+
+/** A pass on standing runs, the jobs as a list: `runSchedulePass`, the runs kept between passes. */
+function outcomeOn(input: Omit<SchedulePassInput, "runs"> & { runs: StandingRuns }): PassOutcome {
+  const ranking = rankingOf({ ...input, runs: [] } as SchedulePassInput);
+  const queue = queueFromPending(input.pending, input.tree, input.cluster);
+  return runFastPass({
+    ...input,
+    ranking,
+    rankOf: rankLookup(ranking),
+    runs: input.runs.state,
+    queue,
+  });
+}
+
+function passOn(input: Omit<SchedulePassInput, "runs"> & { runs: StandingRuns }) {
+  return outcomeOn(input).result;
+}
 
 /**
  * Two unprotected runs, of a on node 0 (8 GPUs) and of b on node 1 (4), standing and as a list,
@@ -22,7 +47,7 @@ function twoUnprotectedRuns(clusterNow: () => ClusterSpec) {
   const runs = createStandingRuns(clusterNow().nodes);
   for (const run of list) runs.add(run);
   const input = { nowSec: 100, tree, leafUsage: { a: 5, b: 5 }, pending: [] };
-  const pass = () => runSchedulePass({ ...input, cluster: clusterNow(), runs });
+  const pass = () => passOn({ ...input, cluster: clusterNow(), runs });
   const expected = () => runSchedulePass({ ...input, cluster: clusterNow(), runs: list });
   return { list, runs, pass, expected };
 }
@@ -51,7 +76,7 @@ describe("standing runs", () => {
       pending: [makeJob("wide", "b", 8), makeJob("small", "a", 2)],
     };
     const fromList = runSchedulePass({ ...input, runs: kept });
-    expect(runSchedulePass({ ...input, runs })).toEqual(fromList);
+    expect(passOn({ ...input, runs })).toEqual(fromList);
     // The runs on the down node end first, in the order they were added.
     expect(fromList.preemptions.filter((p) => p.reason.rule === "preempt-node-down")).toEqual(
       kept
@@ -67,7 +92,7 @@ describe("standing runs", () => {
     });
     const cluster = makeCluster(4, 8);
     const runs = createStandingRuns(cluster.nodes);
-    const state = standingRunsState(runs)!;
+    const state = runs.state;
     const standing: ActiveRun[] = [];
     // Leaves of either tree, and one of neither (held nowhere); unallocated runs hold nothing.
     const budgets = ["a", "b", "p/a", "p/c", "gone"];
@@ -115,7 +140,7 @@ describe("standing runs", () => {
     expect(runs.size).toBe(1);
     const other = makeCluster(3);
     expect(() =>
-      runSchedulePass({ cluster: other, nowSec: 0, tree, leafUsage: {}, runs, pending: [] }),
+      passOn({ cluster: other, nowSec: 0, tree, leafUsage: {}, runs, pending: [] }),
     ).toThrow(/standing runs/);
   });
 
@@ -128,10 +153,10 @@ describe("standing runs", () => {
     ];
     for (const run of held) runs.add(run);
     const input = { cluster, tree, leafUsage: { a: 0, b: 100 } };
-    runSchedulePass({ ...input, nowSec: 2000, runs, pending: [] });
+    passOn({ ...input, nowSec: 2000, runs, pending: [] });
     // A run too many, and a pass earlier in time that sets protections again, then throws.
     runs.add(makeRun("extra", "b", [{ node: 0, gpus: 4 }]));
-    expect(() => runSchedulePass({ ...input, nowSec: 500, runs, pending: [] })).toThrow(
+    expect(() => passOn({ ...input, nowSec: 500, runs, pending: [] })).toThrow(
       /more GPUs than it has/,
     );
     runs.remove("extra");
@@ -139,7 +164,7 @@ describe("standing runs", () => {
     const pending = [makeJob("job", "a", 4)];
     const fromList = runSchedulePass({ ...input, nowSec: 2000, runs: held, pending });
     expect(fromList.preemptions.map((preemption) => preemption.runId)).toEqual(["ends"]);
-    expect(runSchedulePass({ ...input, nowSec: 2000, runs, pending })).toEqual(fromList);
+    expect(passOn({ ...input, nowSec: 2000, runs, pending })).toEqual(fromList);
   });
 
   it("see a node's health change between passes, whether the node is replaced or edited", () => {
@@ -395,9 +420,9 @@ function checkPassAfterPass(
       ),
       describeWaits,
     };
-    const result = runSchedulePass({ ...input, runs: standing });
+    const { result, reservationHolderRank } = outcomeOn({ ...input, runs: standing });
     expect(result).toEqual(runSchedulePass({ ...input, runs: list }));
-    if (result.reservationHolderRank !== null) counts.reserved += 1;
+    if (reservationHolderRank !== null) counts.reserved += 1;
     for (const start of result.starts) {
       if (start.reason.rule === "start-allocated" && start.reason.keptFor) counts.backfills += 1;
     }
@@ -409,7 +434,7 @@ function checkPassAfterPass(
       counts.crowded += 1;
     }
     // The free GPUs of usable nodes, counted as runs came and went, as counted anew.
-    const kept = standingRunsState(standing)!;
+    const kept = standing.state;
     expect(kept.usableFree).toEqual(
       countUsableFree(kept.pool, kept.free, kept.usableFree!.isUsable),
     );

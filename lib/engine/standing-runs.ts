@@ -23,14 +23,21 @@ import {
 import type { ActiveRun, BudgetTree, ClusterNodeState } from "./types";
 import { changeUsableFree, usableFreeBounds, type UsableFree } from "./usable-free";
 
-/** The runs of a cluster kept from pass to pass: added as they start, removed as they end. */
+/**
+ * The runs of a cluster kept from pass to pass: added as they start, removed as they end
+ * (internal to the engine: an `IncrementalScheduler` keeps them).
+ */
 export type StandingRuns = {
+  /** What a pass works on (`runFastPass`'s `runs`). */
+  readonly state: StandingRunsState;
   /** Adds a run (its placement checked against the nodes). Throws on a known id or node. */
   add(run: ActiveRun): void;
   /** Removes a run; no-op for an unknown id. */
   remove(runId: string): void;
   /** Whether some run, in start order, passes `test`. */
   some(test: (run: ActiveRun) => boolean): boolean;
+  /** Whether some run holds GPUs on one of the nodes of these indices. O(runs there). */
+  holdsOn(nodeIndices: readonly number[]): boolean;
   /**
    * How many protections of standing runs have ended by `nowSec` (of runs standing when they
    * ended), counted since the runs were created: an unchanged count between two moments means
@@ -116,8 +123,6 @@ export type StandingRunsState = {
 /** Allocated GPUs per node of `tree` (`Holdings`), and the tree node of each budget slot. */
 type TreeHeld = { tree: BudgetTree; held: number[]; nodeBySlot: number[] };
 
-const states = new WeakMap<StandingRuns, StandingRunsState>();
-
 /** The tree node of a budget slot (-1: not in the tree), looked up once per slot and tree. */
 function treeNodeOf(treeHeld: TreeHeld, slot: number, budgetId: string): number {
   return (treeHeld.nodeBySlot[slot] ??= treeHeld.tree.indexById[budgetId] ?? -1);
@@ -153,14 +158,14 @@ export function heldByTreeNode(state: StandingRunsState, tree: BudgetTree): read
 
 /**
  * Runs kept between passes, for callers that see them change by small deltas (the simulator,
- * ADR 012): a pass then spends nothing on loading runs it loaded before. Give it to
- * `runSchedulePass` as `runs`; the nodes' indices must stay those given here (their health may
+ * ADR 012): a pass then spends nothing on loading runs it loaded before. Give its `state` to
+ * `runFastPass` as `runs`; the nodes' indices must stay those given here (their health may
  * change). Passes decide exactly what they decide on the same runs as a list (property-tested).
  *
  * @example
  * const runs = createStandingRuns(cluster.nodes);
  * runs.add(run);
- * runSchedulePass({ cluster, nowSec, tree, leafUsage, runs, pending });
+ * runFastPass({ ...input, runs: runs.state, queue });
  */
 export function createStandingRuns(nodes: readonly ClusterNodeState[]): StandingRuns {
   const pool = createGpuPool(nodes);
@@ -189,11 +194,19 @@ export function createStandingRuns(nodes: readonly ClusterNodeState[]): Standing
     gaps: 0,
   };
   const { state } = book;
-  const runs: StandingRuns = {
+  return {
+    state,
     add: (run) => addRun(book, run),
     remove: (runId) => removeRun(book, runId),
     some(test) {
       return state.entries.some((entry) => entry.run !== null && test(entry.run));
+    },
+    holdsOn(nodeIndices) {
+      return nodeIndices.some((node) => {
+        const position = state.positionOf(node);
+        const held = position < 0 ? [] : state.heldByPosition[position]!;
+        return held.some((index) => state.entries[index]!.run !== null);
+      });
     },
     protectionEndsBy(nowSec) {
       state.preemptable.totalsAt(nowSec, state.entries);
@@ -236,8 +249,6 @@ export function createStandingRuns(nodes: readonly ClusterNodeState[]): Standing
       return book.entryById.size;
     },
   };
-  states.set(runs, state);
-  return runs;
 }
 
 /** The state of standing runs with what adding and removing runs keep besides. */
@@ -335,11 +346,4 @@ function holdRun(state: StandingRunsState, entry: LiveRun, sign: 1 | -1): void {
       addAlongPath(treeHeld.tree, treeHeld.held, node, sign * entry.gpus);
     }
   }
-}
-
-/** The state behind standing runs, or null for a list of runs (internal to the engine). */
-export function standingRunsState(
-  runs: readonly ActiveRun[] | StandingRuns,
-): StandingRunsState | null {
-  return Array.isArray(runs) ? null : (states.get(runs as StandingRuns) ?? null);
 }

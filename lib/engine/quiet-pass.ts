@@ -1,14 +1,11 @@
-import {
-  freeGpuBounds,
-  isShortJob,
-  mayPlaceWithin,
-  type FairTreeRanking,
-  type BudgetTree,
-  type FreeGpuBounds,
-  type PendingJob,
-  type StandingRuns,
-} from "../engine";
-import type { SchedulerView } from "./scheduler";
+import type { FairTreeRanking } from "./fair-tree";
+import type { StandingQueue } from "./pending-queue";
+import { freeGpuBounds, mayPlaceWithin, type FreeGpuBounds } from "./placement";
+import { isShortJob } from "./short-jobs";
+import type { StandingRuns } from "./standing-runs";
+import type { BudgetTree, ClusterNodeState, PendingJob } from "./types";
+
+// The quiet-pass check of an `IncrementalScheduler` (ADR 018), internal to the engine.
 
 /**
  * What a scheduling pass that decided nothing (no start, no preemption) leaves for the next: the
@@ -19,16 +16,23 @@ export type QuietMark = {
   /** The ranking's ranks record, compared by identity: the ranker shares it while ranks hold. */
   rankByBudgetId: Readonly<Record<string, number>>;
   leafCount: number;
-  /** `SchedulePassResult.reservationHolderRank`. */
+  /** `PassOutcome.reservationHolderRank`. */
   holderRank: number | null;
   /** The moment of that pass, and `StandingRuns.protectionEndsBy` then. */
   atSec: number;
   protectionEnds: number;
 };
 
-/** What a pass is about to be given, for `isStillQuiet`. */
+/** What a pass is about to be given, and what changed since the pass before, for `isStillQuiet`. */
 export type QuietCheck = {
-  view: SchedulerView;
+  nowSec: number;
+  nodes: readonly ClusterNodeState[];
+  /** Free GPUs per node index with the standing runs holding theirs (the caller's count). */
+  freeGpus: readonly number[];
+  /** Jobs queued since the pass before (or the last check). */
+  newJobs: readonly PendingJob[];
+  /** Whether a run started or ended since then. */
+  hasRunsChanged: boolean;
   /** Whether every node is the same object as at the pass before (no health change). */
   isSameNodes: boolean;
   isDraining: boolean;
@@ -36,11 +40,8 @@ export type QuietCheck = {
   /** `StandingRuns.protectionEndsBy` now. */
   protectionEnds: number;
   runs: StandingRuns;
+  queue: StandingQueue;
   tree: BudgetTree;
-  /** Whether a new job is queued as allocated (`StandingQueue.isAllocated`). */
-  isAllocated: (job: PendingJob) => boolean;
-  /** The best rank of the allocated jobs queued (`StandingQueue.bestRank`). */
-  bestAllocatedRank: (rankOf: (budgetId: string) => number) => number;
 };
 
 /**
@@ -58,15 +59,14 @@ export type QuietCheck = {
  *
  * False whenever any of this is not shown; the caller then runs the pass.
  *
- * @example if (isStillQuiet(mark, check)) return { starts: [], preemptions: [], wakeAtSec }
+ * @example if (isStillQuiet(mark, check)) return "quiet"
  */
 export function isStillQuiet(mark: QuietMark | null, check: QuietCheck): boolean {
-  const { view, ranking } = check;
+  const { ranking, nowSec } = check;
   if (
     mark === null ||
     !check.isSameNodes ||
-    view.runsStarted.length > 0 ||
-    view.runsEnded.length > 0 ||
+    check.hasRunsChanged ||
     ranking.rankByBudgetId !== mark.rankByBudgetId ||
     ranking.leafCount !== mark.leafCount
   ) {
@@ -79,18 +79,18 @@ export function isStillQuiet(mark: QuietMark | null, check: QuietCheck): boolean
     // drained off a draining node. New allocated jobs rank after the holder (below), so after
     // every queued job when the old ones do.
     if (check.isDraining) return false;
-    const bestRank = check.bestAllocatedRank(rankOf);
-    for (const budgetId of check.runs.protectionsEndedIn(mark.atSec, view.nowSec)) {
+    const bestRank = check.queue.bestRank(true, rankOf);
+    for (const budgetId of check.runs.protectionsEndedIn(mark.atSec, nowSec)) {
       if (rankOf(budgetId) > bestRank) return false;
     }
   }
-  if (view.newlyPending.length === 0) return true;
+  if (check.newJobs.length === 0) return true;
   // As the standing runs counted them while runs came and went, else a look at every node.
   const bounds: FreeGpuBounds =
-    check.runs.freeBounds(view.cluster.nodes) ?? freeGpuBounds(view.cluster.nodes, view.freeGpus);
-  for (const job of view.newlyPending) {
+    check.runs.freeBounds(check.nodes) ?? freeGpuBounds(check.nodes, check.freeGpus);
+  for (const job of check.newJobs) {
     if (mayPlaceWithin(bounds, job.gpus)) return false;
-    if (!check.isAllocated(job)) continue;
+    if (!check.queue.isAllocated(job.id)) continue;
     const jobRank = rankOf(job.budgetId);
     if (mark.holderRank === null || jobRank <= mark.holderRank) return false;
     // The short sweep (ADR 092) waives the share guard for short jobs, and may use reserved
@@ -98,7 +98,7 @@ export function isStillQuiet(mark: QuietMark | null, check: QuietCheck): boolean
     const isGuarded = !isShortJob(job, bounds.nodeSizeGpus);
     const preemptableGpus = check.runs.preemptableBound(
       check.tree,
-      view.nowSec,
+      nowSec,
       job,
       jobRank,
       rankOf,
