@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { createPassScratch } from "./pass-scratch";
 import { isProtected } from "./contract";
 import { explainReason } from "./explain";
 import { formatUtcClock } from "./format-time";
@@ -376,7 +377,14 @@ describe("scheduling pass properties", () => {
         runs.add(run);
       });
       const { ranking } = result;
-      const standing = { ...input, ranking, rankOf: rankLookup(ranking), queue, runs: runs.state };
+      const standing = {
+        ...input,
+        ranking,
+        rankOf: rankLookup(ranking),
+        queue,
+        runs: runs.state,
+        scratch: createPassScratch(),
+      };
       expect(runFastPass(standing).result).toEqual(result);
       // A pass leaves them as it found them.
       expect(runFastPass(standing).result).toEqual(result);

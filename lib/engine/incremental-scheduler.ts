@@ -1,4 +1,5 @@
 import type { FairTreeRanking } from "./fair-tree";
+import { createPassScratch, type PassScratch } from "./pass-scratch";
 import type { SchedulePassResult } from "./pass-types";
 import { createStandingQueue, type RankOf, type StandingQueue } from "./pending-queue";
 import { isStillQuiet, type QuietMark } from "./quiet-pass";
@@ -103,6 +104,7 @@ export function createIncrementalScheduler(
     seen: { nodes: null, isDraining: false, downNodes: [] },
     quiet: null,
     lastRanks: null,
+    scratch: createPassScratch(),
   };
   const { queue, runs } = kept;
   return {
@@ -148,6 +150,8 @@ type Kept = {
    * queue and runs keep their order of budgets and ranks per slot.
    */
   lastRanks: { ranking: FairTreeRanking; rankOf: RankOf } | null;
+  /** The passes' working memory, reused from pass to pass. */
+  readonly scratch: PassScratch;
 };
 
 /** `IncrementalScheduler.canSkipPass`. */
@@ -217,6 +221,7 @@ function passOn(kept: Kept, input: IncrementalPassInput): SchedulePassResult {
     runs: runs.state,
     queue,
     describeWaits: input.describeWaits,
+    scratch: kept.scratch,
   });
   for (const start of result.starts) queue.remove(start.jobId);
   const isQuiet = result.starts.length === 0 && result.preemptions.length === 0;

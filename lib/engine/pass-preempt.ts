@@ -23,13 +23,6 @@ import type { PendingJob } from "./types";
 export type StartOutcome = "started" | "started-with-surplus" | "failed";
 
 /**
- * The room of each node for the job a pass plans for, written anew for each plan and read only
- * within it: one list for every pass (passes never run inside one another), so that plans make
- * none.
- */
-const roomScratch: number[] = [];
-
-/**
  * The fewest unprotected runs of one budget for which a plan's room asks the share guard for one
  * verdict on them all (`judgeSlotByShareGuard`) rather than asking it of each run.
  */
@@ -69,7 +62,17 @@ export function preemptToStart(
   // With standing totals, only the runs they count could be victims.
   const totals = state.preemptable;
   const room = totals
-    ? countVictimRoom(state, totals, holdings, nodeOfSlot, job, jobRank, isOpenRun, isAllowedRun)
+    ? countVictimRoom(
+        state,
+        totals,
+        holdings,
+        nodeOfSlot,
+        job,
+        jobRank,
+        isOpenRun,
+        isAllowedRun,
+        pass.scratch.room,
+      )
     : null;
   // The nodes that could count, read once: the job may be asked about up to three times.
   const roomy = room ? positionsWithRoom(pool, job.gpus, room) : null;
@@ -99,6 +102,7 @@ export function preemptToStart(
     pass.nowSec,
     excluded,
     positions,
+    pass.scratch.plan,
   );
   if (!plan) throw new Error("A plan failed where canMakeRoom found room.");
   return startInPlaceOf(pass, job, plan);
@@ -153,7 +157,8 @@ export function startInPlaceOf(
  * unallocated ones, and unprotected ones of budgets ranked below the job's. The share guard gives
  * one verdict per budget with many such runs: when it refuses them all (the usual case on Philly)
  * they are passed over unread, when it allows them all they are read with `isOpenRun` alone; the
- * runs of other budgets are read with `isAllowedRun`, which asks it of each.
+ * runs of other budgets are read with `isAllowedRun`, which asks it of each. Written into
+ * `into` (the pass's scratch, read only within the plan).
  */
 function countVictimRoom(
   state: ClusterState,
@@ -164,6 +169,7 @@ function countVictimRoom(
   jobRank: number,
   isOpenRun: (entry: LiveRun) => boolean,
   isAllowedRun: (entry: LiveRun) => boolean,
+  into: number[],
 ): number[] {
   const openGroups: Set<LiveRun>[] = [totals.unallocatedRuns];
   const guardedGroups: Set<LiveRun>[] = [];
@@ -182,7 +188,7 @@ function countVictimRoom(
     if (verdict === "all") openGroups.push(runs);
     else if (verdict === "some") guardedGroups.push(runs);
   }
-  const room = roomAmong(state.pool, openGroups, isOpenRun, roomScratch);
+  const room = roomAmong(state.pool, openGroups, isOpenRun, into);
   addRoomOf(room, guardedGroups, isAllowedRun);
   return room;
 }

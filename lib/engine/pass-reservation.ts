@@ -1,6 +1,7 @@
 import type { Holdings } from "./holdings";
 import type { LiveRun } from "./live-run";
 import type { NodeRuns } from "./node-runs";
+import type { PassScratch } from "./pass-scratch";
 import type { GpuPool } from "./placement";
 import {
   canReserve,
@@ -32,13 +33,6 @@ export type HeldReservation = {
   value: Reservation | null;
 };
 
-/**
- * The nodes a gang reservation surely takes (`surelyReserved`), written anew for each holder and
- * read only within its sweep: shared by every pass (passes never run inside one another), and
- * replaced when a cluster of another size needs one.
- */
-let surelyScratch: Uint8Array = new Uint8Array(0);
-
 /** What a pass knows when its first allocated job fails: see {@link openReservation}. */
 export type ReservationOpening = {
   job: PendingJob;
@@ -51,6 +45,8 @@ export type ReservationOpening = {
   holdings: Holdings;
   /** The tree node of a budget slot (`Holdings.nodeIndexOf`). */
   nodeOfSlot: (slot: number) => number;
+  /** The pass's working memory: reservations' own, and `surely`'s nodes. */
+  scratch: PassScratch;
 };
 
 /**
@@ -60,8 +56,8 @@ export type ReservationOpening = {
  * @example reservation = openReservation({ job, jobRank, pool, live, ... })
  */
 export function openReservation(opening: ReservationOpening): HeldReservation | null {
-  const { job, jobRank, pool, live, holdings, nodeOfSlot } = opening;
-  if (!canReserve(pool, job.gpus)) return null;
+  const { job, jobRank, pool, live, holdings, nodeOfSlot, scratch } = opening;
+  if (!canReserve(pool, job.gpus, scratch.reservation)) return null;
   const holderNode = holdings.nodeIndexOf(job.budgetId);
   let sure: Uint8Array | null | undefined;
   const holder: HeldReservation = {
@@ -75,8 +71,9 @@ export function openReservation(opening: ReservationOpening): HeldReservation | 
     // Asked only while the nodes are not chosen: nothing has started since.
     surely: () => {
       if (sure !== undefined) return sure;
-      sure = surelyReserved(request, surelyScratch);
-      if (sure) surelyScratch = sure;
+      // Written anew for each holder and read only within its sweep.
+      sure = surelyReserved(request, scratch.surely);
+      if (sure) scratch.surely = sure;
       return sure;
     },
     shield: null,
@@ -90,6 +87,7 @@ export function openReservation(opening: ReservationOpening): HeldReservation | 
     heldByPosition: opening.heldByPosition,
     nowSec: opening.nowSec,
     nodeRuns: opening.nodeRuns ?? undefined,
+    scratch: scratch.reservation,
     // The share guard on the holdings when the holder failed (`shield`, ADR 014).
     isShielded: (index) =>
       !(holder.shield ?? holdings).mayPreemptAt(

@@ -95,9 +95,6 @@ function keptNodes(pass: PassState, untilSec: number): KeptNodes {
   };
 }
 
-/** The room of each node for short jobs' plans, written anew for each (see `roomScratch`). */
-const shortRoomScratch: number[] = [];
-
 /**
  * The GPUs each position could offer a short job of `gpus` and rank `jobRank` (free ones and
  * those of the runs it may preempt, `roomAmong`), from the runs the standing totals count:
@@ -121,7 +118,7 @@ function shortVictimRoom(
   }
   const isOpen = (entry: LiveRun): boolean =>
     !entry.isGone && (!entry.isAllocated || (!entry.isProtectedNow && entry.rank > jobRank));
-  const room = roomAmong(pool, groups, isOpen, shortRoomScratch);
+  const room = roomAmong(pool, groups, isOpen, pass.scratch.shortRoom);
   return { gpus: room, positions: positionsWithRoom(pool, gpus, room) };
 }
 
@@ -180,6 +177,7 @@ function tryStartShort(
     nowSec,
     kept.excluded,
     positions,
+    pass.scratch.plan,
   );
   if (!plan) throw new Error("A plan failed where canMakeRoom found room.");
   // Whether the share guard would have kept one of the victims, asked before any ends.

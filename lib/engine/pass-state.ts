@@ -5,6 +5,7 @@ import type { Holdings } from "./holdings";
 import type { LiveRun } from "./live-run";
 import { touchNodeRuns } from "./node-runs";
 import type { HeldReservation } from "./pass-reservation";
+import type { PassScratch } from "./pass-scratch";
 import type { FastPassInput } from "./pass-types";
 import type { RankOf } from "./pending-queue";
 import { mayPlaceWithin, type FreeGpuBounds, type GpuPool } from "./placement";
@@ -42,6 +43,8 @@ export type PassState = {
   readonly nodeOfSlot: (slot: number) => number;
   /** An upper bound on the GPUs preemption could free for a job (`createPreemptableBound`). */
   readonly preemptableGpus: PreemptableBound;
+  /** Working memory the phases reuse (`PassScratch`). */
+  readonly scratch: PassScratch;
   /**
    * The free GPUs of healthy nodes, kept exact by starts and preemptions (below the queue's
    * smallest job, nothing fits), and bounds on what one placement could take, so most failing
@@ -117,6 +120,7 @@ export function createPassState(
     holdings,
     nodeOfSlot,
     preemptableGpus,
+    scratch: input.scratch,
     bounds,
     starts: [],
     isStarted: new Set<PendingJob>(),

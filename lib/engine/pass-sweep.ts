@@ -83,6 +83,7 @@ function tryJob(pass: PassState, job: PendingJob, jobRank: number): void {
         nodeRuns: loaded.nodeRuns,
         holdings: pass.holdings,
         nodeOfSlot: pass.nodeOfSlot,
+        scratch: pass.scratch,
       });
       return;
     }

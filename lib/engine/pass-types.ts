@@ -1,4 +1,5 @@
 import type { FairTreeRanking } from "./fair-tree";
+import type { PassScratch } from "./pass-scratch";
 import type { PendingQueue, RankOf } from "./pending-queue";
 import type {
   DrainCompleteDecision,
@@ -71,6 +72,8 @@ export type FastPassInput = Omit<SchedulePassCommon, "runs" | "pending"> & {
   rankOf: RankOf;
   runs: readonly ActiveRun[] | StandingRunsState;
   queue: PendingQueue;
+  /** Working memory to reuse: the scheduler's own, or one for this pass. */
+  scratch: PassScratch;
 };
 
 /** A pass's result and what the quiet-pass check reads of it (internal; both passes give it). */

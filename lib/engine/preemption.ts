@@ -57,12 +57,23 @@ function compareCostsOnly(a: VictimSetCost, b: VictimSetCost): number {
 }
 
 /**
- * Working arrays of `planPreemption`, shared by every plan (plans never run inside one another,
- * and none keeps them past its return), so that a plan allocates no typed array: V8 makes most
- * of them outside its heap, at a cost that showed in profiles. Each call gives the first `length`
- * entries zeroed (or a copy of `free`); entries past them are left as they were.
+ * Working arrays of `planPreemption`, reused from plan to plan (plans never run inside one
+ * another, and none keeps them past its return), so that a plan allocates no typed array: V8
+ * makes most of them outside its heap, at a cost that showed in profiles. Each call gives the
+ * first `length` entries zeroed (or a copy of `free`); entries past them are left as they were.
  */
-const planScratch = (() => {
+export type PlanScratch = {
+  taken(length: number): Uint8Array;
+  chosen(length: number): Uint8Array;
+  freeAfter(free: Int32Array): Int32Array;
+};
+
+/**
+ * Empty working arrays for `planPreemption` (`PlanScratch`): a pass keeps one for its plans.
+ *
+ * @example planPreemption(pool, 8, candidates, runsByPosition, isAllowed, 3600, undefined, undefined, createPlanScratch())
+ */
+export function createPlanScratch(): PlanScratch {
   let taken = new Uint8Array(0);
   let chosen = new Uint8Array(0);
   let freeAfter = new Int32Array(0);
@@ -84,7 +95,7 @@ const planScratch = (() => {
       return freeAfter;
     },
   };
-})();
+}
 
 /**
  * Chooses runs to preempt so that a job of `gpus` GPUs can be placed, or returns null when even
@@ -96,6 +107,7 @@ const planScratch = (() => {
  * order until the job fits; among nodes the cheapest victim set wins: no allocated victim
  * first, then the worst-ranked best victim, then the fewest GPU-seconds of progress lost, then
  * the fewest GPUs freed, then the lowest node. Gang jobs clear the cheapest whole nodes.
+ * `planScratch`: working arrays to reuse (a pass's own); new ones when not given.
  *
  * @example
  * planPreemption(pool, 8, candidates, runsByPosition, (i) => !candidates[i].isAllocated, 3600)
@@ -109,6 +121,7 @@ export function planPreemption(
   nowSec: number,
   isExcluded?: Uint8Array,
   positions?: readonly number[],
+  planScratch: PlanScratch = createPlanScratch(),
 ): PreemptionPlan | null {
   const shape = placementShape(gpus, pool.nodeSizeGpus);
   const nodeCount = pool.free.length;

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { createPassScratch } from "./pass-scratch";
 import { createIncrementalScheduler } from "./incremental-scheduler";
 import type { PassOutcome } from "./pass-types";
 import { queueFromPending } from "./pending-queue";
@@ -264,7 +265,8 @@ const seen = {
 /** The fast pass on lists, as `runSchedulePass` runs it, with its reservation holder's rank. */
 function fastOutcome(input: ReferencePassInput, ranking: PassOutcome["result"]["ranking"]) {
   const queue = queueFromPending(input.pending, input.tree, input.cluster);
-  return runFastPass({ ...input, ranking, rankOf: rankLookup(ranking), queue });
+  const scratch = createPassScratch();
+  return runFastPass({ ...input, ranking, rankOf: rankLookup(ranking), queue, scratch });
 }
 
 /** The fast pass and the reference on one input: the same result and reservation holder. */

@@ -3,12 +3,16 @@ import { describe, expect, it } from "vitest";
 import { createGpuPool, placementShape, type GpuPool } from "./placement";
 import {
   canReserve,
+  createReservationScratch,
   releaseAtSec,
   reserveNodes,
   surelyReserved,
   reservesOtherThan,
 } from "./reservation";
 import type { HeldRun } from "./node-runs";
+
+// One working memory for every request, as a scheduler reuses its own from pass to pass.
+const scratch = createReservationScratch();
 
 /** Reservation as ADR 010 words it, with no shortcut: every node's ready time, a full sort. */
 function reserveNaively(
@@ -126,10 +130,19 @@ function checkAgainstNaive(
     const shielded = runs[index] as HeldRun & { isShielded: boolean };
     return shielded.isShielded;
   };
-  const request = { pool, gpus, jobRank, runs, heldByPosition: held, nowSec: 10, isShielded };
+  const request = {
+    pool,
+    gpus,
+    jobRank,
+    runs,
+    heldByPosition: held,
+    nowSec: 10,
+    isShielded,
+    scratch,
+  };
   const reservation = reserveNodes(request);
   const expected = reserveNaively(pool, gpus, jobRank, runs, held, 10, isShielded);
-  expect(canReserve(pool, gpus)).toBe(expected !== null);
+  expect(canReserve(pool, gpus, scratch)).toBe(expected !== null);
   expect(reservation && { nodes: reservation.nodes, readyAtSec: reservation.readyAtSec }).toEqual(
     expected,
   );
@@ -173,6 +186,7 @@ describe("reserveNodes", () => {
       runs: [],
       heldByPosition: [[], [], []],
       nowSec: 0,
+      scratch,
     };
     // More than the bytes of one shared buffer, so that reservations come from several.
     const made = Array.from({ length: 30_000 }, () => reserveNodes(request)!);
@@ -272,6 +286,7 @@ describe("reserveNodes", () => {
       runs,
       heldByPosition: held,
       nowSec: 10,
+      scratch,
     });
     expect(three).toMatchObject({ nodes: [0, 2, 3], readyAtSec: 100 });
     // Two nodes are ready now (the free ones): no sparing.
@@ -282,6 +297,7 @@ describe("reserveNodes", () => {
       runs,
       heldByPosition: held,
       nowSec: 10,
+      scratch,
     });
     expect(two).toMatchObject({ nodes: [0, 1], readyAtSec: 10 });
   });

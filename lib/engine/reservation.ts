@@ -32,6 +32,8 @@ export type ReservationRequest = {
    * sums up (a pass on standing runs): whole nodes are read from it where it can tell.
    */
   nodeRuns?: NodeRuns;
+  /** The pass's working memory for reservations (`createReservationScratch`). */
+  scratch: ReservationScratch;
 };
 
 /** Nodes kept for the first allocated job that cannot start (ADR 010). */
@@ -71,11 +73,11 @@ export function releaseAtSec(
  * {@link reserveNodes} finds nodes for it: enough usable nodes of G GPUs for its whole nodes, and
  * one more usable node of at least its remainder. O(nodes); does not look at runs.
  *
- * @example canReserve(pool, 16) // false when fewer than two healthy 8-GPU nodes are left
+ * @example canReserve(pool, 16, scratch) // false when fewer than two healthy 8-GPU nodes are left
  */
-export function canReserve(pool: GpuPool, gpus: number): boolean {
+export function canReserve(pool: GpuPool, gpus: number, scratch: ReservationScratch): boolean {
   const shape = placementShape(gpus, pool.nodeSizeGpus);
-  const usableAtLeast = usableNodesAtLeast(pool);
+  const usableAtLeast = usableNodesAtLeast(pool, scratch);
   // Nodes that could take the remainder; the whole nodes, of G GPUs, are among them.
   const remainderNodes = usableAtLeast[shape.remainderGpus]!;
   if (usableAtLeast[pool.nodeSizeGpus]! < shape.wholeNodes) return false;
@@ -83,15 +85,17 @@ export function canReserve(pool: GpuPool, gpus: number): boolean {
 }
 
 /**
- * Usable nodes of at least g GPUs, at index g (0..G), kept per `isUsable` array (and the
- * capacities they were counted with): a pass's pool shares it with the passes before it while
+ * Usable nodes of at least g GPUs, at index g (0..G), kept for the `isUsable` array (and the
+ * capacities) they were counted with: a pass's pool shares it with the passes before it while
  * the nodes stay as they were, and nothing writes it once made (`GpuPool`).
  */
-const usableCounts = new WeakMap<Uint8Array, { capacity: Int32Array; atLeast: Int32Array }>();
-
-function usableNodesAtLeast(pool: GpuPool): Int32Array {
-  const kept = usableCounts.get(pool.isUsable);
-  if (kept?.capacity === pool.capacity && kept.atLeast.length === pool.nodeSizeGpus + 1) {
+function usableNodesAtLeast(pool: GpuPool, scratch: ReservationScratch): Int32Array {
+  const kept = scratch.usableCounts;
+  if (
+    kept?.isUsable === pool.isUsable &&
+    kept.capacity === pool.capacity &&
+    kept.atLeast.length === pool.nodeSizeGpus + 1
+  ) {
     return kept.atLeast;
   }
   const atLeast = new Int32Array(pool.nodeSizeGpus + 1);
@@ -102,7 +106,7 @@ function usableNodesAtLeast(pool: GpuPool): Int32Array {
   for (let gpus = pool.nodeSizeGpus - 1; gpus >= 0; gpus -= 1) {
     atLeast[gpus] = atLeast[gpus]! + atLeast[gpus + 1]!;
   }
-  usableCounts.set(pool.isUsable, { capacity: pool.capacity, atLeast });
+  scratch.usableCounts = { isUsable: pool.isUsable, capacity: pool.capacity, atLeast };
   return atLeast;
 }
 
@@ -115,14 +119,14 @@ function usableNodesAtLeast(pool: GpuPool): Int32Array {
  * @example reserveNodes({ pool, gpus: 16, jobRank: 3, runs, heldByPosition, nowSec: 0 })?.nodes // e.g. [4, 5]
  */
 export function reserveNodes(request: ReservationRequest): Reservation | null {
-  const { pool, gpus, nowSec } = request;
-  if (!canReserve(pool, gpus)) return null;
+  const { pool, gpus, nowSec, scratch } = request;
+  if (!canReserve(pool, gpus, scratch)) return null;
   const shape = placementShape(gpus, pool.nodeSizeGpus);
   const nodeCount = pool.free.length;
   // The chosen nodes (indices) and the latest of their ready times.
   const nodes: number[] = [];
   let latestSec = Number.NEGATIVE_INFINITY;
-  const isExcluded = zeroedBytes(nodeCount);
+  const isExcluded = zeroedBytes(scratch, nodeCount);
   const choose = (position: number, atSec: number): void => {
     nodes.push(pool.indexOf[position]!);
     if (atSec > latestSec) latestSec = atSec;
@@ -131,14 +135,16 @@ export function reserveNodes(request: ReservationRequest): Reservation | null {
   if (shape.wholeNodes > 0) {
     const options = scanWholeNodes(request, shape.wholeNodes);
     if (options < shape.wholeNodes) return null;
-    for (const at of spareFreeNodes(pool, options, shape.wholeNodes, nowSec)) {
-      choose(optionPositions[at]!, optionAtSecs[at]!);
+    for (const at of spareFreeNodes(pool, scratch, options, shape.wholeNodes, nowSec)) {
+      choose(scratch.optionPositions[at]!, scratch.optionAtSecs[at]!);
     }
   }
   if (shape.remainderGpus > 0) {
     // The scan's release times, when there was one, serve here too.
     const readiness =
-      scannedRequest === request && scannedReadiness ? scannedReadiness : new Readiness(request);
+      scratch.scannedRequest === request && scratch.scannedReadiness
+        ? scratch.scannedReadiness
+        : new Readiness(request);
     let bestPosition = -1;
     let bestAtSec = Number.POSITIVE_INFINITY;
     // Nothing is ready before now: a node ready now is the earliest.
@@ -164,83 +170,121 @@ export function reserveNodes(request: ReservationRequest): Reservation | null {
 const ascending = (a: number, b: number): number => a - b;
 
 /**
- * Zeroed bytes for a reservation's `isExcluded`, cut one after another from a shared buffer and
- * never handed out twice (a reservation may outlive its pass). A typed array with a buffer of its
- * own costs a native allocation each, as V8 keeps only those of up to 64 bytes on its heap; a
- * pass may make one or two.
+ * The working memory of reservations, reused from one to the next so that most allocate
+ * nothing (internal): one per pass, or one an `IncrementalScheduler` keeps for all its passes
+ * (passes never run inside one another). See `createReservationScratch`.
  */
-let bytesSlab = new ArrayBuffer(0);
-let bytesSlabUsed = 0;
+export type ReservationScratch = {
+  /** `usableNodesAtLeast` of the last pool asked, with the arrays it was counted from. */
+  usableCounts: { isUsable: Uint8Array; capacity: Int32Array; atLeast: Int32Array } | null;
+  /**
+   * Zeroed bytes for reservations' `isExcluded`, cut one after another from a buffer and never
+   * handed out twice (a reservation may outlive its pass). A typed array with a buffer of its
+   * own costs a native allocation each, as V8 keeps only those of up to 64 bytes on its heap; a
+   * pass may make one or two.
+   */
+  bytesSlab: ArrayBuffer;
+  bytesSlabUsed: number;
+  /**
+   * Release times of runs on several nodes, computed once per readiness and met once per node:
+   * by run index, valid where `releaseStamps` holds the readiness's own stamp. Shared by every
+   * readiness (most passes make a few), so none allocates its own; a readiness reads only
+   * entries it wrote, so one used after another was made only computes again.
+   */
+  releaseStamps: Float64Array;
+  releaseTimes: Float64Array;
+  lastStamp: number;
+  /** The releases on one node before a cutoff, sorted, while `readyAt` reads them. */
+  releaseAt: number[];
+  releaseGpus: number[];
+  /** A gang job's options while `reserveNodes` chooses among them (not reentrant). */
+  optionPositions: Int32Array;
+  optionAtSecs: Float64Array;
+  /** The times of the options `earliestOptions` keeps so far, earliest first. */
+  keptAt: number[];
+  /** The request whose options the lists hold (`scanWholeNodes`), how many, and its readiness. */
+  scannedRequest: ReservationRequest | null;
+  scannedOptions: number;
+  /** The positions of the scan's options that are ready now, in scan order, and how many. */
+  readyNowPositions: Int32Array;
+  scannedReadyNow: number;
+  scannedReadiness: Readiness | null;
+};
+
+/**
+ * Empty working memory for reservations (`ReservationScratch`).
+ *
+ * @example reserveNodes({ pool, gpus: 16, jobRank: 1, runs, heldByPosition, nowSec, scratch: createReservationScratch() })
+ */
+export function createReservationScratch(): ReservationScratch {
+  return {
+    usableCounts: null,
+    bytesSlab: new ArrayBuffer(0),
+    bytesSlabUsed: 0,
+    releaseStamps: new Float64Array(0),
+    releaseTimes: new Float64Array(0),
+    lastStamp: 0,
+    releaseAt: [],
+    releaseGpus: [],
+    optionPositions: new Int32Array(64),
+    optionAtSecs: new Float64Array(64),
+    keptAt: [],
+    scannedRequest: null,
+    scannedOptions: 0,
+    readyNowPositions: new Int32Array(64),
+    scannedReadyNow: 0,
+    scannedReadiness: null,
+  };
+}
+
 const BYTES_SLAB_SIZE = 64 * 1024;
 
-function zeroedBytes(length: number): Uint8Array {
-  if (bytesSlabUsed + length > bytesSlab.byteLength) {
-    bytesSlab = new ArrayBuffer(Math.max(length, BYTES_SLAB_SIZE));
-    bytesSlabUsed = 0;
+function zeroedBytes(scratch: ReservationScratch, length: number): Uint8Array {
+  if (scratch.bytesSlabUsed + length > scratch.bytesSlab.byteLength) {
+    scratch.bytesSlab = new ArrayBuffer(Math.max(length, BYTES_SLAB_SIZE));
+    scratch.bytesSlabUsed = 0;
   }
-  const bytes = new Uint8Array(bytesSlab, bytesSlabUsed, length);
-  bytesSlabUsed += length;
+  const bytes = new Uint8Array(scratch.bytesSlab, scratch.bytesSlabUsed, length);
+  scratch.bytesSlabUsed += length;
   return bytes;
 }
 
-/**
- * Release times of runs on several nodes, computed once per readiness and met once per node: by
- * run index, valid where `releaseStamps` holds the readiness's own stamp. Shared by every
- * readiness (most passes make a few), so none allocates its own; a readiness reads only entries
- * it wrote, so one used after another was made only computes again.
- */
-let releaseStamps = new Float64Array(0);
-let releaseTimes = new Float64Array(0);
-let lastStamp = 0;
-/** The releases on one node before a cutoff, sorted, while `readyAt` reads them: shared too. */
-const scratchAt: number[] = [];
-const scratchGpus: number[] = [];
-/** A gang job's options while `reserveNodes` chooses among them (not reentrant): shared too. */
-let optionPositions = new Int32Array(64);
-let optionAtSecs = new Float64Array(64);
-
 /** Doubles the option lists and `readyNowPositions` (never longer than the options), as filled. */
-function growOptions(): void {
-  const positions = new Int32Array(optionPositions.length * 2);
-  const atSecs = new Float64Array(optionAtSecs.length * 2);
-  const readyNow = new Int32Array(optionPositions.length * 2);
-  positions.set(optionPositions);
-  atSecs.set(optionAtSecs);
-  readyNow.set(readyNowPositions);
-  optionPositions = positions;
-  optionAtSecs = atSecs;
-  readyNowPositions = readyNow;
+function growOptions(scratch: ReservationScratch): void {
+  const length = scratch.optionPositions.length * 2;
+  const positions = new Int32Array(length);
+  const atSecs = new Float64Array(length);
+  const readyNow = new Int32Array(length);
+  positions.set(scratch.optionPositions);
+  atSecs.set(scratch.optionAtSecs);
+  readyNow.set(scratch.readyNowPositions);
+  scratch.optionPositions = positions;
+  scratch.optionAtSecs = atSecs;
+  scratch.readyNowPositions = readyNow;
 }
-/** The times of the options `earliestOptions` keeps so far, earliest first: shared too. */
-const keptAtScratch: number[] = [];
-/** The request whose options the lists hold (`scanWholeNodes`), how many, and its readiness. */
-let scannedRequest: ReservationRequest | null = null;
-let scannedOptions = 0;
-/** The positions of the scan's options that are ready now, in scan order, and how many. */
-let readyNowPositions = new Int32Array(64);
-let scannedReadyNow = 0;
-let scannedReadiness: Readiness | null = null;
 
 /**
  * Lets go of the request the lists were last written for (and through it of the runs and the
  * pass it came from): called when a pass ends, so that nothing of it outlives the pass.
+ *
+ * @example forgetWholeNodeScan(scratch)
  */
-export function forgetWholeNodeScan(): void {
-  scannedRequest = null;
-  scannedReadiness = null;
+export function forgetWholeNodeScan(scratch: ReservationScratch): void {
+  scratch.scannedRequest = null;
+  scratch.scannedReadiness = null;
 }
 
 /**
  * A gang job's options for its whole nodes: the full-size usable nodes in ascending position,
  * each with the time it can hold a whole node of the job, written to the first entries of
- * `optionPositions` and `optionAtSecs`, up to the point where `wholeNodes` of them are ready now
+ * `scratch.optionPositions` and `scratch.optionAtSecs`, up to the point where `wholeNodes` of them are ready now
  * (no later node comes before those: ties go to the lowest). Gives how many. Read by
  * `surelyReserved` and `reserveNodes` alike: the lists are written again only for another
  * request, as the same request stands for the same state.
  */
 function scanWholeNodes(request: ReservationRequest, wholeNodes: number): number {
-  if (scannedRequest === request) return scannedOptions;
-  const { pool, nowSec, jobRank, nodeRuns } = request;
+  const { pool, nowSec, jobRank, nodeRuns, scratch } = request;
+  if (scratch.scannedRequest === request) return scratch.scannedOptions;
   const size = pool.nodeSizeGpus;
   const readiness = new Readiness(request);
   let options = 0;
@@ -262,19 +306,19 @@ function scanWholeNodes(request: ReservationRequest, wholeNodes: number): number
     else if (release === RELEASE.atProtectionEnd) atSec = nodeRuns!.maxProtectedUntilSec[position]!;
     // (`readyAt` asks the sums again, and reads the runs.)
     else atSec = readiness.readyAt(position, size, Number.POSITIVE_INFINITY);
-    if (options === optionAtSecs.length) growOptions();
+    if (options === scratch.optionAtSecs.length) growOptions(scratch);
     if (atSec === nowSec) {
-      readyNowPositions[readyNow] = position;
+      scratch.readyNowPositions[readyNow] = position;
       readyNow += 1;
     }
-    optionPositions[options] = position;
-    optionAtSecs[options] = atSec;
+    scratch.optionPositions[options] = position;
+    scratch.optionAtSecs[options] = atSec;
     options += 1;
   }
-  scannedRequest = request;
-  scannedOptions = options;
-  scannedReadyNow = readyNow;
-  scannedReadiness = readiness;
+  scratch.scannedRequest = request;
+  scratch.scannedOptions = options;
+  scratch.scannedReadyNow = readyNow;
+  scratch.scannedReadiness = readiness;
   return options;
 }
 
@@ -289,13 +333,14 @@ class Readiness {
   constructor(request: ReservationRequest) {
     this.#request = request;
     const { length } = request.runs;
-    if (releaseStamps.length < length) {
-      const size = Math.max(length, 2 * releaseStamps.length, 64);
-      releaseStamps = new Float64Array(size);
-      releaseTimes = new Float64Array(size);
+    const { scratch } = request;
+    if (scratch.releaseStamps.length < length) {
+      const size = Math.max(length, 2 * scratch.releaseStamps.length, 64);
+      scratch.releaseStamps = new Float64Array(size);
+      scratch.releaseTimes = new Float64Array(size);
     }
-    lastStamp += 1;
-    this.#stamp = lastStamp;
+    scratch.lastStamp += 1;
+    this.#stamp = scratch.lastStamp;
   }
 
   /** When `position` has `need` GPUs, counting releases; `cutoffSec` when that is not before it. */
@@ -314,6 +359,7 @@ class Readiness {
       }
       return this.#wholeNodeReadyAt(held, cutoffSec);
     }
+    const { releaseAt: scratchAt, releaseGpus: scratchGpus } = this.#request.scratch;
     let count = 0;
     let releasedBeforeCutoff = 0;
     for (const index of held) {
@@ -387,6 +433,7 @@ class Readiness {
     if (run.rank <= jobRank) return Number.POSITIVE_INFINITY;
     if (run.slices.length === 1) return this.#release(index);
     // Runs added since the arrays grew (none in a pass so far) go uncached.
+    const { releaseStamps, releaseTimes } = this.#request.scratch;
     if (index >= releaseStamps.length) return this.#release(index);
     if (releaseStamps[index] !== this.#stamp) {
       releaseTimes[index] = this.#release(index);
@@ -428,20 +475,20 @@ export function reservesOtherThan(
   request: ReservationRequest,
   position: number,
 ): { isOutside: true } | { isOutside: false; reservation: Reservation } {
-  const { pool, gpus } = request;
+  const { pool, gpus, scratch } = request;
   const shape = placementShape(gpus, pool.nodeSizeGpus);
   if (shape.wholeNodes > 0) throw new RangeError("reservesOtherThan is for one-node jobs.");
   const need = shape.remainderGpus;
   const isCandidate = (at: number): boolean =>
     pool.isUsable[at] === 1 && pool.capacity[at]! >= need;
-  if (!canReserve(pool, gpus) || !isCandidate(position)) return { isOutside: true };
+  if (!canReserve(pool, gpus, scratch) || !isCandidate(position)) return { isOutside: true };
   const readiness = new Readiness(request);
   const atSec = readiness.readyAt(position, need, Number.POSITIVE_INFINITY);
   for (let other = 0; other < pool.free.length; other += 1) {
     if (other === position || !isCandidate(other)) continue;
     if (readiness.isReadyBy(other, need, atSec, other < position)) return { isOutside: true };
   }
-  const isExcluded = zeroedBytes(pool.free.length);
+  const isExcluded = zeroedBytes(scratch, pool.free.length);
   isExcluded[position] = 1;
   return {
     isOutside: false,
@@ -466,10 +513,11 @@ export function reservesOtherThan(
  * @example surelyReserved({ pool, gpus: 16, jobRank: 2, runs, heldByPosition, nowSec: 0 })?.[3] // 1 if reserved
  */
 export function surelyReserved(request: ReservationRequest, into?: Uint8Array): Uint8Array | null {
-  const { pool, gpus } = request;
+  const { pool, gpus, scratch } = request;
   const { wholeNodes } = placementShape(gpus, pool.nodeSizeGpus);
-  if (wholeNodes === 0 || !canReserve(pool, gpus)) return null;
+  if (wholeNodes === 0 || !canReserve(pool, gpus, scratch)) return null;
   scanWholeNodes(request, wholeNodes);
+  const { scannedReadyNow, readyNowPositions } = scratch;
   // Fewer nodes ready now than it needs: the reservation spares free nodes (`spareFreeNodes`), so
   // none is surely taken.
   if (scannedReadyNow < wholeNodes) return null;
@@ -487,8 +535,15 @@ export function surelyReserved(request: ReservationRequest, into?: Uint8Array): 
  * and free nodes it does not need stay free for other work meanwhile: an idle node kept for hours
  * helps no one. Indices into the scan's lists, in no particular order.
  */
-function spareFreeNodes(pool: GpuPool, options: number, count: number, nowSec: number): number[] {
-  const earliest = earliestOptions(optionAtSecs, options, count);
+function spareFreeNodes(
+  pool: GpuPool,
+  scratch: ReservationScratch,
+  options: number,
+  count: number,
+  nowSec: number,
+): number[] {
+  const { optionAtSecs, optionPositions } = scratch;
+  const earliest = earliestOptions(optionAtSecs, options, count, scratch.keptAt);
   const latestSec = optionAtSecs[earliest[count - 1]!]!;
   if (!Number.isFinite(latestSec) || latestSec <= nowSec) return earliest;
   const readyBy: number[] = [];
@@ -504,8 +559,12 @@ function spareFreeNodes(pool: GpuPool, options: number, count: number, nowSec: n
  * is before the last kept (a later index loses a tie). Most times are not, so each costs one
  * comparison. Does not reorder `atSecs`.
  */
-function earliestOptions(atSecs: Float64Array, length: number, count: number): number[] {
-  const keptAt = keptAtScratch;
+function earliestOptions(
+  atSecs: Float64Array,
+  length: number,
+  count: number,
+  keptAt: number[],
+): number[] {
   const chosen: number[] = [];
   for (let i = 0; i < length; i += 1) {
     const atSec = atSecs[i]!;

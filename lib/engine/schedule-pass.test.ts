@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { createPassScratch } from "./pass-scratch";
 import { explainReason } from "./explain";
 import { queueFromPending } from "./pending-queue";
 import {
@@ -39,7 +40,8 @@ function holderRankOf(extra: Partial<SchedulePassInput>): number | null {
   const input = inputOf(extra);
   const { ranking } = runSchedulePass(input);
   const queue = queueFromPending(input.pending, input.tree, input.cluster);
-  return runFastPass({ ...input, ranking, rankOf: rankLookup(ranking), queue })
+  const scratch = createPassScratch();
+  return runFastPass({ ...input, ranking, rankOf: rankLookup(ranking), queue, scratch })
     .reservationHolderRank;
 }
 

@@ -1,5 +1,6 @@
 import { loadClusterState, type ClusterState } from "./cluster-state";
 import { createBudgetRefs, rankBudgets, type FairTreeRanking } from "./fair-tree";
+import { createPassScratch } from "./pass-scratch";
 import { startUnallocatedJobs } from "./pass-unallocated";
 import { createPassState, reservedNodes, startJob } from "./pass-state";
 import { sweepShortJobs } from "./pass-short";
@@ -44,7 +45,8 @@ export type { SchedulePassInput, SchedulePassResult } from "./pass-types";
 export function runSchedulePass(input: SchedulePassInput): SchedulePassResult {
   const ranking = rankingOf(input);
   const queue = queueFromPending(input.pending, input.tree, input.cluster);
-  return runFastPass({ ...input, ranking, rankOf: rankLookup(ranking), queue }).result;
+  const scratch = createPassScratch();
+  return runFastPass({ ...input, ranking, rankOf: rankLookup(ranking), queue, scratch }).result;
 }
 
 /**
@@ -89,7 +91,7 @@ export function runFastPass(input: FastPassInput): PassOutcome {
     return decide(input, ranking, input.rankOf, budgetRef, state);
   } finally {
     state.finish();
-    forgetWholeNodeScan();
+    forgetWholeNodeScan(input.scratch.reservation);
   }
 }
 

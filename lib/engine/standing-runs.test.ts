@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { createPassScratch } from "./pass-scratch";
 import { freeGpuBounds } from "./placement";
 import { queueFromPending } from "./pending-queue";
 import type { PassOutcome } from "./pass-types";
@@ -28,6 +29,7 @@ function outcomeOn(input: Omit<SchedulePassInput, "runs"> & { runs: StandingRuns
     rankOf: rankLookup(ranking),
     runs: input.runs.state,
     queue,
+    scratch: createPassScratch(),
   });
 }
 
