@@ -1,13 +1,8 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import {
-  createBudgetRefs,
-  createFairTreeRanker,
-  fairShareFactor,
-  findParting,
-  levelFairShare,
-  rankBudgets,
-} from "./fair-tree";
+import { createBudgetRefs, findParting } from "./budget-refs";
+import { createFairTreeRanker, rankBudgets } from "./fair-tree";
+import { fairShareFactor, levelFairShare } from "./fair-tree-ranking";
 import { buildTree, type TreeSpec } from "./test-helpers";
 
 const OPTIONS = { capacityGpus: 8, windowSec: 604800 };

@@ -1,4 +1,4 @@
-import type { FairTreeRanking } from "./fair-tree";
+import type { FairTreeRanking } from "./fair-tree-ranking";
 import { createPassScratch, type PassScratch } from "./pass-scratch";
 import type { SchedulePassResult } from "./pass-types";
 import { createStandingQueue, type RankOf, type StandingQueue } from "./pending-queue";

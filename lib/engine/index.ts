@@ -24,18 +24,20 @@ export {
   usageWindowSec,
 } from "./usage-window";
 export {
-  fairShareFactor,
-  findParting,
-  levelFairShare,
   orderLikeFairTree,
   type WalkedRow,
   createFairTreeRanker,
   type FairTreeRanker,
   rankBudgets,
+} from "./fair-tree";
+export {
+  fairShareFactor,
+  levelFairShare,
   type FairTreeRanking,
   type FairTreeRow,
   type RankingOptions,
-} from "./fair-tree";
+} from "./fair-tree-ranking";
+export { findParting } from "./budget-refs";
 export {
   DEFAULT_MAX_MIN_RUNTIME_SEC,
   isAllocatedRun,

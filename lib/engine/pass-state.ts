@@ -1,6 +1,7 @@
 import type { ClusterState } from "./cluster-state";
 import { protectedUntilSec } from "./contract";
-import { createPartingLookup, type FairTreeRanking } from "./fair-tree";
+import { createPartingLookup } from "./budget-refs";
+import type { FairTreeRanking } from "./fair-tree-ranking";
 import type { Holdings } from "./holdings";
 import type { LiveRun } from "./live-run";
 import { touchNodeRuns } from "./node-runs";

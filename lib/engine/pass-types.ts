@@ -1,4 +1,4 @@
-import type { FairTreeRanking } from "./fair-tree";
+import type { FairTreeRanking } from "./fair-tree-ranking";
 import type { PassScratch } from "./pass-scratch";
 import type { PendingQueue, RankOf } from "./pending-queue";
 import type {

@@ -1,4 +1,4 @@
-import type { FairTreeRanking } from "./fair-tree";
+import type { FairTreeRanking } from "./fair-tree-ranking";
 import type { StandingQueue } from "./pending-queue";
 import { freeGpuBounds, mayPlaceWithin, type FreeGpuBounds } from "./placement";
 import { isShortJob } from "./short-jobs";

@@ -1,12 +1,9 @@
 import { checkChargeableBudget, getBudgetNode } from "./budget-tree";
 import { isAllocatedRun, isProtected, preemptionOutcome, protectedUntilSec } from "./contract";
 import { validateContract } from "./contract";
-import {
-  createBudgetRefs,
-  createPartingLookup,
-  rankBudgets,
-  type FairTreeRanking,
-} from "./fair-tree";
+import { createBudgetRefs, createPartingLookup } from "./budget-refs";
+import { rankBudgets } from "./fair-tree";
+import type { FairTreeRanking } from "./fair-tree-ranking";
 import { createHoldings } from "./holdings";
 import { canEverPlace, createGpuPool, placementShape } from "./placement";
 import { rankPreemptionReason } from "./preemption";

@@ -1,5 +1,7 @@
 import { loadClusterState, type ClusterState } from "./cluster-state";
-import { createBudgetRefs, rankBudgets, type FairTreeRanking } from "./fair-tree";
+import { createBudgetRefs } from "./budget-refs";
+import { rankBudgets } from "./fair-tree";
+import type { FairTreeRanking } from "./fair-tree-ranking";
 import { createPassScratch } from "./pass-scratch";
 import { startUnallocatedJobs } from "./pass-unallocated";
 import { createPassState, reservedNodes, startJob } from "./pass-state";
