@@ -6,7 +6,7 @@ import { explainReason } from "./explain";
 import { formatUtcClock } from "./format-time";
 import { rankBudgets } from "./fair-tree";
 import { createHoldings } from "./holdings";
-import { createStandingQueue } from "./pending-queue";
+import { createStandingQueue } from "./standing-queue";
 import { createStandingRuns } from "./standing-runs";
 import { createGpuPool, placeJob } from "./placement";
 import {

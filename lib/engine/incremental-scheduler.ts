@@ -1,7 +1,8 @@
 import type { FairTreeRanking } from "./fair-tree-ranking";
 import { createPassScratch, type PassScratch } from "./pass-scratch";
 import type { SchedulePassResult } from "./pass-types";
-import { createStandingQueue, type RankOf, type StandingQueue } from "./pending-queue";
+import type { RankOf } from "./pending-queue";
+import { createStandingQueue, type StandingQueue } from "./standing-queue";
 import { isStillQuiet, type QuietMark } from "./quiet-pass";
 import { rankLookup, runFastPass } from "./schedule-pass";
 import { createStandingRuns, type StandingRuns } from "./standing-runs";

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createStandingQueue, queueFromPending, type PendingQueue } from "./pending-queue";
+import { queueFromPending, type PendingQueue } from "./pending-queue";
+import { createStandingQueue } from "./standing-queue";
 import { orderQueue } from "./queue-order";
 import { buildTree, makeCluster } from "./test-helpers";
 import type { PendingJob, Priority } from "./types";

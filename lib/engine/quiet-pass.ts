@@ -1,5 +1,5 @@
 import type { FairTreeRanking } from "./fair-tree-ranking";
-import type { StandingQueue } from "./pending-queue";
+import type { StandingQueue } from "./standing-queue";
 import { freeGpuBounds, mayPlaceWithin, type FreeGpuBounds } from "./placement";
 import { isShortJob } from "./short-jobs";
 import type { StandingRuns } from "./standing-runs";
