@@ -1,5 +1,6 @@
 import type { Holdings } from "./holdings";
 import type { LiveRun } from "./live-run";
+import type { ReservationRequest } from "./node-readiness";
 import type { NodeRuns } from "./node-runs";
 import type { PassScratch } from "./pass-scratch";
 import type { GpuPool } from "./placement";
@@ -9,7 +10,6 @@ import {
   reservesOtherThan,
   surelyReserved,
   type Reservation,
-  type ReservationRequest,
 } from "./reservation";
 import type { PendingJob } from "./types";
 

@@ -1,5 +1,5 @@
 import { createPlanScratch, type PlanScratch } from "./preemption";
-import { createReservationScratch, type ReservationScratch } from "./reservation";
+import { createReservationScratch, type ReservationScratch } from "./node-readiness";
 
 // The working memory a scheduling pass reuses instead of allocating (internal to the engine).
 

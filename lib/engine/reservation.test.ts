@@ -1,14 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createGpuPool, placementShape, type GpuPool } from "./placement";
-import {
-  canReserve,
-  createReservationScratch,
-  releaseAtSec,
-  reserveNodes,
-  surelyReserved,
-  reservesOtherThan,
-} from "./reservation";
+import { createReservationScratch, releaseAtSec } from "./node-readiness";
+import { canReserve, reserveNodes, surelyReserved, reservesOtherThan } from "./reservation";
 import type { HeldRun } from "./node-runs";
 
 // One working memory for every request, as a scheduler reuses its own from pass to pass.

@@ -16,7 +16,8 @@ import type {
 import { describeWaitingJobs } from "./pass-waits";
 import { queueFromPending, type RankOf } from "./pending-queue";
 import type { BudgetRef, WaitDecision } from "./reasons";
-import { forgetWholeNodeScan, type Reservation } from "./reservation";
+import { forgetWholeNodeScan } from "./node-readiness";
+import type { Reservation } from "./reservation";
 import { MAX_SHORT_ROUNDS } from "./short-jobs";
 import { usageWindowSec } from "./usage-window";
 
