@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { explainReason, formatNodes } from "./explain";
+import { explainReason } from "./explain";
 import { formatUtcClock } from "./format-time";
 import type { BudgetRef } from "./reasons";
 
@@ -321,12 +321,5 @@ describe("explainReason", () => {
     ).toBe(
       "Started at +0s on node 0 with 1 GPU as unallocated work (llm/lm-pretrain has no share): charged to nobody, never protected, and preempted whenever an allocated job needs its GPUs.",
     );
-  });
-});
-
-describe("formatNodes", () => {
-  it("compresses ranges", () => {
-    expect(formatNodes([5, 3, 4, 9])).toBe("nodes 3-5, 9");
-    expect(formatNodes([2])).toBe("node 2");
   });
 });

@@ -1,4 +1,5 @@
 import { formatDuration, formatOffset, type TimeFormatter } from "./format-time";
+import { formatNodes } from "./node-list";
 import type {
   BudgetRef,
   KeptFor,
@@ -23,23 +24,6 @@ export type ExplainOptions = {
 
 function plural(count: number, one: string, many: string): string {
   return `${count} ${count === 1 ? one : many}`;
-}
-
-/**
- * Node list with ranges: [3, 4, 5, 9] -> "nodes 3-5, 9"; [2] -> "node 2".
- *
- * @example formatNodes([0, 1, 2]) // "nodes 0-2"
- */
-export function formatNodes(nodes: readonly number[]): string {
-  const sorted = [...nodes].sort((a, b) => a - b);
-  const parts: string[] = [];
-  for (let i = 0; i < sorted.length;) {
-    let j = i;
-    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j]! + 1) j += 1;
-    parts.push(j > i ? `${sorted[i]}-${sorted[j]}` : String(sorted[i]));
-    i = j + 1;
-  }
-  return `${sorted.length === 1 ? "node" : "nodes"} ${parts.join(", ")}`;
 }
 
 /**
