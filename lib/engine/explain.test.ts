@@ -130,6 +130,25 @@ describe("explainReason", () => {
     );
   });
 
+  it("why started: backfill on GPUs kept for a job with no expected start (ADR 097)", () => {
+    expect(
+      explainReason({
+        rule: "start-allocated",
+        atSec: 0,
+        budget: VISION,
+        gpus: 8,
+        nodes: [3],
+        minRuntimeSec: 7200,
+        protectedUntilSec: 7200,
+        preemptedRunIds: [],
+        budgetsAbove: 2,
+        keptFor: { jobId: "big", budget: LM, readyAtSec: null },
+      }),
+    ).toBe(
+      "Started at +0s on node 3 with 8 GPUs: vision/vision-rl (at 180% of its weekly share) ranks 3 (2 budgets rank above it); protected for 2 h, until +2h00m; it uses GPUs kept for a job of llm/lm-pretrain, which has no expected start yet and may preempt it once its protection ends.",
+    );
+  });
+
   it("why started as a short job: on a node kept for another job, done before it needs it", () => {
     expect(
       explainReason({

@@ -110,7 +110,9 @@ function explainKeptFor(keptFor: KeptFor | null, isShort: boolean, words: Words)
   const { label, time } = words;
   const budget = label(keptFor.budget);
   if (keptFor.readyAtSec === null) {
-    return `; as a short job it uses a node kept for a job of ${budget}, which has no expected start yet.`;
+    return isShort
+      ? `; as a short job it uses a node kept for a job of ${budget}, which has no expected start yet.`
+      : `; it uses GPUs kept for a job of ${budget}, which has no expected start yet and may preempt it once its protection ends.`;
   }
   const kept = `a job of ${budget} expected to start at ${time(keptFor.readyAtSec)}`;
   return isShort

@@ -252,6 +252,7 @@ const seen = {
   nodeDowns: 0,
   holders: 0,
   backfills: 0,
+  backfillsOnUnknownReady: 0,
   shortStarts: 0,
   shortStartsOnKeptNodes: 0,
   shareGuardWaivers: 0,
@@ -268,6 +269,7 @@ function count(result: SchedulePassResult): void {
     if (start.reason.rule !== "start-allocated") continue;
     const { keptFor, short } = start.reason;
     if (keptFor && !short) seen.backfills += 1;
+    if (keptFor && !short && keptFor.readyAtSec === null) seen.backfillsOnUnknownReady += 1;
     if (short) seen.shortStarts += 1;
     if (short && keptFor) seen.shortStartsOnKeptNodes += 1;
     if (short?.isShareGuardWaived) seen.shareGuardWaivers += 1;
