@@ -29,7 +29,7 @@ const runArb = fc.record(runFields);
 const jobFields = {
   gpus: fc.constantFrom<number>(1, 1, 2, 3, 4, 4, 6, 8, 8, 12, 16, 20, 24, 40),
   leaf: fc.nat(16),
-  minRuntimeSec: fc.constantFrom<number>(0, 300, 300, 600, 3600, 3600, 14_400, 40_000),
+  minRuntimeSec: fc.constantFrom<number>(0, 300, 600, 3600, 7_200, 10_800, 14_400, 40_000),
   priority: fc.constantFrom<Priority>("low", "normal", "high"),
   submitSec: fc.integer({ min: 0, max: 5000 }),
 };
