@@ -172,6 +172,10 @@ test("a researcher pages, filters and sorts their jobs; the URL keeps it all", a
     page.getByText("Ignored perPage=7: Rows per page is one of 25, 50, 100."),
   ).toBeVisible();
   await expect(page.getByText("Showing 1–27 of 27")).toBeVisible();
+  // A cluster that does not exist is dropped by the page (the API refuses it, below).
+  await page.goto(`/jobs?q=${tag}&cluster=nope`);
+  await expect(page.getByText('Ignored cluster: No cluster is named "nope".')).toBeVisible();
+  await expect(page.getByText("Showing 1–27 of 27")).toBeVisible();
 
   // The API takes the same parameters and refuses bad ones with the field.
   const api = (await (
@@ -181,7 +185,9 @@ test("a researcher pages, filters and sorts their jobs; the URL keeps it all", a
     total: number;
     pageCount: number;
     scope: string;
+    nowSec: number;
   };
+  expect(api.nowSec).toEqual(expect.any(Number));
   expect(api).toMatchObject({
     total: 27,
     pageCount: 2,
@@ -196,6 +202,10 @@ test("a researcher pages, filters and sorts their jobs; the URL keeps it all", a
   });
   const unknown = await page.request.get("/api/v1/jobs?cluster=nope");
   expect(unknown.status()).toBe(422);
+  expect((await unknown.json()).error.issues[0]).toEqual({
+    path: "cluster",
+    message: 'No cluster is named "nope".',
+  });
   // The 26 one-GPU jobs are left running on b200's 512 GPUs: in no other test's way, and
   // cancelling them one by one costs a tick each.
   expect(ids).toHaveLength(26);

@@ -5,7 +5,6 @@ import {
   formatDateTime,
   formatGpuHours,
   formatInteger,
-  formatNodeList,
   formatNumber,
   formatPercent,
   formatShare,
@@ -107,12 +106,5 @@ describe("numbers, shares and waits", () => {
     expect(formatWait(12_600)).toBe("3.5 h");
     expect(formatWait(43_200)).toBe("12 h");
     expect(formatWait(181_440)).toBe("2.1 d");
-  });
-
-  it("writes node lists as ranges, sorted, with the caller's separator", () => {
-    expect(formatNodeList([9, 3, 4, 5])).toBe("3-5, 9");
-    expect(formatNodeList([7, 0, 1, 2, 5, 9, 10], ",")).toBe("0-2,5,7,9-10");
-    expect(formatNodeList([3])).toBe("3");
-    expect(formatNodeList([])).toBe("");
   });
 });

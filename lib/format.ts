@@ -1,7 +1,8 @@
 // The one module of number and time formats, shared by the pages, the charts and the CLI (en-US
 // grouping; the UI's language is English; times in UTC). The engine keeps its own sentence
 // formats (lib/engine/format-time.ts), and the simulator its scenario durations. Also the
-// month names.
+// month names. Node lists are the engine's (one writer for its sentences, the pages and the CLI).
+export { formatNodeList } from "./engine/node-list";
 
 /**
  * A number with thousands separators and fixed decimals, the same on every machine.
@@ -164,22 +165,4 @@ export function formatWait(sec: number): string {
   if (sec < 3600) return `${Math.round(sec / 60)} min`;
   if (sec < DAY_SEC) return `${(sec / 3600).toFixed(sec < 36_000 ? 1 : 0)} h`;
   return `${(sec / DAY_SEC).toFixed(1)} d`;
-}
-
-/**
- * Node indexes as ranges, like SLURM's node lists (the CLI joins them with ",").
- *
- * @example formatNodeList([3, 4, 5, 9]) // "3-5, 9"
- * @example formatNodeList([7, 0, 1, 2], ",") // "0-2,7"
- */
-export function formatNodeList(nodes: readonly number[], separator = ", "): string {
-  const sorted = [...nodes].sort((a, b) => a - b);
-  const ranges: string[] = [];
-  for (let i = 0; i < sorted.length;) {
-    let j = i;
-    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j]! + 1) j += 1;
-    ranges.push(j > i ? `${sorted[i]}-${sorted[j]}` : String(sorted[i]));
-    i = j + 1;
-  }
-  return ranges.join(separator);
 }

@@ -1,6 +1,5 @@
 "use client";
 
-import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { cancelJob } from "@/lib/api-client/jobs";
 import { ConfirmDialog } from "@/components/confirm/confirm-dialog";
@@ -12,8 +11,8 @@ type Props = {
   jobName: string;
   /** What the confirmation states (GPUs, runtime, protection); a general sentence without. */
   facts?: CancelFacts;
-  /** After the cancel: refetch the queries that show the job; by default the server page. */
-  onCancelled?: () => unknown;
+  /** After the cancel: refetch the queries that show the job. */
+  onCancelled: () => unknown;
 };
 
 function describe(jobName: string, facts: CancelFacts | undefined) {
@@ -30,7 +29,6 @@ function describe(jobName: string, facts: CancelFacts | undefined) {
  * optional reason kept in the job's history; then refreshes what shows the job.
  */
 export function CancelButton({ jobId, jobName, facts, onCancelled }: Props) {
-  const router = useRouter();
   const [isOpen, setOpen] = useState(false);
   const { question, consequence } = describe(jobName, facts);
 
@@ -38,8 +36,7 @@ export function CancelButton({ jobId, jobName, facts, onCancelled }: Props) {
     const result = await cancelJob(jobId, reason);
     if (!result.ok) return result.error.message;
     setOpen(false);
-    if (onCancelled) await onCancelled();
-    else router.refresh();
+    await onCancelled();
     return null;
   }
 

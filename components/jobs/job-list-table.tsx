@@ -35,7 +35,10 @@ function placeAndRank(job: JobListRow): string {
   return rank ?? "–";
 }
 
-/** One page of jobs; the person column shows when the caller sees others' jobs. */
+/**
+ * One page of jobs; the person column shows when the caller sees others' jobs. `onCancelled`
+ * refetches what shows the jobs after a cancel.
+ */
 export function JobListTable({
   jobs,
   query,
@@ -43,6 +46,7 @@ export function JobListTable({
   showPerson,
   viewerId,
   viewerIsAdmin,
+  onCancelled,
 }: {
   jobs: JobListRow[];
   query: JobListQuery;
@@ -50,6 +54,7 @@ export function JobListTable({
   showPerson: boolean;
   viewerId: string;
   viewerIsAdmin: boolean;
+  onCancelled: () => unknown;
 }) {
   const clock = liveTimeFormatter(nowSec);
   return (
@@ -100,7 +105,7 @@ export function JobListTable({
               <td>
                 {(job.state === "pending" || job.state === "running") &&
                 (job.user.id === viewerId || viewerIsAdmin) ? (
-                  <CancelButton jobId={job.id} jobName={job.name} />
+                  <CancelButton jobId={job.id} jobName={job.name} onCancelled={onCancelled} />
                 ) : null}
               </td>
             </tr>

@@ -207,7 +207,9 @@ export const OPERATIONS: Record<string, Partial<Record<Method, Operation>>> = {
       "The jobs the caller sees (own; a lead's branch; an admin's all), filtered and paged",
       {
         query: jobListQuerySchema,
-        ...ok("One page of jobs with `total`, `page`, `pageCount` and `notes`."),
+        ...ok(
+          "One page of jobs with `total`, `page`, `pageCount`, `notes` and `nowSec` (the app clock the page was read at, seconds).",
+        ),
       },
     ),
     POST: person("Submit a job charged to a leaf budget the caller belongs to", {

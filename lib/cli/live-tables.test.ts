@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import { formatBudgets } from "./budgets-command";
 import { NOW_SEC, QUEUE, WAITING_JOB } from "./live-fixtures";
 import { formatSqueue } from "./squeue-command";
-import { formatNodeList } from "../format";
 import { formatSshare, withFactors } from "./sshare-command";
 import { formatWhy } from "./why-command";
 
@@ -48,14 +47,6 @@ describe("squeue's table", () => {
     expect(formatSqueue([long], { isOwn: false, isStartView: false })).toMatch(
       /^h100: 16 GPUs, 1 running, 900 pending \(2 shown\)\n/,
     );
-  });
-});
-
-describe("formatNodeList", () => {
-  it("writes runs of nodes as ranges, like SLURM's node lists", () => {
-    expect(formatNodeList([7, 0, 1, 2, 5, 9, 10], ",")).toBe("0-2,5,7,9-10");
-    expect(formatNodeList([3], ",")).toBe("3");
-    expect(formatNodeList([], ",")).toBe("");
   });
 });
 

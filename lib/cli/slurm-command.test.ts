@@ -4,7 +4,8 @@ import { AllotApiError } from "../slurm/allot-client";
 import type { SlurmRunner } from "../slurm/slurm-cli";
 import type { CliIo } from "./io";
 import { InputError, UsageError } from "./io";
-import { runSlurmCommand, type SlurmCommandDeps } from "./slurm-command";
+import { runSlurmCommand } from "./slurm-command";
+import type { SlurmCommandDeps } from "./slurm-deps";
 
 // Stand-ins for the two outside systems: SLURM's tools and the Allot server.
 const FRESH_SLURM: Record<string, string> = {

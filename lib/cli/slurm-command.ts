@@ -1,18 +1,10 @@
 // `allot slurm <sub-command>`: the commands that connect Allot to a real SLURM cluster. They
 // talk to an Allot server (ALLOT_TOKEN) and run SLURM's own tools, both through `deps`, so
 // tests can point them at a server and a SLURM of their choosing.
-import { createAllotClient, type AllotClient } from "../slurm/allot-client";
 import { runBridgeCommand, runRegisterCommand } from "./bridge-command";
-import { createSlurmRunner, type SlurmRunner } from "../slurm/slurm-cli";
 import { UsageError, type CliIo } from "./io";
+import { createSlurmDeps, type SlurmCommandDeps } from "./slurm-deps";
 import { runSyncAccountsCommand } from "./sync-accounts-command";
-
-/** What the SLURM commands reach outside the process. */
-export type SlurmCommandDeps = {
-  env: Record<string, string | undefined>;
-  runSlurm: SlurmRunner;
-  createClient: (server: string, token: string) => AllotClient;
-};
 
 export type SlurmSubCommand = (
   argv: string[],
@@ -43,15 +35,6 @@ const SUB_COMMANDS: Record<string, SlurmSubCommand> = {
   "sync-accounts": runSyncAccountsCommand,
   bridge: (argv, io, deps) => runBridgeCommand(argv, io, deps.env, deps.runSlurm),
 };
-
-/** The real process's environment, SLURM tools and HTTP client. */
-export function createSlurmDeps(): SlurmCommandDeps {
-  return {
-    env: process.env,
-    runSlurm: createSlurmRunner(),
-    createClient: (server, token) => createAllotClient(server, token),
-  };
-}
 
 /** `allot slurm`: dispatches to a sub-command and returns its exit code. */
 export async function runSlurmCommand(

@@ -11,7 +11,7 @@ import {
 } from "../slurm/sync-accounts";
 import { parseCommandArgs, requireString } from "./args";
 import { InputError, UsageError, type CliIo } from "./io";
-import type { SlurmCommandDeps } from "./slurm-command";
+import type { SlurmCommandDeps } from "./slurm-deps";
 
 /** `allot slurm sync-accounts --help`. */
 export const SYNC_ACCOUNTS_HELP = `Usage: allot slurm sync-accounts --cluster <name> --server <url> [--dry-run]

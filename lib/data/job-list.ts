@@ -1,5 +1,6 @@
 // The jobs list (/jobs and GET /api/v1/jobs): one page of the jobs the caller may see, filtered
-// and sorted in the database, with the total and a note for what hides everything.
+// and sorted in the database, with the total, the app clock it was read at and a note for what
+// hides everything.
 import "server-only";
 import { getDb } from "./db/app-db";
 import { AppError, type FieldIssue } from "../errors";
@@ -43,21 +44,23 @@ export type JobListPage = {
   pageCount: number;
   /** What the caller sees: own jobs, their branch's (leads), or everyone's (admins). */
   scope: JobScope["kind"];
-  /** Why the list may look empty or a value was not used, in words. */
+  /** Why the list may look empty or the page is past the end, in words. */
   notes: string[];
+  /** The app clock when the page was read (seconds): the rows' times are read against it. */
+  nowSec: number;
 };
 
-export type JobListMode = "strict" | "lenient";
+type Tree = Awaited<ReturnType<typeof loadBudgetTree>>;
 
 type Resolved = {
   where: Prisma.JobWhereInput;
-  notes: string[];
   filterWheres: [string, Prisma.JobWhereInput][];
 };
 
-async function scopeOf(
-  user: SessionUser,
-): Promise<{ scope: JobScope; tree: Awaited<ReturnType<typeof loadBudgetTree>> }> {
+/** What the query's cluster and budget filters name, and an issue for each that names nothing. */
+type FilterTargets = { clusterId: string | null; budgetIds: string[] | null; issues: FieldIssue[] };
+
+async function scopeOf(user: SessionUser): Promise<{ scope: JobScope; tree: Tree }> {
   const db = getDb();
   const [tree, leads] = await Promise.all([
     loadBudgetTree(db),
@@ -81,29 +84,31 @@ function scopeWhere(scope: JobScope): Prisma.JobWhereInput {
   return { OR: [{ userId: scope.userId }, { budgetId: { in: scope.budgetIds } }] };
 }
 
-async function resolveFilters(
-  query: JobListQuery,
-  scope: JobScope,
-  tree: Awaited<ReturnType<typeof loadBudgetTree>>,
-  mode: JobListMode,
-): Promise<Resolved> {
-  const notes: string[] = [];
+async function findFilterTargets(query: JobListQuery, tree: Tree): Promise<FilterTargets> {
   const issues: FieldIssue[] = [];
+  const cluster = query.cluster
+    ? await getDb().cluster.findUnique({ where: { name: query.cluster }, select: { id: true } })
+    : null;
+  if (query.cluster && !cluster) {
+    issues.push({ path: "cluster", message: `No cluster is named "${query.cluster}".` });
+  }
+  const budgetIds = query.budget ? budgetFilterIds(tree, query.budget) : null;
+  if (query.budget && !budgetIds) {
+    issues.push({ path: "budget", message: `No budget has the path "${query.budget}".` });
+  }
+  return { clusterId: cluster?.id ?? null, budgetIds, issues };
+}
+
+/** The query's filters as conditions; an unknown cluster or budget is a 422 naming the field. */
+async function resolveFilters(query: JobListQuery, scope: JobScope, tree: Tree): Promise<Resolved> {
+  const { clusterId, budgetIds, issues } = await findFilterTargets(query, tree);
+  if (issues.length > 0) {
+    throw new AppError("validation_failed", "The jobs list cannot be filtered so.", issues);
+  }
   const filterWheres: [string, Prisma.JobWhereInput][] = [];
   if (query.state) filterWheres.push([`state ${query.state}`, { state: query.state }]);
-  if (query.cluster) {
-    const cluster = await getDb().cluster.findUnique({
-      where: { name: query.cluster },
-      select: { id: true },
-    });
-    if (cluster) filterWheres.push([`cluster ${query.cluster}`, { clusterId: cluster.id }]);
-    else issues.push({ path: "cluster", message: `No cluster is named "${query.cluster}".` });
-  }
-  if (query.budget) {
-    const ids = budgetFilterIds(tree, query.budget);
-    if (ids) filterWheres.push([`budget ${query.budget}`, { budgetId: { in: ids } }]);
-    else issues.push({ path: "budget", message: `No budget has the path "${query.budget}".` });
-  }
+  if (clusterId) filterWheres.push([`cluster ${query.cluster}`, { clusterId }]);
+  if (budgetIds) filterWheres.push([`budget ${query.budget}`, { budgetId: { in: budgetIds } }]);
   if (query.q) {
     filterWheres.push([
       `name containing "${query.q}"`,
@@ -111,16 +116,24 @@ async function resolveFilters(
     ]);
   }
   if (query.user) filterWheres.push(["the person chosen", { userId: query.user }]);
-  if (issues.length > 0) {
-    if (mode === "strict") {
-      throw new AppError("validation_failed", "The jobs list cannot be filtered so.", issues);
-    }
-    notes.push(...issues.map((issue) => `Ignored ${issue.path}: ${issue.message}`));
-  }
   const where: Prisma.JobWhereInput = {
     AND: [scopeWhere(scope), ...filterWheres.map(([, filter]) => filter)],
   };
-  return { where, notes, filterWheres };
+  return { where, filterWheres };
+}
+
+/**
+ * The page's reading of the query's cluster and budget (it is lenient where the API is strict):
+ * one that names nothing is dropped with a note ("Ignored cluster: No cluster is named ..."), so
+ * the query the page seeds and the browser polls is one `GET /api/v1/jobs` accepts.
+ */
+export async function dropUnknownFilters(
+  query: JobListQuery,
+): Promise<{ query: JobListQuery; notes: string[] }> {
+  const { issues } = await findFilterTargets(query, await loadBudgetTree(getDb()));
+  const kept = { ...query };
+  for (const issue of issues) delete kept[issue.path as "cluster" | "budget"];
+  return { query: kept, notes: issues.map((issue) => `Ignored ${issue.path}: ${issue.message}`) };
 }
 
 function orderOf(query: JobListQuery): Prisma.JobOrderByWithRelationInput[] {
@@ -161,17 +174,15 @@ async function emptyNote(scope: JobScope, filterWheres: Resolved["filterWheres"]
 
 /**
  * One page of the jobs `user` may see (their own; a lead's branch; an admin's everyone), as
- * `query` filters and sorts them. Unknown cluster or budget: 422 when strict, a note when
- * lenient (the page). A page past the end gives no rows and a note.
+ * `query` filters and sorts them, with the app clock it was read at. An unknown cluster or
+ * budget is a 422 (the page drops them first: dropUnknownFilters). A page past the end gives no
+ * rows and a note.
  */
-export async function listJobs(
-  user: SessionUser,
-  query: JobListQuery,
-  mode: JobListMode = "strict",
-): Promise<JobListPage> {
+export async function listJobs(user: SessionUser, query: JobListQuery): Promise<JobListPage> {
   const db = getDb();
   const { scope, tree } = await scopeOf(user);
-  const { where, notes, filterWheres } = await resolveFilters(query, scope, tree, mode);
+  const { where, filterWheres } = await resolveFilters(query, scope, tree);
+  const notes: string[] = [];
   const [total, rows, clusters, now] = await Promise.all([
     db.job.count({ where }),
     db.job.findMany({
@@ -252,6 +263,7 @@ export async function listJobs(
     pageCount,
     scope: scope.kind,
     notes,
+    nowSec,
   };
 }
 
@@ -269,7 +281,7 @@ type Person = { id: string; name: string };
 async function scopeChoices(
   user: SessionUser,
   scope: JobScope,
-  tree: Awaited<ReturnType<typeof loadBudgetTree>>,
+  tree: Tree,
 ): Promise<{ budgetIds: Set<string>; users: Person[] }> {
   const db = getDb();
   if (scope.kind === "all") {

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { isBackfillOpen } from "./backfill-rule";
 import { createPassScratch } from "./pass-scratch";
 import { isProtected } from "./contract";
 import { explainReason } from "./explain";
@@ -274,9 +275,7 @@ describe("scheduling pass properties", () => {
         const job = input.pending.find((pending) => pending.id === wait.jobId)!;
         const rank = result.ranking.rankByBudgetId[job.budgetId]!;
         const canBackfill =
-          readyAtSec !== null &&
-          rank > holderRank &&
-          input.nowSec + job.minRuntimeSec <= readyAtSec;
+          rank > holderRank && isBackfillOpen(readyAtSec, input.nowSec, job.minRuntimeSec);
         // A short job (ADR 092) may use them unless they are ready within 15 minutes.
         const isShortOnKept =
           wait.reason.rule !== "wait-unallocated" &&

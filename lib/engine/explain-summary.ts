@@ -1,4 +1,4 @@
-import { formatNodes } from "./explain";
+import { formatNodes } from "./node-list";
 import { formatOffset, type TimeFormatter } from "./format-time";
 import type { Reason } from "./reasons";
 

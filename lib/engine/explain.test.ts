@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { explainReason, formatNodes } from "./explain";
+import { explainReason } from "./explain";
 import { formatUtcClock } from "./format-time";
 import type { BudgetRef } from "./reasons";
 
@@ -127,6 +127,25 @@ describe("explainReason", () => {
       }),
     ).toBe(
       "Started at +0s on node 1 with 4 GPUs: vision/vision-rl (at 180% of its weekly share) ranks 3 (2 budgets rank above it); protected for 30 min, until +30m; it uses GPUs kept for a job of llm/lm-pretrain expected to start at +1h00m, which may preempt it from then.",
+    );
+  });
+
+  it("why started: backfill on GPUs kept for a job with no expected start (ADR 097)", () => {
+    expect(
+      explainReason({
+        rule: "start-allocated",
+        atSec: 0,
+        budget: VISION,
+        gpus: 8,
+        nodes: [3],
+        minRuntimeSec: 7200,
+        protectedUntilSec: 7200,
+        preemptedRunIds: [],
+        budgetsAbove: 2,
+        keptFor: { jobId: "big", budget: LM, readyAtSec: null },
+      }),
+    ).toBe(
+      "Started at +0s on node 3 with 8 GPUs: vision/vision-rl (at 180% of its weekly share) ranks 3 (2 budgets rank above it); protected for 2 h, until +2h00m; it uses GPUs kept for a job of llm/lm-pretrain, which has no expected start yet and may preempt it once its protection ends.",
     );
   });
 
@@ -321,12 +340,5 @@ describe("explainReason", () => {
     ).toBe(
       "Started at +0s on node 0 with 1 GPU as unallocated work (llm/lm-pretrain has no share): charged to nobody, never protected, and preempted whenever an allocated job needs its GPUs.",
     );
-  });
-});
-
-describe("formatNodes", () => {
-  it("compresses ranges", () => {
-    expect(formatNodes([5, 3, 4, 9])).toBe("nodes 3-5, 9");
-    expect(formatNodes([2])).toBe("node 2");
   });
 });

@@ -1,4 +1,5 @@
 import { formatDuration, formatOffset, type TimeFormatter } from "./format-time";
+import { formatNodes } from "./node-list";
 import type {
   BudgetRef,
   KeptFor,
@@ -23,23 +24,6 @@ export type ExplainOptions = {
 
 function plural(count: number, one: string, many: string): string {
   return `${count} ${count === 1 ? one : many}`;
-}
-
-/**
- * Node list with ranges: [3, 4, 5, 9] -> "nodes 3-5, 9"; [2] -> "node 2".
- *
- * @example formatNodes([0, 1, 2]) // "nodes 0-2"
- */
-export function formatNodes(nodes: readonly number[]): string {
-  const sorted = [...nodes].sort((a, b) => a - b);
-  const parts: string[] = [];
-  for (let i = 0; i < sorted.length;) {
-    let j = i;
-    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j]! + 1) j += 1;
-    parts.push(j > i ? `${sorted[i]}-${sorted[j]}` : String(sorted[i]));
-    i = j + 1;
-  }
-  return `${sorted.length === 1 ? "node" : "nodes"} ${parts.join(", ")}`;
 }
 
 /**
@@ -126,7 +110,9 @@ function explainKeptFor(keptFor: KeptFor | null, isShort: boolean, words: Words)
   const { label, time } = words;
   const budget = label(keptFor.budget);
   if (keptFor.readyAtSec === null) {
-    return `; as a short job it uses a node kept for a job of ${budget}, which has no expected start yet.`;
+    return isShort
+      ? `; as a short job it uses a node kept for a job of ${budget}, which has no expected start yet.`
+      : `; it uses GPUs kept for a job of ${budget}, which has no expected start yet and may preempt it once its protection ends.`;
   }
   const kept = `a job of ${budget} expected to start at ${time(keptFor.readyAtSec)}`;
   return isShort

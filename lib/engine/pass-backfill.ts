@@ -1,3 +1,4 @@
+import { isBackfillOpen } from "./backfill-rule";
 import { mayPlace, reservedNodes, startJob, type PassState } from "./pass-state";
 import { placeJob } from "./placement";
 import type { PendingJob } from "./types";
@@ -5,7 +6,8 @@ import type { PendingJob } from "./types";
 /**
  * Whether a job of this rank, size and minimum runtime may backfill (ADR 010, "Backfill"): a job
  * ranked below the reservation's holder whose protection ends before the reserved nodes are
- * ready may use their free GPUs; the holder, ranked above, can preempt it by then. Cheap tests
+ * ready may use their free GPUs; the holder, ranked above, can preempt it by then. When no ready
+ * time is known, protections of up to two hours may (ADR 097, `isBackfillOpen`). Cheap tests
  * first: the reservation's nodes are chosen only when they decide. Internal to the pass.
  *
  * @example mayBackfill(pass, group.rank, group.minGpus, group.minMinRuntimeSec)
@@ -20,7 +22,7 @@ export function mayBackfill(
   if (reservation === null || rank <= reservation.holderRank) return false;
   if (gpus >= pass.smallestFailedBackfillGpus || gpus > pass.bounds.usableFreeGpus) return false;
   const readyAtSec = reservedNodes(pass)!.readyAtSec;
-  return readyAtSec !== null && pass.nowSec + minRuntimeSec <= readyAtSec;
+  return isBackfillOpen(readyAtSec, pass.nowSec, minRuntimeSec);
 }
 
 /**
@@ -37,7 +39,7 @@ export function tryBackfill(pass: PassState, job: PendingJob, jobRank: number): 
     startJob(pass, job, true, placement, [], {
       jobId: reservation.holder.id,
       budget: pass.budgetRef(reservation.holder.budgetId),
-      readyAtSec: reservedNodes(pass)!.readyAtSec!,
+      readyAtSec: reservedNodes(pass)!.readyAtSec,
     });
   } else {
     pass.smallestFailedBackfillGpus = job.gpus;

@@ -1,3 +1,4 @@
+import { backfillUntilSec, isBackfillOpen } from "./backfill-rule";
 import { mayBackfill, tryBackfill } from "./pass-backfill";
 import { tryStartAllocated } from "./pass-place";
 import { openReservation } from "./pass-reservation";
@@ -113,15 +114,14 @@ function isSurelyBlocked(pass: PassState, job: PendingJob, jobRank: number): boo
       job.gpus >= pass.smallestFailedBackfillGpus ||
       job.gpus > pass.bounds.usableFreeGpus ||
       (reservation.value !== null &&
-        (reservation.value.readyAtSec === null ||
-          pass.nowSec + job.minRuntimeSec > reservation.value.readyAtSec)))
+        !isBackfillOpen(reservation.value.readyAtSec, pass.nowSec, job.minRuntimeSec)))
   );
 }
 
 /**
  * The group's next job that the screen below could let through: larger ones, and once the
  * group's bounds are checked, backfill candidates whose protection would outlast the
- * reservation's known ready time, are passed over in the queue's own loop; none when the
+ * reservation's ready time (`backfillUntilSec`), are passed over in the queue's own loop; none when the
  * group's smallest is too large. (Unchecked, the first job read leads to the check, which may
  * end the group or the walk without reading the rest.)
  */
@@ -144,6 +144,6 @@ function nextOf(
   const known = reservation.value;
   if (known === null || !isChecked) return group.next(maxGpus);
   backfill.fromGpus = pass.smallestFailedGpus;
-  backfill.untilSec = known.readyAtSec ?? Number.NEGATIVE_INFINITY;
+  backfill.untilSec = backfillUntilSec(known.readyAtSec, pass.nowSec);
   return group.next(maxGpus, backfill);
 }

@@ -31,7 +31,7 @@ const runArb = fc.record(runFields);
 const jobFields = {
   gpus: fc.constantFrom<number>(1, 1, 2, 3, 4, 4, 6, 8, 8, 12, 16, 20, 24, 40),
   leaf: fc.nat(16),
-  minRuntimeSec: fc.constantFrom<number>(0, 300, 300, 600, 3600, 3600, 14_400, 40_000),
+  minRuntimeSec: fc.constantFrom<number>(0, 300, 600, 3600, 7_200, 10_800, 14_400, 40_000),
   priority: fc.constantFrom<Priority>("low", "normal", "high"),
   submitSec: fc.integer({ min: 0, max: 5000 }),
 };
@@ -254,6 +254,7 @@ const seen = {
   nodeDowns: 0,
   holders: 0,
   backfills: 0,
+  backfillsOnUnknownReady: 0,
   shortStarts: 0,
   shortStartsOnKeptNodes: 0,
   shareGuardWaivers: 0,
@@ -286,6 +287,7 @@ function count({ result, reservationHolderRank }: PassOutcome): void {
     if (start.reason.rule !== "start-allocated") continue;
     const { keptFor, short } = start.reason;
     if (keptFor && !short) seen.backfills += 1;
+    if (keptFor && !short && keptFor.readyAtSec === null) seen.backfillsOnUnknownReady += 1;
     if (short) seen.shortStarts += 1;
     if (short && keptFor) seen.shortStartsOnKeptNodes += 1;
     if (short?.isShareGuardWaived) seen.shareGuardWaivers += 1;

@@ -1,3 +1,4 @@
+import { isBackfillOpen } from "./backfill-rule";
 import { checkChargeableBudget, getBudgetNode } from "./budget-tree";
 import { isAllocatedRun, isProtected, preemptionOutcome, protectedUntilSec } from "./contract";
 import { validateContract } from "./contract";
@@ -82,7 +83,8 @@ const MAX_SWEEPS = 8;
  *    c. reserve: else, the first job that fails and that the healthy nodes can hold gets the
  *       nodes where it can start soonest;
  *    d. backfill: a job ranked strictly below the holder whose protection ends by the time the
- *       reserved nodes are ready may use any free GPUs, reserved ones included.
+ *       reserved nodes are ready (when that time is unknown: protected for at most two hours,
+ *       ADR 097) may use any free GPUs, reserved ones included.
  *    A preemption that frees GPUs on healthy nodes beyond its job's lifts the size block, and
  *    asks for another sweep from the top (with a new reservation).
  *    e. short jobs (ADR 092): then the short jobs left waiting (allocated, minimum runtime at
@@ -488,15 +490,14 @@ function sweepAllocated(state: PassState, queue: readonly PendingJob[]): Holder 
         holder !== null &&
         rank > holder.rank &&
         job.gpus < backfillBlockedFromGpus &&
-        readyAtSec !== null &&
-        state.nowSec + job.minRuntimeSec <= readyAtSec;
+        isBackfillOpen(readyAtSec, state.nowSec, job.minRuntimeSec);
       if (!mayBackfill) continue;
       const placement = placeOnFree(state.nodes, job.gpus, null);
       if (placement) {
         const keptFor = {
           jobId: holder!.job.id,
           budget: state.budgetRef(holder!.job.budgetId),
-          readyAtSec: readyAtSec!,
+          readyAtSec,
         };
         startJob(state, job, true, placement, { keptFor });
       } else backfillBlockedFromGpus = job.gpus;

@@ -21,10 +21,13 @@ export function jobQuery(jobId: string) {
 /** How often a polled page of jobs is asked for again, in milliseconds. */
 export const JOB_LIST_POLL_MS = 5000;
 
+/** The key every page of the jobs list starts with: invalidate it after a write to any job. */
+export const JOB_LISTS_KEY = ["jobs"] as const;
+
 /** A page of the jobs list for `query` (with its defaults: lib/validation/job-list.ts). */
 export function jobListQuery(query: JobListQuery) {
   return queryOptions({
-    queryKey: ["jobs", query],
+    queryKey: [...JOB_LISTS_KEY, query],
     queryFn: () => listJobs(query),
     refetchInterval: JOB_LIST_POLL_MS,
   });

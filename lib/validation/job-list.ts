@@ -35,12 +35,12 @@ export const jobListQuerySchema = z
     ).meta({ description: "Only jobs in this state." }),
     cluster: optional(
       lineString().trim().max(100, "A cluster name has at most 100 characters."),
-    ).meta({ description: "Only jobs of this cluster, by name." }),
+    ).meta({ description: "Only jobs of this cluster, by name (a name no cluster has: 422)." }),
     budget: optional(
       lineString().trim().max(400, "A budget path has at most 400 characters."),
     ).meta({
       description:
-        "Only jobs charged to this budget or below it, by path (e.g. `language/lm-pretrain`).",
+        "Only jobs charged to this budget or below it, by path (e.g. `language/lm-pretrain`; a path no budget has: 422).",
     }),
     q: optional(lineString().trim().max(120, "Search text has at most 120 characters.")).meta({
       description: "Only jobs whose name contains this text (any case).",

@@ -60,11 +60,13 @@ let idleGpuSec = 0;
 let idleReservedGpuSec = 0;
 let idleWithAllocatedWaitingGpuSec = 0;
 let capacityGpuSec = 0;
+let idlePartialGpuSec = 0;
 let last: {
   atSec: number;
   waiting: Waiting[];
   idle: number;
   idleReserved: number;
+  idlePartial: number;
   capacity: number;
   hasWaiting: boolean;
   readyInSec: number | null;
@@ -122,6 +124,7 @@ const factory: SchedulerFactory = (): Scheduler => ({
       }
       idleGpuSec += last.idle * sec;
       idleReservedGpuSec += last.idleReserved * sec;
+      idlePartialGpuSec += last.idlePartial * sec;
       const r = last.readyInSec;
       const bucket =
         r === null ? "unknown" : r < 3600 ? "under1h" : r < 4 * 3600 ? "under4h" : "later";
@@ -165,10 +168,13 @@ const factory: SchedulerFactory = (): Scheduler => ({
       if (c) waiting.push({ jobId: wait.jobId, ...c });
     }
     let idle = 0;
+    let idlePartial = 0;
     let capacity = 0;
+    const reservedSet = new Set(reservedNodes);
     view.cluster.nodes.forEach((node, i) => {
       if (node.health !== "healthy") return;
       idle += free[i]!;
+      if (!reservedSet.has(i) && free[i]! < node.gpus) idlePartial += free[i]!;
       capacity += node.gpus;
     });
     const idleReserved = reservedNodes.reduce((sum, node) => sum + free[node]!, 0);
@@ -178,6 +184,7 @@ const factory: SchedulerFactory = (): Scheduler => ({
       waiting,
       idle,
       idleReserved,
+      idlePartial,
       capacity,
       hasWaiting: result.waitingCounts.allocated > 0,
     };
@@ -240,7 +247,7 @@ console.log(
   `GPU-hours seen by waiting debug jobs (summed over jobs): shielded ${(gpuSecByCause.shielded / 3600).toFixed(0)}, protected below ${(gpuSecByCause.protectedBelow / 3600).toFixed(0)}, held at or above ${(gpuSecByCause.heldByHigher / 3600).toFixed(0)}`,
 );
 console.log(
-  `idle: ${(idleGpuSec / 3600).toFixed(0)} GPU-h of ${(capacityGpuSec / 3600).toFixed(0)} (${((100 * idleGpuSec) / capacityGpuSec).toFixed(2)}%); while allocated jobs wait ${(idleWithAllocatedWaitingGpuSec / 3600).toFixed(0)}; on nodes kept for a reservation ${(idleReservedGpuSec / 3600).toFixed(0)}`,
+  `idle: ${(idleGpuSec / 3600).toFixed(0)} GPU-h of ${(capacityGpuSec / 3600).toFixed(0)} (${((100 * idleGpuSec) / capacityGpuSec).toFixed(2)}%); while allocated jobs wait ${(idleWithAllocatedWaitingGpuSec / 3600).toFixed(0)}; on nodes kept for a reservation ${(idleReservedGpuSec / 3600).toFixed(0)}; on partly busy nodes not kept ${(idlePartialGpuSec / 3600).toFixed(0)}`,
 );
 console.log(
   `idle on reserved nodes by the reservation's ready time: ${Object.entries(idleReservedBy)

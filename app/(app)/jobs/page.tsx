@@ -2,14 +2,13 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { JobListFilters } from "@/components/jobs/job-list-filters";
-import { JobListTable } from "@/components/jobs/job-list-table";
-import { formatShowing, jobListHref } from "@/components/jobs/job-list-url";
+import { JobListView } from "@/components/jobs/job-list-view";
 import "@/components/jobs/job-list.css";
-import { AutoRefresh } from "@/components/layout/auto-refresh";
 import { ClockNote } from "@/components/layout/clock-note";
+import { PrefetchedQueries, seedQuery } from "@/components/providers/prefetched-queries";
 import { getSessionUser } from "@/lib/auth";
-import { getNow } from "@/lib/data/db/clock";
-import { listJobFilterOptions, listJobs } from "@/lib/data/job-list";
+import { dropUnknownFilters, listJobFilterOptions, listJobs } from "@/lib/data/job-list";
+import { jobListQuery } from "@/lib/queries/jobs";
 import { firstValues, parseJobListQuery } from "@/lib/validation/job-list";
 import { Card } from "@/components/layout/card";
 import { PageHead } from "@/components/layout/page-head";
@@ -27,17 +26,13 @@ const SCOPE_TEXT = {
 export default async function JobsPage({ searchParams }: Props) {
   const user = await getSessionUser();
   if (!user) redirect("/signin");
-  const { query, notes: queryNotes } = parseJobListQuery(firstValues(await searchParams));
-  const [list, options, now] = await Promise.all([
-    listJobs(user, query, "lenient"),
-    listJobFilterOptions(user),
-    getNow(),
-  ]);
-  const notes = [...queryNotes, ...list.notes];
-  const isPastEnd = list.total > 0 && query.page > list.pageCount;
+  // Lenient where the API is strict: values the list cannot use are dropped with a note, and
+  // the rest is a query GET /api/v1/jobs accepts, seeded here and polled by the browser.
+  const parsed = parseJobListQuery(firstValues(await searchParams));
+  const { query, notes: filterNotes } = await dropUnknownFilters(parsed.query);
+  const [list, options] = await Promise.all([listJobs(user, query), listJobFilterOptions(user)]);
   return (
     <>
-      <AutoRefresh seconds={10} />
       <PageHead
         title="Jobs"
         actions={
@@ -56,54 +51,14 @@ export default async function JobsPage({ searchParams }: Props) {
         <JobListFilters query={query} options={options} />
       </Card>
       <Card title="Jobs" headingId="jobs-heading" isTitleHidden>
-        <p className="job-list-count" role="status">
-          {formatShowing(query.page, query.perPage, list.jobs.length, list.total)}
-          {list.pageCount > 1 ? ` · page ${query.page} of ${list.pageCount}` : ""}
-        </p>
-        {notes.length > 0 ? (
-          <ul className="job-notes" aria-label="Notes on this list">
-            {notes.map((note) => (
-              <li key={note}>{note}</li>
-            ))}
-          </ul>
-        ) : null}
-        {list.jobs.length === 0 ? (
-          <p>
-            {list.total === 0 && list.scope === "own" && notes.length === 0 ? (
-              <>
-                No jobs yet. <Link href="/jobs/new">Submit one</Link>.
-              </>
-            ) : isPastEnd ? (
-              <Link href={jobListHref(query, { page: list.pageCount })}>Go to the last page</Link>
-            ) : (
-              <Link href="/jobs">Clear filters</Link>
-            )}
-          </p>
-        ) : (
-          <JobListTable
-            jobs={list.jobs}
+        <PrefetchedQueries seeds={[seedQuery(jobListQuery(query), list)]}>
+          <JobListView
             query={query}
-            nowSec={now.getTime() / 1000}
-            showPerson={list.scope !== "own"}
+            notes={[...parsed.notes, ...filterNotes]}
             viewerId={user.id}
             viewerIsAdmin={user.isAdmin}
           />
-        )}
-        {list.pageCount > 1 ? (
-          <nav className="job-pager" aria-label="Pages">
-            {query.page > 1 ? (
-              <Link href={jobListHref(query, { page: Math.min(query.page - 1, list.pageCount) })}>
-                Previous page
-              </Link>
-            ) : null}
-            <span>
-              Page {Math.min(query.page, list.pageCount)} of {list.pageCount}
-            </span>
-            {query.page < list.pageCount ? (
-              <Link href={jobListHref(query, { page: query.page + 1 })}>Next page</Link>
-            ) : null}
-          </nav>
-        ) : null}
+        </PrefetchedQueries>
       </Card>
     </>
   );

@@ -1,0 +1,20 @@
+// What the `allot slurm` commands reach outside the process: the environment, SLURM's own tools
+// and an Allot server. Tests pass stand-ins; the CLI passes createSlurmDeps().
+import { createAllotClient, type AllotClient } from "../slurm/allot-client";
+import { createSlurmRunner, type SlurmRunner } from "../slurm/slurm-cli";
+
+/** What the SLURM commands reach outside the process. */
+export type SlurmCommandDeps = {
+  env: Record<string, string | undefined>;
+  runSlurm: SlurmRunner;
+  createClient: (server: string, token: string) => AllotClient;
+};
+
+/** The real process's environment, SLURM tools and HTTP client. */
+export function createSlurmDeps(): SlurmCommandDeps {
+  return {
+    env: process.env,
+    runSlurm: createSlurmRunner(),
+    createClient: (server, token) => createAllotClient(server, token),
+  };
+}
