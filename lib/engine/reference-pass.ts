@@ -1,63 +1,29 @@
-import { isBackfillOpen } from "./backfill-rule";
 import { checkChargeableBudget, getBudgetNode } from "./budget-tree";
-import { isAllocatedRun, isProtected, preemptionOutcome, protectedUntilSec } from "./contract";
+import { isAllocatedRun, preemptionOutcome } from "./contract";
 import { validateContract } from "./contract";
-import { createBudgetRefs, createPartingLookup } from "./budget-refs";
 import { rankBudgets } from "./fair-tree";
 import type { FairTreeRanking } from "./fair-tree-ranking";
 import { createHoldings } from "./holdings";
 import { canEverPlace, createGpuPool, placementShape } from "./placement";
-import { rankPreemptionReason } from "./preemption";
-import type {
-  BudgetRef,
-  Comparison,
-  KeptFor,
-  PreemptReason,
-  ShortStart,
-  WaitDecision,
-} from "./reasons";
-import {
-  nodesOf,
-  orderJobs,
-  passesShareGuard,
-  placeOnFree,
-  planVictims,
-  reserveNodes,
-  type ReferenceNodes,
-  type ReferenceReservation,
-  type ReferenceRun,
-} from "./reference-rules";
+import type { WaitDecision } from "./reasons";
+import { orderJobs, placeOnFree, type ReferenceRun } from "./reference-rules";
 import type { PassOutcome, SchedulePassInput, SchedulePassResult } from "./pass-types";
-import { isShortJob, MAX_SHORT_ROUNDS, SHORT_MAX_RUNTIME_SEC, shortMaxGpus } from "./short-jobs";
-import type { NodeSlice, PendingJob } from "./types";
+import { MAX_SHORT_ROUNDS } from "./short-jobs";
+import type { PendingJob } from "./types";
 import { usageWindowSec } from "./usage-window";
 import { describeWaiting } from "./wait-reasons";
+import {
+  endRun,
+  loadState,
+  recordPreemption,
+  startJob,
+  type ReferenceHolder,
+  type ReferenceState,
+} from "./reference-state";
+import { startShortJobs, sweepAllocated } from "./reference-sweep";
 
 /** The input of {@link runReferencePass}: the same as `runSchedulePass`'s. */
 export type ReferencePassInput = SchedulePassInput;
-
-/** What the reference pass works on: the nodes, the runs, and the decisions so far. */
-type PassState = {
-  input: ReferencePassInput;
-  nowSec: number;
-  nodes: ReferenceNodes;
-  /** Input runs (those not ended on a down node) in input order, then the pass's starts. */
-  runs: ReferenceRun[];
-  /** Runs loaded before any start: only those can be victims. */
-  loadedCount: number;
-  rankOf: (budgetId: string) => number;
-  budgetRef: (budgetId: string) => BudgetRef;
-  partingOf: ReturnType<typeof createPartingLookup>;
-  slotOf: (budgetId: string) => number;
-  result: SchedulePassResult;
-  started: Set<PendingJob>;
-};
-
-/** The first allocated job that could not start in a sweep, and the nodes kept for it. */
-type Holder = { job: PendingJob; rank: number; reservation: ReferenceReservation };
-
-/** How many times the allocated queue is swept at most (ADR 010, "Repeat sweep"). */
-const MAX_SWEEPS = 8;
 
 /**
  * One scheduling pass written as the rules read (docs/contract.md, ADR 010, 011, 015), with
@@ -116,7 +82,7 @@ export function referencePassOutcome(input: ReferencePassInput): PassOutcome {
   endRunsOnUnhealthyNodes(state);
   const { errors, allocated, unallocated } = screenAndOrder(state);
   state.result.waiting.push(...errors);
-  let holder: Holder | null = null;
+  let holder: ReferenceHolder | null = null;
   for (let round = 1; round <= MAX_SHORT_ROUNDS; round += 1) {
     holder = sweepAllocated(state, allocated);
     if (!startShortJobs(state, allocated, holder)) break;
@@ -139,63 +105,8 @@ function rankFor(input: ReferencePassInput): FairTreeRanking {
   });
 }
 
-/** The nodes with every input run on them (throws on a node overfilled or unknown). */
-function loadState(input: ReferencePassInput, ranking: FairTreeRanking): PassState {
-  const unknownRank = ranking.leafCount + 1;
-  const rankOf = (budgetId: string): number => ranking.rankByBudgetId[budgetId] ?? unknownRank;
-  const slots = new Map<string, number>();
-  const slotOf = (budgetId: string): number => {
-    if (!slots.has(budgetId)) slots.set(budgetId, slots.size);
-    return slots.get(budgetId)!;
-  };
-  const nodes = nodesOf(input.cluster.nodes);
-  const runs = input.runs.map((run): ReferenceRun => {
-    const slices = run.placement.map((slice) => {
-      const position = nodes.index.indexOf(slice.node);
-      if (position < 0)
-        throw new RangeError(`Run "${run.id}" is placed on unknown node ${slice.node}.`);
-      return { position, gpus: slice.gpus };
-    });
-    return {
-      id: run.id,
-      budgetId: run.budgetId,
-      budgetSlot: slotOf(run.budgetId),
-      isAllocated: run.isAllocated,
-      rank: rankOf(run.budgetId),
-      startSec: run.startSec,
-      gpus: run.gpus,
-      slices,
-      protectedUntilSec: run.protectedUntilSec,
-      isGone: false,
-      isProtectedNow: isProtected(run, input.nowSec),
-      run,
-    };
-  });
-  return {
-    input,
-    nowSec: input.nowSec,
-    nodes,
-    runs,
-    loadedCount: runs.length,
-    rankOf,
-    budgetRef: createBudgetRefs(input.tree, ranking),
-    partingOf: createPartingLookup(input.tree, ranking),
-    slotOf,
-    started: new Set(),
-    result: {
-      atSec: input.nowSec,
-      ranking,
-      starts: [],
-      preemptions: [],
-      waiting: [],
-      waitingCounts: { allocated: 0, unallocated: 0 },
-      drainsCompleted: [],
-    },
-  };
-}
-
 /** Steps 2 and 3: runs on down nodes end, unprotected runs on draining nodes are preempted. */
-function endRunsOnUnhealthyNodes(state: PassState): void {
+function endRunsOnUnhealthyNodes(state: ReferenceState): void {
   const { nodes, nowSec } = state;
   const healthAt = (position: number) =>
     state.input.cluster.nodes.find((node) => node.index === nodes.index[position])!.health;
@@ -254,28 +165,8 @@ function endRunsOnUnhealthyNodes(state: PassState): void {
   });
 }
 
-/** Records a preemption of an input run. */
-function recordPreemption(state: PassState, run: ReferenceRun, reason: PreemptReason): void {
-  const input = run.run!;
-  state.result.preemptions.push({
-    runId: input.id,
-    jobId: input.jobId,
-    budgetId: input.budgetId,
-    gpus: input.gpus,
-    outcome: reason.outcome,
-    reason,
-  });
-}
-
-/** Ends a loaded run now: its GPUs are free, the preemption is recorded. */
-function endRun(state: PassState, run: ReferenceRun, reason: PreemptReason): void {
-  run.isGone = true;
-  for (const slice of run.slices) state.nodes.free[slice.position]! += slice.gpus;
-  recordPreemption(state, run, reason);
-}
-
 /** Steps 4 and 5: error jobs (input order), then the allocated and unallocated queues. */
-function screenAndOrder(state: PassState): {
+function screenAndOrder(state: ReferenceState): {
   errors: WaitDecision[];
   allocated: PendingJob[];
   unallocated: PendingJob[];
@@ -323,261 +214,8 @@ function screenAndOrder(state: PassState): {
   };
 }
 
-/** Starts a job on `placement` (the GPUs are free) and records the start. */
-function startJob(
-  state: PassState,
-  job: PendingJob,
-  isAllocated: boolean,
-  placement: NodeSlice[],
-  extra: {
-    preemptedRunIds?: string[];
-    keptFor?: KeptFor | null;
-    outranked?: Comparison | null;
-    short?: ShortStart;
-  } = {},
-): void {
-  const { nowSec, nodes } = state;
-  const until = protectedUntilSec(nowSec, job.minRuntimeSec, isAllocated);
-  const slices = placement.map((slice) => ({
-    position: nodes.index.indexOf(slice.node),
-    gpus: slice.gpus,
-  }));
-  for (const slice of slices) nodes.free[slice.position]! -= slice.gpus;
-  state.runs.push({
-    id: `start:${job.id}`,
-    budgetId: job.budgetId,
-    budgetSlot: state.slotOf(job.budgetId),
-    isAllocated,
-    rank: state.rankOf(job.budgetId),
-    startSec: nowSec,
-    gpus: job.gpus,
-    slices,
-    protectedUntilSec: until,
-    isGone: false,
-    isProtectedNow: isAllocated && until > nowSec,
-    run: null,
-  });
-  state.started.add(job);
-  const budget = state.budgetRef(job.budgetId);
-  const nodeIndices = placement.map((slice) => slice.node);
-  state.result.starts.push({
-    jobId: job.id,
-    budgetId: job.budgetId,
-    gpus: job.gpus,
-    placement,
-    isAllocated,
-    protectedUntilSec: until,
-    reason: isAllocated
-      ? {
-          rule: "start-allocated",
-          atSec: nowSec,
-          budget,
-          gpus: job.gpus,
-          nodes: nodeIndices,
-          minRuntimeSec: job.minRuntimeSec,
-          protectedUntilSec: until,
-          preemptedRunIds: extra.preemptedRunIds ?? [],
-          budgetsAbove: state.rankOf(job.budgetId) - 1,
-          keptFor: extra.keptFor ?? null,
-          outranked: extra.outranked ?? null,
-          ...(extra.short && { short: extra.short }),
-        }
-      : {
-          rule: "start-unallocated",
-          atSec: nowSec,
-          budget,
-          gpus: job.gpus,
-          nodes: nodeIndices,
-          cause: job.minRuntimeSec > 0 ? "zero-share" : "zero-min-runtime",
-        },
-  });
-}
-
-/**
- * Step 6b: starts `job` after preempting what it may preempt outside `excluded`. Gives whether it
- * started, and whether the victims freed GPUs on healthy nodes beyond what it took there.
- */
-function startByPreemption(
-  state: PassState,
-  job: PendingJob,
-  rank: number,
-  excluded: Uint8Array | null,
-): { isStarted: boolean; hasSurplus: boolean } {
-  const { tree } = state.input;
-  const candidates = state.runs
-    .slice(0, state.loadedCount)
-    .filter(
-      (run) =>
-        !run.isGone &&
-        !run.isProtectedNow &&
-        (!run.isAllocated ||
-          (run.rank > rank &&
-            passesShareGuard(tree, state.runs, job.budgetId, run.budgetId, job.gpus, run.gpus))),
-    );
-  const plan = planVictims(state.nodes, candidates, job.gpus, excluded, state.nowSec);
-  if (!plan) return { isStarted: false, hasSurplus: false };
-  const surplus = new Map<number, number>();
-  for (const slice of plan.placement) surplus.set(slice.node, -slice.gpus);
-  const preemptor = { jobId: job.id, budget: state.budgetRef(job.budgetId), gpus: job.gpus };
-  let outranked: Comparison | null = null;
-  for (const victim of plan.victims) {
-    const run = victim.run!;
-    for (const slice of run.placement)
-      surplus.set(slice.node, (surplus.get(slice.node) ?? 0) + slice.gpus);
-    const parting = run.isAllocated ? state.partingOf(job.budgetId, run.budgetId) : null;
-    const victimRef = state.budgetRef(run.budgetId);
-    if (run.isAllocated && outranked === null) outranked = { budget: victimRef, parting };
-    endRun(state, victim, rankPreemptionReason(run, preemptor, victimRef, state.nowSec, parting));
-  }
-  const preemptedRunIds = plan.victims.map((victim) => victim.run!.id);
-  startJob(state, job, true, plan.placement, { preemptedRunIds, outranked });
-  const isUsableNode = (node: number) => state.nodes.isUsable[state.nodes.index.indexOf(node)]!;
-  const hasSurplus = [...surplus].some(([node, gpus]) => gpus > 0 && isUsableNode(node));
-  return { isStarted: true, hasSurplus };
-}
-
-/** Step 6c: the reservation of a job that failed, or null when the healthy nodes never hold it. */
-function reserveFor(state: PassState, job: PendingJob, rank: number): Holder | null {
-  const { tree } = state.input;
-  const isShielded = (run: ReferenceRun): boolean =>
-    !passesShareGuard(tree, state.runs, job.budgetId, run.budgetId, job.gpus, run.gpus);
-  const reservation = reserveNodes(
-    state.nodes,
-    state.runs,
-    job.gpus,
-    rank,
-    state.nowSec,
-    isShielded,
-  );
-  return reservation && { job, rank, reservation };
-}
-
-/** Step 6: sweeps the allocated queue; gives the last sweep's reservation holder, if any. */
-function sweepAllocated(state: PassState, queue: readonly PendingJob[]): Holder | null {
-  let holder: Holder | null = null;
-  for (let sweep = 0; sweep < MAX_SWEEPS; sweep += 1) {
-    holder = null;
-    let hasFreedExtra = false;
-    let blockedFromGpus = Number.POSITIVE_INFINITY;
-    let backfillBlockedFromGpus = Number.POSITIVE_INFINITY;
-    for (const job of queue) {
-      if (state.started.has(job)) continue;
-      const rank = state.rankOf(job.budgetId);
-      if (job.gpus < blockedFromGpus) {
-        const excluded = holder?.reservation.isExcluded ?? null;
-        const placement = placeOnFree(state.nodes, job.gpus, excluded);
-        if (placement) {
-          startJob(state, job, true, placement);
-          continue;
-        }
-        const outcome = startByPreemption(state, job, rank, excluded);
-        if (outcome.isStarted) {
-          if (outcome.hasSurplus) {
-            hasFreedExtra = true;
-            blockedFromGpus = Number.POSITIVE_INFINITY;
-            backfillBlockedFromGpus = Number.POSITIVE_INFINITY;
-          }
-          continue;
-        }
-        blockedFromGpus = job.gpus;
-        if (holder === null) {
-          holder = reserveFor(state, job, rank);
-          continue;
-        }
-      }
-      const readyAtSec = holder?.reservation.readyAtSec ?? null;
-      const mayBackfill =
-        holder !== null &&
-        rank > holder.rank &&
-        job.gpus < backfillBlockedFromGpus &&
-        isBackfillOpen(readyAtSec, state.nowSec, job.minRuntimeSec);
-      if (!mayBackfill) continue;
-      const placement = placeOnFree(state.nodes, job.gpus, null);
-      if (placement) {
-        const keptFor = {
-          jobId: holder!.job.id,
-          budget: state.budgetRef(holder!.job.budgetId),
-          readyAtSec,
-        };
-        startJob(state, job, true, placement, { keptFor });
-      } else backfillBlockedFromGpus = job.gpus;
-    }
-    if (!hasFreedExtra) break;
-  }
-  return holder;
-}
-
-/**
- * Step 6e: short jobs left waiting get one more try, by their own rules. Gives whether a
- * preemption freed GPUs on healthy nodes beyond its job's (the short sweep then ended).
- */
-function startShortJobs(
-  state: PassState,
-  queue: readonly PendingJob[],
-  holder: Holder | null,
-): boolean {
-  const { nodes, nowSec } = state;
-  const { tree } = state.input;
-  const readyAtSec = holder?.reservation.readyAtSec ?? null;
-  const isKeptOpen = readyAtSec === null || nowSec + SHORT_MAX_RUNTIME_SEC <= readyAtSec;
-  const excluded = holder && !isKeptOpen ? holder.reservation.isExcluded : null;
-  const keptFor = (job: PendingJob, placement: NodeSlice[]): KeptFor | null =>
-    holder &&
-    isKeptOpen &&
-    holder.job !== job &&
-    holder.reservation.isExcluded[nodes.index.indexOf(placement[0]!.node)]
-      ? { jobId: holder.job.id, budget: state.budgetRef(holder.job.budgetId), readyAtSec }
-      : null;
-  let maxGpus = shortMaxGpus(nodes.sizeGpus);
-  for (const job of queue) {
-    if (state.started.has(job) || !isShortJob(job, nodes.sizeGpus) || job.gpus > maxGpus) continue;
-    const rank = state.rankOf(job.budgetId);
-    const placement = placeOnFree(nodes, job.gpus, excluded);
-    if (placement) {
-      const short = { isShareGuardWaived: false };
-      startJob(state, job, true, placement, { keptFor: keptFor(job, placement), short });
-      continue;
-    }
-    const candidates = state.runs
-      .slice(0, state.loadedCount)
-      .filter((run) => !run.isGone && !run.isProtectedNow && (!run.isAllocated || run.rank > rank));
-    const plan = planVictims(nodes, candidates, job.gpus, excluded, nowSec);
-    if (!plan) {
-      maxGpus = job.gpus - 1;
-      continue;
-    }
-    const isShareGuardWaived = plan.victims.some(
-      (run) =>
-        run.isAllocated &&
-        !passesShareGuard(tree, state.runs, job.budgetId, run.budgetId, job.gpus, run.gpus),
-    );
-    const preemptor = { jobId: job.id, budget: state.budgetRef(job.budgetId), gpus: job.gpus };
-    let outranked: Comparison | null = null;
-    const surplus = new Map<number, number>();
-    for (const slice of plan.placement) surplus.set(slice.node, -slice.gpus);
-    for (const victim of plan.victims) {
-      const run = victim.run!;
-      for (const slice of run.placement)
-        surplus.set(slice.node, (surplus.get(slice.node) ?? 0) + slice.gpus);
-      const parting = run.isAllocated ? state.partingOf(job.budgetId, run.budgetId) : null;
-      const victimRef = state.budgetRef(run.budgetId);
-      if (run.isAllocated && outranked === null) outranked = { budget: victimRef, parting };
-      endRun(state, victim, rankPreemptionReason(run, preemptor, victimRef, nowSec, parting));
-    }
-    startJob(state, job, true, plan.placement, {
-      preemptedRunIds: plan.victims.map((victim) => victim.run!.id),
-      outranked,
-      keptFor: keptFor(job, plan.placement),
-      short: { isShareGuardWaived },
-    });
-    const isUsableNode = (node: number) => nodes.isUsable[nodes.index.indexOf(node)]!;
-    if ([...surplus].some(([node, gpus]) => gpus > 0 && isUsableNode(node))) return true;
-  }
-  return false;
-}
-
 /** Step 7: unallocated jobs take free GPUs on healthy nodes, reserved ones included. */
-function startUnallocated(state: PassState, queue: readonly PendingJob[]): void {
+function startUnallocated(state: ReferenceState, queue: readonly PendingJob[]): void {
   let blockedFromGpus = Number.POSITIVE_INFINITY;
   for (const job of queue) {
     if (job.gpus >= blockedFromGpus) continue;
@@ -589,8 +227,8 @@ function startUnallocated(state: PassState, queue: readonly PendingJob[]): void 
 
 /** Step 8: a reason for every job left waiting, in queue order (errors came first). */
 function describeWaits(
-  state: PassState,
-  holder: Holder | null,
+  state: ReferenceState,
+  holder: ReferenceHolder | null,
   allocated: readonly PendingJob[],
   unallocated: readonly PendingJob[],
 ): void {
