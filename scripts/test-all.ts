@@ -1,10 +1,12 @@
 // npm test: every check, in order, stopping at the first failure. Database tests and
 // e2e get a fresh database: a new one on DATABASE_URL's server (dropped afterwards),
 // else the embedded PGlite in memory. SLURM tests run when the project's local SLURM is up
-// (npm run slurm:up; .ci/run starts it). Ends with one "Tests: N passed, N failed" line.
-import { spawnSync } from "node:child_process";
+// (npm run slurm:up; .ci/run starts it), in the background while lint, format, unit and
+// database tests run: they mostly wait on SLURM and its timers, and that wait is most of
+// their 5-6 minutes. Ends with one "Tests: N passed, N failed" line.
+import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { isLocalSlurmUp, localSlurmEnvFile, readLocalSlurmEnv } from "../lib/testing/local-slurm";
@@ -32,6 +34,56 @@ function run(
   const isOk = result.status === 0;
   console.log(`=== ${title}: ${isOk ? "ok" : "FAILED"} in ${seconds} s`);
   return isOk;
+}
+
+type BackgroundStep = {
+  /** Resolves when the step ends: whether it passed, with everything it printed. */
+  done: Promise<{ isOk: boolean; output: string }>;
+  /** Ends it (its whole process group) when the run stops early. */
+  stop: () => void;
+};
+
+/**
+ * Starts a step in the background; what it prints goes straight to `logFile` (not through a
+ * pipe: the steps run meanwhile block this process, which could not drain one) and to the
+ * console when it ends (wait with `finishBackground`), so the two outputs do not interleave.
+ */
+function runInBackground(
+  title: string,
+  command: string,
+  args: string[],
+  logFile: string,
+): BackgroundStep {
+  console.log(`\n=== ${title}: ${command} ${args.join(" ")} (in the background, log ${logFile})`);
+  const started = performance.now();
+  const log = openSync(logFile, "w");
+  const child = spawn(command, args, {
+    cwd: ROOT,
+    env,
+    detached: true,
+    stdio: ["ignore", log, log],
+  });
+  closeSync(log);
+  const done = new Promise<{ isOk: boolean; output: string }>((resolve) => {
+    child.on("exit", (code) => {
+      const seconds = ((performance.now() - started) / 1000).toFixed(1);
+      const isOk = code === 0;
+      const output =
+        readFileSync(logFile, "utf8") +
+        `=== ${title}: ${isOk ? "ok" : "FAILED"} in ${seconds} s (in the background)\n`;
+      resolve({ isOk, output });
+    });
+  });
+  const stop = () => {
+    if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) {
+      try {
+        process.kill(-child.pid, "SIGTERM");
+      } catch {
+        // already gone
+      }
+    }
+  };
+  return { done, stop };
 }
 
 function countVitest(file: string): void {
@@ -74,28 +126,42 @@ async function withE2eDatabase<T>(work: (url: string | undefined) => T): Promise
   }
 }
 
-/** One vitest project, counted; stops everything when it fails. */
-function runVitest(title: string, project: string): void {
+function vitestArgs(project: string): string[] {
   const report = path.join(REPORTS, `${project}.json`);
   const reporters = ["--reporter=default", "--reporter=json", `--outputFile.json=${report}`];
-  const isOk = run(title, "npx", ["vitest", "run", "--project", project, ...reporters]);
-  countVitest(report);
+  return ["vitest", "run", "--project", project, ...reporters];
+}
+
+/** One vitest project, counted; stops everything when it fails. */
+function runVitest(title: string, project: string): void {
+  const isOk = run(title, "npx", vitestArgs(project));
+  countVitest(path.join(REPORTS, `${project}.json`));
   if (!isOk) finish(false);
 }
 
+/** The step running in the background, ended if the run stops before it does. */
+let background: BackgroundStep | null = null;
+
+/** Waits for the background vitest project, prints its output, counts it. */
+async function finishBackground(project: string): Promise<boolean> {
+  if (!background) return true;
+  const { isOk, output } = await background.done;
+  background = null;
+  process.stdout.write(`\n${output}`);
+  countVitest(path.join(REPORTS, `${project}.json`));
+  return isOk;
+}
+
 function finish(isOk: boolean): never {
+  background?.stop();
   console.log(`\nTests: ${passed} passed, ${failed} failed`);
   process.exit(isOk && failed === 0 ? 0 : 1);
 }
 
 async function main(): Promise<void> {
   rmSync(REPORTS, { recursive: true, force: true });
-  const steps: [string, string, string[]][] = [
-    ["typecheck", "npx", ["tsc", "--noEmit"]],
-    ["lint", "npx", ["eslint", ".", "--max-warnings", "0"]],
-    ["format", "npx", ["prettier", "--check", "."]],
-  ];
-  for (const [title, command, args] of steps) if (!run(title, command, args)) finish(false);
+  mkdirSync(REPORTS, { recursive: true });
+  if (!run("typecheck", "npx", ["tsc", "--noEmit"])) finish(false);
 
   // .ci/run sets ALLOT_REQUIRE_SLURM=1: there the SLURM tests always run (and fail without it).
   const slurmEnv = readLocalSlurmEnv();
@@ -106,12 +172,26 @@ async function main(): Promise<void> {
       `\n=== SLURM tests: skipped, no local SLURM (${localSlurmEnvFile()}; npm run slurm:up)`,
     );
   }
+
+  // The build first: the SLURM tests drive the production server, and they start now, in the
+  // background, to wait on SLURM while the checks below keep the cores busy.
+  if (!run("production build", "npx", ["next", "build"])) finish(false);
+  if (isSlurmRun) {
+    background = runInBackground(
+      "SLURM tests (local SLURM)",
+      "npx",
+      vitestArgs("slurm"),
+      path.join(REPORTS, "slurm.log"),
+    );
+  }
+  const steps: [string, string, string[]][] = [
+    ["lint", "npx", ["eslint", ".", "--max-warnings", "0"]],
+    ["format", "npx", ["prettier", "--check", "."]],
+  ];
+  for (const [title, command, args] of steps) if (!run(title, command, args)) finish(false);
   runVitest("unit tests", "unit");
   runVitest("database tests", "db");
-
-  if (!run("production build", "npx", ["next", "build"])) finish(false);
-  // After the build: SLURM tests may drive the production server.
-  if (isSlurmRun) runVitest("SLURM tests (local SLURM)", "slurm");
+  if (!(await finishBackground("slurm"))) finish(false);
 
   const playwrightJson = path.join(REPORTS, "e2e.json");
   const isE2eOk = await withE2eDatabase((url) =>
