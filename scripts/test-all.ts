@@ -39,8 +39,6 @@ function run(
 type BackgroundStep = {
   /** Resolves when the step ends: whether it passed, with everything it printed. */
   done: Promise<{ isOk: boolean; output: string }>;
-  /** Ends it (its whole process group) when the run stops early. */
-  stop: () => void;
 };
 
 /**
@@ -60,7 +58,6 @@ function runInBackground(
   const child = spawn(command, args, {
     cwd: ROOT,
     env,
-    detached: true,
     stdio: ["ignore", log, log],
   });
   closeSync(log);
@@ -74,16 +71,7 @@ function runInBackground(
       resolve({ isOk, output });
     });
   });
-  const stop = () => {
-    if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) {
-      try {
-        process.kill(-child.pid, "SIGTERM");
-      } catch {
-        // already gone
-      }
-    }
-  };
-  return { done, stop };
+  return { done };
 }
 
 function countVitest(file: string): void {
@@ -132,14 +120,14 @@ function vitestArgs(project: string): string[] {
   return ["vitest", "run", "--project", project, ...reporters];
 }
 
-/** One vitest project, counted; stops everything when it fails. */
-function runVitest(title: string, project: string): void {
+/** One vitest project, counted; whether it passed. */
+function runVitest(title: string, project: string): boolean {
   const isOk = run(title, "npx", vitestArgs(project));
   countVitest(path.join(REPORTS, `${project}.json`));
-  if (!isOk) finish(false);
+  return isOk;
 }
 
-/** The step running in the background, ended if the run stops before it does. */
+/** The step running in the background, waited for before the run ends. */
 let background: BackgroundStep | null = null;
 
 /** Waits for the background vitest project, prints its output, counts it. */
@@ -152,8 +140,19 @@ async function finishBackground(project: string): Promise<boolean> {
   return isOk;
 }
 
+/**
+ * Stops after a failure. A SLURM run in the background is let end first: killing vitest would
+ * skip its afterAll, leaving its production server, SLURM jobs and scratch database behind.
+ */
+async function fail(): Promise<never> {
+  if (background) {
+    console.log("\n=== a step failed: waiting for the SLURM tests in the background to end");
+    await finishBackground("slurm");
+  }
+  return finish(false);
+}
+
 function finish(isOk: boolean): never {
-  background?.stop();
   console.log(`\nTests: ${passed} passed, ${failed} failed`);
   process.exit(isOk && failed === 0 ? 0 : 1);
 }
@@ -188,10 +187,10 @@ async function main(): Promise<void> {
     ["lint", "npx", ["eslint", ".", "--max-warnings", "0"]],
     ["format", "npx", ["prettier", "--check", "."]],
   ];
-  for (const [title, command, args] of steps) if (!run(title, command, args)) finish(false);
-  runVitest("unit tests", "unit");
-  runVitest("database tests", "db");
-  if (!(await finishBackground("slurm"))) finish(false);
+  for (const [title, command, args] of steps) if (!run(title, command, args)) return fail();
+  if (!runVitest("unit tests", "unit")) return fail();
+  if (!runVitest("database tests", "db")) return fail();
+  if (!(await finishBackground("slurm"))) return fail();
 
   const playwrightJson = path.join(REPORTS, "e2e.json");
   const isE2eOk = await withE2eDatabase((url) =>
@@ -209,7 +208,7 @@ async function main(): Promise<void> {
   finish(isE2eOk);
 }
 
-main().catch((error: unknown) => {
+main().catch(async (error: unknown) => {
   console.error(error);
-  finish(false);
+  await fail();
 });
