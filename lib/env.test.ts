@@ -99,8 +99,8 @@ describe("demoHistoryDays", () => {
 });
 
 describe("leaseTtlSec", () => {
-  it("is 30 s unless set, else the whole number of seconds asked for", () => {
-    expect(leaseTtlSec({})).toBe(30);
+  it("is the default (30 s) when unset, else the whole number of seconds asked for", () => {
+    expect(leaseTtlSec({})).toBeUndefined();
     expect(leaseTtlSec({ ALLOT_LEASE_TTL_SEC: "12" })).toBe(12);
     expect(leaseTtlSec({ ALLOT_LEASE_TTL_SEC: "6" })).toBe(6);
   });

@@ -1,5 +1,4 @@
 // Environment switches read in one place.
-import { LEASE_TTL_SEC } from "./leader/leadership";
 
 /** Any set of environment variables (process.env by default). */
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -101,14 +100,14 @@ export function demoHistoryDays(env: Env = process.env): number | undefined {
 }
 
 /**
- * How long the leader lease lasts after its last renewal: `ALLOT_LEASE_TTL_SEC`, 6 to 600 s,
- * default {@link LEASE_TTL_SEC} (30). Holders renew every third of it and stop a sixth of it
- * before it can expire (lib/leader/leadership.ts leaseTimes), so a dead leader is replaced
- * between 2/3 and 4/3 of it later. Tests shorten it to wait less for a failover; a site keeps the
- * default, the same on every replica (docs/deploy.md).
+ * How long the leader lease lasts after its last renewal: `ALLOT_LEASE_TTL_SEC`, 6 to 600 s;
+ * undefined when unset (lib/leader/leadership.ts LEASE_TTL_SEC, 30 s). Holders renew every third
+ * of it and stop a sixth of it before it can expire (leadership.ts leaseTimes), so a dead leader
+ * is replaced between 2/3 and 4/3 of it later. Tests shorten it to wait less for a failover; a
+ * site keeps the default, the same on every replica (docs/deploy.md). Any other value throws.
  *
  * @example leaseTtlSec({ ALLOT_LEASE_TTL_SEC: "12" }) // 12
  */
-export function leaseTtlSec(env: Env = process.env): number {
-  return wholeNumber(env, "ALLOT_LEASE_TTL_SEC", 6, 600, "seconds") ?? LEASE_TTL_SEC;
+export function leaseTtlSec(env: Env = process.env): number | undefined {
+  return wholeNumber(env, "ALLOT_LEASE_TTL_SEC", 6, 600, "seconds");
 }

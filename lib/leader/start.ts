@@ -12,7 +12,7 @@ import { isDemoMode, leaseTtlSec } from "../env";
 import { getLogger, type Logger } from "../log/logger";
 import { startDemoExecutor } from "../demo/executor/executor";
 import { startLeaderElection } from "./leader";
-import { LEADER_LEASE, leaseTimes, wasLeaseVacant } from "./leadership";
+import { LEADER_LEASE, LEASE_TTL_SEC, leaseTimes, wasLeaseVacant } from "./leadership";
 
 const state = globalThis as unknown as { allotReplicaStarted?: boolean };
 
@@ -94,6 +94,6 @@ export async function startReplica(): Promise<void> {
     onLead: lead,
     onLose: lose,
     // ALLOT_LEASE_TTL_SEC (default 30 s: renewals every 10 s, a safety margin of 5 s).
-    ...leaseTimes(leaseTtlSec()),
+    ...leaseTimes(leaseTtlSec() ?? LEASE_TTL_SEC),
   });
 }
