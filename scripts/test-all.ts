@@ -45,6 +45,7 @@ type BackgroundStep = {
  * Starts a step in the background; what it prints goes straight to `logFile` (not through a
  * pipe: the steps run meanwhile block this process, which could not drain one) and to the
  * console when it ends (wait with `finishBackground`), so the two outputs do not interleave.
+ * Its seconds are counted to when this process sees it end: no sooner than the step beside it.
  */
 function runInBackground(
   title: string,
