@@ -104,6 +104,11 @@ test.beforeAll(async () => {
     ALLOT_TICK_SEC: "2",
     ALLOT_METRICS_TOKEN: METRICS_TOKEN,
     LOG_LEVEL: "info",
+    // What is tested here needs the lab, not its month: 2 days seed in seconds, not 35 in ~40 s.
+    ALLOT_DEMO_HISTORY_DAYS: "2",
+    // A 12 s lease (renewals every 4 s): the failover below waits 8-16 s, not 20-40 s. The
+    // lease's logic is the same at any TTL (lib/leader/leadership.ts leaseTimes).
+    ALLOT_LEASE_TTL_SEC: "12",
   };
   // Both at once on an empty database: the second waits for the first's demo seed.
   const started = await Promise.allSettled(
@@ -299,14 +304,23 @@ test("a third replica leaves the clock alone; a clean stop hands the lease over 
   expect(await clock()).toEqual(clockBefore);
 
   // SIGTERM: the leader releases its lease before it closes; without that the third would
-  // wait for the lease to expire, 20-30 s after the last renewal.
+  // wait for the lease to expire, 2/3 to 1 TTL after the last renewal (8-12 s here). The lease
+  // as it stood at SIGTERM: the third must take it before that expiry, which only a release
+  // allows, at any TTL.
+  const [leaseAtStop] = await rows<{ expiresAt: Date }>(
+    `SELECT "expiresAt" FROM leases WHERE name = 'live'`,
+  );
   const stoppingMs = Date.now();
   await current.stop();
   let handoverMs = 0;
+  let acquiredAt: Date | null = null;
   while (Date.now() - stoppingMs < 60_000) {
-    const [lease] = await rows<{ holder: string }>(`SELECT holder FROM leases WHERE name = 'live'`);
+    const [lease] = await rows<{ holder: string; acquiredAt: Date }>(
+      `SELECT holder, "acquiredAt" FROM leases WHERE name = 'live'`,
+    );
     if (lease?.holder === holderOf(third)) {
       handoverMs = Date.now() - stoppingMs;
+      acquiredAt = lease.acquiredAt;
       break;
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
@@ -317,5 +331,6 @@ test("a third replica leaves the clock alone; a clean stop hands the lease over 
   expect(logLines(current, "lease released"), current.output().slice(-3000)).toHaveLength(1);
   expect(handoverMs).toBeGreaterThan(0);
   expect(handoverMs).toBeLessThan(15_000);
+  expect(acquiredAt!.getTime()).toBeLessThan(leaseAtStop!.expiresAt.getTime());
   expect((await health(third)).replica).toBe("leader");
 });

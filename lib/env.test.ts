@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { adminEmails, demoModeWarning, isDemoMode, oidcSettings } from "./env";
+import {
+  adminEmails,
+  demoHistoryDays,
+  demoModeWarning,
+  isDemoMode,
+  leaseTtlSec,
+  oidcSettings,
+} from "./env";
 
 describe("isDemoMode", () => {
   it("is off unless asked for, whatever NODE_ENV says (plain npm start is not a demo)", () => {
@@ -71,5 +78,38 @@ describe("adminEmails", () => {
     expect(() => adminEmails({ ALLOT_ADMINS: "ada@lab.example, grace, @lab.example" })).toThrow(
       'ALLOT_ADMINS must list email addresses separated by commas; these are not: "grace", "@lab.example".',
     );
+  });
+});
+
+describe("demoHistoryDays", () => {
+  it("is the seed's default when unset, else the whole number of days asked for", () => {
+    expect(demoHistoryDays({})).toBeUndefined();
+    expect(demoHistoryDays({ ALLOT_DEMO_HISTORY_DAYS: " " })).toBeUndefined();
+    expect(demoHistoryDays({ ALLOT_DEMO_HISTORY_DAYS: "2" })).toBe(2);
+    expect(demoHistoryDays({ ALLOT_DEMO_HISTORY_DAYS: "365" })).toBe(365);
+  });
+
+  it("throws on anything else, naming the variable and the value", () => {
+    for (const value of ["0", "1.5", "two", "-3", "366"]) {
+      expect(() => demoHistoryDays({ ALLOT_DEMO_HISTORY_DAYS: value })).toThrow(
+        `ALLOT_DEMO_HISTORY_DAYS must be a whole number of days from 1 to 365; got "${value}".`,
+      );
+    }
+  });
+});
+
+describe("leaseTtlSec", () => {
+  it("is the default (30 s) when unset, else the whole number of seconds asked for", () => {
+    expect(leaseTtlSec({})).toBeUndefined();
+    expect(leaseTtlSec({ ALLOT_LEASE_TTL_SEC: "12" })).toBe(12);
+    expect(leaseTtlSec({ ALLOT_LEASE_TTL_SEC: "6" })).toBe(6);
+  });
+
+  it("throws on a lease too short to renew safely, too long, or not a number", () => {
+    for (const value of ["5", "601", "10s", "7.5"]) {
+      expect(() => leaseTtlSec({ ALLOT_LEASE_TTL_SEC: value })).toThrow(
+        `ALLOT_LEASE_TTL_SEC must be a whole number of seconds from 6 to 600; got "${value}".`,
+      );
+    }
   });
 });

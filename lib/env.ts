@@ -67,3 +67,47 @@ export function adminEmails(env: Env = process.env): string[] | null {
   }
   return [...new Set(words.map((word) => word.toLowerCase()))];
 }
+
+/** A whole number of `unit` from `name`, `min` to `max`; undefined when unset or empty; throws otherwise. */
+function wholeNumber(
+  env: Env,
+  name: string,
+  min: number,
+  max: number,
+  unit: string,
+): number | undefined {
+  const text = env[name]?.trim() ?? "";
+  if (text === "") return undefined;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new Error(
+      `${name} must be a whole number of ${unit} from ${min} to ${max}; got "${env[name]}".`,
+    );
+  }
+  return value;
+}
+
+/**
+ * Days of history the demo seed simulates into an empty database: `ALLOT_DEMO_HISTORY_DAYS`,
+ * 1 to 365; undefined when unset (the seed's default, lib/demo/lab-history.ts HISTORY_DAYS).
+ * Tests whose servers need the lab but not its month (e2e/replicas.spec.ts) ask for fewer, so
+ * they start sooner. Any other value throws at start.
+ *
+ * @example demoHistoryDays({ ALLOT_DEMO_HISTORY_DAYS: "2" }) // 2
+ */
+export function demoHistoryDays(env: Env = process.env): number | undefined {
+  return wholeNumber(env, "ALLOT_DEMO_HISTORY_DAYS", 1, 365, "days");
+}
+
+/**
+ * How long the leader lease lasts after its last renewal: `ALLOT_LEASE_TTL_SEC`, 6 to 600 s;
+ * undefined when unset (lib/leader/leadership.ts LEASE_TTL_SEC, 30 s). Holders renew every third
+ * of it and stop a sixth of it before it can expire (leadership.ts leaseTimes), so a dead leader
+ * is replaced between 2/3 and 4/3 of it later. Tests shorten it to wait less for a failover; a
+ * site keeps the default, the same on every replica (docs/deploy.md). Any other value throws.
+ *
+ * @example leaseTtlSec({ ALLOT_LEASE_TTL_SEC: "12" }) // 12
+ */
+export function leaseTtlSec(env: Env = process.env): number | undefined {
+  return wholeNumber(env, "ALLOT_LEASE_TTL_SEC", 6, 600, "seconds");
+}

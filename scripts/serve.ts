@@ -10,7 +10,7 @@ import next from "next";
 import { openDatabase } from "../lib/data/db/connect";
 import { applyMigrations } from "../lib/data/db/migrator";
 import { withStartupLock } from "../lib/data/db/startup-lock";
-import { adminEmails, demoModeWarning, isDemoMode } from "../lib/env";
+import { adminEmails, demoHistoryDays, demoModeWarning, isDemoMode, leaseTtlSec } from "../lib/env";
 import { stopLeaderElection } from "../lib/leader/leader-handle";
 import { metricsGuardOf, PEER_ADDRESS_HEADER } from "../lib/guards/metrics-guard";
 import { seedDemoLab } from "../prisma/seed";
@@ -66,6 +66,9 @@ async function main(): Promise<void> {
   metricsGuardOf(process.env);
   // Likewise a typo in the admins' list, not the first admin's sign-in.
   adminEmails();
+  // And in the demo history's length or the lease's TTL, before anything is seeded or led.
+  const historyDays = demoHistoryDays();
+  leaseTtlSec();
   if (!isDev && !existsSync(path.join(ROOT, ".next", "BUILD_ID"))) {
     throw new Error("No production build: run `npm run build` first (or `npm run demo`).");
   }
@@ -87,7 +90,7 @@ async function main(): Promise<void> {
   if (isDemo) {
     // Two replicas starting at once on one database seed one after the other (an embedded
     // database belongs to this process alone).
-    const seed = () => seedDemoLab(database.url);
+    const seed = () => seedDemoLab(database.url, { historyDays });
     const summary = database.isEmbedded ? await seed() : await withStartupLock(database.url, seed);
     console.log(`demo lab: ${summary}`);
   }

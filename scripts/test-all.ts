@@ -1,10 +1,12 @@
 // npm test: every check, in order, stopping at the first failure. Database tests and
 // e2e get a fresh database: a new one on DATABASE_URL's server (dropped afterwards),
 // else the embedded PGlite in memory. SLURM tests run when the project's local SLURM is up
-// (npm run slurm:up; .ci/run starts it). Ends with one "Tests: N passed, N failed" line.
-import { spawnSync } from "node:child_process";
+// (npm run slurm:up; .ci/run starts it), in the background while lint, format, unit and
+// database tests run: they mostly wait on SLURM and its timers, and that wait is most of
+// their 5-6 minutes. Ends with one "Tests: N passed, N failed" line.
+import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { isLocalSlurmUp, localSlurmEnvFile, readLocalSlurmEnv } from "../lib/testing/local-slurm";
@@ -32,6 +34,45 @@ function run(
   const isOk = result.status === 0;
   console.log(`=== ${title}: ${isOk ? "ok" : "FAILED"} in ${seconds} s`);
   return isOk;
+}
+
+type BackgroundStep = {
+  /** Resolves when the step ends: whether it passed, with everything it printed. */
+  done: Promise<{ isOk: boolean; output: string }>;
+};
+
+/**
+ * Starts a step in the background; what it prints goes straight to `logFile` (not through a
+ * pipe: the steps run meanwhile block this process, which could not drain one) and to the
+ * console when it ends (wait with `finishBackground`), so the two outputs do not interleave.
+ * Its seconds are counted to when this process sees it end: no sooner than the step beside it.
+ */
+function runInBackground(
+  title: string,
+  command: string,
+  args: string[],
+  logFile: string,
+): BackgroundStep {
+  console.log(`\n=== ${title}: ${command} ${args.join(" ")} (in the background, log ${logFile})`);
+  const started = performance.now();
+  const log = openSync(logFile, "w");
+  const child = spawn(command, args, {
+    cwd: ROOT,
+    env,
+    stdio: ["ignore", log, log],
+  });
+  closeSync(log);
+  const done = new Promise<{ isOk: boolean; output: string }>((resolve) => {
+    child.on("exit", (code) => {
+      const seconds = ((performance.now() - started) / 1000).toFixed(1);
+      const isOk = code === 0;
+      const output =
+        readFileSync(logFile, "utf8") +
+        `=== ${title}: ${isOk ? "ok" : "FAILED"} in ${seconds} s (in the background)\n`;
+      resolve({ isOk, output });
+    });
+  });
+  return { done };
 }
 
 function countVitest(file: string): void {
@@ -74,13 +115,42 @@ async function withE2eDatabase<T>(work: (url: string | undefined) => T): Promise
   }
 }
 
-/** One vitest project, counted; stops everything when it fails. */
-function runVitest(title: string, project: string): void {
+function vitestArgs(project: string): string[] {
   const report = path.join(REPORTS, `${project}.json`);
   const reporters = ["--reporter=default", "--reporter=json", `--outputFile.json=${report}`];
-  const isOk = run(title, "npx", ["vitest", "run", "--project", project, ...reporters]);
-  countVitest(report);
-  if (!isOk) finish(false);
+  return ["vitest", "run", "--project", project, ...reporters];
+}
+
+/** One vitest project, counted; whether it passed. */
+function runVitest(title: string, project: string): boolean {
+  const isOk = run(title, "npx", vitestArgs(project));
+  countVitest(path.join(REPORTS, `${project}.json`));
+  return isOk;
+}
+
+/** The step running in the background, waited for before the run ends. */
+let background: BackgroundStep | null = null;
+
+/** Waits for the background vitest project, prints its output, counts it. */
+async function finishBackground(project: string): Promise<boolean> {
+  if (!background) return true;
+  const { isOk, output } = await background.done;
+  background = null;
+  process.stdout.write(`\n${output}`);
+  countVitest(path.join(REPORTS, `${project}.json`));
+  return isOk;
+}
+
+/**
+ * Stops after a failure. A SLURM run in the background is let end first: killing vitest would
+ * skip its afterAll, leaving its production server, SLURM jobs and scratch database behind.
+ */
+async function fail(): Promise<never> {
+  if (background) {
+    console.log("\n=== a step failed: waiting for the SLURM tests in the background to end");
+    await finishBackground("slurm");
+  }
+  return finish(false);
 }
 
 function finish(isOk: boolean): never {
@@ -90,12 +160,8 @@ function finish(isOk: boolean): never {
 
 async function main(): Promise<void> {
   rmSync(REPORTS, { recursive: true, force: true });
-  const steps: [string, string, string[]][] = [
-    ["typecheck", "npx", ["tsc", "--noEmit"]],
-    ["lint", "npx", ["eslint", ".", "--max-warnings", "0"]],
-    ["format", "npx", ["prettier", "--check", "."]],
-  ];
-  for (const [title, command, args] of steps) if (!run(title, command, args)) finish(false);
+  mkdirSync(REPORTS, { recursive: true });
+  if (!run("typecheck", "npx", ["tsc", "--noEmit"])) finish(false);
 
   // .ci/run sets ALLOT_REQUIRE_SLURM=1: there the SLURM tests always run (and fail without it).
   const slurmEnv = readLocalSlurmEnv();
@@ -106,12 +172,26 @@ async function main(): Promise<void> {
       `\n=== SLURM tests: skipped, no local SLURM (${localSlurmEnvFile()}; npm run slurm:up)`,
     );
   }
-  runVitest("unit tests", "unit");
-  runVitest("database tests", "db");
 
+  // The build first: the SLURM tests drive the production server, and they start now, in the
+  // background, to wait on SLURM while the checks below keep the cores busy.
   if (!run("production build", "npx", ["next", "build"])) finish(false);
-  // After the build: SLURM tests may drive the production server.
-  if (isSlurmRun) runVitest("SLURM tests (local SLURM)", "slurm");
+  if (isSlurmRun) {
+    background = runInBackground(
+      "SLURM tests (local SLURM)",
+      "npx",
+      vitestArgs("slurm"),
+      path.join(REPORTS, "slurm.log"),
+    );
+  }
+  const steps: [string, string, string[]][] = [
+    ["lint", "npx", ["eslint", ".", "--max-warnings", "0"]],
+    ["format", "npx", ["prettier", "--check", "."]],
+  ];
+  for (const [title, command, args] of steps) if (!run(title, command, args)) return fail();
+  if (!runVitest("unit tests", "unit")) return fail();
+  if (!runVitest("database tests", "db")) return fail();
+  if (!(await finishBackground("slurm"))) return fail();
 
   const playwrightJson = path.join(REPORTS, "e2e.json");
   const isE2eOk = await withE2eDatabase((url) =>
@@ -129,7 +209,7 @@ async function main(): Promise<void> {
   finish(isE2eOk);
 }
 
-main().catch((error: unknown) => {
+main().catch(async (error: unknown) => {
   console.error(error);
-  finish(false);
+  await fail();
 });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { leaseHolderId, nextLeadership, wasLeaseVacant, type Leadership } from "./leadership";
+import {
+  leaseHolderId,
+  leaseTimes,
+  nextLeadership,
+  wasLeaseVacant,
+  type Leadership,
+} from "./leadership";
 
 const follower: Leadership = { isLeading: false, deadlineMs: 0 };
 const leader: Leadership = { isLeading: true, deadlineMs: 26_000 };
@@ -73,5 +79,15 @@ describe("wasLeaseVacant", () => {
 describe("leaseHolderId", () => {
   it("joins host, pid and nonce", () => {
     expect(leaseHolderId("allot-1", 4242, "9f3a1c")).toBe("allot-1:4242:9f3a1c");
+  });
+});
+
+describe("leaseTimes", () => {
+  it("is the defaults for 30 s, and keeps their proportions for a shorter lease", () => {
+    expect(leaseTimes()).toEqual({ ttlSec: 30, renewSec: 10, safetySec: 5 });
+    expect(leaseTimes(12)).toEqual({ ttlSec: 12, renewSec: 4, safetySec: 2 });
+    const short = leaseTimes(6);
+    // Two renewals fit before a holder must stop: one slow answer does not cost the lease.
+    expect((short.ttlSec - short.safetySec) / short.renewSec).toBeCloseTo(2.5);
   });
 });

@@ -12,6 +12,23 @@ export const LEASE_RENEW_SEC = 10;
  * database answer or a clock running fast never lets two holders act at once.
  */
 export const LEASE_SAFETY_SEC = 5;
+/** The lease's three times for a TTL: renew every third of it, stop a sixth of it before expiry. */
+export type LeaseTimes = { ttlSec: number; renewSec: number; safetySec: number };
+
+/**
+ * The renewal interval and safety margin that go with a lease of `ttlSec` (ALLOT_LEASE_TTL_SEC):
+ * the proportions of the defaults, so a shorter lease keeps the same margins relative to it.
+ *
+ * @example leaseTimes(30) // { ttlSec: 30, renewSec: 10, safetySec: 5 } (the defaults)
+ */
+export function leaseTimes(ttlSec: number = LEASE_TTL_SEC): LeaseTimes {
+  return {
+    ttlSec,
+    renewSec: (ttlSec * LEASE_RENEW_SEC) / LEASE_TTL_SEC,
+    safetySec: (ttlSec * LEASE_SAFETY_SEC) / LEASE_TTL_SEC,
+  };
+}
+
 /** A lease vacant longer than this means nobody drove the demo: its clock resumes from the last tick. */
 export const LEASE_VACANT_PAUSE_SEC = 60;
 

@@ -8,11 +8,11 @@ import { liveSpeed } from "../clock";
 import { setClockSpeed } from "../data/db/clock";
 import type { HeldLease } from "../data/db/lease";
 import { tickAllClusters } from "../data/tick/tick";
-import { isDemoMode } from "../env";
+import { isDemoMode, leaseTtlSec } from "../env";
 import { getLogger, type Logger } from "../log/logger";
 import { startDemoExecutor } from "../demo/executor/executor";
 import { startLeaderElection } from "./leader";
-import { LEADER_LEASE, wasLeaseVacant } from "./leadership";
+import { LEADER_LEASE, LEASE_TTL_SEC, leaseTimes, wasLeaseVacant } from "./leadership";
 
 const state = globalThis as unknown as { allotReplicaStarted?: boolean };
 
@@ -93,5 +93,7 @@ export async function startReplica(): Promise<void> {
     lease: LEADER_LEASE,
     onLead: lead,
     onLose: lose,
+    // ALLOT_LEASE_TTL_SEC (default 30 s: renewals every 10 s, a safety margin of 5 s).
+    ...leaseTimes(leaseTtlSec() ?? LEASE_TTL_SEC),
   });
 }
