@@ -44,7 +44,7 @@ export type IncrementalPassInput = {
  * deltas (the simulator, ADR 012): jobs and runs are added and removed as they come and go, and a
  * pass costs what changed rather than the whole queue and every run. Its passes decide exactly
  * what `runSchedulePass` decides on the same jobs and runs as lists (property-tested against the
- * reference pass). Behind it, and nowhere else: the standing queue (`pending-queue.ts`), the
+ * reference pass). Behind it, and nowhere else: the standing queue (`standing-queue.ts`), the
  * standing runs with their node sums and preemptable totals (`standing-runs.ts`), and the
  * quiet-pass check (`quiet-pass.ts`).
  */
@@ -113,7 +113,11 @@ export function createIncrementalScheduler(
       queue.add(job);
       kept.newJobs.push(job);
     },
-    removeJob: (jobId) => queue.remove(jobId),
+    removeJob(jobId) {
+      // A job gone may free a size or a place in the walk: the next pass must run.
+      queue.remove(jobId);
+      kept.quiet = null;
+    },
     addRun(run) {
       runs.add(run);
       kept.hasRunsChanged = true;

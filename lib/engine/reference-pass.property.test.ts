@@ -342,10 +342,11 @@ describe("the reference pass", () => {
     );
   });
 
-  it("an incremental scheduler, kept over passes with arrivals and ends, decides what it decides", () => {
+  it("an incremental scheduler, kept over passes with arrivals, cancels and ends, decides the same", () => {
     const stepArb = fc.record({
       afterSec: fc.constantFrom<number>(0, 60, 300, 600, 3600, 20_000),
       endEvery: fc.integer({ min: 0, max: 4 }),
+      cancelEvery: fc.integer({ min: 0, max: 6 }),
       arrivals: fc.array(jobArb, { maxLength: 4 }),
       healthChange: fc.option(
         fc.record({ node: fc.nat(7), health: fc.constantFrom<NodeHealth>("healthy", "draining") }),
@@ -401,6 +402,11 @@ describe("the reference pass", () => {
             id: `a${pass}-${i}`,
             submitSec: nowSec,
           }));
+          // Waiting jobs cancelled (every n-th, none when 0), then the arrivals.
+          const cancelled =
+            step.cancelEvery > 0 ? jobs.filter((_, i) => i % step.cancelEvery === 1) : [];
+          for (const job of cancelled) scheduler.removeJob(job.id);
+          jobs = jobs.filter((job) => !cancelled.includes(job));
           for (const job of arrivals) scheduler.addJob(job);
           jobs = [...jobs, ...arrivals];
           const nodes = input.cluster.nodes.map((node) =>
