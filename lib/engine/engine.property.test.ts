@@ -243,7 +243,8 @@ describe("scheduling pass properties", () => {
     // - an allocated waiting job cannot be placed there outside the nodes reserved for the
     //   first blocked allocated job (the holder; the holder itself not even on its own nodes);
     // - nor anywhere, if it could backfill: its budget ranks strictly below the holder's and its
-    //   protection would end by the time the reserved nodes are ready;
+    //   protection would end by the time the reserved nodes are ready (when no ready time is
+    //   known: it is protected for at most 2 hours, ADR 097);
     // - nor anywhere, if it is a short job and the reserved nodes are not ready within 15 minutes.
     // Error jobs never start.
     check((input, result) => {

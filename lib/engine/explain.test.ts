@@ -323,7 +323,7 @@ describe("explainReason", () => {
         budgetsAbove: 1,
       }),
     ).toBe(
-      "Waiting: needs 8 GPUs on one node; it would fit, but nodes 0-2, 5 are kept for a job of llm/lm-pretrain that needs 64 GPUs; llm (at 50% of its weekly share) ranks above vision (at 120%), where the two budgets' branches part, so llm/lm-pretrain (at 40% of its weekly share) ranks above vision/vision-rl (at 180%); 1 budget ranks above yours.",
+      "Waiting: needs 8 GPUs on one node; it would fit, but nodes 0-2, 5 are kept for a job of llm/lm-pretrain that needs 64 GPUs (no expected start yet; a job protected for at most 2 h may use them); llm (at 50% of its weekly share) ranks above vision (at 120%), where the two budgets' branches part, so llm/lm-pretrain (at 40% of its weekly share) ranks above vision/vision-rl (at 180%); 1 budget ranks above yours.",
     );
   });
 

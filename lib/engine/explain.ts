@@ -215,9 +215,11 @@ function explainWait(reason: WaitReason, words: Words): string {
         `${formatNodes(reason.reservedNodes)} ${reason.reservedNodes.length === 1 ? "is" : "are"} ` +
         `kept for a job of ${label(reason.holder.budget)} that ${reason.parting ? "" : "ranks ahead and "}needs ` +
         `${plural(reason.holder.gpus, "GPU", "GPUs")}` +
-        (reason.readyAtSec !== null && reason.readyAtSec > reason.atSec
-          ? ` (ready by ${time(reason.readyAtSec)}; a job protected only until then may use them)`
-          : "") +
+        (reason.readyAtSec === null
+          ? ` (no expected start yet; a job protected for at most 2 h may use them)`
+          : reason.readyAtSec > reason.atSec
+            ? ` (ready by ${time(reason.readyAtSec)}; a job protected only until then may use them)`
+            : "") +
         (reason.parting
           ? `; ${compare(reason.holder.budget, reason.budget, reason.parting)}`
           : "") +

@@ -29,8 +29,8 @@ export type Parting = { higher: PartingSide; lower: PartingSide };
 export type Comparison = { budget: BudgetRef; parting: Parting | null };
 
 /**
- * The job a reservation is kept for, and when its nodes should be ready: null only for a short
- * job's start (ADR 092) on nodes whose ready time is not known.
+ * The job a reservation is kept for, and when its nodes should be ready: null when that is not
+ * known (a short job's start, ADR 092, or a backfill protected for at most 2 h, ADR 097).
  */
 export type KeptFor = { jobId: string; budget: BudgetRef; readyAtSec: number | null };
 
@@ -59,7 +59,8 @@ export type StartReason =
       budgetsAbove: number;
       /**
        * Set when it backfills GPUs kept for a better-placed job, or a short job uses a node kept
-       * for another: its protection ends by then.
+       * for another: its protection ends by then (or, when no ready time is known, it is
+       * protected for at most 2 h, ADR 097).
        */
       keptFor: KeptFor | null;
       /**
@@ -175,7 +176,10 @@ export type WaitReason =
       /** Why the holder ranks ahead: where its budget's and this job's budget's paths part. */
       parting: Parting | null;
       reservedNodes: number[];
-      /** When the kept nodes should be ready; jobs whose protection ends by then may backfill. */
+      /**
+       * When the kept nodes should be ready; jobs whose protection ends by then may backfill
+       * (null: unknown, and jobs protected for at most 2 h may, ADR 097).
+       */
       readyAtSec: number | null;
       budgetsAbove: number;
     }

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createPassScratch } from "./pass-scratch";
 import { explainReason } from "./explain";
 import { queueFromPending } from "./pending-queue";
+import { runReferencePass } from "./reference-pass";
 import {
   rankLookup,
   runFastPass,
@@ -455,6 +456,32 @@ describe("runSchedulePass queue order and reservation", () => {
       ["same-budget", "wait-reservation"],
       ["long", "wait-reservation"],
     ]);
+  });
+
+  it("backfill (ADR 097): with no known ready time, jobs protected for at most 2 h may", () => {
+    const extra = {
+      cluster: makeCluster(2),
+      // A run of big's own budget: big may never preempt it, so no ready time is known.
+      runs: [
+        makeRun("h0", "hi", [{ node: 0, gpus: 4 }], { startSec: 6000, protectedUntilSec: 6000 }),
+      ],
+      pending: [
+        makeJob("big", "hi", 16),
+        makeJob("two-hours", "lo", 4, { minRuntimeSec: 7200, submitSec: 1 }),
+        makeJob("over", "lo", 4, { minRuntimeSec: 7201, submitSec: 2 }),
+      ],
+    };
+    const result = pass(extra);
+    expect(startsOf(result)).toEqual([["two-hours", "0:4"]]);
+    expect(result.starts[0]!.reason).toMatchObject({ keptFor: { jobId: "big", readyAtSec: null } });
+    expect(waitingOf(result)).toEqual([
+      ["big", "wait-resources"],
+      ["over", "wait-reservation"],
+    ]);
+    expect(explainReason(result.waiting[1]!.reason)).toContain(
+      "(no expected start yet; a job protected for at most 2 h may use them)",
+    );
+    expect(runReferencePass(inputOf(extra))).toEqual(result);
   });
 
   it("short jobs (ADR 092): use reserved nodes they leave before they are ready", () => {

@@ -42,7 +42,7 @@ describe("estimateStart", () => {
   it("kept nodes held by budgets ranked higher: no time, says what must change", () => {
     expect(estimateStart(waitResources({ reservedNodes: [4, 5], readyAtSec: null }))).toEqual({
       expectedStartSec: null,
-      note: "nodes 4-5 are kept for it, but budgets ranked at or above yours run there: it starts when their runs end or your budget's rank rises above theirs.",
+      note: "nodes 4-5 are kept for it, but budgets ranked at or above yours run there: it starts when their runs end or your budget's rank rises above theirs, and jobs let onto those nodes meanwhile (protected for at most 2 h) have ended their protection.",
     });
   });
 

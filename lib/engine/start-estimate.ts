@@ -64,7 +64,8 @@ export function estimateStart(
         return note(
           `${formatNodes(reason.reservedNodes)} ${reason.reservedNodes.length === 1 ? "is" : "are"} ` +
             "kept for it, but budgets ranked at or above yours run there: it starts when their runs " +
-            "end or your budget's rank rises above theirs.",
+            "end or your budget's rank rises above theirs, and jobs let onto those nodes meanwhile " +
+            "(protected for at most 2 h) have ended their protection.",
         );
       }
       if (reason.readyAtSec === reason.atSec) {
