@@ -36,7 +36,7 @@ export type ReferenceState = {
 /** The first allocated job that could not start in a sweep, and the nodes kept for it. */
 export type ReferenceHolder = { job: PendingJob; rank: number; reservation: ReferenceReservation };
 
-/** The nodes with every input run on them (throws on a node overfilled or unknown). */
+/** The nodes with every input run on them, and the pass's bookkeeping (nothing decided yet). */
 export function loadState(input: SchedulePassInput, ranking: FairTreeRanking): ReferenceState {
   const unknownRank = ranking.leafCount + 1;
   const rankOf = (budgetId: string): number => ranking.rankByBudgetId[budgetId] ?? unknownRank;
