@@ -24,8 +24,8 @@ export function JobListView({
   viewerIsAdmin: boolean;
 }) {
   const queryClient = useQueryClient();
-  const { data: list } = useQuery(jobListQuery(query));
-  if (!list) return <p>Loading…</p>;
+  const { data: list, isError } = useQuery(jobListQuery(query));
+  if (!list) return <p>{isError ? "The jobs could not be loaded." : "Loading…"}</p>;
   const notes = [...urlNotes, ...list.notes];
   const isPastEnd = list.total > 0 && query.page > list.pageCount;
   return (
@@ -33,6 +33,7 @@ export function JobListView({
       <p className="job-list-count" role="status">
         {formatShowing(query.page, query.perPage, list.jobs.length, list.total)}
         {list.pageCount > 1 ? ` · page ${query.page} of ${list.pageCount}` : ""}
+        {isError ? " · connection lost, retrying" : ""}
       </p>
       {notes.length > 0 ? (
         <ul className="job-notes" aria-label="Notes on this list">
