@@ -208,6 +208,20 @@ export function startByPreemption(
     );
   const plan = planVictims(state.nodes, candidates, job.gpus, excluded, state.nowSec);
   if (!plan) return { isStarted: false, hasSurplus: false };
+  return { isStarted: true, hasSurplus: startInPlaceOf(state, job, plan) };
+}
+
+/**
+ * Starts `job` on a preemption plan's placement once its victims are ended (preempted for rank);
+ * `extra` adds a short start's facts. Gives whether the victims freed GPUs on healthy nodes beyond
+ * what the job took there.
+ */
+export function startInPlaceOf(
+  state: ReferenceState,
+  job: PendingJob,
+  plan: { victims: ReferenceRun[]; placement: NodeSlice[] },
+  extra: { keptFor?: KeptFor | null; short?: ShortStart } = {},
+): boolean {
   const surplus = new Map<number, number>();
   for (const slice of plan.placement) surplus.set(slice.node, -slice.gpus);
   const preemptor = { jobId: job.id, budget: state.budgetRef(job.budgetId), gpus: job.gpus };
@@ -222,8 +236,7 @@ export function startByPreemption(
     endRun(state, victim, rankPreemptionReason(run, preemptor, victimRef, state.nowSec, parting));
   }
   const preemptedRunIds = plan.victims.map((victim) => victim.run!.id);
-  startJob(state, job, true, plan.placement, { preemptedRunIds, outranked });
+  startJob(state, job, true, plan.placement, { preemptedRunIds, outranked, ...extra });
   const isUsableNode = (node: number) => state.nodes.isUsable[state.nodes.index.indexOf(node)]!;
-  const hasSurplus = [...surplus].some(([node, gpus]) => gpus > 0 && isUsableNode(node));
-  return { isStarted: true, hasSurplus };
+  return [...surplus].some(([node, gpus]) => gpus > 0 && isUsableNode(node));
 }

@@ -1,8 +1,7 @@
 // Step 6 of the reference pass (reference-pass.ts): the allocated sweeps (place, preempt,
 // reserve, backfill) and the short jobs' sweep, written as the rules read.
 import { isBackfillOpen } from "./backfill-rule";
-import { rankPreemptionReason } from "./preemption";
-import type { Comparison, KeptFor } from "./reasons";
+import type { KeptFor } from "./reasons";
 import {
   passesShareGuard,
   placeOnFree,
@@ -13,8 +12,8 @@ import {
 import { isShortJob, SHORT_MAX_RUNTIME_SEC, shortMaxGpus } from "./short-jobs";
 import type { NodeSlice, PendingJob } from "./types";
 import {
-  endRun,
   startByPreemption,
+  startInPlaceOf,
   startJob,
   type ReferenceHolder,
   type ReferenceState,
@@ -141,27 +140,10 @@ export function startShortJobs(
         run.isAllocated &&
         !passesShareGuard(tree, state.runs, job.budgetId, run.budgetId, job.gpus, run.gpus),
     );
-    const preemptor = { jobId: job.id, budget: state.budgetRef(job.budgetId), gpus: job.gpus };
-    let outranked: Comparison | null = null;
-    const surplus = new Map<number, number>();
-    for (const slice of plan.placement) surplus.set(slice.node, -slice.gpus);
-    for (const victim of plan.victims) {
-      const run = victim.run!;
-      for (const slice of run.placement)
-        surplus.set(slice.node, (surplus.get(slice.node) ?? 0) + slice.gpus);
-      const parting = run.isAllocated ? state.partingOf(job.budgetId, run.budgetId) : null;
-      const victimRef = state.budgetRef(run.budgetId);
-      if (run.isAllocated && outranked === null) outranked = { budget: victimRef, parting };
-      endRun(state, victim, rankPreemptionReason(run, preemptor, victimRef, nowSec, parting));
+    const short = { isShareGuardWaived };
+    if (startInPlaceOf(state, job, plan, { keptFor: keptFor(job, plan.placement), short })) {
+      return true;
     }
-    startJob(state, job, true, plan.placement, {
-      preemptedRunIds: plan.victims.map((victim) => victim.run!.id),
-      outranked,
-      keptFor: keptFor(job, plan.placement),
-      short: { isShareGuardWaived },
-    });
-    const isUsableNode = (node: number) => nodes.isUsable[nodes.index.indexOf(node)]!;
-    if ([...surplus].some(([node, gpus]) => gpus > 0 && isUsableNode(node))) return true;
   }
   return false;
 }
