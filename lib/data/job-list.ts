@@ -130,6 +130,8 @@ async function resolveFilters(query: JobListQuery, scope: JobScope, tree: Tree):
 export async function dropUnknownFilters(
   query: JobListQuery,
 ): Promise<{ query: JobListQuery; notes: string[] }> {
+  // Most views filter by neither: then there is nothing to look up (listJobs reads the tree).
+  if (!query.cluster && !query.budget) return { query, notes: [] };
   const { issues } = await findFilterTargets(query, await loadBudgetTree(getDb()));
   const kept = { ...query };
   for (const issue of issues) delete kept[issue.path as "cluster" | "budget"];
