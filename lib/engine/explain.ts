@@ -141,6 +141,10 @@ function explainStart(reason: StartReason, words: Words): string {
           : `${withUsage(reason.budget)} ${ranks}; `) +
         `protected for ${duration(reason.minRuntimeSec)}, until ${time(reason.protectedUntilSec)}` +
         explainKeptFor(reason.keptFor, reason.short !== undefined, words) +
+        (reason.short?.isBeforeQueue
+          ? " As a short job (protected for at most 15 minutes) it was tried before the ranked " +
+            "queue: jobs of better-ranked budgets that waited may preempt it once its protection ends."
+          : "") +
         (reason.short?.isShareGuardWaived
           ? " The share guard was waived for this short job: it preempted a budget that holds no " +
             "more than its share next to its own, which only jobs protected for at most 15 " +
@@ -273,6 +277,13 @@ function explainWaitForResources(
   if (reason.heldWithinShareGpus > 0) {
     parts.push(
       `${reason.heldWithinShareGpus} ${reason.heldWithinShareGpus === 1 ? "is" : "are"} used by budgets that hold no more than their share next to yours`,
+    );
+  }
+  if (reason.keptForShort) {
+    const { gpus, node } = reason.keptForShort;
+    parts.push(
+      `${gpus} ${gpus === 1 ? "is" : "are"} on node ${node}, whose unprotected runs are kept for ` +
+        "short jobs (protected for at most 15 minutes)",
     );
   }
   if (reason.unusableGpus > 0) {

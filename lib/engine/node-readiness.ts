@@ -27,7 +27,11 @@ export type ReservationRequest = {
    */
   heldByPosition: readonly (readonly number[])[];
   nowSec: number;
-  /** Whether the share guard keeps the job from preempting run `index`; default never. */
+  /**
+   * Whether the share guard keeps the job from preempting run `index`, or the run is on the node
+   * kept for short jobs and the job is kept from it (ADR 098); default never. Asked only of
+   * unprotected runs ranked below the job.
+   */
   isShielded?: (index: number) => boolean;
   /**
    * The standing runs' summary per position, when `runs` and `heldByPosition` are the entries it

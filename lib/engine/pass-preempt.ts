@@ -14,6 +14,7 @@ import {
   type PreemptionPlan,
 } from "./preemption";
 import type { Comparison, KeptFor, ShortStart } from "./reasons";
+import { holdsOn, reserveKeptFrom } from "./short-reserve";
 import type { PendingJob } from "./types";
 
 /**
@@ -31,8 +32,9 @@ const MIN_RUNS_JUDGED_AS_ONE = 4;
 /**
  * Starts an allocated job that free GPUs could not hold by preempting (ADR 010, "Preempt";
  * docs/contract.md): unallocated runs, and unprotected runs of budgets ranked below the job's
- * that the share guard lets it preempt, outside the sweep's reservation; only if that lets it
- * start at once. Runs started in this pass are never victims. `isReservationOpen`: the
+ * that the share guard lets it preempt, outside the sweep's reservation and, for a one-node job
+ * that is not short, off the node kept for short jobs (ADR 098); only if that lets it start at
+ * once. Runs started in this pass are never victims. `isReservationOpen`: the
  * reservation's nodes were not chosen before the job was tried. Internal to the pass.
  *
  * @example return preemptToStart(pass, job, jobRank, isReservationOpen)
@@ -48,10 +50,15 @@ export function preemptToStart(
   const missingGpus = job.gpus - pass.bounds.usableFreeGpus;
   if (pass.preemptableGpus(job, jobRank, missingGpus) < missingGpus) return "failed";
   const jobNode = holdings.nodeIndexOf(job.budgetId);
-  // A victim: unallocated, or unprotected and of a budget ranked below the job's (open), and
-  // then one the share guard lets the job preempt (allowed).
+  // A victim: unallocated, or unprotected and of a budget ranked below the job's, and not on
+  // the node kept for short jobs (open), and then one the share guard lets the job preempt
+  // (allowed).
+  // The short jobs' node is kept from one-node jobs that are not short (ADR 098).
+  const reserveAt = reserveKeptFrom(job, pool.nodeSizeGpus, pass.shortReserveAt);
   const isOpenRun = (entry: LiveRun): boolean =>
-    !entry.isGone && (!entry.isAllocated || (!entry.isProtectedNow && entry.rank > jobRank));
+    !entry.isGone &&
+    (!entry.isAllocated || (!entry.isProtectedNow && entry.rank > jobRank)) &&
+    !holdsOn(entry, reserveAt);
   const isAllowedRun = (entry: LiveRun): boolean =>
     isOpenRun(entry) &&
     (!entry.isAllocated ||

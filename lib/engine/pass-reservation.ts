@@ -11,6 +11,7 @@ import {
   surelyReserved,
   type Reservation,
 } from "./reservation";
+import { holdsOn } from "./short-reserve";
 import type { PendingJob } from "./types";
 
 /**
@@ -47,6 +48,8 @@ export type ReservationOpening = {
   nodeOfSlot: (slot: number) => number;
   /** The pass's working memory: reservations' own, and `surely`'s nodes. */
   scratch: PassScratch;
+  /** The node kept for short jobs as the job sees it (`reserveKeptFrom`), or -1. */
+  reserveAt: number;
 };
 
 /**
@@ -56,7 +59,7 @@ export type ReservationOpening = {
  * @example reservation = openReservation({ job, jobRank, pool, live, ... })
  */
 export function openReservation(opening: ReservationOpening): HeldReservation | null {
-  const { job, jobRank, pool, live, holdings, nodeOfSlot, scratch } = opening;
+  const { job, jobRank, pool, live, holdings, nodeOfSlot, scratch, reserveAt } = opening;
   if (!canReserve(pool, job.gpus, scratch.reservation)) return null;
   const holderNode = holdings.nodeIndexOf(job.budgetId);
   let sure: Uint8Array | null | undefined;
@@ -88,8 +91,10 @@ export function openReservation(opening: ReservationOpening): HeldReservation | 
     nowSec: opening.nowSec,
     nodeRuns: opening.nodeRuns ?? undefined,
     scratch: scratch.reservation,
-    // The share guard on the holdings when the holder failed (`shield`, ADR 014).
+    // The share guard on the holdings when the holder failed (`shield`, ADR 014); the runs on
+    // the node kept for short jobs, when it is kept from the holder (ADR 098).
     isShielded: (index) =>
+      holdsOn(live[index]!, reserveAt) ||
       !(holder.shield ?? holdings).mayPreemptAt(
         holderNode,
         nodeOfSlot(live[index]!.budgetSlot),

@@ -6,12 +6,12 @@ import { placeJob } from "./placement";
 import { preemptableGpus } from "./preemptable-totals";
 import { canMakeRoom, hasRoomIn, planPreemption, positionsWithRoom, roomAmong } from "./preemption";
 import type { KeptFor } from "./reasons";
-import { SHORT_MAX_RUNTIME_SEC, shortMaxGpus } from "./short-jobs";
+import { SHORT_MAX_RUNTIME_SEC, shortMaxGpus, shortStart } from "./short-jobs";
 import type { NodeSlice, PendingJob } from "./types";
 
 /**
- * The pass's short sweep (ADR 092), after the allocated sweeps: walks the allocated queue in
- * order once more and tries each short job left waiting (at most 15 minutes protected, at most
+ * The pass's short sweep (ADR 092, 098), before the allocated sweeps (`isBeforeQueue`) and again
+ * after them: walks the allocated queue in order and tries each short job left waiting (at most 15 minutes protected, at most
  * eight GPUs on one node, `isShortJob`) on free GPUs, else by preempting unallocated runs and
  * unprotected runs of budgets ranked below its own (the contract and Fair Tree's ranks hold).
  * Two rules differ from the sweeps before it:
@@ -25,9 +25,13 @@ import type { NodeSlice, PendingJob } from "./types";
  * GPUs on healthy nodes beyond its job's ends it too, and gives true: the queue is then swept
  * again from the top (`decide`), as the allocated sweeps do. Internal to the pass.
  *
- * @example if (sweepShortJobs(pass, queue)) sweepAllocatedQueue(pass, queue)
+ * @example if (sweepShortJobs(pass, queue, false)) sweepAllocatedQueue(pass, queue)
  */
-export function sweepShortJobs(pass: PassState, queue: PendingQueue): boolean {
+export function sweepShortJobs(
+  pass: PassState,
+  queue: PendingQueue,
+  isBeforeQueue: boolean,
+): boolean {
   let maxGpus = shortMaxGpus(pass.pool.nodeSizeGpus);
   if (maxGpus < queue.minGpus) return false;
   const untilSec = pass.nowSec + SHORT_MAX_RUNTIME_SEC;
@@ -51,7 +55,7 @@ export function sweepShortJobs(pass: PassState, queue: PendingQueue): boolean {
     ) {
       if (job.gpus > groupMaxGpus || job.minRuntimeSec > SHORT_MAX_RUNTIME_SEC) continue;
       if (pass.isStarted.has(job)) continue;
-      const outcome = tryStartShort(pass, job, group.rank, keptOf);
+      const outcome = tryStartShort(pass, job, group.rank, keptOf, isBeforeQueue);
       if (outcome === "started-with-surplus") return true;
       if (outcome === "failed") maxGpus = job.gpus - 1;
       groupMaxGpus = Math.min(maxGpus, reachableGpus(pass, group.rank));
@@ -132,6 +136,7 @@ function tryStartShort(
   job: PendingJob,
   jobRank: number,
   keptOf: () => KeptNodes,
+  isBeforeQueue: boolean,
 ): StartOutcome {
   const { pool, loaded, live, nowSec, holdings, nodeOfSlot } = pass;
   // Victims: runs loaded before the pass's starts, unallocated or unprotected and ranked below.
@@ -160,9 +165,16 @@ function tryStartShort(
       : null;
   const placement = mayPlace(pass, job.gpus) ? placeJob(pool, job.gpus, kept.excluded) : null;
   if (placement) {
-    startJob(pass, job, true, placement, [], keptFor(placement), null, {
-      isShareGuardWaived: false,
-    });
+    startJob(
+      pass,
+      job,
+      true,
+      placement,
+      [],
+      keptFor(placement),
+      null,
+      shortStart(false, isBeforeQueue),
+    );
     return "started";
   }
   if (!canPlan(kept.excluded)) return "failed";
@@ -186,5 +198,11 @@ function tryStartShort(
     entry.isAllocated &&
     !holdings.mayPreemptAt(jobNode, nodeOfSlot(entry.budgetSlot), job.gpus, entry.gpus);
   const isShareGuardWaived = plan.victims.some((index) => isShielded(live[index]!));
-  return startInPlaceOf(pass, job, plan, keptFor(plan.placement), { isShareGuardWaived });
+  return startInPlaceOf(
+    pass,
+    job,
+    plan,
+    keptFor(plan.placement),
+    shortStart(isShareGuardWaived, isBeforeQueue),
+  );
 }

@@ -20,6 +20,7 @@ import type {
   StartDecision,
 } from "./reasons";
 import type { Reservation } from "./reservation";
+import { chooseShortReserve } from "./short-reserve";
 import type { NodeSlice, PendingJob } from "./types";
 
 // The state one scheduling pass carries from phase to phase (`runSchedulePass`): the loaded
@@ -52,6 +53,11 @@ export type PassState = {
    * placements need no scan: starts only lower the truth below those, preemptions raise them.
    */
   readonly bounds: FreeGpuBounds;
+  /**
+   * The position whose runs are kept for short jobs in this pass (`chooseShortReserve`, ADR
+   * 098), or -1: chosen on the cluster as loaded, before any decision.
+   */
+  readonly shortReserveAt: number;
 
   // What the pass decided so far.
   readonly starts: StartDecision[];
@@ -123,6 +129,7 @@ export function createPassState(
     preemptableGpus,
     scratch: input.scratch,
     bounds,
+    shortReserveAt: chooseShortReserve(pool, loaded.live, loaded.heldByPosition),
     starts: [],
     isStarted: new Set<PendingJob>(),
     startedAllocated: 0,

@@ -5,6 +5,7 @@ import { openReservation } from "./pass-reservation";
 import type { PassState } from "./pass-state";
 import type { BackfillScreen, PendingQueue, QueueGroup } from "./pending-queue";
 import type { PendingJob } from "./types";
+import { reserveKeptFrom } from "./short-reserve";
 
 /** The most sweeps of the allocated queue in one pass. */
 const MAX_SWEEPS = 8;
@@ -85,6 +86,7 @@ function tryJob(pass: PassState, job: PendingJob, jobRank: number): void {
         holdings: pass.holdings,
         nodeOfSlot: pass.nodeOfSlot,
         scratch: pass.scratch,
+        reserveAt: reserveKeptFrom(job, pass.pool.nodeSizeGpus, pass.shortReserveAt),
       });
       return;
     }

@@ -38,6 +38,7 @@ export function describeWaitingJobs(
     partingOf: pass.partingOf,
     shapeOf: (gpus) => placementShape(gpus, pool.nodeSizeGpus),
     holdings: pass.holdings,
+    shortReserveAt: pass.shortReserveAt,
   };
   const describe = describeWaiting(context);
   for (const isAllocated of [true, false]) {

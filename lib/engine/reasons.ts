@@ -42,6 +42,11 @@ export type KeptFor = { jobId: string; budget: BudgetRef; readyAtSec: number | n
 export type ShortStart = {
   /** Whether it preempted an allocated run that the share guard (ADR 011) would have kept. */
   isShareGuardWaived: boolean;
+  /**
+   * Whether it started in the short sweep before the ranked queue (ADR 098), ahead of better-
+   * ranked jobs that are not short. Absent from reasons recorded before it was.
+   */
+  isBeforeQueue?: boolean;
 };
 
 /** Why a job started. Times are the caller's epoch seconds (`nowSec` of the pass). */
@@ -164,6 +169,12 @@ export type WaitReason =
        * GPUs there), its own budget aside; null when none does. Absent from older reasons.
        */
       heldMostBy?: (Comparison & { gpus: number }) | null;
+      /**
+       * For a one-node job that is not short: the node whose unprotected runs are kept for short
+       * jobs (ADR 098) and the GPUs of those it could otherwise preempt (lower-ranked, not kept
+       * by the share guard). Absent when there are none, and from older reasons.
+       */
+      keptForShort?: { node: number; gpus: number };
     }
   | {
       /** It would fit, but on GPUs kept for a better-placed job that cannot start yet. */

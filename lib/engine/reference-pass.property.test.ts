@@ -140,6 +140,56 @@ const shortArb: fc.Arbitrary<Scenario> = fc
     jobs: [...c.gang, ...c.short],
   }));
 
+/**
+ * A cluster large enough to keep a node for short jobs (ADR 098, 16 nodes or more): whole-node
+ * runs of every leaf, protected or not, and one-node training, short and gang jobs waiting. The
+ * node kept, one-node jobs kept from it and short jobs preempting there come up often here.
+ */
+const reserveArb: fc.Arbitrary<Scenario> = fc
+  .record({
+    leaves: fc.array(fc.constantFrom<number>(1, 2, 3), { minLength: 3, maxLength: 6 }),
+    usage: fc.array(fc.constantFrom<number>(0, 700, 3000, 9000, 20_000), {
+      minLength: 16,
+      maxLength: 16,
+    }),
+    nodes: fc.integer({ min: 17, max: 18 }),
+    hogCount: fc.constantFrom<number>(0, 1, 2, 2),
+    down: fc.constantFrom<number>(-1, -1, -1, 0, 5),
+    runs: fc.array(
+      fc.record({
+        ...runFields,
+        gpus: fc.constantFrom<number>(1, 1, 1, 4),
+        wholeNodes: fc.constantFrom<number>(1, 1, 1, 0),
+        isAllocated: fc.constantFrom(true, true, true, true, false),
+        startAgoSec: fc.constantFrom<number>(120, 1800, 1800, 20_000),
+        minRuntimeSec: fc.constantFrom<number>(600, 3600, 14_400, 14_400),
+      }),
+      { minLength: 16, maxLength: 22 },
+    ),
+    jobs: fc.array(
+      fc.record({
+        ...jobFields,
+        gpus: fc.constantFrom<number>(1, 4, 8, 8, 8, 16),
+        minRuntimeSec: fc.constantFrom<number>(300, 900, 3600, 7200, 14_400, 14_400),
+      }),
+      { minLength: 2, maxLength: 10 },
+    ),
+  })
+  .map((c) => ({
+    programs: [{ weight: 1, children: c.leaves }],
+    usage: c.usage,
+    hasRankTies: false,
+    hogCount: c.hogCount,
+    nodeSize: 8,
+    smallNodes: Array.from({ length: 10 }, () => false),
+    hasMixedSizes: false,
+    health: Array.from({ length: c.nodes }, (_, i): NodeHealth =>
+      i === c.down ? "down" : "healthy",
+    ),
+    runs: c.runs,
+    jobs: c.jobs,
+  }));
+
 /** A pass input from a scenario: runs packed onto the nodes, never over capacity. */
 function toInput(s: Scenario): ReferencePassInput & { leafUsage: Record<string, number> } {
   const spec: TreeSpec = {
@@ -258,6 +308,8 @@ const seen = {
   shortStarts: 0,
   shortStartsOnKeptNodes: 0,
   shareGuardWaivers: 0,
+  shortStartsBeforeQueue: 0,
+  keptForShortWaits: 0,
   reservationWaits: 0,
   unallocatedStarts: 0,
   gangStarts: 0,
@@ -291,6 +343,10 @@ function count({ result, reservationHolderRank }: PassOutcome): void {
     if (short) seen.shortStarts += 1;
     if (short && keptFor) seen.shortStartsOnKeptNodes += 1;
     if (short?.isShareGuardWaived) seen.shareGuardWaivers += 1;
+    if (short?.isBeforeQueue) seen.shortStartsBeforeQueue += 1;
+  }
+  for (const { reason } of result.waiting) {
+    if (reason.rule === "wait-resources" && reason.keptForShort) seen.keptForShortWaits += 1;
   }
   for (const { reason } of result.preemptions) {
     if (reason.rule === "preempt-for-rank") seen.preemptionsForRank += 1;
@@ -338,95 +394,114 @@ describe("the reference pass", () => {
       fc.property(shortArb, fc.boolean(), (s, describeWaits) => {
         expectSameAsReference({ ...toInput(s), describeWaits });
       }),
-      { numRuns: 400 },
+      { numRuns: 800 },
     );
   });
 
-  it("an incremental scheduler, kept over passes with arrivals, cancels and ends, decides the same", () => {
-    const stepArb = fc.record({
-      afterSec: fc.constantFrom<number>(0, 60, 300, 600, 3600, 20_000),
-      endEvery: fc.integer({ min: 0, max: 4 }),
-      cancelEvery: fc.integer({ min: 0, max: 6 }),
-      arrivals: fc.array(jobArb, { maxLength: 4 }),
-      healthChange: fc.option(
-        fc.record({ node: fc.nat(7), health: fc.constantFrom<NodeHealth>("healthy", "draining") }),
-      ),
-      usageBump: fc.constantFrom<number>(0, 0, 500, 5000),
-    });
+  it("the fast pass decides what it decides on clusters that keep a node for short jobs (ADR 098)", () => {
     fc.assert(
-      fc.property(scenarioArb, fc.array(stepArb, { minLength: 1, maxLength: 4 }), (s, steps) => {
-        const first = toInput(s);
-        let input = { ...first, describeWaits: steps.length % 2 === 0 };
-        const scheduler = createIncrementalScheduler(input.tree, input.cluster);
-        for (const job of input.pending) scheduler.addJob(job);
-        for (const run of input.runs) scheduler.addRun(run);
-        let jobs = [...input.pending];
-        let runs = [...input.runs];
-        for (let pass = 0; pass <= steps.length; pass += 1) {
-          const expected = referencePassOutcome({ ...input, pending: jobs, runs });
-          const { ranking } = expected.result;
-          // A pass it shows to decide nothing decides nothing.
-          const freeGpus = freeGpusOf(input.cluster.nodes, runs);
-          const skip = scheduler.canSkipPass({
-            cluster: input.cluster,
-            nowSec: input.nowSec,
-            freeGpus,
-            usableFreeGpus: input.cluster.nodes
-              .filter((node) => node.health === "healthy")
-              .reduce((sum, node) => sum + freeGpus[node.index]!, 0),
-            ranking: () => ranking,
-          });
-          if (skip !== null) {
-            expect(expected.result.starts).toEqual([]);
-            expect(expected.result.preemptions).toEqual([]);
-          }
-          const result = scheduler.pass({ ...input, ranking });
-          expect(result).toEqual(expected.result);
-          count(expected);
-          const step = steps[pass];
-          if (!step) break;
-          // Apply the pass: starts leave the queue and run, preempted runs leave (down-node runs
-          // too), resumable ones come back as jobs; then time passes, runs end and jobs arrive.
-          const { kept, started } = runsAfter(runs, result, jobs);
-          jobs = jobs.filter((job) => !result.starts.some((start) => start.jobId === job.id));
-          for (const preemption of result.preemptions) scheduler.endRun(preemption.runId);
-          for (const run of started) scheduler.addRun(run);
-          runs = [...kept, ...started];
-          const ending =
-            step.endEvery > 0 ? runs.filter((_, i) => i % (step.endEvery + 1) === 0) : [];
-          for (const run of ending) scheduler.endRun(run.id);
-          runs = runs.filter((run) => !ending.includes(run));
-          const nowSec = input.nowSec + step.afterSec;
-          const arrivals = step.arrivals.map((job, i) => ({
-            ...toInput({ ...s, jobs: [job] }).pending[0]!,
-            id: `a${pass}-${i}`,
-            submitSec: nowSec,
-          }));
-          // Waiting jobs cancelled (every n-th, none when 0), then the arrivals.
-          const cancelled =
-            step.cancelEvery > 0 ? jobs.filter((_, i) => i % step.cancelEvery === 1) : [];
-          for (const job of cancelled) scheduler.removeJob(job.id);
-          jobs = jobs.filter((job) => !cancelled.includes(job));
-          for (const job of arrivals) scheduler.addJob(job);
-          jobs = [...jobs, ...arrivals];
-          const nodes = input.cluster.nodes.map((node) =>
-            step.healthChange && node.index === step.healthChange.node % input.cluster.nodes.length
-              ? { ...node, health: step.healthChange.health }
-              : node,
-          );
-          // Runs on a node that went down were ended by the pass; none is left there.
-          const leafUsage = Object.fromEntries(
-            Object.entries(input.leafUsage).map(([id, gpuSec], i) => [
-              id,
-              gpuSec + (i % 2 === pass % 2 ? step.usageBump : 0),
-            ]),
-          );
-          input = { ...input, nowSec, leafUsage, cluster: { ...input.cluster, nodes } };
-        }
+      fc.property(reserveArb, fc.boolean(), (s, describeWaits) => {
+        expectSameAsReference({ ...toInput(s), describeWaits });
       }),
-      { numRuns: 80 },
+      { numRuns: 800 },
     );
   });
+
+  it.each([
+    ["small clusters", () => scenarioArb, 80],
+    ["clusters that keep a node for short jobs", () => reserveArb, 40],
+  ] as const)(
+    "an incremental scheduler, kept over passes with arrivals, cancels and ends, decides the same (%s)",
+    (_, arbitrary, numRuns) => {
+      const stepArb = fc.record({
+        afterSec: fc.constantFrom<number>(0, 60, 300, 600, 3600, 20_000),
+        endEvery: fc.integer({ min: 0, max: 4 }),
+        cancelEvery: fc.integer({ min: 0, max: 6 }),
+        arrivals: fc.array(jobArb, { maxLength: 4 }),
+        healthChange: fc.option(
+          fc.record({
+            node: fc.nat(7),
+            health: fc.constantFrom<NodeHealth>("healthy", "draining"),
+          }),
+        ),
+        usageBump: fc.constantFrom<number>(0, 0, 500, 5000),
+      });
+      fc.assert(
+        fc.property(arbitrary(), fc.array(stepArb, { minLength: 1, maxLength: 4 }), (s, steps) => {
+          const first = toInput(s);
+          let input = { ...first, describeWaits: steps.length % 2 === 0 };
+          const scheduler = createIncrementalScheduler(input.tree, input.cluster);
+          for (const job of input.pending) scheduler.addJob(job);
+          for (const run of input.runs) scheduler.addRun(run);
+          let jobs = [...input.pending];
+          let runs = [...input.runs];
+          for (let pass = 0; pass <= steps.length; pass += 1) {
+            const expected = referencePassOutcome({ ...input, pending: jobs, runs });
+            const { ranking } = expected.result;
+            // A pass it shows to decide nothing decides nothing.
+            const freeGpus = freeGpusOf(input.cluster.nodes, runs);
+            const skip = scheduler.canSkipPass({
+              cluster: input.cluster,
+              nowSec: input.nowSec,
+              freeGpus,
+              usableFreeGpus: input.cluster.nodes
+                .filter((node) => node.health === "healthy")
+                .reduce((sum, node) => sum + freeGpus[node.index]!, 0),
+              ranking: () => ranking,
+            });
+            if (skip !== null) {
+              expect(expected.result.starts).toEqual([]);
+              expect(expected.result.preemptions).toEqual([]);
+            }
+            const result = scheduler.pass({ ...input, ranking });
+            expect(result).toEqual(expected.result);
+            count(expected);
+            const step = steps[pass];
+            if (!step) break;
+            // Apply the pass: starts leave the queue and run, preempted runs leave (down-node runs
+            // too), resumable ones come back as jobs; then time passes, runs end and jobs arrive.
+            const { kept, started } = runsAfter(runs, result, jobs);
+            jobs = jobs.filter((job) => !result.starts.some((start) => start.jobId === job.id));
+            for (const preemption of result.preemptions) scheduler.endRun(preemption.runId);
+            for (const run of started) scheduler.addRun(run);
+            runs = [...kept, ...started];
+            const ending =
+              step.endEvery > 0 ? runs.filter((_, i) => i % (step.endEvery + 1) === 0) : [];
+            for (const run of ending) scheduler.endRun(run.id);
+            runs = runs.filter((run) => !ending.includes(run));
+            const nowSec = input.nowSec + step.afterSec;
+            const arrivals = step.arrivals.map((job, i) => ({
+              ...toInput({ ...s, jobs: [job] }).pending[0]!,
+              id: `a${pass}-${i}`,
+              submitSec: nowSec,
+            }));
+            // Waiting jobs cancelled (every n-th, none when 0), then the arrivals.
+            const cancelled =
+              step.cancelEvery > 0 ? jobs.filter((_, i) => i % step.cancelEvery === 1) : [];
+            for (const job of cancelled) scheduler.removeJob(job.id);
+            jobs = jobs.filter((job) => !cancelled.includes(job));
+            for (const job of arrivals) scheduler.addJob(job);
+            jobs = [...jobs, ...arrivals];
+            const nodes = input.cluster.nodes.map((node) =>
+              step.healthChange &&
+              node.index === step.healthChange.node % input.cluster.nodes.length
+                ? { ...node, health: step.healthChange.health }
+                : node,
+            );
+            // Runs on a node that went down were ended by the pass; none is left there.
+            const leafUsage = Object.fromEntries(
+              Object.entries(input.leafUsage).map(([id, gpuSec], i) => [
+                id,
+                gpuSec + (i % 2 === pass % 2 ? step.usageBump : 0),
+              ]),
+            );
+            input = { ...input, nowSec, leafUsage, cluster: { ...input.cluster, nodes } };
+          }
+        }),
+        { numRuns },
+      );
+    },
+  );
 
   it("the comparisons met every kind of decision", () => {
     for (const [kind, times] of Object.entries(seen)) expect(times, kind).toBeGreaterThan(5);

@@ -13,7 +13,7 @@ describe("runReferencePass", () => {
       tree,
       leafUsage: { a: 0, b: 100, v: 5000 },
       runs: [makeRun("rv", "v", [{ node: 0, gpus: 4 }], { protectedUntilSec: 2000 })],
-      pending: [makeJob("big", "a", 8), makeJob("small", "b", 2, { minRuntimeSec: 600 })],
+      pending: [makeJob("big", "a", 8), makeJob("small", "b", 2, { minRuntimeSec: 1000 })],
     };
     const result = runReferencePass(input);
     expect(result.starts.map((start) => [start.jobId, start.placement])).toEqual([

@@ -6,7 +6,7 @@ import type { FairTreeRanking } from "./fair-tree-ranking";
 import { createHoldings } from "./holdings";
 import { canEverPlace, createGpuPool, placementShape } from "./placement";
 import type { WaitDecision } from "./reasons";
-import { orderJobs, placeOnFree, type ReferenceRun } from "./reference-rules";
+import { orderJobs, placeOnFree, shortReservePosition, type ReferenceRun } from "./reference-rules";
 import type { PassOutcome, SchedulePassInput, SchedulePassResult } from "./pass-types";
 import { MAX_SHORT_ROUNDS } from "./short-jobs";
 import type { PendingJob } from "./types";
@@ -82,10 +82,12 @@ export function referencePassOutcome(input: ReferencePassInput): PassOutcome {
   endRunsOnUnhealthyNodes(state);
   const { errors, allocated, unallocated } = screenAndOrder(state);
   state.result.waiting.push(...errors);
+  state.shortReserveAt = shortReservePosition(state.nodes, state.runs);
+  startShortJobs(state, allocated, null, true);
   let holder: ReferenceHolder | null = null;
   for (let round = 1; round <= MAX_SHORT_ROUNDS; round += 1) {
     holder = sweepAllocated(state, allocated);
-    if (!startShortJobs(state, allocated, holder)) break;
+    if (!startShortJobs(state, allocated, holder, false)) break;
   }
   startUnallocated(state, unallocated);
   state.result.waitingCounts = {
@@ -254,6 +256,7 @@ function describeWaits(
       input.tree,
       live.filter((run) => !run.isGone && run.isAllocated),
     ),
+    shortReserveAt: state.shortReserveAt,
   });
   for (const [queue, isAllocated] of [
     [allocated, true],

@@ -1,5 +1,6 @@
 import { placementShape } from "./placement";
 import type { ActiveRun, BudgetTree, ClusterNodeState, NodeSlice, PendingJob } from "./types";
+import { SHORT_RESERVE_MIN_NODES } from "./short-reserve";
 
 // The rules of a scheduling pass written plainly, for the reference pass (reference-pass.ts):
 // no caches, no bounds, no state kept between calls. Each function reads what it needs from the
@@ -367,4 +368,33 @@ export function reserveNodes(
     nodes: chosen.map((option) => nodes.index[option.p]!).sort((a, b) => a - b),
     readyAtSec: Number.isFinite(latestSec) ? latestSec : null,
   };
+}
+
+/**
+ * The node kept for short jobs (ADR 098): on a cluster of at least 16 healthy full-size nodes,
+ * among those with a GPU in use and every run on them allocated and unprotected, the one whose
+ * best-ranked run ranks lowest (ties: lowest position); -1 when none.
+ */
+export function shortReservePosition(nodes: ReferenceNodes, runs: readonly ReferenceRun[]): number {
+  const fullNodes = nodes.index.filter(
+    (_, position) => nodes.isUsable[position] && nodes.capacity[position] === nodes.sizeGpus,
+  ).length;
+  if (fullNodes < SHORT_RESERVE_MIN_NODES) return -1;
+  let chosen = -1;
+  let chosenRank = 0;
+  nodes.index.forEach((_, position) => {
+    const isCandidate =
+      nodes.isUsable[position] === true &&
+      nodes.capacity[position] === nodes.sizeGpus &&
+      nodes.free[position]! < nodes.sizeGpus;
+    if (!isCandidate) return;
+    const on = runs.filter((run) => !run.isGone && gpusAt(run, position) > 0);
+    if (on.length === 0 || on.some((run) => !run.isAllocated || run.isProtectedNow)) return;
+    const bestRank = Math.min(...on.map((run) => run.rank));
+    if (bestRank > chosenRank) {
+      chosen = position;
+      chosenRank = bestRank;
+    }
+  });
+  return chosen;
 }

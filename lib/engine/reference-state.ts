@@ -14,6 +14,7 @@ import {
   type ReferenceRun,
 } from "./reference-rules";
 import type { SchedulePassInput, SchedulePassResult } from "./pass-types";
+import { isShortJob } from "./short-jobs";
 import type { NodeSlice, PendingJob } from "./types";
 
 /** What the reference pass works on: the nodes, the runs, and the decisions so far. */
@@ -31,6 +32,8 @@ export type ReferenceState = {
   slotOf: (budgetId: string) => number;
   result: SchedulePassResult;
   started: Set<PendingJob>;
+  /** The position kept for short jobs (ADR 098), chosen after steps 2 and 3; -1 for none. */
+  shortReserveAt: number;
 };
 
 /** The first allocated job that could not start in a sweep, and the nodes kept for it. */
@@ -79,6 +82,7 @@ export function loadState(input: SchedulePassInput, ranking: FairTreeRanking): R
     partingOf: createPartingLookup(input.tree, ranking),
     slotOf,
     started: new Set(),
+    shortReserveAt: -1,
     result: {
       atSec: input.nowSec,
       ranking,
@@ -186,7 +190,22 @@ export function startJob(
 }
 
 /**
- * Step 6b: starts `job` after preempting what it may preempt outside `excluded`. Gives whether it
+ * Whether `run` is on the node kept for short jobs and `job` may not count on it (ADR 098): an
+ * allocated job of at most one node that is not short.
+ */
+export function isKeptForShort(state: ReferenceState, job: PendingJob, run: ReferenceRun): boolean {
+  const size = state.nodes.sizeGpus;
+  const isKeptFrom = job.gpus <= size && !isShortJob(job, size);
+  return (
+    isKeptFrom &&
+    state.shortReserveAt >= 0 &&
+    run.slices.some((slice) => slice.position === state.shortReserveAt)
+  );
+}
+
+/**
+ * Step 6b: starts `job` after preempting what it may preempt outside `excluded` (and, for a
+ * one-node job that is not short, off the node kept for short jobs). Gives whether it
  * started, and whether the victims freed GPUs on healthy nodes beyond what it took there.
  */
 export function startByPreemption(
@@ -202,6 +221,7 @@ export function startByPreemption(
       (run) =>
         !run.isGone &&
         !run.isProtectedNow &&
+        !isKeptForShort(state, job, run) &&
         (!run.isAllocated ||
           (run.rank > rank &&
             passesShareGuard(tree, state.runs, job.budgetId, run.budgetId, job.gpus, run.gpus))),

@@ -9,9 +9,10 @@ import {
   reserveNodes,
   type ReferenceRun,
 } from "./reference-rules";
-import { isShortJob, SHORT_MAX_RUNTIME_SEC, shortMaxGpus } from "./short-jobs";
+import { isShortJob, SHORT_MAX_RUNTIME_SEC, shortMaxGpus, shortStart } from "./short-jobs";
 import type { NodeSlice, PendingJob } from "./types";
 import {
+  isKeptForShort,
   startByPreemption,
   startInPlaceOf,
   startJob,
@@ -26,6 +27,7 @@ const MAX_SWEEPS = 8;
 function reserveFor(state: ReferenceState, job: PendingJob, rank: number): ReferenceHolder | null {
   const { tree } = state.input;
   const isShielded = (run: ReferenceRun): boolean =>
+    isKeptForShort(state, job, run) ||
     !passesShareGuard(tree, state.runs, job.budgetId, run.budgetId, job.gpus, run.gpus);
   const reservation = reserveNodes(
     state.nodes,
@@ -97,13 +99,15 @@ export function sweepAllocated(
 }
 
 /**
- * Step 6e: short jobs left waiting get one more try, by their own rules. Gives whether a
- * preemption freed GPUs on healthy nodes beyond its job's (the short sweep then ended).
+ * Steps 6-first and 6e: short jobs get a sweep of their own, before the allocated sweeps
+ * (`isBeforeQueue`, no reservation yet) and after each. Gives whether a preemption freed GPUs on
+ * healthy nodes beyond its job's (the short sweep then ended).
  */
 export function startShortJobs(
   state: ReferenceState,
   queue: readonly PendingJob[],
   holder: ReferenceHolder | null,
+  isBeforeQueue: boolean,
 ): boolean {
   const { nodes, nowSec } = state;
   const { tree } = state.input;
@@ -123,7 +127,7 @@ export function startShortJobs(
     const rank = state.rankOf(job.budgetId);
     const placement = placeOnFree(nodes, job.gpus, excluded);
     if (placement) {
-      const short = { isShareGuardWaived: false };
+      const short = shortStart(false, isBeforeQueue);
       startJob(state, job, true, placement, { keptFor: keptFor(job, placement), short });
       continue;
     }
@@ -140,7 +144,7 @@ export function startShortJobs(
         run.isAllocated &&
         !passesShareGuard(tree, state.runs, job.budgetId, run.budgetId, job.gpus, run.gpus),
     );
-    const short = { isShareGuardWaived };
+    const short = shortStart(isShareGuardWaived, isBeforeQueue);
     if (startInPlaceOf(state, job, plan, { keptFor: keptFor(job, plan.placement), short })) {
       return true;
     }

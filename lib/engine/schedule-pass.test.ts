@@ -484,7 +484,42 @@ describe("runSchedulePass queue order and reservation", () => {
     expect(runReferencePass(inputOf(extra))).toEqual(result);
   });
 
-  it("short jobs (ADR 092): use reserved nodes they leave before they are ready", () => {
+  it("keeps one node's unprotected runs for short jobs on 16 nodes or more (ADR 098)", () => {
+    // Nodes 0-14 hold protected runs of lo; node 15 an unprotected one.
+    const runsOn = (count: number) =>
+      Array.from({ length: count }, (_, node) =>
+        makeRun(`r${node}`, "lo", [{ node, gpus: 8 }], {
+          protectedUntilSec: node === count - 1 ? 0 : 9000,
+        }),
+      );
+    const train = makeJob("train", "hi", 8);
+    const input = { cluster: makeCluster(16), runs: runsOn(16), pending: [train] };
+    const result = pass(input);
+    expect(startsOf(result)).toEqual([]);
+    expect(result.waiting[0]!.reason).toMatchObject({
+      rule: "wait-resources",
+      keptForShort: { node: 15, gpus: 8 },
+      readyAtSec: 9000,
+    });
+    expect(explainReason(result.waiting[0]!.reason)).toContain(
+      "8 are on node 15, whose unprotected runs are kept for short jobs",
+    );
+    expect(runReferencePass(inputOf(input))).toEqual(result);
+    // A short job preempts there at once; a gang job is not kept from the node.
+    const debug = makeJob("debug", "hi", 4, { minRuntimeSec: 600 });
+    const withDebug = pass({ ...input, pending: [train, debug] });
+    expect(startsOf(withDebug)).toEqual([["debug", "15:4"]]);
+    expect(preemptedOf(withDebug)).toEqual([["r15", "preempt-for-rank", "requeued"]]);
+    const gang = makeJob("gang", "hi", 16);
+    const withGang = pass({ ...input, pending: [gang] });
+    expect(withGang.waiting[0]!.reason).not.toHaveProperty("keptForShort");
+    expect(runReferencePass(inputOf({ ...input, pending: [gang] }))).toEqual(withGang);
+    // On 15 nodes no node is kept: the training job preempts the unprotected run.
+    const small = pass({ cluster: makeCluster(15), runs: runsOn(15), pending: [train] });
+    expect(startsOf(small)).toEqual([["train", "14:8"]]);
+  });
+
+  it("short jobs go first (ADR 098): before the reservation is made, and say so", () => {
     const input = {
       cluster: makeCluster(2),
       runs: [
@@ -497,16 +532,19 @@ describe("runSchedulePass queue order and reservation", () => {
       ],
     };
     const result = pass(input);
-    // debug ranks with big, so may not backfill; as a short job it uses a reserved node, and
-    // its protection ends long before 9600.
+    // debug ranks with big, so may not backfill; as a short job it is tried before the queue,
+    // when no node is kept for big yet.
     expect(startsOf(result)).toEqual([["debug", "0:4"]]);
     expect(result.starts[0]!.reason).toMatchObject({
-      keptFor: { jobId: "big", readyAtSec: 9600 },
-      short: { isShareGuardWaived: false },
+      keptFor: null,
+      short: { isShareGuardWaived: false, isBeforeQueue: true },
     });
-    // Ready within 15 minutes, the reserved nodes are closed to short jobs.
-    const late = pass({ ...input, nowSec: 8900 });
-    expect(startsOf(late)).toEqual([]);
+    expect(explainReason(result.starts[0]!.reason)).toContain(
+      "As a short job (protected for at most 15 minutes) it was tried before the ranked queue",
+    );
+    // Node 0 now runs hi's own job, which big never preempts: no ready time until it ends.
+    expect(result.waiting[0]!.reason).toMatchObject({ rule: "wait-resources", readyAtSec: null });
+    expect(runReferencePass(inputOf(input))).toEqual(result);
   });
 
   it("short jobs (ADR 092): preempt runs the share guard keeps, and say so", () => {
@@ -522,12 +560,11 @@ describe("runSchedulePass queue order and reservation", () => {
     });
     expect(startsOf(result)).toEqual([["debug", "0:8"]]);
     expect(result.preemptions.map((p) => p.runId)).toEqual(["u"]);
-    // train holds the node as its reservation, with no ready time (the guard keeps u): a short
-    // job may use it.
+    // Tried before the queue, the short job preempts u before train may ask for it.
     expect(result.starts[0]!.reason).toMatchObject({
       preemptedRunIds: ["u"],
-      keptFor: { jobId: "train", readyAtSec: null },
-      short: { isShareGuardWaived: true },
+      keptFor: null,
+      short: { isShareGuardWaived: true, isBeforeQueue: true },
     });
     expect(waitingOf(result)).toEqual([["train", "wait-resources"]]);
   });

@@ -100,9 +100,9 @@ export function runFastPass(input: FastPassInput): PassOutcome {
 
 /**
  * The decisions of a pass on the loaded cluster state (see `runSchedulePass`), phase by phase
- * on one `PassState`: the allocated queue in order (place, preempt, reserve, backfill:
- * `sweepAllocatedQueue`), then short jobs once more (`sweepShortJobs`), then unallocated work,
- * then the reasons of the jobs left waiting.
+ * on one `PassState`: short jobs first (`sweepShortJobs`), the allocated queue in order (place,
+ * preempt, reserve, backfill: `sweepAllocatedQueue`), then short jobs once more, then
+ * unallocated work, then the reasons of the jobs left waiting.
  */
 function decide(
   input: FastPassInput,
@@ -119,12 +119,15 @@ function decide(
   // Wait reasons name the reservation as the last allocated sweep left it: its nodes are chosen
   // before short jobs or unallocated work take any GPUs.
   let heldReservation: Reservation | null = null;
+  // Short jobs go first (ADR 098): a job protected for at most 15 minutes delays better-ranked
+  // work by no more, and they may then preempt it.
+  sweepShortJobs(pass, queue, true);
   for (let round = 1; ; round += 1) {
     sweepAllocatedQueue(pass, queue);
     heldReservation = input.describeWaits === false ? null : reservedNodes(pass);
     // Short jobs left waiting get one more try, with rules of their own (ADR 092); GPUs freed
     // beyond one's own have the queue swept again.
-    if (!sweepShortJobs(pass, queue) || round === MAX_SHORT_ROUNDS) break;
+    if (!sweepShortJobs(pass, queue, false) || round === MAX_SHORT_ROUNDS) break;
   }
   // Unallocated work takes only GPUs no allocated job could start on in this pass.
   startUnallocatedJobs(queue, rankOf, pass.pool, pass.bounds, (job, placement) =>

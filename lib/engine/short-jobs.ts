@@ -1,3 +1,4 @@
+import type { ShortStart } from "./reasons";
 import type { PendingJob } from "./types";
 
 // Short jobs (ADR 092): the `debug` class of docs/concepts.md, which a pass tries once more after
@@ -35,4 +36,14 @@ export function isShortJob(
   nodeSizeGpus: number,
 ): boolean {
   return job.minRuntimeSec <= SHORT_MAX_RUNTIME_SEC && job.gpus <= shortMaxGpus(nodeSizeGpus);
+}
+
+/**
+ * What a short job's start records (`StartReason.short`): whether it waived the share guard, and
+ * `isBeforeQueue` only when it started in the sweep before the ranked queue (ADR 098).
+ *
+ * @example shortStart(false, true) // { isShareGuardWaived: false, isBeforeQueue: true }
+ */
+export function shortStart(isShareGuardWaived: boolean, isBeforeQueue: boolean): ShortStart {
+  return isBeforeQueue ? { isShareGuardWaived, isBeforeQueue: true } : { isShareGuardWaived };
 }

@@ -2,6 +2,7 @@ import { placeJob, type GpuPool, type PlacementShape } from "./placement";
 import type { BudgetRef, Comparison, Parting, WaitDecision, WaitReason } from "./reasons";
 import type { LiveRun } from "./live-run";
 import type { Holdings } from "./holdings";
+import { holdsOn, reserveKeptFrom } from "./short-reserve";
 import type { PendingJob } from "./types";
 
 /** The end state of a pass, from which waiting jobs' reasons are read. */
@@ -24,6 +25,8 @@ export type WaitContext = {
   shapeOf: (gpus: number) => PlacementShape;
   /** Allocated GPUs held per tree node at the end of the pass (the share guard). */
   holdings: Holdings;
+  /** The position kept for short jobs in the pass (ADR 098), or -1. */
+  shortReserveAt: number;
 };
 
 /**
@@ -199,7 +202,9 @@ export function describeWaiting(
   const shared = new Map<string, Map<number, WaitReason>>();
   return (job, isAllocated) => {
     const isHolder = reservation?.holderId === job.id;
-    const kind = isAllocated ? 0 : job.minRuntimeSec > 0 ? 1 : 2;
+    const isKeptFromReserve =
+      isAllocated && reserveKeptFrom(job, pool.nodeSizeGpus, context.shortReserveAt) >= 0;
+    const kind = isAllocated ? (isKeptFromReserve ? 3 : 0) : job.minRuntimeSec > 0 ? 1 : 2;
     let byKey = shared.get(job.budgetId);
     if (!byKey) {
       byKey = new Map();
@@ -208,7 +213,7 @@ export function describeWaiting(
     const key = job.gpus * 4 + kind;
     let reason = isHolder ? undefined : byKey.get(key);
     if (!reason) {
-      reason = buildReason(facts, job, isAllocated, isHolder);
+      reason = buildReason(facts, job, isAllocated, isHolder, isKeptFromReserve);
       if (!isHolder) byKey.set(key, reason);
     }
     return { jobId: job.id, budgetId: job.budgetId, isError: false, reason };
@@ -268,17 +273,33 @@ function shieldedGpusFor(facts: WaitFacts, job: PendingJob, rank: number): numbe
 }
 
 /**
+ * GPUs of the runs on the node kept for short jobs (ADR 098) that `job` could otherwise preempt:
+ * unprotected, of budgets ranked below, and not kept by the share guard (those it counts apart).
+ */
+function keptForShortGpus(facts: WaitFacts, job: PendingJob, rank: number): number {
+  const { live, pool, holdings, shortReserveAt } = facts.context;
+  let gpus = 0;
+  for (const entry of live) {
+    if (entry.isGone || !entry.isAllocated || entry.isProtectedNow || entry.rank <= rank) continue;
+    if (!holdsOn(entry, shortReserveAt)) continue;
+    if (!holdings.mayPreempt(job.budgetId, entry.budgetId, job.gpus, entry.gpus)) continue;
+    for (const slice of entry.slices) if (pool.isUsable[slice.position]) gpus += slice.gpus;
+  }
+  return gpus;
+}
+
+/**
  * When `needGpus` could be free for a job seeing `view`: now if free and preemptable GPUs
- * (less those the share guard keeps) cover it, else when enough protected GPUs ranked below
- * are free; null if they never cover it.
+ * (less those the share guard keeps and those kept for short jobs) cover it, else when enough
+ * protected GPUs ranked below are free; null if they never cover it.
  */
 function readyAtSecFor(
   facts: WaitFacts,
   view: ReturnType<RankViews>,
   needGpus: number,
-  shieldedGpus: number,
+  keptGpus: number,
 ): number | null {
-  const deficit = needGpus - facts.freeGpus - (view.preemptableGpus - shieldedGpus);
+  const deficit = needGpus - facts.freeGpus - (view.preemptableGpus - keptGpus);
   return deficit <= 0 ? facts.context.nowSec : view.endCovering(deficit);
 }
 
@@ -288,6 +309,7 @@ function buildReason(
   job: PendingJob,
   isAllocated: boolean,
   isHolder: boolean,
+  isKeptFromReserve: boolean,
 ): WaitReason {
   const { context, freeGpus, freeWholeNodes } = facts;
   const { nowSec, reservation } = context;
@@ -333,6 +355,7 @@ function buildReason(
   }
   const view = facts.viewOf(rank);
   const heldWithinShareGpus = shieldedGpusFor(facts, job, rank);
+  const keptGpus = isKeptFromReserve ? keptForShortGpus(facts, job, rank) : 0;
   // The same for every job of the budget (it depends on its rank only): built once.
   let heldMostBy = facts.heldMostByBudget.get(job.budgetId);
   if (heldMostBy === undefined) {
@@ -356,12 +379,15 @@ function buildReason(
     readyAtSec:
       isHolder && reservation
         ? reservation.readyAtSec
-        : readyAtSecFor(facts, view, job.gpus, heldWithinShareGpus),
+        : readyAtSecFor(facts, view, job.gpus, heldWithinShareGpus + keptGpus),
     heldByHigherGpus: view.heldByHigherGpus,
     heldWithinShareGpus,
     unusableGpus: facts.unusableGpus,
     budgetsAbove: rank - 1,
     reservedNodes: isHolder && reservation ? reservation.nodes : [],
     heldMostBy,
+    ...(keptGpus > 0
+      ? { keptForShort: { node: context.pool.indexOf[context.shortReserveAt]!, gpus: keptGpus } }
+      : {}),
   };
 }
