@@ -170,7 +170,7 @@ export type WaitReason =
        */
       heldMostBy?: (Comparison & { gpus: number }) | null;
       /**
-       * For a one-node job that is not short: the node whose unprotected runs are kept for short
+       * For a job that is not short: the node whose unprotected runs are kept for short
        * jobs (ADR 098) and the GPUs of those it could otherwise preempt (lower-ranked, not kept
        * by the share guard). Absent when there are none, and from older reasons.
        */

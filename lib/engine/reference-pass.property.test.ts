@@ -143,7 +143,7 @@ const shortArb: fc.Arbitrary<Scenario> = fc
 /**
  * A cluster large enough to keep a node for short jobs (ADR 098, 16 nodes or more): whole-node
  * runs of every leaf, protected or not, and one-node training, short and gang jobs waiting. The
- * node kept, one-node jobs kept from it and short jobs preempting there come up often here.
+ * node kept, jobs kept from it and short jobs preempting there come up often here.
  */
 const reserveArb: fc.Arbitrary<Scenario> = fc
   .record({

@@ -191,11 +191,10 @@ export function startJob(
 
 /**
  * Whether `run` is on the node kept for short jobs and `job` may not count on it (ADR 098): an
- * allocated job of at most one node that is not short.
+ * allocated job that is not short.
  */
 export function isKeptForShort(state: ReferenceState, job: PendingJob, run: ReferenceRun): boolean {
-  const size = state.nodes.sizeGpus;
-  const isKeptFrom = job.gpus <= size && !isShortJob(job, size);
+  const isKeptFrom = !isShortJob(job, state.nodes.sizeGpus);
   return (
     isKeptFrom &&
     state.shortReserveAt >= 0 &&
@@ -205,7 +204,7 @@ export function isKeptForShort(state: ReferenceState, job: PendingJob, run: Refe
 
 /**
  * Step 6b: starts `job` after preempting what it may preempt outside `excluded` (and, for a
- * one-node job that is not short, off the node kept for short jobs). Gives whether it
+ * job that is not short, off the node kept for short jobs). Gives whether it
  * started, and whether the victims freed GPUs on healthy nodes beyond what it took there.
  */
 export function startByPreemption(

@@ -505,14 +505,14 @@ describe("runSchedulePass queue order and reservation", () => {
       "8 are on node 15, whose unprotected runs are kept for short jobs",
     );
     expect(runReferencePass(inputOf(input))).toEqual(result);
-    // A short job preempts there at once; a gang job is not kept from the node.
+    // A short job preempts there at once; a gang job is kept from the node too.
     const debug = makeJob("debug", "hi", 4, { minRuntimeSec: 600 });
     const withDebug = pass({ ...input, pending: [train, debug] });
     expect(startsOf(withDebug)).toEqual([["debug", "15:4"]]);
     expect(preemptedOf(withDebug)).toEqual([["r15", "preempt-for-rank", "requeued"]]);
     const gang = makeJob("gang", "hi", 16);
     const withGang = pass({ ...input, pending: [gang] });
-    expect(withGang.waiting[0]!.reason).not.toHaveProperty("keptForShort");
+    expect(withGang.waiting[0]!.reason).toMatchObject({ keptForShort: { node: 15, gpus: 8 } });
     expect(runReferencePass(inputOf({ ...input, pending: [gang] }))).toEqual(withGang);
     // On 15 nodes no node is kept: the training job preempts the unprotected run.
     const small = pass({ cluster: makeCluster(15), runs: runsOn(15), pending: [train] });

@@ -45,9 +45,9 @@ describe("chooseShortReserve (ADR 098)", () => {
     expect(chooseShortReserve(nodesOf(16, 1), held.runs, held.heldByPosition)).toBe(-1);
   });
 
-  it("is kept from one-node jobs that are not short, never from gang or short jobs", () => {
+  it("is kept from jobs that are not short, gang jobs too", () => {
     expect(reserveKeptFrom({ gpus: 8, minRuntimeSec: 3600 }, 8, 4)).toBe(4);
+    expect(reserveKeptFrom({ gpus: 16, minRuntimeSec: 900 }, 8, 4)).toBe(4);
     expect(reserveKeptFrom({ gpus: 8, minRuntimeSec: 900 }, 8, 4)).toBe(-1);
-    expect(reserveKeptFrom({ gpus: 16, minRuntimeSec: 3600 }, 8, 4)).toBe(-1);
   });
 });

@@ -2,12 +2,12 @@ import { isShortJob } from "./short-jobs";
 import type { PendingJob } from "./types";
 
 // The short jobs' node (ADR 098): each pass keeps the unprotected runs of one node out of reach
-// of one-node jobs that are not short, so that a short job arriving finds a run it may preempt
-// at once instead of waiting for a protection to end. The runs go on; nothing idles for it.
+// of jobs that are not short, so that a short job arriving finds a run it may preempt at once
+// instead of waiting for a protection to end. The runs go on; nothing idles for it.
 
 /**
  * The fewest healthy full-size nodes a cluster needs for a node to be kept for short jobs: the
- * node kept is then at most a sixteenth of them, and one-node jobs keep the rest to preempt on.
+ * node kept is then at most a sixteenth of them, and other jobs keep the rest to preempt on.
  */
 export const SHORT_RESERVE_MIN_NODES = 16;
 
@@ -73,18 +73,17 @@ function bestRankIfAllUnprotected(runs: readonly ReserveRun[], held: readonly nu
 }
 
 /**
- * The reserve position as `job` sees it: the pass's for an allocated job of at most one node that
- * is not short (it may not preempt the runs there, nor count on them in its reservation), -1 for
- * every other job (gang and short jobs may).
+ * The reserve position as `job` sees it: the pass's for an allocated job that is not short (it
+ * may not preempt the runs there, nor count on them in its reservation), -1 for a short job.
  *
- * @example reserveKeptFrom({ gpus: 8, minRuntimeSec: 7200 }, 8, 3) // 3
+ * @example reserveKeptFrom({ gpus: 16, minRuntimeSec: 7200 }, 8, 3) // 3
  */
 export function reserveKeptFrom(
   job: Pick<PendingJob, "gpus" | "minRuntimeSec">,
   nodeSizeGpus: number,
   reserveAt: number,
 ): number {
-  return job.gpus <= nodeSizeGpus && !isShortJob(job, nodeSizeGpus) ? reserveAt : -1;
+  return isShortJob(job, nodeSizeGpus) ? -1 : reserveAt;
 }
 
 /**
