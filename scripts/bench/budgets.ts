@@ -6,6 +6,8 @@
 //    signed in as the admin (budget: median <= 300 ms). Skip it with BENCH_SKIP_SERVER=1.
 // 3. In Chromium on that page: unfolding all 1,000 rows, and one keystroke in the root's
 //    split editor until the next frame (budget: <= 100 ms each). Skip with BENCH_SKIP_BROWSER=1.
+import { existsSync } from "node:fs";
+import path from "node:path";
 import { spawn } from "node:child_process";
 import { performance } from "node:perf_hooks";
 import {
@@ -199,7 +201,8 @@ async function benchServerRender(): Promise<void> {
     if (median(samples) > 300) process.exitCode = 1;
     if (process.env.BENCH_SKIP_BROWSER !== "1") await benchBrowser(base, cookie);
   } finally {
-    process.kill(-server.pid!);
+    // The server may have exited already (its error then went to the failing fetch above).
+    if (server.exitCode === null && server.signalCode === null) process.kill(-server.pid!);
     await database.stop();
   }
 }
@@ -272,4 +275,9 @@ async function benchBrowser(base: string, cookie: string): Promise<void> {
 }
 
 benchPreview();
-if (process.env.BENCH_SKIP_SERVER !== "1") await benchServerRender();
+if (process.env.BENCH_SKIP_SERVER === "1") {
+  console.log("server render: skipped (BENCH_SKIP_SERVER=1)");
+} else if (!existsSync(path.join(import.meta.dirname, "..", "..", ".next", "BUILD_ID"))) {
+  // scripts/serve.ts serves the production build: without one the server exits at once.
+  console.log("server render: skipped (it needs `npm run build`)");
+} else await benchServerRender();
