@@ -127,8 +127,10 @@ test("upload a small scenario, watch it run, see both result columns and the tim
   await page.keyboard.press("0");
   await expect(allocation).toHaveAttribute("data-bar-count", String(before));
 
-  // Hovering b1's run, preempted at 6 h for a2: the comparison that decided, where the two
-  // budgets' paths part (llm, pretrain's program, against vision), then the budgets.
+  // Hovering b1's run, preempted at 6 h 05 for a2: the comparison that decided, where the two
+  // budgets' paths part (llm, pretrain's program, against vision), then the budgets. (d1, a
+  // short job, took a GPU a1 freed at 6 h before the ranked queue, ADR 098: a2 waited for its
+  // 5-minute protection.)
   const box = (await allocation.boundingBox())!;
   const preempted = page.getByRole("status").filter({ hasText: "Job b1" });
   let isFound = false;
@@ -147,7 +149,7 @@ test("upload a small scenario, watch it run, see both result columns and the tim
     /llm\/pretrain \d+%\s*vision \d+%/,
   );
   await expect(preempted).toContainText(
-    /Preempted at day 1, 06:00, .*: llm \(at \d+% of its weekly share\) ranks above vision \(at \d+%\), where the two budgets' branches part/,
+    /Preempted at day 1, 06:05, .*: llm \(at \d+% of its weekly share\) ranks above vision \(at \d+%\), where the two budgets' branches part/,
   );
   await page.mouse.move(0, 0);
 
