@@ -92,6 +92,26 @@ const crowdedArb: fc.Arbitrary<Scenario> = fc
     jobs: c.jobs,
   }));
 
+/** One program of `leaves`, 8-GPU nodes of one size, with the health given: a busy family's form. */
+function oneProgram(
+  c: { leaves: number[]; usage: number[]; runs: Scenario["runs"]; jobs: Scenario["jobs"] },
+  health: NodeHealth[],
+  hogCount = 0,
+): Scenario {
+  return {
+    programs: [{ weight: 1, children: c.leaves }],
+    usage: c.usage,
+    hasRankTies: false,
+    hogCount,
+    nodeSize: 8,
+    smallNodes: Array.from({ length: 10 }, () => false),
+    hasMixedSizes: false,
+    health,
+    runs: c.runs,
+    jobs: c.jobs,
+  };
+}
+
 /**
  * A busy cluster of whole-node work and short jobs (ADR 092): runs of every leaf, many of them
  * protected for hours, a gang job or two and short jobs (at most 15 minutes, 1-8 GPUs). Short
@@ -127,18 +147,12 @@ const shortArb: fc.Arbitrary<Scenario> = fc
       { minLength: 1, maxLength: 8 },
     ),
   })
-  .map((c) => ({
-    programs: [{ weight: 1, children: c.leaves }],
-    usage: c.usage,
-    hasRankTies: false,
-    hogCount: 0,
-    nodeSize: 8,
-    smallNodes: Array.from({ length: 10 }, () => false),
-    hasMixedSizes: false,
-    health: Array.from({ length: c.nodes }, (): NodeHealth => "healthy"),
-    runs: c.runs,
-    jobs: [...c.gang, ...c.short],
-  }));
+  .map((c) =>
+    oneProgram(
+      { ...c, jobs: [...c.gang, ...c.short] },
+      Array.from({ length: c.nodes }, (): NodeHealth => "healthy"),
+    ),
+  );
 
 /**
  * A cluster large enough to keep a node for short jobs (ADR 098, 16 nodes or more): whole-node
@@ -175,20 +189,13 @@ const reserveArb: fc.Arbitrary<Scenario> = fc
       { minLength: 2, maxLength: 10 },
     ),
   })
-  .map((c) => ({
-    programs: [{ weight: 1, children: c.leaves }],
-    usage: c.usage,
-    hasRankTies: false,
-    hogCount: c.hogCount,
-    nodeSize: 8,
-    smallNodes: Array.from({ length: 10 }, () => false),
-    hasMixedSizes: false,
-    health: Array.from({ length: c.nodes }, (_, i): NodeHealth =>
-      i === c.down ? "down" : "healthy",
+  .map((c) =>
+    oneProgram(
+      c,
+      Array.from({ length: c.nodes }, (_, i): NodeHealth => (i === c.down ? "down" : "healthy")),
+      c.hogCount,
     ),
-    runs: c.runs,
-    jobs: c.jobs,
-  }));
+  );
 
 /** A pass input from a scenario: runs packed onto the nodes, never over capacity. */
 function toInput(s: Scenario): ReferencePassInput & { leafUsage: Record<string, number> } {
