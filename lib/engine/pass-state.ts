@@ -19,7 +19,7 @@ import type {
   ShortStart,
   StartDecision,
 } from "./reasons";
-import type { Reservation } from "./reservation";
+import { fullSizeUsableNodes, type Reservation } from "./reservation";
 import { chooseShortReserve } from "./short-reserve";
 import type { NodeSlice, PendingJob } from "./types";
 
@@ -129,7 +129,12 @@ export function createPassState(
     preemptableGpus,
     scratch: input.scratch,
     bounds,
-    shortReserveAt: chooseShortReserve(pool, loaded.live, loaded.heldByPosition),
+    shortReserveAt: chooseShortReserve(
+      pool,
+      loaded.live,
+      loaded.heldByPosition,
+      fullSizeUsableNodes(pool, input.scratch.reservation),
+    ),
     starts: [],
     isStarted: new Set<PendingJob>(),
     startedAllocated: 0,

@@ -40,6 +40,16 @@ export function canReserve(pool: GpuPool, gpus: number, scratch: ReservationScra
 }
 
 /**
+ * The healthy nodes of the pool's full size (G GPUs), counted once per `isUsable` array and kept
+ * in `scratch` as `canReserve` keeps them.
+ *
+ * @example fullSizeUsableNodes(pool, scratch) // 40
+ */
+export function fullSizeUsableNodes(pool: GpuPool, scratch: ReservationScratch): number {
+  return usableNodesAtLeast(pool, scratch)[pool.nodeSizeGpus]!;
+}
+
+/**
  * Usable nodes of at least g GPUs, at index g (0..G), kept for the `isUsable` array (and the
  * capacities) they were counted with: a pass's pool shares it with the passes before it while
  * the nodes stay as they were, and nothing writes it once made (`GpuPool`).

@@ -32,17 +32,18 @@ describe("chooseShortReserve (ADR 098)", () => {
       { rank: 7 },
       { rank: 12, isAllocated: false },
     ]);
-    expect(chooseShortReserve(nodesOf(16, 5), runs, heldByPosition)).toBe(2);
+    expect(chooseShortReserve(nodesOf(16, 5), runs, heldByPosition, 16)).toBe(2);
   });
 
   it("keeps none on fewer than 16 full-size healthy nodes, or with no candidate", () => {
     const { runs, heldByPosition } = runsOf([{ rank: 2 }]);
-    expect(chooseShortReserve(nodesOf(15, 1), runs, heldByPosition)).toBe(-1);
+    expect(chooseShortReserve(nodesOf(16, 1), runs, heldByPosition, 16)).toBe(0);
+    expect(chooseShortReserve(nodesOf(15, 1), runs, heldByPosition, 15)).toBe(-1);
     const down = { ...nodesOf(16, 1), isUsable: [...nodesOf(16, 1).isUsable] };
     down.isUsable[9] = 0;
-    expect(chooseShortReserve(down, runs, heldByPosition)).toBe(-1);
+    expect(chooseShortReserve(down, runs, heldByPosition, 15)).toBe(-1);
     const held = runsOf([{ rank: 2, isProtected: true }]);
-    expect(chooseShortReserve(nodesOf(16, 1), held.runs, held.heldByPosition)).toBe(-1);
+    expect(chooseShortReserve(nodesOf(16, 1), held.runs, held.heldByPosition, 16)).toBe(-1);
   });
 
   it("is kept from jobs that are not short, gang jobs too", () => {

@@ -31,25 +31,25 @@ export type ReserveNodes = {
 
 /**
  * The position whose runs a pass keeps for short jobs (ADR 098), or -1 when none qualifies or
- * the cluster has fewer than {@link SHORT_RESERVE_MIN_NODES} healthy full-size nodes: among
- * healthy full-size nodes that are not wholly free and whose every run is allocated and
- * unprotected, the one whose best-ranked run ranks lowest, so that the most budgets' short jobs
- * may preempt it (ties: lowest position). Chosen once, before the pass decides anything.
- * O(nodes + the runs on them).
+ * the cluster has fewer than {@link SHORT_RESERVE_MIN_NODES} healthy full-size nodes
+ * (`fullNodes`): among healthy full-size nodes that are not wholly free and whose every run is
+ * allocated and unprotected, the one whose best-ranked run ranks lowest, so that the most
+ * budgets' short jobs may preempt it (ties: lowest position). Chosen once, before the pass
+ * decides anything. O(nodes): a node's first protected or unallocated run rules it out.
  *
- * @example chooseShortReserve(nodes, runs, heldByPosition) // 3: node 3's runs rank lowest
+ * @example chooseShortReserve(nodes, runs, heldByPosition, 40) // 3: node 3's runs rank lowest
  */
 export function chooseShortReserve(
   nodes: ReserveNodes,
   runs: readonly ReserveRun[],
   heldByPosition: readonly (readonly number[])[],
+  fullNodes: number,
 ): number {
+  if (fullNodes < SHORT_RESERVE_MIN_NODES) return -1;
   let chosen = -1;
   let chosenBestRank = 0;
-  let fullNodes = 0;
   for (let position = 0; position < nodes.free.length; position += 1) {
     if (!nodes.isUsable[position] || nodes.capacity[position] !== nodes.nodeSizeGpus) continue;
-    fullNodes += 1;
     if (nodes.free[position]! >= nodes.nodeSizeGpus) continue;
     const bestRank = bestRankIfAllUnprotected(runs, heldByPosition[position] ?? []);
     if (bestRank > chosenBestRank) {
@@ -57,7 +57,7 @@ export function chooseShortReserve(
       chosenBestRank = bestRank;
     }
   }
-  return fullNodes >= SHORT_RESERVE_MIN_NODES ? chosen : -1;
+  return chosen;
 }
 
 /** The best (lowest) rank of the runs, or 0 when one is unallocated or protected. */
