@@ -33,8 +33,9 @@ const MIN_RUNS_JUDGED_AS_ONE = 4;
  * Starts an allocated job that free GPUs could not hold by preempting (ADR 010, "Preempt";
  * docs/contract.md): unallocated runs, and unprotected runs of budgets ranked below the job's
  * that the share guard lets it preempt, outside the sweep's reservation and, unless it is short,
- * off the node kept for short jobs (ADR 098); only if that lets it start at once. Runs started in this pass are never victims. `isReservationOpen`: the
- * reservation's nodes were not chosen before the job was tried. Internal to the pass.
+ * off the node kept for short jobs (ADR 098); only if that lets it start at once. Runs started
+ * in this pass are never victims. `isReservationOpen`: the reservation's nodes were not chosen
+ * before the job was tried. Internal to the pass.
  *
  * @example return preemptToStart(pass, job, jobRank, isReservationOpen)
  */
@@ -50,9 +51,8 @@ export function preemptToStart(
   if (pass.preemptableGpus(job, jobRank, missingGpus) < missingGpus) return "failed";
   const jobNode = holdings.nodeIndexOf(job.budgetId);
   // A victim: unallocated, or unprotected and of a budget ranked below the job's, and not on
-  // the node kept for short jobs (open), and then one the share guard lets the job preempt
-  // (allowed).
-  // The short jobs' node is kept from jobs that are not short (ADR 098).
+  // the node kept for short jobs unless the job is short (open), and then one the share guard
+  // lets the job preempt (allowed).
   const reserveAt = reserveKeptFrom(job, pool.nodeSizeGpus, pass.shortReserveAt);
   const isOpenRun = (entry: LiveRun): boolean =>
     !entry.isGone &&

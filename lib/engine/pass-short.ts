@@ -10,11 +10,12 @@ import { SHORT_MAX_RUNTIME_SEC, shortMaxGpus, shortStart } from "./short-jobs";
 import type { NodeSlice, PendingJob } from "./types";
 
 /**
- * The pass's short sweep (ADR 092, 098), before the allocated sweeps (`isBeforeQueue`) and again
- * after them: walks the allocated queue in order and tries each short job left waiting (at most 15 minutes protected, at most
- * eight GPUs on one node, `isShortJob`) on free GPUs, else by preempting unallocated runs and
- * unprotected runs of budgets ranked below its own (the contract and Fair Tree's ranks hold).
- * Two rules differ from the sweeps before it:
+ * The pass's short sweep (ADR 092, 098), before the allocated sweeps (`isBeforeQueue`, when no
+ * reservation is held yet) and again after them: walks the allocated queue in order and tries
+ * each short job left waiting (at most 15 minutes protected, at most eight GPUs on one node,
+ * `isShortJob`) on free GPUs, else by preempting unallocated runs and unprotected runs of
+ * budgets ranked below its own (the contract and Fair Tree's ranks hold), the node kept for
+ * short jobs included. Two rules differ from the allocated sweeps:
  * - the nodes kept for the reservation's holder serve short jobs unless they are ready within
  *   15 minutes: a short job's protection ends before the holder needs them (or no ready time is
  *   known: it waits on runs it may never preempt);

@@ -92,6 +92,15 @@ const crowdedArb: fc.Arbitrary<Scenario> = fc
     jobs: c.jobs,
   }));
 
+/** The budgets of the busy families: one program of 3-6 leaves, their usage spread wide. */
+const busyBudgets = {
+  leaves: fc.array(fc.constantFrom<number>(1, 2, 3), { minLength: 3, maxLength: 6 }),
+  usage: fc.array(fc.constantFrom<number>(0, 700, 3000, 9000, 20_000), {
+    minLength: 16,
+    maxLength: 16,
+  }),
+};
+
 /** One program of `leaves`, 8-GPU nodes of one size, with the health given: a busy family's form. */
 function oneProgram(
   c: { leaves: number[]; usage: number[]; runs: Scenario["runs"]; jobs: Scenario["jobs"] },
@@ -120,11 +129,7 @@ function oneProgram(
  */
 const shortArb: fc.Arbitrary<Scenario> = fc
   .record({
-    leaves: fc.array(fc.constantFrom<number>(1, 2, 3), { minLength: 3, maxLength: 6 }),
-    usage: fc.array(fc.constantFrom<number>(0, 700, 3000, 9000, 20_000), {
-      minLength: 16,
-      maxLength: 16,
-    }),
+    ...busyBudgets,
     nodes: fc.integer({ min: 2, max: 5 }),
     runs: fc.array(
       fc.record({
@@ -161,11 +166,7 @@ const shortArb: fc.Arbitrary<Scenario> = fc
  */
 const reserveArb: fc.Arbitrary<Scenario> = fc
   .record({
-    leaves: fc.array(fc.constantFrom<number>(1, 2, 3), { minLength: 3, maxLength: 6 }),
-    usage: fc.array(fc.constantFrom<number>(0, 700, 3000, 9000, 20_000), {
-      minLength: 16,
-      maxLength: 16,
-    }),
+    ...busyBudgets,
     nodes: fc.integer({ min: 17, max: 18 }),
     hogCount: fc.constantFrom<number>(0, 1, 2, 2),
     down: fc.constantFrom<number>(-1, -1, -1, 0, 5),

@@ -117,7 +117,7 @@ function decide(
   const waiting: WaitDecision[] = [...queue.errors];
 
   // Wait reasons name the reservation as the last allocated sweep left it: its nodes are chosen
-  // before short jobs or unallocated work take any GPUs.
+  // before the short sweep after it or unallocated work take any GPUs.
   let heldReservation: Reservation | null = null;
   // Short jobs go first (ADR 098): a job protected for at most 15 minutes delays better-ranked
   // work by no more, and they may then preempt it.

@@ -177,6 +177,8 @@ type WaitFacts = {
   fitsWithoutReservation: Map<number, boolean>;
   /** Per budget: the other budget ranked at or above holding the most GPUs, if any. */
   heldMostByBudget: Map<string, (Comparison & { gpus: number }) | null>;
+  /** Unprotected allocated runs on the node kept for short jobs (ADR 098), read once. */
+  keptForShortRuns: LiveRun[];
 };
 
 /**
@@ -196,6 +198,13 @@ export function describeWaiting(
     viewOf: createRankViews(live, pool),
     runGroups: groupUnprotectedRuns(live, pool),
     fitsWithoutReservation: new Map(),
+    keptForShortRuns: live.filter(
+      (entry) =>
+        !entry.isGone &&
+        entry.isAllocated &&
+        !entry.isProtectedNow &&
+        holdsOn(entry, context.shortReserveAt),
+    ),
     heldMostByBudget: new Map(),
   };
   // Jobs of one budget, size and kind wait for the same reason: share one (immutable) object.
@@ -277,11 +286,10 @@ function shieldedGpusFor(facts: WaitFacts, job: PendingJob, rank: number): numbe
  * unprotected, of budgets ranked below, and not kept by the share guard (those it counts apart).
  */
 function keptForShortGpus(facts: WaitFacts, job: PendingJob, rank: number): number {
-  const { live, pool, holdings, shortReserveAt } = facts.context;
+  const { pool, holdings } = facts.context;
   let gpus = 0;
-  for (const entry of live) {
-    if (entry.isGone || !entry.isAllocated || entry.isProtectedNow || entry.rank <= rank) continue;
-    if (!holdsOn(entry, shortReserveAt)) continue;
+  for (const entry of facts.keptForShortRuns) {
+    if (entry.rank <= rank) continue;
     if (!holdings.mayPreempt(job.budgetId, entry.budgetId, job.gpus, entry.gpus)) continue;
     for (const slice of entry.slices) if (pool.isUsable[slice.position]) gpus += slice.gpus;
   }
