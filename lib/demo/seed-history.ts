@@ -250,6 +250,7 @@ export async function insertLabHistory(db: Db, history: LabHistory): Promise<His
                     endSec: run.endSec,
                     isAllocated: run.isAllocated,
                     isPreempted: run.endReason === "preempted",
+                    nodes: run.placement.map((slice) => slice.node),
                   },
                 ]
               : [];

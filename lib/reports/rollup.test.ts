@@ -13,7 +13,8 @@ const equalWeights: WeightEvent[] = [
   { nodeId: "a", atSec: 0, weight: 1 },
   { nodeId: "b", atSec: 0, weight: 1 },
 ];
-// Two nodes of 4 GPUs. Node 0 drains from 1000 s (still capacity); node 1 is down from 5400 s.
+// Two nodes of 4 GPUs. Node 0 drains from 1000 s: in service until its run rc ends at 4200 s.
+// Node 1 is down from 5400 s.
 const nodes: RollupInput["nodes"] = [
   { index: 0, gpus: 4, changes: [{ atSec: 1000, health: "draining" }] },
   { index: 1, gpus: 4, changes: [{ atSec: 5400, health: "down" }] },
@@ -39,6 +40,7 @@ const input: RollupInput = {
       endSec: 5400,
       isAllocated: true,
       isPreempted: false,
+      nodes: [1],
     },
     {
       id: "rc",
@@ -48,6 +50,7 @@ const input: RollupInput = {
       endSec: 4200,
       isAllocated: false,
       isPreempted: true,
+      nodes: [0],
     },
   ],
   nodes,
@@ -69,8 +72,8 @@ describe("computeHourlyRollups", () => {
   it("splits runs and demand at hour boundaries, counts preemptions and healthy capacity", () => {
     expect(computeHourlyRollups(input)).toEqual([
       // Hour 0: a demanded 4 x 3600, ran 4 x 1800 allocated. b: 2 x 600 pending + 4 x 3000
-      // from its submit at 600 = 13,200 demand; 4 x 3000 unallocated. All 8 GPUs up (draining
-      // counts).
+      // from its submit at 600 = 13,200 demand; 4 x 3000 unallocated. All 8 GPUs in service
+      // (draining node 0 still runs rc).
       row({
         budgetId: "a",
         hourStartSec: 0,
@@ -86,13 +89,14 @@ describe("computeHourlyRollups", () => {
         healthyCapacityGpuSec: 28_800,
       }),
       // Hour 1: a until 01:30: 4 x 1800 each. b: 2 x 3600 + 4 x 3600 demand, 4 x 600
-      // unallocated, one preemption. Capacity: node 0 all hour, node 1 until 01:30.
+      // unallocated, one preemption. Capacity: node 0 until rc ends at 01:10 (then drained, out
+      // of service), node 1 until 01:30: 4 x 600 + 4 x 1800.
       row({
         budgetId: "a",
         hourStartSec: H,
         demandGpuSec: 7200,
         allocatedGpuSec: 7200,
-        healthyCapacityGpuSec: 21_600,
+        healthyCapacityGpuSec: 9600,
       }),
       row({
         budgetId: "b",
@@ -100,7 +104,7 @@ describe("computeHourlyRollups", () => {
         demandGpuSec: 21_600,
         unallocatedGpuSec: 2400,
         preemptions: 1,
-        healthyCapacityGpuSec: 21_600,
+        healthyCapacityGpuSec: 9600,
       }),
     ]);
   });
@@ -118,6 +122,7 @@ describe("computeHourlyRollups", () => {
           endSec: null,
           isAllocated: true,
           isPreempted: false,
+          nodes: [0],
         },
       ],
       nodes: [{ index: 0, gpus: 8, changes: [] }],
@@ -148,6 +153,7 @@ describe("computeHourlyRollups", () => {
           endSec: 2700,
           isAllocated: false,
           isPreempted: true,
+          nodes: [0],
         },
       ],
       nodes: [{ index: 0, gpus: 8, changes: [] }],
@@ -161,6 +167,36 @@ describe("computeHourlyRollups", () => {
         preemptions: 1,
         healthyCapacityGpuSec: 28_800,
       }),
+    ]);
+  });
+
+  it("counts a draining node until its last run ends, and an empty one not at all", () => {
+    const run = (id: string, node: number, endSec: number | null) => ({
+      id,
+      budgetId: "a",
+      gpus: 8,
+      startSec: 0,
+      endSec,
+      isAllocated: true,
+      isPreempted: false,
+      nodes: [node],
+    });
+    const draining = (index: number) => ({
+      index,
+      gpus: 8,
+      changes: [{ atSec: 600, health: "draining" as const }],
+    });
+    const rows = computeHourlyRollups({
+      ...input,
+      jobs: [],
+      // Node 0 empties at 1800 s; node 1's run outlives the range; node 2 holds nothing.
+      runs: [run("r0", 0, 1800), run("r1", 1, null)],
+      nodes: [draining(0), draining(1), draining(2)],
+      untilSec: H,
+    });
+    // 8 x 1800 (node 0) + 8 x 3600 (node 1) + 8 x 600 (node 2, until the drain began).
+    expect(rows.map((r) => [r.budgetId, r.healthyCapacityGpuSec])).toEqual([
+      ["a", 14_400 + 28_800 + 4800],
     ]);
   });
 

@@ -14,6 +14,8 @@ export type RollupRun = {
   isAllocated: boolean;
   /** Runs that ended `preempted` count as preemptions (a node going down does not). */
   isPreempted: boolean;
+  /** The indexes of the nodes it held GPUs on: a draining node is in service until they end. */
+  nodes: readonly number[];
 };
 
 /** A job from submission to its end (`endSec: null` while pending or running): its demand. */
@@ -83,8 +85,8 @@ export function hourStartOf(atSec: number): number {
  * - demand: GPU-seconds of the leaf's jobs that ask for an allocation (minimum runtime above 0)
  *   from submission to their end (pending or running);
  * - allocated / unallocated: GPU-seconds its runs ran, split by `isAllocated`;
- * - healthy capacity: GPU-seconds of nodes that were not down (`draining` counts: its GPUs
- *   still run work until they empty; docs/decisions/070-review-rollups.md);
+ * - healthy capacity: GPU-seconds of nodes in service: not down, and a draining node only until
+ *   its last run ends (docs/decisions/099-drained-nodes-out-of-service.md);
  * - preemptions: its runs that ended preempted in the hour;
  * - effective share: the leaf's share in the tree in force at the hour's start (0 if none).
  *
@@ -132,15 +134,21 @@ export function computeHourlyRollups(input: RollupInput): UsageHour[] {
     }
   }
   const capacity = new Float64Array(hourCount);
+  const runsOnNode = runsByNode(input.runs);
   for (const node of [...input.nodes].sort((a, b) => a.index - b.index)) {
+    const runs = runsOnNode.get(node.index) ?? [];
     let fromSec = -Infinity;
     let health: NodeHealth = "healthy";
+    const addSpan = (toSec: number): void => {
+      const inServiceToSec = health === "draining" ? drainedAtSec(runs, fromSec, toSec) : toSec;
+      if (health !== "down") add(capacity, fromSec, inServiceToSec, node.gpus);
+    };
     for (const change of node.changes) {
-      if (health !== "down") add(capacity, fromSec, change.atSec, node.gpus);
+      addSpan(change.atSec);
       fromSec = change.atSec;
       health = change.health;
     }
-    if (health !== "down") add(capacity, fromSec, null, node.gpus);
+    addSpan(Infinity);
   }
 
   const rows: UsageHour[] = [];
@@ -193,6 +201,38 @@ export function computeHourlyRollups(input: RollupInput): UsageHour[] {
     }
   }
   return rows;
+}
+
+/** The runs' spans by the nodes they held GPUs on. */
+function runsByNode(
+  runs: readonly RollupRun[],
+): Map<number, { startSec: number; endSec: number }[]> {
+  const byNode = new Map<number, { startSec: number; endSec: number }[]>();
+  for (const run of runs) {
+    for (const node of run.nodes) {
+      const list = byNode.get(node) ?? [];
+      list.push({ startSec: run.startSec, endSec: run.endSec ?? Infinity });
+      byNode.set(node, list);
+    }
+  }
+  return byNode;
+}
+
+/**
+ * When a node draining from `fromSec` to `toSec` emptied (ADR 099): the end of its last run
+ * there, at `fromSec` if it held none, at `toSec` at most. Until then it is in service; once
+ * empty it is out, as SLURM's `sreport` counts a fully drained node as down.
+ */
+function drainedAtSec(
+  runs: readonly { startSec: number; endSec: number }[],
+  fromSec: number,
+  toSec: number,
+): number {
+  let emptySec = fromSec;
+  for (const run of runs) {
+    if (run.startSec < toSec && run.endSec > fromSec) emptySec = Math.max(emptySec, run.endSec);
+  }
+  return Math.min(emptySec, toSec);
 }
 
 /** Adds rate x overlap of [fromSec, toSec) with each hour of `bins` (hour 0 at `firstHourSec`). */

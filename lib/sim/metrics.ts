@@ -20,7 +20,7 @@ type Owed = { entitled: number; fulfilled: number; workConserving: number; workF
 /**
  * Hourly inputs of one cluster: per leaf, demand (GPU-seconds of its jobs that ask for an
  * allocation, pending or running) and received (allocated and unallocated GPU-seconds run) in
- * each hour, and the available capacity (GPU-seconds on nodes not down) per hour.
+ * each hour, and the available capacity (GPU-seconds of nodes in service, ADR 099) per hour.
  */
 function collectHours(
   cluster: ClusterRecord,

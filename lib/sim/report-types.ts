@@ -50,7 +50,7 @@ export type ReportJob = {
 export type SimulationReport = {
   scheduler: string;
   horizonSec: number;
-  /** Busy / available GPU-seconds (available: nodes not down). */
+  /** Busy / available GPU-seconds (available: nodes in service: not down, not drained; ADR 099). */
   utilisation: number;
   /** Unallocated / all granted GPU-seconds. */
   unallocatedShare: number;

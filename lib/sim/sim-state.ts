@@ -92,11 +92,21 @@ export function createSimState(scenario: Scenario, spec: SimCluster, jobs: reado
     arrivals.push(entry);
   }
 
-  function checkDrained(node: number): void {
+  function checkDrained(node: number, nowSec: number): void {
     if (nodes[node]?.health === "draining" && runsOnNode[node] === 0 && !isDrainCounted[node]) {
       isDrainCounted[node] = true;
       cluster.automatedDrains++;
+      recordInService(nowSec);
     }
+  }
+
+  /** Records the GPUs in service from now: nodes not down, a draining node until it empties (ADR 099). */
+  function recordInService(nowSec: number): void {
+    let upGpus = 0;
+    for (const n of nodes) {
+      if (n.health !== "down" && !isDrainCounted[n.index]) upGpus += n.gpus;
+    }
+    cluster.healthChanges.push({ atSec: nowSec, upGpus });
   }
 
   function endRun(run: SimRun, reason: RunEndReason, nowSec: number, why?: unknown): void {
@@ -111,7 +121,7 @@ export function createSimState(scenario: Scenario, spec: SimCluster, jobs: reado
       freeGpus[slice.node] = (freeGpus[slice.node] ?? 0) + slice.gpus;
       if (nodes[slice.node]?.health === "healthy") usableFreeGpus += slice.gpus;
       runsOnNode[slice.node]! -= 1;
-      checkDrained(slice.node);
+      checkDrained(slice.node, nowSec);
     }
     if (active.isAllocated) usage.addRate(active.budgetId, -active.gpus, nowSec);
     const jobRecord = records[run.jobIndex] as JobRecord;
@@ -142,8 +152,7 @@ export function createSimState(scenario: Scenario, spec: SimCluster, jobs: reado
     if (state.health === "draining") drainingNodes -= 1;
     if (health === "draining") drainingNodes += 1;
     isDrainCounted[node] = false;
-    const upGpus = nodes.reduce((sum, n) => sum + (n.health === "down" ? 0 : n.gpus), 0);
-    cluster.healthChanges.push({ atSec: nowSec, upGpus });
+    recordInService(nowSec);
     if (health === "down") {
       // Live runs in start order, as they took their GPUs on the node.
       const onNode = [...live.values()].filter((run) =>
@@ -151,7 +160,7 @@ export function createSimState(scenario: Scenario, spec: SimCluster, jobs: reado
       );
       for (const run of onNode) endRun(run, "node-down", nowSec);
     }
-    checkDrained(node);
+    checkDrained(node, nowSec);
   }
 
   function startRun(

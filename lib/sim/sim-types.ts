@@ -44,7 +44,10 @@ export type JobRecord = {
   runs: RunRecord[];
 };
 
-/** A change of a cluster's GPUs on nodes that are not down (healthy or draining) at a moment. */
+/**
+ * A change of a cluster's GPUs in service at a moment: nodes healthy, or draining and not yet
+ * empty (ADR 099).
+ */
 export type HealthChange = { atSec: number; upGpus: number };
 
 /** Per-cluster outcome of a simulation. */

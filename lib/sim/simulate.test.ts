@@ -30,6 +30,39 @@ describe("runSimulation on two equal budgets sharing one node (the share guard, 
   });
 });
 
+describe("utilisation with a drain (ADR 099)", () => {
+  // Two 8-GPU nodes, each running one 8-GPU job of 10 h protected for 1 h. Node 1 drains from
+  // 2 h to 6 h: the drain preempts its job at once, and the job waits, the other node full.
+  const scenario = load({
+    clusters: [{ name: "c", gpuType: "H100", nodes: 2, gpusPerNode: 8 }],
+    tree: { name: "lab", children: [{ name: "a", weight: 1 }] },
+    settings: { lookback: "7d", maxMinRuntime: "8h" },
+    jobs: ["j0", "j1"].map((id) => ({
+      id,
+      budget: "a",
+      cluster: "c",
+      user: "u",
+      submit: 0,
+      gpus: 8,
+      work: "10h",
+      minRuntime: "1h",
+      resumable: true,
+    })),
+    nodeEvents: [
+      { at: "2h", cluster: "c", node: 1, state: "draining" },
+      { at: "6h", cluster: "c", node: 1, state: "healthy" },
+    ],
+    horizon: "10h",
+  });
+
+  it("counts a drained node out of service from the moment it empties until it is healthy", () => {
+    const allocation = report(scenario, "allocation");
+    expect(allocation.automatedDrains).toBe(1);
+    // In service: 16 GPUs x 10 h less 8 GPUs x 4 h drained. Busy: all of it.
+    expect(allocation.utilisation).toBe(1);
+  });
+});
+
 describe("runSimulation on the debug-vs-hog scenario", () => {
   const scenario = load(debugVsHog);
   const baseline = report(scenario, "baseline");

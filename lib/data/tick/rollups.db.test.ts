@@ -120,9 +120,14 @@ describe("roll-ups kept by the tick", () => {
     expect(pretrainFirst.allocatedGpuSec).toBe(16 * 3000 + 16 * 1200);
     expect(pretrainFirst.demandGpuSec).toBe(16 * 3000 + 16 * 1200);
     expect(pretrainFirst.healthyCapacityGpuSec).toBe(32 * H);
-    // Node 2 down from 03:10: its 8 GPUs count for 10 minutes of hour 3 (draining counted).
-    const fourth = incremental.find((row) => row.hourStart.getTime() === (t0 - 600 + 3 * H) * 1000);
-    expect(fourth?.healthyCapacityGpuSec).toBe(24 * H + 8 * 600);
+    // Node 3 drains from 02:11:40 and empties at once (the tick preempts the free job's run
+    // there): out of service until it is healthy at 03:10 (ADR 099). Node 2 is down from 03:10.
+    const capacityAt = (hour: number) =>
+      incremental.find((row) => row.hourStart.getTime() === (t0 - 600 + hour * H) * 1000)
+        ?.healthyCapacityGpuSec;
+    expect(capacityAt(2)).toBe(32 * H - 8 * (H - 700));
+    // Hour 3: nodes 0 and 1, node 3 from 03:10, node 2 until 03:10.
+    expect(capacityAt(3)).toBe(16 * H + 8 * 3000 + 8 * 600);
     // The job preempted and restarted keeps the moment of its first start.
     const restarted = await db.job.findUniqueOrThrow({ where: { id: free } });
     expect(restarted.firstStartedAt).toEqual(at(t0));

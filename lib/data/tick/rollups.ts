@@ -1,7 +1,7 @@
 // Hourly roll-ups (docs/fulfilment.md, docs/decisions/070-review-rollups.md): computed from runs,
 // jobs, node health history and the weights in force by lib/reports/rollup.ts; rebuilt in one
 // go (npm run db:rollup) or refreshed by every tick for the hours it touched.
-import type { NodeHealth } from "../../engine";
+import type { NodeHealth, NodeSlice } from "../../engine";
 import {
   computeHourlyRollups,
   hourStartOf,
@@ -79,6 +79,7 @@ export async function computeClusterRollups(
         endedAt: true,
         isAllocated: true,
         endReason: true,
+        placement: true,
       },
     }),
     db.job.findMany({
@@ -122,6 +123,7 @@ export async function computeClusterRollups(
       endSec: run.endedAt ? toSec(run.endedAt) : null,
       isAllocated: run.isAllocated,
       isPreempted: run.endReason === "preempted",
+      nodes: (run.placement as NodeSlice[]).map((slice) => slice.node),
     })),
     jobs: jobs.map((job) => ({
       id: job.id,
