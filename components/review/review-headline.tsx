@@ -20,7 +20,7 @@ export function ReviewHeadline({
         <div className="card">
           <dt>Utilisation</dt>
           <dd className="stat">{percentOrDash(headline.utilisation)}</dd>
-          <dd className="muted">busy of healthy GPU-hours</dd>
+          <dd className="muted">busy of in-service GPU-hours</dd>
         </div>
         <div className="card">
           <dt>Unallocated</dt>
@@ -70,7 +70,7 @@ export function ReviewHeadline({
               <tr>
                 <th scope="col">Cluster</th>
                 <th scope="col" className="num">
-                  Healthy GPU-h
+                  In-service GPU-h
                 </th>
                 <th scope="col" className="num">
                   Busy GPU-h

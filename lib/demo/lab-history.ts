@@ -15,6 +15,7 @@ import {
   type Scenario,
   type SimulationResult,
 } from "../sim";
+import { drainEmptiedAtSec } from "../reports/in-service";
 import { generateLabScenario } from "./lab-workload";
 import type { LabOrg } from "./lab-org";
 
@@ -247,14 +248,11 @@ function listDrains(
       .slice(index + 1)
       .find((later) => later.cluster === change.cluster && later.node === change.node);
     const untilSec = Math.min(next?.atSec ?? endSec, endSec);
-    let emptySec = change.atSec;
-    for (const run of runs) {
-      if (run.cluster !== change.cluster || run.startSec > change.atSec) continue;
-      if (run.endSec <= change.atSec) continue;
-      if (run.placement.some((slice) => slice.node === change.node)) {
-        emptySec = Math.max(emptySec, run.endSec);
-      }
-    }
+    const onNode = runs.filter(
+      (run) =>
+        run.cluster === change.cluster && run.placement.some((slice) => slice.node === change.node),
+    );
+    const emptySec = drainEmptiedAtSec(onNode, change.atSec, untilSec);
     if (emptySec < untilSec) {
       drains.push({
         cluster: change.cluster,

@@ -10,7 +10,7 @@ export type LeafHour = { demandGpuSec: number; allocatedGpuSec: number; unalloca
 export type ClusterHour = {
   cluster: string;
   hourStartSec: number;
-  /** GPU-seconds of healthy GPUs during the hour. */
+  /** GPU-seconds of GPUs in service during the hour (a drained node is not: ADR 099). */
   capacityGpuSec: number;
   /** By leaf budget id; absent leaves had nothing. */
   leaves: Record<string, LeafHour>;
@@ -47,7 +47,7 @@ export type ClusterPeriod = {
   cluster: string;
   capacityGpuHours: number;
   busyGpuHours: number;
-  /** busy / healthy GPU-hours; null with no capacity. */
+  /** busy / in-service GPU-hours; null with no capacity. */
   utilisation: number | null;
   /** unallocated / all granted GPU-hours; null when nothing ran. */
   unallocatedShare: number | null;

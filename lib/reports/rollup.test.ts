@@ -200,6 +200,49 @@ describe("computeHourlyRollups", () => {
     ]);
   });
 
+  it("counts each drain of a node on its own, and a drain that ends down only until then", () => {
+    const run = (id: string, node: number, startSec: number, endSec: number) => ({
+      id,
+      budgetId: "a",
+      gpus: 8,
+      startSec,
+      endSec,
+      isAllocated: true,
+      isPreempted: false,
+      nodes: [node],
+    });
+    const rows = computeHourlyRollups({
+      ...input,
+      jobs: [],
+      // Node 0 drains at 600 s until its run ends at 1200 s, is healthy from 1800 s, runs from
+      // 1800 s to 3000 s and drains again at 2400 s. Node 1 drains at 600 s with a run to 3000 s
+      // and goes down at 1500 s.
+      runs: [run("r0", 0, 0, 1200), run("r1", 0, 1800, 3000), run("r2", 1, 0, 3000)],
+      nodes: [
+        {
+          index: 0,
+          gpus: 8,
+          changes: [
+            { atSec: 600, health: "draining" },
+            { atSec: 1800, health: "healthy" },
+            { atSec: 2400, health: "draining" },
+          ],
+        },
+        {
+          index: 1,
+          gpus: 8,
+          changes: [
+            { atSec: 600, health: "draining" },
+            { atSec: 1500, health: "down" },
+          ],
+        },
+      ],
+      untilSec: H,
+    });
+    // Node 0: 0-1200 and 1800-3000; node 1: 0-1500.
+    expect(rows.map((r) => r.healthyCapacityGpuSec)).toEqual([8 * 1200 + 8 * 1200 + 8 * 1500]);
+  });
+
   it("takes the share in force at each hour's start (a change mid-hour applies from the next)", () => {
     const epochs = buildTreeEpochs(shapes, [
       ...equalWeights,

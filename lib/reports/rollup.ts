@@ -1,4 +1,5 @@
 import { isAllocationDemand, type NodeHealth } from "../engine";
+import { drainEmptiedAtSec, spansByNode } from "./in-service";
 import { epochAt, type TreeEpoch } from "./weights-in-force";
 
 /** Seconds in one roll-up hour. */
@@ -134,13 +135,17 @@ export function computeHourlyRollups(input: RollupInput): UsageHour[] {
     }
   }
   const capacity = new Float64Array(hourCount);
-  const runsOnNode = runsByNode(input.runs);
+  const runsOnNode = spansByNode(
+    input.runs.map((run) => ({ ...run, endSec: run.endSec ?? Infinity })),
+  );
   for (const node of [...input.nodes].sort((a, b) => a.index - b.index)) {
     const runs = runsOnNode.get(node.index) ?? [];
     let fromSec = -Infinity;
     let health: NodeHealth = "healthy";
     const addSpan = (toSec: number): void => {
-      const inServiceToSec = health === "draining" ? drainedAtSec(runs, fromSec, toSec) : toSec;
+      // A draining node is in service until it empties (ADR 099).
+      const inServiceToSec =
+        health === "draining" ? Math.min(drainEmptiedAtSec(runs, fromSec, toSec), toSec) : toSec;
       if (health !== "down") add(capacity, fromSec, inServiceToSec, node.gpus);
     };
     for (const change of node.changes) {
@@ -201,38 +206,6 @@ export function computeHourlyRollups(input: RollupInput): UsageHour[] {
     }
   }
   return rows;
-}
-
-/** The runs' spans by the nodes they held GPUs on. */
-function runsByNode(
-  runs: readonly RollupRun[],
-): Map<number, { startSec: number; endSec: number }[]> {
-  const byNode = new Map<number, { startSec: number; endSec: number }[]>();
-  for (const run of runs) {
-    for (const node of run.nodes) {
-      const list = byNode.get(node) ?? [];
-      list.push({ startSec: run.startSec, endSec: run.endSec ?? Infinity });
-      byNode.set(node, list);
-    }
-  }
-  return byNode;
-}
-
-/**
- * When a node draining from `fromSec` to `toSec` emptied (ADR 099): the end of its last run
- * there, at `fromSec` if it held none, at `toSec` at most. Until then it is in service; once
- * empty it is out, as SLURM's `sreport` counts a fully drained node as down.
- */
-function drainedAtSec(
-  runs: readonly { startSec: number; endSec: number }[],
-  fromSec: number,
-  toSec: number,
-): number {
-  let emptySec = fromSec;
-  for (const run of runs) {
-    if (run.startSec < toSec && run.endSec > fromSec) emptySec = Math.max(emptySec, run.endSec);
-  }
-  return Math.min(emptySec, toSec);
 }
 
 /** Adds rate x overlap of [fromSec, toSec) with each hour of `bins` (hour 0 at `firstHourSec`). */

@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import type { BudgetSummary, Scenario, SimJob, SimulationReport } from "../../lib/sim";
+import {
+  buildReport,
+  parseScenario,
+  runSimulation,
+  SCHEDULERS,
+  type BudgetSummary,
+  type Scenario,
+  type SimJob,
+  type SimulationReport,
+} from "../../lib/sim";
+import { generateLabScenario } from "../../lib/demo/lab-workload";
 import { describeDemand } from "./demand-table";
 import { formatMarkdownTable } from "./markdown";
 import { breakDownUnmet } from "./unmet-hours";
@@ -206,5 +216,32 @@ describe("sim-tables", () => {
       overShareAheadGpuHours: 4,
       overShareProtectedGpuHours: 4,
     });
+  });
+
+  it("recomputes the report's hourly fulfilment, drained nodes out of service (ADR 099)", () => {
+    // A generated lab of 4 days on 6 nodes; node 2 drains for a day, node 4 drains and goes down.
+    const file = generateLabScenario({
+      days: 4,
+      seed: 1,
+      clusters: [{ name: "c", gpuType: "H100", nodes: 6, gpusPerNode: 8 }],
+    });
+    const parsed = parseScenario({
+      ...file,
+      nodeEvents: [
+        { at: "1d", cluster: "c", node: 2, state: "draining" },
+        { at: "2d", cluster: "c", node: 2, state: "healthy" },
+        { at: "60h", cluster: "c", node: 4, state: "draining" },
+        { at: "70h", cluster: "c", node: 4, state: "down" },
+        { at: "80h", cluster: "c", node: 4, state: "healthy" },
+      ],
+    });
+    if (!parsed.ok) throw new Error("the scenario does not parse");
+    const scenario = parsed.value;
+    for (const name of ["allocation", "baseline"] as const) {
+      const report = buildReport(scenario, runSimulation(scenario, SCHEDULERS[name]));
+      const result = breakDownUnmet(scenario, report);
+      const hourly = (result.entitledGpuHours - result.unmetGpuHours) / result.entitledGpuHours;
+      expect(hourly).toBeCloseTo(report.hourlyFulfilment, 4);
+    }
   });
 });

@@ -1,4 +1,6 @@
+import { isAllocationDemand, type NodeHealth } from "../../lib/engine";
 import { formatNumber, formatShare } from "../../lib/format";
+import { drainEmptiedAtSec, spansByNode } from "../../lib/reports/in-service";
 import type { Scenario, SimulationReport } from "../../lib/sim";
 import { addToHours, HOUR_SEC, roundTo } from "../../lib/sim/hourly";
 import { formatMarkdownTable } from "./markdown";
@@ -36,9 +38,13 @@ type LeafHours = {
 
 const BUSY_RATIO = 0.95;
 
-/** GPU-seconds of nodes not down in each hour, replaying the scenario's node events. */
+/**
+ * GPU-seconds of nodes in service in each hour (ADR 099), replaying the scenario's node events:
+ * a draining node until the report's runs on it end, a down node not at all.
+ */
 function capacityByHour(
-  scenario: Pick<Scenario, "clusters" | "nodeEvents">,
+  scenario: Pick<Scenario, "clusters" | "nodeEvents" | "jobs">,
+  report: Pick<SimulationReport, "jobs">,
   cluster: string,
   hours: number,
   horizonSec: number,
@@ -46,21 +52,39 @@ function capacityByHour(
   const spec = scenario.clusters.find((c) => c.name === cluster);
   const capacity = new Float64Array(hours);
   if (!spec) return capacity;
-  const isDown = new Array<boolean>(spec.nodes).fill(false);
-  let upGpus = spec.nodes * spec.gpusPerNode;
-  let fromSec = 0;
+  const onCluster = new Set(
+    scenario.jobs.filter((job) => job.cluster === cluster).map((j) => j.id),
+  );
+  const spans = spansByNode(
+    report.jobs.filter((job) => onCluster.has(job.id)).flatMap((job) => job.runs),
+  );
   const events = scenario.nodeEvents
     .filter((event) => event.cluster === cluster)
     .sort((a, b) => a.atSec - b.atSec);
-  for (const event of events) {
-    addToHours(capacity, fromSec, Math.min(event.atSec, horizonSec), upGpus);
-    fromSec = Math.max(fromSec, Math.min(event.atSec, horizonSec));
-    const isNowDown = event.state === "down";
-    if (isDown[event.node] !== isNowDown)
-      upGpus += isNowDown ? -spec.gpusPerNode : spec.gpusPerNode;
-    isDown[event.node] = isNowDown;
+  for (let node = 0; node < spec.nodes; node++) {
+    let fromSec = 0;
+    let health: NodeHealth = "healthy";
+    const addSpan = (toSec: number): void => {
+      if (health === "down") return;
+      const endSec =
+        health === "draining"
+          ? Math.min(drainEmptiedAtSec(spans.get(node) ?? [], fromSec, toSec), toSec)
+          : toSec;
+      addToHours(
+        capacity,
+        Math.min(fromSec, horizonSec),
+        Math.min(endSec, horizonSec),
+        spec.gpusPerNode,
+      );
+    };
+    for (const event of events) {
+      if (event.node !== node || event.state === health) continue;
+      addSpan(event.atSec);
+      fromSec = event.atSec;
+      health = event.state;
+    }
+    addSpan(horizonSec);
   }
-  addToHours(capacity, fromSec, horizonSec, upGpus);
   return capacity;
 }
 
@@ -90,7 +114,10 @@ function collectLeafHours(
     }
     const hasLeft = reported.state === "completed" || reported.state === "preempted";
     const lastEndSec = Math.max(job.submitSec, ...reported.runs.map((run) => run.endSec));
-    addToHours(leaf.demand, job.submitSec, hasLeft ? lastEndSec : horizonSec, job.gpus);
+    // Demand as the report counts it: jobs that ask for an allocation (ADR 092).
+    if (isAllocationDemand(job.minRuntimeSec)) {
+      addToHours(leaf.demand, job.submitSec, hasLeft ? lastEndSec : horizonSec, job.gpus);
+    }
     for (const run of reported.runs) {
       if (!run.allocated) {
         addToHours(leaf.unallocated, run.startSec, run.endSec, run.gpus);
@@ -134,7 +161,7 @@ export function breakDownUnmet(
     overShareProtectedGpuHours: 0,
   };
   for (const [cluster, leaves] of collectLeafHours(scenario, report, hours, horizonSec)) {
-    const capacity = capacityByHour(scenario, cluster, hours, horizonSec);
+    const capacity = capacityByHour(scenario, report, cluster, hours, horizonSec);
     const usedSec = new Map([...leaves.keys()].map((id) => [id, 0]));
     let windowCapacitySec = 0;
     for (let h = 0; h < hours; h++) {
