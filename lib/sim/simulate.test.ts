@@ -55,6 +55,36 @@ describe("utilisation with a drain (ADR 099)", () => {
     horizon: "10h",
   });
 
+  it("counts a node set draining while empty out of service at once", () => {
+    // One node: a 1-hour job, then a drain from 2 h to 6 h of the empty node; 10 h in all.
+    const empty = load({
+      clusters: [{ name: "c", gpuType: "H100", nodes: 1, gpusPerNode: 8 }],
+      tree: { name: "lab", children: [{ name: "a", weight: 1 }] },
+      settings: { lookback: "7d", maxMinRuntime: "8h" },
+      jobs: [
+        {
+          id: "j",
+          budget: "a",
+          cluster: "c",
+          user: "u",
+          submit: 0,
+          gpus: 8,
+          work: "1h",
+          minRuntime: "1h",
+        },
+      ],
+      nodeEvents: [
+        { at: "2h", cluster: "c", node: 0, state: "draining" },
+        { at: "6h", cluster: "c", node: 0, state: "healthy" },
+      ],
+      horizon: "10h",
+    });
+    for (const name of ["allocation", "baseline"] as const) {
+      // Busy 8 GPU-hours of 8 x (10 - 4) in service (80 counting the drained hours).
+      expect(report(empty, name).utilisation).toBe(0.1667);
+    }
+  });
+
   it("counts a drained node out of service from the moment it empties until it is healthy", () => {
     const allocation = report(scenario, "allocation");
     expect(allocation.automatedDrains).toBe(1);
