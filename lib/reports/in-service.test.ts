@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { drainEmptiedAtSec, spansByNode } from "./in-service";
+import { drainEmptiedAtSec, inServiceSpans, spansByNode } from "./in-service";
 
 describe("drainEmptiedAtSec", () => {
   it("is the end of the last run overlapping the drain, the drain's start without one", () => {
@@ -18,10 +18,38 @@ describe("drainEmptiedAtSec", () => {
   });
 });
 
+describe("inServiceSpans", () => {
+  it("keeps healthy spans whole, cuts a drain where the node empties, drops down spans", () => {
+    const changes = [
+      { atSec: 600, health: "draining" as const },
+      { atSec: 900, health: "draining" as const }, // no change
+      { atSec: 3600, health: "down" as const },
+      { atSec: 7200, health: "healthy" as const },
+    ];
+    expect(inServiceSpans(changes, [{ startSec: 0, endSec: 1800 }])).toEqual([
+      { startSec: Number.NEGATIVE_INFINITY, endSec: 600 },
+      { startSec: 600, endSec: 1800 },
+      { startSec: 7200, endSec: Number.POSITIVE_INFINITY },
+    ]);
+  });
+
+  it("leaves out a drain of a node that held nothing", () => {
+    expect(inServiceSpans([{ atSec: 600, health: "draining" }], [])).toEqual([
+      { startSec: Number.NEGATIVE_INFINITY, endSec: 600 },
+    ]);
+  });
+});
+
 describe("spansByNode", () => {
   it("lists a run under each node it held GPUs on", () => {
-    const byNode = spansByNode([{ startSec: 0, endSec: 60, nodes: [2, 5] }]);
+    const byNode = spansByNode([
+      { startSec: 0, endSec: 60, nodes: [2, 5] },
+      { startSec: 30, endSec: null, nodes: [5] },
+    ]);
     expect([...byNode.keys()]).toEqual([2, 5]);
-    expect(byNode.get(5)).toEqual([{ startSec: 0, endSec: 60 }]);
+    expect(byNode.get(5)).toEqual([
+      { startSec: 0, endSec: 60 },
+      { startSec: 30, endSec: Number.POSITIVE_INFINITY },
+    ]);
   });
 });

@@ -1,5 +1,5 @@
 import { isAllocationDemand, type NodeHealth } from "../engine";
-import { drainEmptiedAtSec, spansByNode } from "./in-service";
+import { inServiceSpans, spansByNode } from "./in-service";
 import { epochAt, type TreeEpoch } from "./weights-in-force";
 
 /** Seconds in one roll-up hour. */
@@ -135,25 +135,11 @@ export function computeHourlyRollups(input: RollupInput): UsageHour[] {
     }
   }
   const capacity = new Float64Array(hourCount);
-  const runsOnNode = spansByNode(
-    input.runs.map((run) => ({ ...run, endSec: run.endSec ?? Infinity })),
-  );
+  const runsOnNode = spansByNode(input.runs);
   for (const node of [...input.nodes].sort((a, b) => a.index - b.index)) {
-    const runs = runsOnNode.get(node.index) ?? [];
-    let fromSec = -Infinity;
-    let health: NodeHealth = "healthy";
-    const addSpan = (toSec: number): void => {
-      // A draining node is in service until it empties (ADR 099).
-      const inServiceToSec =
-        health === "draining" ? Math.min(drainEmptiedAtSec(runs, fromSec, toSec), toSec) : toSec;
-      if (health !== "down") add(capacity, fromSec, inServiceToSec, node.gpus);
-    };
-    for (const change of node.changes) {
-      addSpan(change.atSec);
-      fromSec = change.atSec;
-      health = change.health;
+    for (const span of inServiceSpans(node.changes, runsOnNode.get(node.index) ?? [])) {
+      add(capacity, span.startSec, span.endSec, node.gpus);
     }
-    addSpan(Infinity);
   }
 
   const rows: UsageHour[] = [];

@@ -1,6 +1,6 @@
-import { isAllocationDemand, type NodeHealth } from "../../lib/engine";
+import { isAllocationDemand } from "../../lib/engine";
 import { formatNumber, formatShare } from "../../lib/format";
-import { drainEmptiedAtSec, spansByNode } from "../../lib/reports/in-service";
+import { inServiceSpans, spansByNode } from "../../lib/reports/in-service";
 import type { Scenario, SimulationReport } from "../../lib/sim";
 import { addToHours, HOUR_SEC, roundTo } from "../../lib/sim/hourly";
 import { formatMarkdownTable } from "./markdown";
@@ -62,28 +62,13 @@ function capacityByHour(
     .filter((event) => event.cluster === cluster)
     .sort((a, b) => a.atSec - b.atSec);
   for (let node = 0; node < spec.nodes; node++) {
-    let fromSec = 0;
-    let health: NodeHealth = "healthy";
-    const addSpan = (toSec: number): void => {
-      if (health === "down") return;
-      const endSec =
-        health === "draining"
-          ? Math.min(drainEmptiedAtSec(spans.get(node) ?? [], fromSec, toSec), toSec)
-          : toSec;
-      addToHours(
-        capacity,
-        Math.min(fromSec, horizonSec),
-        Math.min(endSec, horizonSec),
-        spec.gpusPerNode,
-      );
-    };
-    for (const event of events) {
-      if (event.node !== node || event.state === health) continue;
-      addSpan(event.atSec);
-      fromSec = event.atSec;
-      health = event.state;
+    const changes = events
+      .filter((event) => event.node === node)
+      .map((event) => ({ atSec: event.atSec, health: event.state }));
+    for (const span of inServiceSpans(changes, spans.get(node) ?? [])) {
+      const startSec = Math.max(span.startSec, 0);
+      addToHours(capacity, startSec, Math.min(span.endSec, horizonSec), spec.gpusPerNode);
     }
-    addSpan(horizonSec);
   }
   return capacity;
 }
