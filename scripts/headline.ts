@@ -3,8 +3,9 @@
 // - issue #32's "done when" figures: for each profile and seed, generates the scenario, runs
 // `allot simulate --scheduler both` (sequentially, through the CLI bundle) and prints per run the
 // debug wait p90 against 10 min and 10x baseline, the utilisation gap, period fulfilment, the
-// worst funded budget and training wait p50, each with pass or fail. `--reuse` reads reports
-// already in --dir instead of simulating again.
+// worst funded budget and training wait p50, each with pass or fail. The issue's "and >=
+// baseline + 5 points" follows both the lab's fulfilment and the worst funded budget; it is
+// judged on both. `--reuse` reads reports already in --dir instead of simulating again.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -53,6 +54,7 @@ export function judgeRun(run: string, reports: BothReports): HeadlineRow {
   const worst = findWorstFunded(allocation);
   const baseWorst = findWorstFunded(baseline);
   const worstFulfilment = worst?.fulfilment ?? 1;
+  const baseWorstFulfilment = baseWorst?.fulfilment ?? 0;
   return {
     run,
     debugP90Sec: debug.waitP90Sec,
@@ -71,6 +73,7 @@ export function judgeRun(run: string, reports: BothReports): HeadlineRow {
       "util gap <= 1pt": allocation.utilisation >= baseline.utilisation - 0.01,
       "fulfilment >= 95%": allocation.fulfilment >= 0.95,
       "worst >= 90%": worstFulfilment >= 0.9,
+      "worst >= base + 5pt": worstFulfilment >= baseWorstFulfilment + 0.05,
       ">= base + 5pt": allocation.fulfilment >= baseline.fulfilment + 0.05,
       "training p50": training.waitP50Sec <= baseTraining.waitP50Sec,
     },
@@ -100,8 +103,8 @@ export function formatHeadlineRows(rows: readonly HeadlineRow[]): string {
       "<=1pt",
       "fulfilment (base)",
       ">=95%, +5pt",
-      "worst funded",
-      ">=90%",
+      "worst funded (base)",
+      ">=90%, +5pt",
       "training p50 (base)",
       "ok",
     ],
@@ -113,8 +116,10 @@ export function formatHeadlineRows(rows: readonly HeadlineRow[]): string {
       mark(row.checks["util gap <= 1pt"]),
       `${percent(row.fulfilment)} (${percent(row.baselineFulfilment)})`,
       `${mark(row.checks["fulfilment >= 95%"])}, ${mark(row.checks[">= base + 5pt"])}`,
-      row.worstBudget ? `${percent(row.worstBudget.fulfilment)} ${row.worstBudget.path}` : "-",
-      mark(row.checks["worst >= 90%"]),
+      `${row.worstBudget ? `${percent(row.worstBudget.fulfilment)} ${row.worstBudget.path}` : "-"} (${
+        row.baselineWorstFulfilment === null ? "-" : percent(row.baselineWorstFulfilment)
+      })`,
+      `${mark(row.checks["worst >= 90%"])}, ${mark(row.checks["worst >= base + 5pt"])}`,
       `${formatWait(row.trainingP50Sec)} (${formatWait(row.baselineTrainingP50Sec)})`,
       mark(row.checks["training p50"]),
     ]),
