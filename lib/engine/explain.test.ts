@@ -62,7 +62,7 @@ describe("explainReason", () => {
         { formatTime: formatUtcClock },
       ),
     ).toBe(
-      "Preempted at 14:05, after its 2 h protected period: vision (at 92% of its weekly share) ranks above language (at 130%), where the two budgets' branches part, so vision/perception/dana (at 276% of its weekly share) took 64 GPUs from language/posttrain/riley (at 185%). The job is not resumable and ends as preempted.",
+      "Preempted at 14:05, after its 2 h protected period: vision (at 92% of its weekly share) ranks above language (at 130%), where the two budgets' branches part, so vision/perception/dana (at 276% of its weekly share) needed 64 GPUs and preempted language/posttrain/riley (at 185%). The job is not resumable and ends as preempted.",
     );
   });
 

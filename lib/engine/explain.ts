@@ -180,7 +180,7 @@ function explainPreemption(reason: PreemptReason, words: Words): string {
           preemptor.budget,
           victim,
           parting,
-          isAbove ? `took ${gpus} from` : `needed ${gpus} and ranks above`,
+          isAbove ? `needed ${gpus} and preempted` : `needed ${gpus} and ranks above`,
         ) +
         `. ${outcome(reason.outcome)}`
       );
