@@ -50,6 +50,8 @@ test("a program lead previews a new split of their program, saves it and reads t
   await expect(pretrain).toContainText("18.2%"); // now
   await expect(pretrain).toContainText("20.0%"); // after saving
   await expect(pretrain).toContainText("+1.82 pts");
+  // Every share below language moves when one weight does: the count says how many, in words.
+  await expect(editor.getByText(/^\d+ of \d+ nodes below change\.$/)).toBeVisible();
 
   await editor.getByRole("button", { name: "Save split" }).click();
   await expect(editor.getByText("Give a reason for the change.")).toBeVisible();

@@ -49,7 +49,7 @@ export function SplitPreview({
       <p className="muted small" aria-live="polite">
         {changed.length === 0
           ? "Nothing changes yet."
-          : `${changed.length} of ${preview.rows.length} {preview.rows.length === 1 ? "node" : "nodes"} below change.`}
+          : `${changed.length} of ${preview.rows.length} ${preview.rows.length === 1 ? "node" : "nodes"} below change.`}
       </p>
       {isOpen ? (
         <ScrollRegion label="Preview of the new shares" className="preview-scroll">
