@@ -260,6 +260,34 @@ describe("explainReason", () => {
     );
   });
 
+  it("why still waiting for GPUs: the job's own budget's runs are counted apart", () => {
+    expect(
+      explainReason(
+        {
+          rule: "wait-resources",
+          atSec: AT,
+          budget: VISION,
+          needGpus: 8,
+          isWholeNodes: false,
+          freeGpus: 0,
+          freeWholeNodes: 0,
+          protectedGpus: 0,
+          readyAtSec: null,
+          heldByHigherGpus: 850,
+          heldByOwnGpus: 738,
+          heldWithinShareGpus: 0,
+          unusableGpus: 0,
+          budgetsAbove: 2,
+          reservedNodes: [],
+          heldMostBy: { budget: LM, gpus: 112, parting: null },
+        },
+        { formatTime: formatUtcClock },
+      ),
+    ).toBe(
+      "Waiting: needs 8 GPUs on one node; 0 are free; 738 are used by your own budget's runs; 112 are used by budgets ranked at or above yours, 112 of them by llm/lm-pretrain: llm/lm-pretrain (at 40% of its weekly share) ranks above vision/vision-rl (at 180%); 2 budgets rank above yours.",
+    );
+  });
+
   it("unallocated waits and starts, drains, node down and errors each get one sentence", () => {
     expect(
       explainReason({

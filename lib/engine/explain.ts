@@ -264,10 +264,15 @@ function explainWaitForResources(
       `${reason.protectedGpus} ${reason.protectedGpus === 1 ? "is" : "are"} held by protected runs${until}`,
     );
   }
-  if (reason.heldByHigherGpus > 0) {
+  const ownGpus = reason.heldByOwnGpus ?? 0;
+  if (ownGpus > 0) {
+    parts.push(`${ownGpus} ${ownGpus === 1 ? "is" : "are"} used by your own budget's runs`);
+  }
+  const higherGpus = reason.heldByHigherGpus - ownGpus;
+  if (higherGpus > 0) {
     const most = reason.heldMostBy;
     parts.push(
-      `${reason.heldByHigherGpus} are used by budgets ranked at or above yours` +
+      `${higherGpus} ${higherGpus === 1 ? "is" : "are"} used by budgets ranked at or above yours` +
         (most
           ? `, ${most.gpus} of them by ${label(most.budget)}: ` +
             compare(most.budget, reason.budget, most.parting)

@@ -154,6 +154,8 @@ export type WaitReason =
       readyAtSec: number | null;
       /** GPUs held by runs of budgets ranked at or above this one (never preempted for it). */
       heldByHigherGpus: number;
+      /** Of those, the GPUs of this job's own budget. Absent from older reasons. */
+      heldByOwnGpus?: number;
       /**
        * GPUs of unprotected runs of lower-ranked budgets that the share guard keeps: taking them
        * would leave this budget holding more per unit of share than theirs (ADR 011).

@@ -660,6 +660,7 @@ describe("runSchedulePass: the comparison that decided (docs/ranking.md)", () =>
     const reason = result.waiting[0]!.reason;
     expect(reason).toMatchObject({
       heldByHigherGpus: 32,
+      heldByOwnGpus: 0,
       heldMostBy: {
         budget: { path: "vision/dana" },
         gpus: 24,
@@ -679,7 +680,15 @@ describe("runSchedulePass: the comparison that decided (docs/ranking.md)", () =>
       runs: [makeRun("r0", "language/riley", [{ node: 0, gpus: 8 }])],
       pending: [makeJob("j1", "language/riley", 8)],
     });
-    expect(result.waiting[0]!.reason).toMatchObject({ heldMostBy: null });
-    expect(explainReason(result.waiting[0]!.reason)).not.toContain("branches part");
+    expect(result.waiting[0]!.reason).toMatchObject({
+      heldByHigherGpus: 8,
+      heldByOwnGpus: 8,
+      heldMostBy: null,
+    });
+    const sentence = explainReason(result.waiting[0]!.reason);
+    expect(sentence).not.toContain("branches part");
+    // Its own budget's run is not counted as another budget's.
+    expect(sentence).toContain("8 are used by your own budget's runs");
+    expect(sentence).not.toContain("ranked at or above yours");
   });
 });

@@ -140,6 +140,15 @@ function createRankViews(live: readonly LiveRun[], pool: GpuPool) {
     }
     return ends[position] ?? null;
   };
+  let slotByBudgetId: Map<string, number> | null = null;
+  const slotOf = (budgetId: string): number | undefined => {
+    if (slotByBudgetId === null) {
+      // Sparse: slots of budgets with no allocated run are holes.
+      slotByBudgetId = new Map();
+      budgetIdOfSlot.forEach((id, slot) => slotByBudgetId!.set(id, slot));
+    }
+    return slotByBudgetId.get(budgetId);
+  };
   return (rank: number) => {
     moveTo(rank);
     return {
@@ -147,6 +156,11 @@ function createRankViews(live: readonly LiveRun[], pool: GpuPool) {
       protectedGpus: protectedBelowGpus,
       heldByHigherGpus,
       endCovering,
+      /** GPUs the runs of `ownId` hold (counted in `heldByHigherGpus`: its rank is the job's). */
+      ownGpus: (ownId: string): number => {
+        const slot = slotOf(ownId);
+        return slot === undefined ? 0 : heldBySlot[slot]!;
+      },
       /** The budget other than `ownId` holding the most GPUs at or above this rank, if any. */
       topHolder: (ownId: string): { budgetId: string; gpus: number } | null => {
         const slot = top !== -1 && budgetIdOfSlot[top] === ownId ? second : top;
@@ -389,6 +403,7 @@ function buildReason(
         ? reservation.readyAtSec
         : readyAtSecFor(facts, view, job.gpus, heldWithinShareGpus + keptGpus),
     heldByHigherGpus: view.heldByHigherGpus,
+    heldByOwnGpus: view.ownGpus(job.budgetId),
     heldWithinShareGpus,
     unusableGpus: facts.unusableGpus,
     budgetsAbove: rank - 1,
