@@ -42,7 +42,7 @@ describe("estimateStart", () => {
   it("kept nodes held by budgets ranked higher: no time, says what must change", () => {
     expect(estimateStart(waitResources({ reservedNodes: [4, 5], readyAtSec: null }))).toEqual({
       expectedStartSec: null,
-      note: "nodes 4-5 are kept for it, but budgets ranked at or above yours run there: it starts when their runs end or your budget's rank rises above theirs, and jobs let onto those nodes meanwhile (protected for at most 2 h) have ended their protection.",
+      note: "Nodes 4-5 are kept for it, but budgets ranked at or above yours run there: it starts when their runs end or your budget's rank rises above theirs, and jobs let onto those nodes meanwhile (protected for at most 2 h) have ended their protection.",
     });
   });
 
@@ -58,6 +58,11 @@ describe("estimateStart", () => {
     const estimate = estimateStart(waitResources({ readyAtSec: AT, isWholeNodes: false }));
     expect(estimate.note).toBe(
       "Enough GPUs are free or preemptable, but not on one node: it starts when runs on one node end, or when fewer jobs wait ahead of it.",
+    );
+    // A gang job needs several whole nodes, not one.
+    const gang = estimateStart(waitResources({ readyAtSec: AT, isWholeNodes: true }));
+    expect(gang.note).toBe(
+      "Enough GPUs are free or preemptable, but not as whole nodes: it starts when runs end on enough nodes to free them whole, or when fewer jobs wait ahead of it.",
     );
   });
 
@@ -76,7 +81,7 @@ describe("estimateStart", () => {
     };
     expect(estimateStart(reason, formatUtcClock)).toEqual({
       expectedStartSec: null,
-      note: "node 3 is kept for a job ahead of it (expected to start by 14:40); it starts once that job has started and 2 GPUs are free for it.",
+      note: "Node 3 is kept for a job ahead of it (expected to start by 14:40); it starts once that job has started and 2 GPUs are free for it.",
     });
   });
 

@@ -20,6 +20,11 @@ export const START_ESTIMATE_CONDITIONS =
   "An expected start counts only protections that end: it holds if the kept nodes stay healthy, " +
   "no job of a budget ranked higher arrives first and the pass still keeps the nodes for this job.";
 
+/** A note is a sentence of its own: "nodes 0-7 ..." becomes "Nodes 0-7 ...". */
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 function gpus(count: number): string {
   return `${count} ${count === 1 ? "GPU" : "GPUs"}`;
 }
@@ -49,7 +54,7 @@ export function estimateStart(
       );
     case "wait-reservation":
       return note(
-        `${formatNodes(reason.reservedNodes)} ${reason.reservedNodes.length === 1 ? "is" : "are"} kept ` +
+        `${capitalised(formatNodes(reason.reservedNodes))} ${reason.reservedNodes.length === 1 ? "is" : "are"} kept ` +
           "for a job ahead of it" +
           (reason.readyAtSec !== null
             ? ` (expected to start by ${formatTime(reason.readyAtSec)})`
@@ -62,7 +67,7 @@ export function estimateStart(
           return { expectedStartSec: Math.max(reason.readyAtSec, reason.atSec), note: null };
         }
         return note(
-          `${formatNodes(reason.reservedNodes)} ${reason.reservedNodes.length === 1 ? "is" : "are"} ` +
+          `${capitalised(formatNodes(reason.reservedNodes))} ${reason.reservedNodes.length === 1 ? "is" : "are"} ` +
             "kept for it, but budgets ranked at or above yours run there: it starts when their runs " +
             "end or your budget's rank rises above theirs, and jobs let onto those nodes meanwhile " +
             "(protected for at most 2 h) have ended their protection.",
@@ -70,8 +75,11 @@ export function estimateStart(
       }
       if (reason.readyAtSec === reason.atSec) {
         return note(
-          `Enough GPUs are free or preemptable, but not ${reason.isWholeNodes ? "as whole nodes" : "on one node"}: ` +
-            "it starts when runs on one node end, or when fewer jobs wait ahead of it.",
+          (reason.isWholeNodes
+            ? "Enough GPUs are free or preemptable, but not as whole nodes: it starts when " +
+              "runs end on enough nodes to free them whole"
+            : "Enough GPUs are free or preemptable, but not on one node: it starts when runs " +
+              "on one node end") + ", or when fewer jobs wait ahead of it.",
         );
       }
       if (reason.budgetsAbove === 0 && reason.heldByHigherGpus === 0) {
