@@ -59,6 +59,26 @@ describe("summarizeReason", () => {
     ).toBe("Waiting: 1 GPU is free but it needs 2 on one node; your budget ranks 7th.");
   });
 
+  it("unallocated work: free GPUs, and when no node has enough, the most on one", () => {
+    const unallocated: WaitReason = {
+      rule: "wait-unallocated",
+      atSec: AT,
+      budget: RILEY,
+      needGpus: 8,
+      isWholeNodes: false,
+      freeGpus: 13,
+      freeWholeNodes: 0,
+      mostFreeOnOneNode: 7,
+      cause: "zero-min-runtime",
+    };
+    expect(summarizeReason(unallocated, CLOCK)).toBe(
+      "Waiting as unallocated work: it runs only on GPUs no allocated job can use, and 13 GPUs are free, no more than 7 on one node.",
+    );
+    expect(summarizeReason({ ...unallocated, mostFreeOnOneNode: 8 }, CLOCK)).toBe(
+      "Waiting as unallocated work: it runs only on GPUs no allocated job can use, and 13 GPUs are free.",
+    );
+  });
+
   it("nodes kept for the job: says when they should be free", () => {
     const kept = { ...WAITING, reservedNodes: [4, 5], readyAtSec: AT + 40 * 60 };
     expect(summarizeReason(kept, CLOCK)).toBe(

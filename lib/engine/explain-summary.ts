@@ -85,7 +85,13 @@ export function summarizeReason(reason: Reason, options: SummaryOptions = {}): s
     case "wait-unallocated":
       return (
         "Waiting as unallocated work: it runs only on GPUs no allocated job can use, and " +
-        `${count(reason.freeGpus, "GPU is", "GPUs are")} free.`
+        `${count(reason.freeGpus, "GPU is", "GPUs are")} free` +
+        (!reason.isWholeNodes &&
+        reason.mostFreeOnOneNode !== undefined &&
+        reason.mostFreeOnOneNode < reason.needGpus &&
+        reason.freeGpus >= reason.needGpus
+          ? `, no more than ${reason.mostFreeOnOneNode} on one node.`
+          : ".")
       );
     case "error-larger-than-cluster":
       return "Cannot start: the cluster is too small for it.";

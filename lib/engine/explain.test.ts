@@ -303,6 +303,22 @@ describe("explainReason", () => {
     ).toBe(
       "Waiting as unallocated work (minimum runtime 0): it may only use GPUs no allocated job can use; needs 16 GPUs on whole nodes; 4 are free (0 whole nodes).",
     );
+    // 13 GPUs free, but 6 and 7 on two nodes: an 8-GPU job is told why it does not fit.
+    expect(
+      explainReason({
+        rule: "wait-unallocated",
+        atSec: 0,
+        budget: LM,
+        needGpus: 8,
+        isWholeNodes: false,
+        freeGpus: 13,
+        freeWholeNodes: 0,
+        mostFreeOnOneNode: 7,
+        cause: "zero-min-runtime",
+      }),
+    ).toBe(
+      "Waiting as unallocated work (minimum runtime 0): it may only use GPUs no allocated job can use; needs 8 GPUs on one node; 13 are free, but no node has 8 free (at most 7 on one node).",
+    );
     expect(
       explainReason({
         rule: "preempt-drain",

@@ -235,11 +235,19 @@ function explainWait(reason: WaitReason, words: Words): string {
         `${reason.cause === "zero-share" ? `${label(reason.budget)} has no share` : "minimum runtime 0"}): ` +
         `it may only use GPUs no allocated job can use; ${shape(reason.needGpus, reason.isWholeNodes)}; ` +
         `${reason.freeGpus} ${reason.freeGpus === 1 ? "is" : "are"} free` +
-        `${reason.isWholeNodes ? ` (${plural(reason.freeWholeNodes, "whole node", "whole nodes")})` : ""}.`
+        `${reason.isWholeNodes ? ` (${plural(reason.freeWholeNodes, "whole node", "whole nodes")})` : fragments(reason)}.`
       );
     case "wait-resources":
       return explainWaitForResources(reason, words);
   }
+}
+
+/** For a one-node job that free GPUs would hold but no one node does: the most on one node. */
+function fragments(reason: Extract<WaitReason, { rule: "wait-unallocated" }>): string {
+  const most = reason.mostFreeOnOneNode;
+  return most !== undefined && most < reason.needGpus && reason.freeGpus >= reason.needGpus
+    ? `, but no node has ${reason.needGpus} free (at most ${most} on one node)`
+    : "";
 }
 
 /** Why a job waits for GPUs: what holds them, and what it is owed. */

@@ -205,6 +205,8 @@ export type WaitReason =
       isWholeNodes: boolean;
       freeGpus: number;
       freeWholeNodes: number;
+      /** The most free GPUs on one healthy node. Absent from older reasons. */
+      mostFreeOnOneNode?: number;
       cause: "zero-min-runtime" | "zero-share";
     };
 

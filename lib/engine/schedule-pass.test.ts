@@ -672,6 +672,27 @@ describe("runSchedulePass: the comparison that decided (docs/ranking.md)", () =>
     );
   });
 
+  it("an unallocated job is told when free GPUs are split across nodes", () => {
+    const result = pass({
+      tree,
+      leafUsage,
+      cluster: makeCluster(2),
+      runs: [
+        makeRun("d0", "vision/dana", [{ node: 0, gpus: 2 }]),
+        makeRun("d1", "vision/dana", [{ node: 1, gpus: 1 }]),
+      ],
+      pending: [makeJob("j1", "language/riley", 8, { minRuntimeSec: 0 })],
+    });
+    expect(result.waiting[0]!.reason).toMatchObject({
+      rule: "wait-unallocated",
+      freeGpus: 13,
+      mostFreeOnOneNode: 7,
+    });
+    expect(explainReason(result.waiting[0]!.reason)).toContain(
+      "13 are free, but no node has 8 free (at most 7 on one node)",
+    );
+  });
+
   it("a wait with nothing held above names no other budget", () => {
     const result = pass({
       tree,

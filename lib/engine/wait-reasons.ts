@@ -183,6 +183,8 @@ type WaitFacts = {
   freeGpus: number;
   /** Usable full-size nodes with every GPU free. */
   freeWholeNodes: number;
+  /** The most free GPUs on one usable node. */
+  mostFreeOnOneNode: number;
   /** GPUs of nodes that are down or draining. */
   unusableGpus: number;
   viewOf: RankViews;
@@ -244,9 +246,12 @@ export function describeWaiting(
 }
 
 /** Free GPUs and free whole nodes of usable nodes, and the GPUs of unusable ones. */
-function countFree(pool: GpuPool): Pick<WaitFacts, "freeGpus" | "freeWholeNodes" | "unusableGpus"> {
+function countFree(
+  pool: GpuPool,
+): Pick<WaitFacts, "freeGpus" | "freeWholeNodes" | "mostFreeOnOneNode" | "unusableGpus"> {
   let freeGpus = 0;
   let freeWholeNodes = 0;
+  let mostFreeOnOneNode = 0;
   let unusableGpus = 0;
   for (let position = 0; position < pool.free.length; position += 1) {
     if (!pool.isUsable[position]) {
@@ -254,6 +259,7 @@ function countFree(pool: GpuPool): Pick<WaitFacts, "freeGpus" | "freeWholeNodes"
       continue;
     }
     freeGpus += pool.free[position]!;
+    mostFreeOnOneNode = Math.max(mostFreeOnOneNode, pool.free[position]!);
     if (
       pool.capacity[position] === pool.nodeSizeGpus &&
       pool.free[position] === pool.nodeSizeGpus
@@ -261,7 +267,7 @@ function countFree(pool: GpuPool): Pick<WaitFacts, "freeGpus" | "freeWholeNodes"
       freeWholeNodes += 1;
     }
   }
-  return { freeGpus, freeWholeNodes, unusableGpus };
+  return { freeGpus, freeWholeNodes, mostFreeOnOneNode, unusableGpus };
 }
 
 /** Unprotected allocated runs grouped by budget and size, with their GPUs on usable nodes. */
@@ -347,6 +353,7 @@ function buildReason(
       isWholeNodes,
       freeGpus,
       freeWholeNodes,
+      mostFreeOnOneNode: facts.mostFreeOnOneNode,
       cause: job.minRuntimeSec > 0 ? "zero-share" : "zero-min-runtime",
     };
   }
