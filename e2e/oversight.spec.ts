@@ -88,6 +88,13 @@ test("an admin drains a node only with a reason, and the node's row and history 
       message: "Say why the node is drained (kept in its history, e.g. “firmware update”).",
     },
   ]);
+  // A node the cluster does not have is not found, rather than a success that changed nothing.
+  const unknown = await page.request.post("/api/v1/clusters/b300/nodes/999/health", {
+    headers: sameOrigin(),
+    data: { health: "draining", reason: "firmware update" },
+  });
+  expect(unknown.status()).toBe(404);
+  expect((await unknown.json()).error.message).toBe("The cluster b300 has no node 999.");
 
   await page.goto("/clusters/b300/nodes");
   await waitForHydration(page);

@@ -162,7 +162,7 @@ export const OPERATIONS: Record<string, Partial<Record<Method, Operation>>> = {
   "/api/v1/clusters/:name/nodes/:node/health": {
     POST: person("Drain, down or restore a node (admins); draining needs a reason", {
       body: nodeHealthSchema,
-      ...ok("The node's new health, or a note saying why nothing changed."),
+      ...ok("The node's new health, or a note when it already was in that state."),
     }),
   },
   "/api/v1/clusters/:name/plan": {

@@ -5,6 +5,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { AppError } from "../errors";
 import type { NodeHealthInput } from "../validation/oversight";
+import { getDb } from "./db/app-db";
 import { ingestEvents } from "./executor";
 import type { SessionUser } from "./users";
 
@@ -12,7 +13,7 @@ export type NodeHealthResult = {
   cluster: string;
   node: number;
   health: NodeHealthInput["health"];
-  /** Why nothing changed (no such node, already in that state); null when it changed. */
+  /** Why nothing changed (already in that state); null when it changed. */
   note: string | null;
 };
 
@@ -31,6 +32,14 @@ export async function setNodeHealthFor(
   input: NodeHealthInput,
 ): Promise<NodeHealthResult> {
   const admin = requireNodeAdmin(user);
+  // An unknown cluster is refused by the ingest below; an unknown node, here.
+  const found = await getDb().cluster.findUnique({
+    where: { name: cluster },
+    select: { nodes: { where: { index: node }, select: { index: true } } },
+  });
+  if (found && found.nodes.length === 0) {
+    throw new AppError("not_found", `The cluster ${cluster} has no node ${node}.`);
+  }
   const { results } = await ingestEvents(
     cluster,
     [{ id: `admin-${randomUUID()}`, kind: `node.${input.health}`, node }],
