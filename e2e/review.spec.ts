@@ -68,6 +68,8 @@ test("a program lead opens last month, sees their branch first and exports the C
   const cells = language.getByRole("cell");
   const shownEntitled = integer(await cells.nth(1).innerText());
   const shownAllocated = integer(await cells.nth(3).innerText());
+  // Hour by hour, beside the period's fulfilment: "87.4%".
+  const shownHourly = Number((await cells.nth(6).innerText()).replace("%", ""));
   expect(shownEntitled).toBeGreaterThan(0);
 
   const downloading = page.waitForEvent("download");
@@ -85,6 +87,7 @@ test("a program lead opens last month, sees their branch first and exports the C
     0.5,
   );
   expect(Number(row.fulfilment)).toBeGreaterThan(0);
+  expect(Math.abs(Number(row.hourly_fulfilment) * 100 - shownHourly)).toBeLessThanOrEqual(0.06);
   expect(Number(row.debug_jobs)).toBeGreaterThan(0);
   expect(records[0]!.name).toBe("lab");
 

@@ -48,6 +48,7 @@ export function ReviewHeadline({
               <dd className="worst-path" title={worst.path}>
                 {worst.path}
               </dd>
+              <dd className="muted small">hour by hour: {formatPercent(worst.hourlyFulfilment)}</dd>
             </>
           ) : (
             <dd className="stat">—</dd>
@@ -61,6 +62,7 @@ export function ReviewHeadline({
         surplus never hides another&apos;s shortfall. ▼ marks a row under {FULFILMENT_TARGET * 100}%
         that received less than it was entitled to. <strong>Hour by hour</strong> counts each hour
         on its own: GPU-hours received beyond one hour&apos;s entitlement make up for no other hour.
+        Where every budget received its due, the least served is the one least served hour by hour.
       </p>
       {clusterFigures.length > 1 ? (
         <ScrollRegion label="Per cluster">

@@ -80,6 +80,11 @@ export function ReviewTable({
                 Fulfilment
               </abbr>
             </th>
+            <th scope="col" rowSpan={2} className="num">
+              <abbr title="Each hour on its own: GPU-hours received beyond one hour's entitlement make up for no other hour">
+                Hour by hour
+              </abbr>
+            </th>
             {jobClasses.length > 0 ? (
               <th scope="colgroup" colSpan={jobClasses.length} className="group-head">
                 Queue wait p50 / p90
@@ -151,6 +156,9 @@ export function ReviewTable({
               <td className="num">{formatInteger(row.receivedUnallocatedGpuHours)}</td>
               <td className="num">
                 <Fulfilment value={row.fulfilment} isShort={isUnderServed(row)} />
+              </td>
+              <td className="num">
+                {row.hourlyFulfilment === null ? "—" : formatPercent(row.hourlyFulfilment)}
               </td>
               {jobClasses.map((name) => (
                 <td className="num wait" key={name}>

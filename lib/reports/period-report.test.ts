@@ -80,7 +80,21 @@ describe("buildPeriodReport", () => {
       hourlyFulfilment: 6 / 7,
       fundedBudgets: 2,
       fundedAtLeast95: 2,
-      worst: { path: "a", fulfilment: 1 },
+      worst: { path: "a", fulfilment: 1, hourlyFulfilment: 0.8 },
+    });
+  });
+
+  it("names as least served, among budgets that all received their due, the least served hour by hour", () => {
+    // The same hours with a and b swapped: b now got 4 of its 5 hours when owed, a all of its.
+    const swapped = hours.map((hour) => ({
+      ...hour,
+      leaves: { a: hour.leaves.b!, b: hour.leaves.a! },
+    }));
+    const epochs = buildTreeEpochs(shapes, [...start, { nodeId: "b", atSec: H, weight: 3 }]);
+    expect(buildPeriodReport(epochs, swapped).headline.worst).toEqual({
+      path: "b",
+      fulfilment: 1,
+      hourlyFulfilment: 0.8,
     });
   });
 
@@ -110,7 +124,7 @@ describe("buildPeriodReport", () => {
       fulfilment: 5 / 8,
       fundedBudgets: 2,
       fundedAtLeast95: 1,
-      worst: { path: "a", fulfilment: 0.25 },
+      worst: { path: "a", fulfilment: 0.25, hourlyFulfilment: 0.25 },
     });
   });
 

@@ -76,7 +76,11 @@ export type PeriodReport = {
     /** Leaves entitled to something in the period (a share and some demand). */
     fundedBudgets: number;
     fundedAtLeast95: number;
-    worst: { path: string; fulfilment: number } | null;
+    /**
+     * The least served funded leaf: lowest fulfilment, ties (every budget at 100%, say) by the
+     * lowest hour-by-hour figure.
+     */
+    worst: { path: string; fulfilment: number; hourlyFulfilment: number } | null;
   };
 };
 
@@ -285,8 +289,14 @@ function headlineOf(
   const funded = nodes.filter((node) => node.isLeaf && node.entitledGpuHours > 0);
   let worst: PeriodReport["headline"]["worst"] = null;
   for (const node of funded) {
-    if (!worst || node.fulfilment! < worst.fulfilment) {
-      worst = { path: node.path, fulfilment: node.fulfilment! };
+    const fulfilment = node.fulfilment!;
+    const hourlyFulfilment = node.hourlyFulfilment!;
+    if (
+      !worst ||
+      fulfilment < worst.fulfilment ||
+      (fulfilment === worst.fulfilment && hourlyFulfilment < worst.hourlyFulfilment)
+    ) {
+      worst = { path: node.path, fulfilment, hourlyFulfilment };
     }
   }
   const entitled = funded.reduce((total, node) => total + node.entitledGpuHours, 0);

@@ -106,7 +106,8 @@ export default async function ReviewPage({
           <h1>Budget review: {formatPeriod(period)}</h1>
           <p className="muted">
             {clusterLabel} · {period.fromDate} to {period.toDate} (UTC) · entitled GPU-hours are
-            each hour&apos;s share of capacity under the weights then in force, capped by demand.
+            each hour&apos;s share of capacity under the weights then in force, capped by demand (
+            <Link href="/docs/fulfilment.md">how these figures are counted</Link>).
           </p>
         </div>
         <div className="review-actions no-print">
