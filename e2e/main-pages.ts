@@ -230,6 +230,7 @@ export const MAIN_PAGES: MainPage[] = [
     role: "admin",
     open: (page) => go(page, "/clusters/b200/tokens"),
   },
+  { name: "help", role: "researcher", open: (page) => go(page, "/docs") },
   { name: "a document", role: "researcher", open: (page) => go(page, "/docs/simulator.md") },
 ];
 

@@ -56,3 +56,22 @@ test("an unknown page shows a 404 page with a way back", async ({ page }) => {
   await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
   await expect(page.getByRole("link", { name: "Go to the overview" })).toBeVisible();
 });
+
+test("Help in the menu lists the documents; a name without .md finds its document", async ({
+  page,
+}) => {
+  await signInAs(page, "researcher");
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Help" }).click();
+  await expect(page.getByRole("heading", { name: "Help", level: 1 })).toBeVisible();
+  await page.getByRole("link", { name: "How budgets are ranked" }).click();
+  await expect(page).toHaveURL(/\/docs\/ranking\.md$/);
+  await expect(
+    page.getByRole("heading", { name: "How budgets are ranked", level: 1 }),
+  ).toBeVisible();
+
+  await page.goto("/docs/concepts");
+  await expect(page).toHaveURL(/\/docs\/concepts\.md$/);
+  await expect(page.getByRole("heading", { name: "Concepts", level: 1 })).toBeVisible();
+  // Only the listed documents are served: no other file of the repository.
+  expect((await page.goto("/docs/README.md"))?.status()).toBe(404);
+});

@@ -11,6 +11,7 @@ const LINKS = [
   { href: "/queue", label: "Queues" },
   { href: "/review", label: "Review" },
   { href: "/simulations", label: "Simulations" },
+  { href: "/docs", label: "Help" },
 ];
 
 export function NavLinks() {

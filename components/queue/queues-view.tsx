@@ -109,7 +109,9 @@ export function QueuesView({
         }
       >
         <p className="muted">
-          Your waiting and running jobs on every cluster first, then the head of each queue.
+          Your waiting and running jobs on every cluster first, then the head of each queue. Why
+          jobs wait in this order: <Link href="/docs/ranking.md">how budgets are ranked</Link> and{" "}
+          <Link href="/docs/contract.md">the scheduling contract</Link>.
         </p>
         <ClockNote />
       </PageHead>
