@@ -174,6 +174,7 @@ export function JobDetail({
           runs={job.runs}
           fromSec={job.submittedSec}
           toSec={job.endedSec ?? job.nowSec}
+          nowSec={job.nowSec}
         />
       </Card>
       <Card title="Decisions" headingId="decisions-heading">

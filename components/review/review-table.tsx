@@ -3,7 +3,7 @@
 import { useMemo } from "react";
 import { TreeRowName, useOpenBranches } from "@/components/budget-tree/tree-fold";
 import { visibleRows } from "@/components/budget-tree/tree-model";
-import { formatInteger, formatPercent, formatSpan } from "@/lib/format";
+import { formatInteger, formatPercent, formatWait } from "@/lib/format";
 import { focusFirst, type ReviewRow, type WaitSummary } from "@/lib/reports/review-table";
 import { isUnderServed } from "./review-format";
 import { ScrollRegion } from "@/components/layout/scroll-region";
@@ -199,8 +199,8 @@ function Wait({ summary }: { summary: WaitSummary | undefined }) {
   return (
     // p50 and p90 each stay whole; the cell breaks between them when the table is short of room.
     <span title={`${formatInteger(summary.jobs)} jobs`}>
-      <span className="wait-part">{formatSpan(summary.waitP50Sec)}</span>{" "}
-      <span className="wait-part">/ {formatSpan(summary.waitP90Sec)}</span>
+      <span className="wait-part">{formatWait(summary.waitP50Sec)}</span>{" "}
+      <span className="wait-part">/ {formatWait(summary.waitP90Sec)}</span>
     </span>
   );
 }

@@ -1,18 +1,23 @@
 import type { RunView } from "@/lib/data/job-views";
 import { formatSpan, liveTimeFormatter } from "@/lib/format";
 
-/** A job's runs on one time axis, from submission to now (or its end); protected part darker. */
+/**
+ * A job's runs on one time axis, from submission to now (or its end); protected part darker.
+ * Times of today show the clock alone, any other day's their date too (`nowSec` is today).
+ */
 export function RunTimeline({
   runs,
   fromSec,
   toSec,
+  nowSec,
 }: {
   runs: RunView[];
   fromSec: number;
   toSec: number;
+  nowSec: number;
 }) {
   const spanSec = Math.max(1, toSec - fromSec);
-  const clock = liveTimeFormatter(toSec);
+  const clock = liveTimeFormatter(nowSec);
   const left = (sec: number) => `${(100 * (sec - fromSec)) / spanSec}%`;
   return (
     <figure className="timeline" aria-label="Runs of this job over time">

@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
-import { formatShare, formatWholePercent } from "@/lib/format";
+import { formatDateTime, formatShare, formatWholePercent } from "@/lib/format";
 import { whatIfListQuery } from "@/lib/queries/what-ifs";
 import { whatIfHref } from "./what-if-href";
 
@@ -35,7 +35,7 @@ export function WhatIfList({ nodeId, draftId }: { nodeId: string; draftId: strin
                 ) : null}
               </td>
               <td>
-                {run.createdAt.slice(0, 16).replace("T", " ")} by {run.userName}
+                {formatDateTime(run.createdAt)} by {run.userName}
               </td>
               <td>
                 <span className={`status status-${run.status}`}>{run.status}</span>

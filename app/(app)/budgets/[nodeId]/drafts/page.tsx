@@ -5,7 +5,7 @@ import { listDrafts } from "@/lib/data/budget-drafts";
 import { AppError } from "@/lib/errors";
 import { pageParam } from "../../../path-param";
 import { readForEditor } from "./read-for-editor";
-import { formatWeight } from "@/lib/format";
+import { formatDateTime, formatWeight } from "@/lib/format";
 import { PageHead } from "@/components/layout/page-head";
 import { Card } from "@/components/layout/card";
 
@@ -73,7 +73,7 @@ export default async function DraftsPage({ params }: { params: Promise<{ nodeId:
                 <tr key={draft.id}>
                   <td>
                     <Link href={`/budgets/${encodeURIComponent(nodeId)}/drafts/${draft.id}`}>
-                      {draft.createdAt.slice(0, 16).replace("T", " ")}
+                      {formatDateTime(draft.createdAt)}
                     </Link>
                   </td>
                   <td>{draft.authorName}</td>

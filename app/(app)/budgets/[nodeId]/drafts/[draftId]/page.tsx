@@ -12,7 +12,7 @@ import { AppError } from "@/lib/errors";
 import { pageParam } from "../../../../path-param";
 import { readForEditor } from "../read-for-editor";
 import { getDefaultReviewPeriod } from "@/lib/data/review-page";
-import { formatDate } from "@/lib/format";
+import { formatDate, formatDateTime } from "@/lib/format";
 import { whatIfListQuery } from "@/lib/queries/what-ifs";
 import { PageHead } from "@/components/layout/page-head";
 import { Card } from "@/components/layout/card";
@@ -50,7 +50,7 @@ export default async function DraftPage({
         }
       >
         <p className="muted">
-          By {draft.authorName}, {draft.createdAt.slice(0, 16).replace("T", " ")} UTC, from version{" "}
+          By {draft.authorName}, {formatDateTime(draft.createdAt)}, from version{" "}
           {draft.basedOnVersion}: “{draft.reason}”
         </p>
       </PageHead>
