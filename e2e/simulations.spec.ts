@@ -192,3 +192,23 @@ test("a broken scenario file is refused with every problem and its JSON path", a
     page.getByRole("alert").filter({ hasText: "not-json.json is not valid JSON." }),
   ).toBeVisible();
 });
+
+test("options out of range are named by their fields, next to them", async ({ page }) => {
+  await signInAs(page, "researcher");
+  await page.goto("/simulations/new");
+  await waitForHydration(page);
+  await page.getByLabel("Days", { exact: true }).fill("500");
+  await page.getByLabel("Seed", { exact: true }).fill("-1");
+  await page.getByRole("button", { name: "Run simulation" }).click();
+
+  const problems = page.getByRole("alert").getByRole("list", { name: "Problems" });
+  await expect(problems.getByRole("listitem")).toHaveText([
+    "Days: A simulation runs at most 120 days.",
+    "Seed: The seed is 0 or more.",
+  ]);
+  const days = page.getByLabel("Days", { exact: true });
+  await expect(days).toHaveAttribute("aria-invalid", "true");
+  await expect(days).toHaveAccessibleDescription(/^A simulation runs at most 120 days\./);
+  await expect(page.getByLabel("Name (optional)")).not.toHaveAttribute("aria-invalid", "true");
+  await expect(page).toHaveURL(/\/simulations\/new$/);
+});

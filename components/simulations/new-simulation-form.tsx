@@ -51,19 +51,47 @@ function numberOrUndefined(value: FormDataEntryValue | null): number | undefined
 function OptionField({
   label,
   hint,
+  error,
   ...input
-}: { label: string; hint: string; name: string } & InputHTMLAttributes<HTMLInputElement>) {
+}: {
+  label: string;
+  hint: string;
+  name: string;
+  error?: string | undefined;
+} & InputHTMLAttributes<HTMLInputElement>) {
   const id = useId();
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <input id={id} aria-describedby={`${id}-hint`} {...input} />
+      <input
+        id={id}
+        aria-describedby={error ? `${id}-error ${id}-hint` : `${id}-hint`}
+        aria-invalid={error ? true : undefined}
+        {...input}
+      />
+      {error ? (
+        <span id={`${id}-error`} className="field-error">
+          {error}
+        </span>
+      ) : null}
       <span id={`${id}-hint`} className="hint">
         {hint}
       </span>
     </div>
   );
 }
+
+/** The form's own fields by the paths the server names them with. */
+const FIELD_LABELS: Record<string, string> = {
+  name: "Name",
+  scenario: "Scenario file",
+  "(file)": "Scenario file",
+  "options.lookback": "Lookback window",
+  "options.maxMinRuntime": "Maximum minimum runtime",
+  "options.clusterGpus": "Cluster size (GPUs)",
+  "options.days": "Days",
+  "options.seed": "Seed",
+};
 
 /** Picks a scenario and options, starts the simulation, and opens its page. */
 export function NewSimulationForm() {
@@ -117,6 +145,9 @@ export function NewSimulationForm() {
   }
 
   const usesDays = source !== "upload";
+  /** The first problem the server found with a field of the form, if any. */
+  const errorOf = (path: string): string | undefined =>
+    problem?.issues.find((issue) => issue.path === path)?.message;
   return (
     <form className="card sim-form" onSubmit={(event) => void onSubmit(event)} noValidate>
       <fieldset>
@@ -170,22 +201,26 @@ export function NewSimulationForm() {
         <div className="field-grid">
           <OptionField
             name="name"
+            error={errorOf("name")}
             label="Name (optional)"
             hint="Shown in the list of simulations. Empty: the scenario's name."
             maxLength={120}
           />
           <OptionField
             name="lookback"
+            error={errorOf("options.lookback")}
             label="Lookback window"
             hint="How far back usage counts for ranking, as 3d, 7d or 14d. Empty: the scenario's own, else 7d."
           />
           <OptionField
             name="maxMinRuntime"
+            error={errorOf("options.maxMinRuntime")}
             label="Maximum minimum runtime"
             hint="Longer protected periods are capped to this, as 4h or 8h. Empty: the scenario's own, else 8h."
           />
           <OptionField
             name="clusterGpus"
+            error={errorOf("options.clusterGpus")}
             label="Cluster size (GPUs)"
             type="number"
             min={8}
@@ -197,6 +232,7 @@ export function NewSimulationForm() {
           {usesDays ? (
             <OptionField
               name="days"
+              error={errorOf("options.days")}
               label="Days"
               type="number"
               min={1}
@@ -211,6 +247,7 @@ export function NewSimulationForm() {
           {source === "lab" || source === "tree" ? (
             <OptionField
               name="seed"
+              error={errorOf("options.seed")}
               label="Seed"
               type="number"
               min={0}
@@ -226,7 +263,12 @@ export function NewSimulationForm() {
             <ul className="issue-list" aria-label="Problems">
               {problem.issues.map((issue, i) => (
                 <li key={`${issue.path}-${i}`}>
-                  <code>{issue.path}</code>: {issue.message}
+                  {FIELD_LABELS[issue.path] ? (
+                    <strong>{FIELD_LABELS[issue.path]}</strong>
+                  ) : (
+                    <code>{issue.path}</code>
+                  )}
+                  : {issue.message}
                 </li>
               ))}
             </ul>

@@ -29,14 +29,27 @@ export const simulationOptionsSchema = z.strictObject({
   lookback: durationText("The lookback window", 90 * 86_400).optional(),
   maxMinRuntime: durationText("The maximum minimum runtime", 7 * 86_400).optional(),
   clusterGpus: z
-    .number()
-    .int()
-    .min(8, "at least 8 GPUs")
-    .max(100_000, "at most 100,000 GPUs")
-    .refine((gpus) => gpus % 8 === 0, "a multiple of 8 (whole nodes of 8 GPUs)")
+    .number("The cluster size is a whole number of GPUs.")
+    .int("The cluster size is a whole number of GPUs.")
+    .min(8, "The cluster size is at least 8 GPUs.")
+    .max(100_000, "The cluster size is at most 100,000 GPUs.")
+    .refine(
+      (gpus) => gpus % 8 === 0,
+      "The cluster size is a multiple of 8 GPUs (whole nodes of 8).",
+    )
     .optional(),
-  days: z.number().int().min(1).max(120).optional(),
-  seed: z.number().int().min(0).max(4_294_967_295).optional(),
+  days: z
+    .number("The days are a whole number.")
+    .int("The days are a whole number.")
+    .min(1, "A simulation runs at least 1 day.")
+    .max(120, "A simulation runs at most 120 days.")
+    .optional(),
+  seed: z
+    .number("The seed is a whole number.")
+    .int("The seed is a whole number.")
+    .min(0, "The seed is 0 or more.")
+    .max(4_294_967_295, "The seed is at most 4,294,967,295.")
+    .optional(),
 });
 export type SimulationOptionsInput = z.infer<typeof simulationOptionsSchema>;
 
