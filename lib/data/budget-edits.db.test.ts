@@ -175,6 +175,18 @@ describe("setChildren: refusals", () => {
         isResumable: true,
       },
     });
+    const running = await db.job.create({
+      data: {
+        clusterId: cluster.id,
+        budgetId: solo.id,
+        userId: branch.users.pi.id,
+        name: "busy too",
+        gpus: 8,
+        minRuntimeSec: 3600,
+        isResumable: true,
+        state: "running",
+      },
+    });
     const without = state.children.filter((child) => child.id !== solo.id);
     const error = await expectAppError(
       setChildren(branch.users.programLead, programId, {
@@ -184,12 +196,16 @@ describe("setChildren: refusals", () => {
       }),
       "conflict",
     );
-    expect(error.message).toContain("solo: 1 pending");
+    // One entry a budget, its states together.
+    expect(error.message).toContain("(solo: 1 pending and 1 running)");
     expect(error.details).toMatchObject({ kind: "active-jobs" });
     expect(await getChildrenState(db, programId)).toEqual(state);
 
     // Once the job is over, the budget can go; the job keeps pointing at it.
-    await db.job.update({ where: { id: job.id }, data: { state: "completed" } });
+    await db.job.updateMany({
+      where: { id: { in: [job.id, running.id] } },
+      data: { state: "completed" },
+    });
     await setChildren(branch.users.programLead, programId, {
       version: state.version,
       reason: "drop solo",

@@ -202,7 +202,15 @@ async function refuseBusyBudgets(
     state: row.state,
     jobs: row._count._all,
   }));
-  const summary = counts.map((row) => `${row.name}: ${row.jobs} ${row.state}`).join(", ");
+  // One entry a budget: "lm-pretrain: 5 pending and 4 running".
+  const statesByName = new Map<string, string[]>();
+  const byState = (a: { state: string }, b: { state: string }) => a.state.localeCompare(b.state);
+  for (const row of [...counts].sort(byState)) {
+    statesByName.set(row.name, [...(statesByName.get(row.name) ?? []), `${row.jobs} ${row.state}`]);
+  }
+  const summary = [...statesByName]
+    .map(([name, states]) => `${name}: ${states.join(" and ")}`)
+    .join(", ");
   throw new AppError(
     "conflict",
     `Cannot ${action} that has pending or running jobs (${summary}). Let them finish or cancel them first.`,
