@@ -72,9 +72,9 @@ export default async function ExecutorTokensPage({ params }: Props) {
         }
       >
         <p className="muted">
-          An executor (a SLURM or Kubernetes bridge, or a script) uses a cluster token to post
-          events to and read the plan of this cluster only. How to connect one:{" "}
-          <Link href="/docs/executor.md">Connecting an executor</Link>.
+          An executor (Allot&apos;s SLURM bridge, or one a site writes, for Kubernetes or as a
+          script) uses a cluster token to post events to and read the plan of this cluster only. How
+          to connect one: <Link href="/docs/executor.md">Connecting an executor</Link>.
         </p>
         <ClockNote />
       </PageHead>
