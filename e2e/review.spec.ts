@@ -135,4 +135,10 @@ test("the period and cluster live in the URL; bad input is a 422 that names the 
   expect((await unknown.json()).error.issues).toEqual([
     { path: "cluster", message: 'No cluster is named "nope".' },
   ]);
+
+  // A month to come is said to be one, not a month when nothing was used.
+  await page.goto("/review?month=2030-01");
+  await expect(
+    page.getByText("January 2030 has not begun yet, so no usage is recorded for it"),
+  ).toBeVisible();
 });

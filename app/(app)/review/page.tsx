@@ -9,6 +9,7 @@ import "@/components/review/review.css";
 import { getSessionUser } from "@/lib/auth";
 import {
   getDefaultReviewPeriod,
+  getReviewNowSec,
   getDraftBranchId,
   getReview,
   getReviewFocus,
@@ -171,9 +172,9 @@ export default async function ReviewPage({
         </>
       ) : (
         <p className="card">
-          No usage was recorded for {formatPeriod(period)}
-          {review.cluster ? ` on ${review.cluster}` : ""}. Roll-ups start with the first hour the
-          scheduler ran; pick another period.
+          {period.fromSec > (await getReviewNowSec())
+            ? `${formatPeriod(period)} has not begun yet, so no usage is recorded for it; pick another period.`
+            : `No usage was recorded for ${formatPeriod(period)}${review.cluster ? ` on ${review.cluster}` : ""}. Roll-ups start with the first hour the scheduler ran; pick another period.`}
         </p>
       )}
     </div>
