@@ -18,8 +18,8 @@ const nodeFields = z.object({ cluster: clusterField, node: nodeIndexField });
 
 /**
  * Marks a node, recorded as an executor event of the cluster (then a tick), with the admin and
- * their reason (required to drain). Returns what happened: `note` says why nothing changed (no
- * such node, already in that state).
+ * their reason (required to drain). Returns what happened: `note` says why nothing changed (it
+ * was already in that state); a node the cluster lacks is not found.
  */
 export async function setNodeHealth(user: SessionUser | null, form: FormData) {
   requireAdmin(user);
