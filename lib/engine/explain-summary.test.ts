@@ -72,7 +72,7 @@ describe("summarizeReason", () => {
       cause: "zero-min-runtime",
     };
     expect(summarizeReason(unallocated, CLOCK)).toBe(
-      "Waiting as unallocated work: it runs only on GPUs no allocated job can use, and 13 GPUs are free, no more than 7 on one node.",
+      "Waiting as unallocated work: it runs only on GPUs no allocated job can use, and 13 GPUs are free, no more than 7 on one healthy node.",
     );
     expect(summarizeReason({ ...unallocated, mostFreeOnOneNode: 8 }, CLOCK)).toBe(
       "Waiting as unallocated work: it runs only on GPUs no allocated job can use, and 13 GPUs are free.",

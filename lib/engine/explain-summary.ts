@@ -1,6 +1,6 @@
 import { formatNodes } from "./node-list";
 import { formatOffset, type TimeFormatter } from "./format-time";
-import type { Reason } from "./reasons";
+import { isFreeSplitAcrossNodes, type Reason } from "./reasons";
 
 /** What a one-line summary may add that the reason alone does not carry. */
 export type SummaryOptions = {
@@ -86,11 +86,8 @@ export function summarizeReason(reason: Reason, options: SummaryOptions = {}): s
       return (
         "Waiting as unallocated work: it runs only on GPUs no allocated job can use, and " +
         `${count(reason.freeGpus, "GPU is", "GPUs are")} free` +
-        (!reason.isWholeNodes &&
-        reason.mostFreeOnOneNode !== undefined &&
-        reason.mostFreeOnOneNode < reason.needGpus &&
-        reason.freeGpus >= reason.needGpus
-          ? `, no more than ${reason.mostFreeOnOneNode} on one node.`
+        (isFreeSplitAcrossNodes(reason)
+          ? `, no more than ${reason.mostFreeOnOneNode} on one healthy node.`
           : ".")
       );
     case "error-larger-than-cluster":

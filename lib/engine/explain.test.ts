@@ -317,7 +317,7 @@ describe("explainReason", () => {
         cause: "zero-min-runtime",
       }),
     ).toBe(
-      "Waiting as unallocated work (minimum runtime 0): it may only use GPUs no allocated job can use; needs 8 GPUs on one node; 13 are free, but no node has 8 free (at most 7 on one node).",
+      "Waiting as unallocated work (minimum runtime 0): it may only use GPUs no allocated job can use; needs 8 GPUs on one node; 13 are free, but no healthy node has 8 free (at most 7 on one).",
     );
     expect(
       explainReason({

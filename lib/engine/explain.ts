@@ -1,13 +1,14 @@
 import { formatDuration, formatOffset, type TimeFormatter } from "./format-time";
 import { formatNodes } from "./node-list";
-import type {
-  BudgetRef,
-  KeptFor,
-  Parting,
-  PreemptReason,
-  Reason,
-  StartReason,
-  WaitReason,
+import {
+  isFreeSplitAcrossNodes,
+  type BudgetRef,
+  type KeptFor,
+  type Parting,
+  type PreemptReason,
+  type Reason,
+  type StartReason,
+  type WaitReason,
 } from "./reasons";
 
 /** How explanations write times and budgets. */
@@ -235,7 +236,7 @@ function explainWait(reason: WaitReason, words: Words): string {
         `${reason.cause === "zero-share" ? `${label(reason.budget)} has no share` : "minimum runtime 0"}): ` +
         `it may only use GPUs no allocated job can use; ${shape(reason.needGpus, reason.isWholeNodes)}; ` +
         `${reason.freeGpus} ${reason.freeGpus === 1 ? "is" : "are"} free` +
-        `${reason.isWholeNodes ? ` (${plural(reason.freeWholeNodes, "whole node", "whole nodes")})` : fragments(reason)}.`
+        `${reason.isWholeNodes ? ` (${plural(reason.freeWholeNodes, "whole node", "whole nodes")})` : describeMostFreeOnOneNode(reason)}.`
       );
     case "wait-resources":
       return explainWaitForResources(reason, words);
@@ -243,10 +244,11 @@ function explainWait(reason: WaitReason, words: Words): string {
 }
 
 /** For a one-node job that free GPUs would hold but no one node does: the most on one node. */
-function fragments(reason: Extract<WaitReason, { rule: "wait-unallocated" }>): string {
-  const most = reason.mostFreeOnOneNode;
-  return most !== undefined && most < reason.needGpus && reason.freeGpus >= reason.needGpus
-    ? `, but no node has ${reason.needGpus} free (at most ${most} on one node)`
+function describeMostFreeOnOneNode(
+  reason: Extract<WaitReason, { rule: "wait-unallocated" }>,
+): string {
+  return isFreeSplitAcrossNodes(reason)
+    ? `, but no healthy node has ${reason.needGpus} free (at most ${reason.mostFreeOnOneNode} on one)`
     : "";
 }
 

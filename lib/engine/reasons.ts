@@ -248,3 +248,21 @@ export type WaitDecision = {
 
 /** A draining node that is empty: an automated remediation (count once per draining spell). */
 export type DrainCompleteDecision = { node: number; reason: DrainCompleteReason };
+
+/**
+ * For a one-node job waiting as unallocated work: whether free GPUs would hold it but no healthy
+ * node has that many free (then the most on one node is worth saying).
+ *
+ * @example isFreeSplitAcrossNodes({ needGpus: 8, isWholeNodes: false, freeGpus: 13, mostFreeOnOneNode: 7, ... }) // true
+ */
+export function isFreeSplitAcrossNodes(
+  reason: Extract<WaitReason, { rule: "wait-unallocated" }>,
+): boolean {
+  const most = reason.mostFreeOnOneNode;
+  return (
+    !reason.isWholeNodes &&
+    most !== undefined &&
+    most < reason.needGpus &&
+    reason.freeGpus >= reason.needGpus
+  );
+}

@@ -689,7 +689,7 @@ describe("runSchedulePass: the comparison that decided (docs/ranking.md)", () =>
       mostFreeOnOneNode: 7,
     });
     expect(explainReason(result.waiting[0]!.reason)).toContain(
-      "13 are free, but no node has 8 free (at most 7 on one node)",
+      "13 are free, but no healthy node has 8 free (at most 7 on one)",
     );
   });
 

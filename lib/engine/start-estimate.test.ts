@@ -46,6 +46,22 @@ describe("estimateStart", () => {
     });
   });
 
+  it("only its own budget's runs in the way: says so, not that budgets ranked higher must free them", () => {
+    const own = waitResources({ heldByHigherGpus: 8, heldByOwnGpus: 8, budgetsAbove: 0 });
+    expect(estimateStart(own).note).toBe(
+      "It starts when your budget's own runs or the jobs ahead of it free 16 GPUs, and protections end.",
+    );
+    const kept = waitResources({
+      reservedNodes: [4, 5],
+      readyAtSec: null,
+      heldByHigherGpus: 8,
+      heldByOwnGpus: 8,
+    });
+    expect(estimateStart(kept).note).toBe(
+      "Nodes 4-5 are kept for it, but your budget's own runs hold GPUs there: it starts when they end, and jobs let onto those nodes meanwhile (protected for at most 2 h) have ended their protection.",
+    );
+  });
+
   it("a job behind the one nodes are kept for gets no time, even when protections end", () => {
     const estimate = estimateStart(waitResources({ heldByHigherGpus: 8 }));
     expect(estimate.expectedStartSec).toBeNull();

@@ -21,7 +21,7 @@ export const START_ESTIMATE_CONDITIONS =
   "no job of a budget ranked higher arrives first and the pass still keeps the nodes for this job.";
 
 /** A note is a sentence of its own: "nodes 0-7 ..." becomes "Nodes 0-7 ...". */
-function capitalised(text: string): string {
+function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
@@ -54,7 +54,7 @@ export function estimateStart(
       );
     case "wait-reservation":
       return note(
-        `${capitalised(formatNodes(reason.reservedNodes))} ${reason.reservedNodes.length === 1 ? "is" : "are"} kept ` +
+        `${capitalise(formatNodes(reason.reservedNodes))} ${reason.reservedNodes.length === 1 ? "is" : "are"} kept ` +
           "for a job ahead of it" +
           (reason.readyAtSec !== null
             ? ` (expected to start by ${formatTime(reason.readyAtSec)})`
@@ -62,15 +62,22 @@ export function estimateStart(
           `; it starts once that job has started and ${gpus(reason.needGpus)} are free for it.`,
       );
     case "wait-resources": {
+      // GPUs of the job's own budget are counted with those ranked at or above, and apart.
+      const ownGpus = reason.heldByOwnGpus ?? 0;
+      const othersGpus = reason.heldByHigherGpus - ownGpus;
       if (reason.reservedNodes.length > 0) {
         if (reason.readyAtSec !== null) {
           return { expectedStartSec: Math.max(reason.readyAtSec, reason.atSec), note: null };
         }
+        const kept = `${capitalise(formatNodes(reason.reservedNodes))} ${reason.reservedNodes.length === 1 ? "is" : "are"} kept for it`;
+        const meanwhile =
+          "and jobs let onto those nodes meanwhile (protected for at most 2 h) have ended their " +
+          "protection.";
         return note(
-          `${capitalised(formatNodes(reason.reservedNodes))} ${reason.reservedNodes.length === 1 ? "is" : "are"} ` +
-            "kept for it, but budgets ranked at or above yours run there: it starts when their runs " +
-            "end or your budget's rank rises above theirs, and jobs let onto those nodes meanwhile " +
-            "(protected for at most 2 h) have ended their protection.",
+          othersGpus === 0 && ownGpus > 0
+            ? `${kept}, but your budget's own runs hold GPUs there: it starts when they end, ${meanwhile}`
+            : `${kept}, but budgets ranked at or above yours run there: it starts when their runs ` +
+                `end or your budget's rank rises above theirs, ${meanwhile}`,
         );
       }
       if (reason.readyAtSec === reason.atSec) {
@@ -82,8 +89,12 @@ export function estimateStart(
               "on one node end") + ", or when fewer jobs wait ahead of it.",
         );
       }
-      if (reason.budgetsAbove === 0 && reason.heldByHigherGpus === 0) {
-        return note("It starts when the jobs ahead of it have started and protections end.");
+      if (othersGpus === 0) {
+        return note(
+          ownGpus > 0
+            ? `It starts when your budget's own runs or the jobs ahead of it free ${gpus(reason.needGpus)}, and protections end.`
+            : "It starts when the jobs ahead of it have started and protections end.",
+        );
       }
       return note(
         "It starts when jobs ahead of it have started and budgets ranked higher free " +

@@ -29,31 +29,31 @@ export type WaitContext = {
   shortReserveAt: number;
 };
 
-/**
- * Aggregates over runs seen from a job of rank r: GPUs preemptable now, held by protected runs
- * of lower-ranked budgets (with a Fenwick tree over their protection ends, to find when enough
- * become free), and held by budgets ranked at or above. Queried in non-decreasing rank (queue
- * order), runs move once from "below" to "above", so all views cost O(runs log runs).
- */
-function createRankViews(live: readonly LiveRun[], pool: GpuPool) {
+/** An allocated run as the rank views read it (`slot`: its place among protection ends). */
+type ViewedRun = {
+  budgetSlot: number;
+  rank: number;
+  gpus: number;
+  isProtected: boolean;
+  untilSec: number;
+  slot: number;
+};
+
+/** The runs' GPUs on usable nodes: unallocated in all, and each allocated run with its budget. */
+function collectRuns(live: readonly LiveRun[], pool: GpuPool) {
   const usable = (entry: LiveRun): number =>
     entry.slices.reduce((sum, slice) => sum + (pool.isUsable[slice.position] ? slice.gpus : 0), 0);
   let unallocatedGpus = 0;
   const budgetIdOfSlot: string[] = [];
-  const allocated: {
-    budgetSlot: number;
-    rank: number;
-    gpus: number;
-    isProtected: boolean;
-    untilSec: number;
-    slot: number;
-  }[] = [];
+  const slotByBudgetId = new Map<string, number>();
+  const allocated: ViewedRun[] = [];
   for (const entry of live) {
     if (entry.isGone) continue;
     if (!entry.isAllocated) unallocatedGpus += usable(entry);
     else {
       if (entry.budgetSlot >= budgetIdOfSlot.length) budgetIdOfSlot.length = entry.budgetSlot + 1;
       budgetIdOfSlot[entry.budgetSlot] = entry.budgetId;
+      slotByBudgetId.set(entry.budgetId, entry.budgetSlot);
       allocated.push({
         budgetSlot: entry.budgetSlot,
         rank: entry.rank,
@@ -64,6 +64,17 @@ function createRankViews(live: readonly LiveRun[], pool: GpuPool) {
       });
     }
   }
+  return { unallocatedGpus, budgetIdOfSlot, slotByBudgetId, allocated };
+}
+
+/**
+ * Aggregates over runs seen from a job of rank r: GPUs preemptable now, held by protected runs
+ * of lower-ranked budgets (with a Fenwick tree over their protection ends, to find when enough
+ * become free), and held by budgets ranked at or above. Queried in non-decreasing rank (queue
+ * order), runs move once from "below" to "above", so all views cost O(runs log runs).
+ */
+function createRankViews(live: readonly LiveRun[], pool: GpuPool) {
+  const { unallocatedGpus, budgetIdOfSlot, slotByBudgetId, allocated } = collectRuns(live, pool);
   const protectedRuns = allocated
     .filter((run) => run.isProtected)
     .sort((a, b) => a.untilSec - b.untilSec);
@@ -140,15 +151,6 @@ function createRankViews(live: readonly LiveRun[], pool: GpuPool) {
     }
     return ends[position] ?? null;
   };
-  let slotByBudgetId: Map<string, number> | null = null;
-  const slotOf = (budgetId: string): number | undefined => {
-    if (slotByBudgetId === null) {
-      // Sparse: slots of budgets with no allocated run are holes.
-      slotByBudgetId = new Map();
-      budgetIdOfSlot.forEach((id, slot) => slotByBudgetId!.set(id, slot));
-    }
-    return slotByBudgetId.get(budgetId);
-  };
   return (rank: number) => {
     moveTo(rank);
     return {
@@ -158,7 +160,7 @@ function createRankViews(live: readonly LiveRun[], pool: GpuPool) {
       endCovering,
       /** GPUs the runs of `ownId` hold (counted in `heldByHigherGpus`: its rank is the job's). */
       ownGpus: (ownId: string): number => {
-        const slot = slotOf(ownId);
+        const slot = slotByBudgetId.get(ownId);
         return slot === undefined ? 0 : heldBySlot[slot]!;
       },
       /** The budget other than `ownId` holding the most GPUs at or above this rank, if any. */
