@@ -62,7 +62,8 @@ export function ReviewHeadline({
         surplus never hides another&apos;s shortfall. ▼ marks a row under {FULFILMENT_TARGET * 100}%
         that received less than it was entitled to. <strong>Hour by hour</strong> counts each hour
         on its own: GPU-hours received beyond one hour&apos;s entitlement make up for no other hour.
-        Where every budget received its due, the least served is the one least served hour by hour.
+        Where several budgets share the lowest figure (every budget received its due, say), the
+        least served is the one with the lowest hour-by-hour figure.
       </p>
       {clusterFigures.length > 1 ? (
         <ScrollRegion label="Per cluster">

@@ -178,6 +178,23 @@ export async function throwStale(
   );
 }
 
+/** One entry a budget, states in order, budgets by name: "lm-pretrain: 5 pending and 4 running". */
+function describeBusyBudgets(
+  counts: readonly { budgetId: string; name: string; state: string; jobs: number }[],
+): string {
+  const statesById = new Map<string, { name: string; states: string[] }>();
+  const byState = (a: { state: string }, b: { state: string }) => a.state.localeCompare(b.state);
+  for (const row of [...counts].sort(byState)) {
+    const entry = statesById.get(row.budgetId) ?? { name: row.name, states: [] };
+    entry.states.push(`${row.jobs} ${row.state}`);
+    statesById.set(row.budgetId, entry);
+  }
+  return [...statesById.values()]
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .map(({ name, states }) => `${name}: ${states.join(" and ")}`)
+    .join(", ");
+}
+
 /** Removing or splitting a budget with queued or running work would orphan it: refuse. */
 async function refuseBusyBudgets(
   tx: Prisma.TransactionClient,
@@ -202,15 +219,7 @@ async function refuseBusyBudgets(
     state: row.state,
     jobs: row._count._all,
   }));
-  // One entry a budget: "lm-pretrain: 5 pending and 4 running".
-  const statesByName = new Map<string, string[]>();
-  const byState = (a: { state: string }, b: { state: string }) => a.state.localeCompare(b.state);
-  for (const row of [...counts].sort(byState)) {
-    statesByName.set(row.name, [...(statesByName.get(row.name) ?? []), `${row.jobs} ${row.state}`]);
-  }
-  const summary = [...statesByName]
-    .map(([name, states]) => `${name}: ${states.join(" and ")}`)
-    .join(", ");
+  const summary = describeBusyBudgets(counts);
   throw new AppError(
     "conflict",
     `Cannot ${action} that has pending or running jobs (${summary}). Let them finish or cancel them first.`,

@@ -145,12 +145,12 @@ async function readReviewVersion(db: Db): Promise<string | null> {
   return row?.version ?? null;
 }
 
-/** The default period by the app clock, for the page's controls and the what-if form. */
 /** Now on the app's clock, in epoch seconds (a period after it has not begun). */
 export async function getReviewNowSec(): Promise<number> {
   return Math.floor((await getNow(getDb())).getTime() / 1000);
 }
 
+/** The default period by the app clock, for the page's controls and the what-if form. */
 export async function getDefaultReviewPeriod(): Promise<ReviewPeriod> {
   const db = getDb();
   return loadDefaultPeriod(db, Math.floor((await getNow(db)).getTime() / 1000));

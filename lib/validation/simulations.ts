@@ -12,13 +12,13 @@ export type SimulationStatus = (typeof SIMULATION_STATUSES)[number];
 const durationText = (what: string, maxSec: number) =>
   lineString()
     .trim()
-    .max(40, `${what} is a short duration such as "7d"`)
+    .max(40, `${what} is a short duration such as "7d".`)
     .refine(
       (text) => {
         const sec = parseDurationSec(text);
         return sec !== null && sec > 0 && sec <= maxSec;
       },
-      `${what} must be a duration such as "90m", "8h" or "7d", above 0 and at most ${maxSec / 86_400} days`,
+      `${what} is a duration such as "90m", "8h" or "7d", above 0 and at most ${maxSec / 86_400} days.`,
     );
 
 /**
