@@ -4,11 +4,11 @@
 import { randomUUID } from "node:crypto";
 import { validateBudgetTree } from "../engine";
 import type { Db } from "../data/db/client";
-import type { Tx } from "../data/tick/load-state";
 import { loadTreeEpochs, replaceClusterRollups } from "../data/tick/rollups";
 import type { LabHistory } from "./lab-history";
 import { computeHourlyRollups, type RollupNode } from "../reports/rollup";
 import { insertRows, type BulkColumn } from "../data/db/bulk-insert";
+import { dateNodeStates } from "./seed-node-states";
 import { fromSec } from "../data/db/epoch";
 
 const TIME_KEYS = new Set(["atSec", "protectedUntilSec", "victimStartSec", "readyAtSec"]);
@@ -291,30 +291,4 @@ export async function insertLabHistory(db: Db, history: LabHistory): Promise<His
   // Fresh statistics for the planner: the tables just grew from nothing to tens of thousands.
   await db.$executeRawUnsafe("ANALYZE jobs, runs, decisions, usage_hourly, node_health_changes");
   return counts;
-}
-
-/**
- * Dates each node's state by its last seeded change when that change put it in the state it is
- * in now: the nodes page reads "in this state for" from the node and "set at" from the change,
- * and a node row made at seed time would otherwise seem to have changed then.
- */
-export async function dateNodeStates(
-  tx: Tx,
-  history: Pick<LabHistory, "nodeChanges">,
-  clusterIdOf: ReadonlyMap<string, string>,
-): Promise<void> {
-  const lastByNode = new Map<string, LabHistory["nodeChanges"][number]>();
-  for (const change of history.nodeChanges) {
-    const key = `${change.cluster}/${change.node}`;
-    const last = lastByNode.get(key);
-    if (!last || change.atSec >= last.atSec) lastByNode.set(key, change);
-  }
-  for (const change of lastByNode.values()) {
-    const clusterId = clusterIdOf.get(change.cluster);
-    if (!clusterId) continue;
-    await tx.clusterNode.updateMany({
-      where: { clusterId, index: change.node, health: change.health },
-      data: { healthChangedAt: fromSec(change.atSec) },
-    });
-  }
 }

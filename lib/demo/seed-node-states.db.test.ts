@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createPrismaClient, type Db } from "../data/db/client";
 import { fromSec, toSec } from "../data/db/epoch";
 import { openScratchDatabase, type ScratchDatabase } from "../testing/scratch-database";
-import { dateNodeStates } from "./seed-history";
+import { dateNodeStates } from "./seed-node-states";
 import { upsertClusters } from "./seed-org";
 
 const databaseUrl = inject("databaseUrl");
