@@ -57,11 +57,11 @@ test("an unknown page shows a 404 page with a way back", async ({ page }) => {
   await expect(page.getByRole("link", { name: "Go to the overview" })).toBeVisible();
 });
 
-test("Help in the menu lists the documents; a name without .md finds its document", async ({
+test("Help in the header lists the documents; a name without .md finds its document", async ({
   page,
 }) => {
   await signInAs(page, "researcher");
-  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Help" }).click();
+  await page.getByRole("banner").getByRole("link", { name: "Help", exact: true }).click();
   await expect(page.getByRole("heading", { name: "Help", level: 1 })).toBeVisible();
   await page.getByRole("link", { name: "How budgets are ranked" }).click();
   await expect(page).toHaveURL(/\/docs\/ranking\.md$/);

@@ -15,6 +15,7 @@ export function AppHeader({ userName, role }: { userName: string; role: string }
             Signed in as <strong>{userName}</strong>
           </span>
           <span className="role-badge">{role}</span>
+          <Link href="/docs">Help</Link>
           <Link href="/tokens">API tokens</Link>
           <SignOutButton />
         </div>

@@ -11,7 +11,6 @@ const LINKS = [
   { href: "/queue", label: "Queues" },
   { href: "/review", label: "Review" },
   { href: "/simulations", label: "Simulations" },
-  { href: "/docs", label: "Help" },
 ];
 
 export function NavLinks() {
