@@ -152,8 +152,7 @@ export async function getReviewNowSec(): Promise<number> {
 
 /** The default period by the app clock, for the page's controls and the what-if form. */
 export async function getDefaultReviewPeriod(): Promise<ReviewPeriod> {
-  const db = getDb();
-  return loadDefaultPeriod(db, Math.floor((await getNow(db)).getTime() / 1000));
+  return loadDefaultPeriod(getDb(), await getReviewNowSec());
 }
 
 /** "allot-review-2026-10-h100.csv": the period (month or days) and the cluster, if one. */

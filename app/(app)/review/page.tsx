@@ -100,6 +100,8 @@ export default async function ReviewPage({
     (focusBranch?.isLeaf ? focusBranch.parentId : focusBranch?.id) ?? rows[0]?.id ?? "";
   const previous = period.month ? monthPeriod(shiftMonth(period.month, -1)) : null;
   const next = period.month ? monthPeriod(shiftMonth(period.month, 1)) : null;
+  // An empty period may simply lie ahead (the clock is read only then).
+  const isAhead = !review.hasData && period.fromSec > (await getReviewNowSec());
   return (
     <div className="review-page">
       <div className="page-head section-head">
@@ -172,7 +174,7 @@ export default async function ReviewPage({
         </>
       ) : (
         <p className="card">
-          {period.fromSec > (await getReviewNowSec())
+          {isAhead
             ? `${formatPeriod(period)} has not begun yet, so no usage is recorded for it; pick another period.`
             : `No usage was recorded for ${formatPeriod(period)}${review.cluster ? ` on ${review.cluster}` : ""}. Roll-ups start with the first hour the scheduler ran; pick another period.`}
         </p>
