@@ -11,9 +11,9 @@ const DIR = mkdtempSync(path.join(tmpdir(), "allot-simulate-"));
 
 const file = (name: string) => path.join(DIR, name);
 
-describe("allot simulate --threads", () => {
-  afterAll(() => rmSync(DIR, { recursive: true, force: true }));
+afterAll(() => rmSync(DIR, { recursive: true, force: true }));
 
+describe("allot simulate --threads", () => {
   it("writes the same report, timeline and summary on 1 and 2 threads, with progress on a terminal", async () => {
     // The lab profile on a smaller fleet, so that both schedulers take a second or two.
     const scenario = generateLabScenario({
@@ -92,5 +92,37 @@ describe("allot simulate --threads", () => {
     expect((await run(["simulate", "--help"])).stdout).toMatch(
       /--threads <n> +simulate on n worker threads, one task per scheduler and cluster/,
     );
+  });
+});
+
+describe("allot simulate --scheduler", () => {
+  it("takes a list of policies, reference among them, and writes one report per name", async () => {
+    writeFileSync(file("list.json"), readFileSync("lib/sim/testdata/debug-vs-hog.json"));
+    const out = file("list-report.json");
+    const result = await run([
+      "simulate",
+      file("list.json"),
+      "--scheduler",
+      "baseline,reference,allocation",
+      "--out",
+      out,
+    ]);
+    expect(result.code).toBe(0);
+    const report = JSON.parse(readFileSync(out, "utf8"));
+    expect(Object.keys(report)).toEqual(["baseline", "reference", "allocation"]);
+    // The reference pass decides what the fast pass decides.
+    expect({ ...report.reference, scheduler: "allocation" }).toEqual(report.allocation);
+    expect(result.stdout).toMatch(/^reference\s/m);
+  });
+
+  it("refuses an unknown or repeated name, saying which names it takes", async () => {
+    writeFileSync(file("list.json"), readFileSync("lib/sim/testdata/debug-vs-hog.json"));
+    for (const value of ["fifo", "baseline,fifo", "allocation,allocation", ""]) {
+      expect(await run(["simulate", file("list.json"), "--scheduler", value])).toEqual({
+        code: 2,
+        stdout: "",
+        stderr: `allot: simulate: --scheduler must be allocation, baseline, reference, both, or a list of them without repeats, got "${value}"\n`,
+      });
+    }
   });
 });

@@ -20,8 +20,11 @@ export const SIMULATE_HELP = `Usage: allot simulate <scenario.json> [options]
 Runs the event-driven simulator on a scenario and prints a summary table.
 
 Options:
-  --scheduler <name>  allocation (default), baseline, or both
-  --out <file>        write the JSON report (docs/simulator.md); with both: { baseline, allocation }
+  --scheduler <name>  allocation (default), baseline, both (baseline,allocation), reference, or a
+                      comma-separated list of them. reference makes allocation's decisions with
+                      the engine's reference pass: slower, for trying a rule written there
+  --out <file>        write the JSON report (docs/simulator.md); with several schedulers, one
+                      report per name: { baseline, allocation }
   --horizon <d>       stop at this moment (e.g. 30d) instead of the scenario's horizon
   --timeline <file>   write per-GPU run segments (cluster, node, GPU indexes, start, end, job,
                       budget, allocated, end reason) for a timeline picture
@@ -78,6 +81,18 @@ function summarise(reports: SimulationReport[]): string {
   return `${summary}${legend}\n${waits}`;
 }
 
+/** The `--scheduler` value as policy names: one name, `both`, or a comma-separated list. */
+function parseSchedulers(choice: string): SchedulerName[] {
+  const names = choice === "both" ? ["baseline", "allocation"] : choice.split(",");
+  const unknown = names.find((name) => !Object.hasOwn(SCHEDULERS, name));
+  if (unknown !== undefined || new Set(names).size !== names.length) {
+    throw new UsageError(
+      `simulate: --scheduler must be allocation, baseline, reference, both, or a list of them without repeats, got "${choice}"`,
+    );
+  }
+  return names as SchedulerName[];
+}
+
 /** `allot simulate`: resolves to the exit code. */
 export async function runSimulateCommand(argv: string[], io: CliIo): Promise<number> {
   const args = parseCommandArgs("simulate", argv, {
@@ -92,12 +107,7 @@ export async function runSimulateCommand(argv: string[], io: CliIo): Promise<num
     return 0;
   }
   const [path] = expectPositionals("simulate", args, ["scenario"]);
-  const choice = (args.values.scheduler as string | undefined) ?? "allocation";
-  if (choice !== "both" && !(choice in SCHEDULERS)) {
-    throw new UsageError(
-      `simulate: --scheduler must be allocation, baseline or both, got "${choice}"`,
-    );
-  }
+  const names = parseSchedulers((args.values.scheduler as string | undefined) ?? "allocation");
   const threadsFlag = args.values.threads as string | undefined;
   const requestedThreads =
     threadsFlag === undefined
@@ -109,8 +119,6 @@ export async function runSimulateCommand(argv: string[], io: CliIo): Promise<num
     horizon === undefined
       ? loaded
       : { ...loaded, horizonSec: parseDurationFlag("simulate", "horizon", horizon) };
-  const names: SchedulerName[] =
-    choice === "both" ? ["baseline", "allocation"] : [choice as SchedulerName];
   const threads = chooseThreadCount(
     { jobs: scenario.jobs.length, clusters: scenario.clusters.length, schedulers: names },
     requestedThreads,

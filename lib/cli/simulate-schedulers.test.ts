@@ -32,9 +32,12 @@ describe("chooseThreadCount", () => {
     );
   });
 
-  it("counts a baseline job as 1/8 of an allocation job", () => {
+  it("counts a baseline job as 1/8 of an allocation job, a reference job as 6", () => {
     const baseline = { clusters: 3, schedulers: ["baseline" as const] };
-    expect(JOB_COST).toEqual({ allocation: 1, baseline: 0.125 });
+    expect(JOB_COST).toEqual({ allocation: 1, baseline: 0.125, reference: 6 });
+    const reference = { clusters: 3, schedulers: ["reference" as const] };
+    expect(chooseThreadCount({ ...reference, jobs: 8_333 }, undefined, 4)).toBe(1);
+    expect(chooseThreadCount({ ...reference, jobs: 8_334 }, undefined, 4)).toBe(2);
     expect(chooseThreadCount({ ...baseline, jobs: 399_999 }, undefined, 4)).toBe(1);
     expect(chooseThreadCount({ ...baseline, jobs: 400_000 }, undefined, 4)).toBe(2);
     expect(chooseThreadCount({ ...baseline, jobs: 969_017 }, undefined, 4)).toBe(2); // the year

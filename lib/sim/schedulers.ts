@@ -1,5 +1,6 @@
 import { createAllocationScheduler } from "./allocation-scheduler";
 import { createBaselineScheduler } from "./baseline-scheduler";
+import { createReferenceScheduler } from "./reference-scheduler";
 import type { SchedulerFactory } from "./scheduler";
 
 /**
@@ -9,7 +10,8 @@ import type { SchedulerFactory } from "./scheduler";
 export const SCHEDULERS = {
   allocation: createAllocationScheduler,
   baseline: createBaselineScheduler,
+  reference: createReferenceScheduler,
 } satisfies Record<string, SchedulerFactory>;
 
-/** Name of a known policy: `allocation` or `baseline`. */
+/** Name of a known policy: `allocation`, `baseline` or `reference` (allocation's decisions by the reference pass). */
 export type SchedulerName = keyof typeof SCHEDULERS;
