@@ -48,6 +48,17 @@ describe("setChildrenSchema", () => {
     ]);
   });
 
+  it("refuses unknown keys, in the body and in a child, naming where they are", () => {
+    expect(issuesOf({ ...VALID, reasn: "typo" })).toEqual([
+      { path: "(body)", message: 'Unrecognized key: "reasn"' },
+    ]);
+    const children = [{ name: "a", weight: 1, share: 0.5 }];
+    expect(issuesOf({ ...VALID, children })).toEqual([
+      { path: "children.0", message: 'Unrecognized key: "share"' },
+    ]);
+    expect(personSchema.safeParse({ email: "a@b.org", role: "lead" }).success).toBe(false);
+  });
+
   it("refuses infinite and non-numeric weights", () => {
     expect(issuesOf({ ...VALID, children: [{ name: "a", weight: Infinity }] })).toEqual([
       { path: "children.0.weight", message: expect.any(String) },

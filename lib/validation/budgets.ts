@@ -31,15 +31,18 @@ export const weightSchema = z
 /** A node's id in a body (a child of an edit); path parameters go through parsePathParams. */
 export const nodeIdSchema = lineString().trim().min(1).max(64);
 
-export const childEditSchema = z.object({
+export const childEditSchema = z.strictObject({
   id: nodeIdSchema.optional(),
   name: budgetNameSchema,
   weight: weightSchema,
 });
 
-/** Body of PUT /api/v1/budgets/{nodeId}/children. Omitted children are removed. */
+/**
+ * Body of PUT /api/v1/budgets/{nodeId}/children. Omitted children are removed. Unknown keys are
+ * refused, as in every other body: a misspelt field would otherwise be dropped in silence.
+ */
 export const setChildrenSchema = z
-  .object({
+  .strictObject({
     version: int4({
       error: "Send the version you edited.",
       min: 1,
@@ -84,7 +87,7 @@ export type SetChildrenInput = z.infer<typeof setChildrenSchema>;
 export type ChildEdit = z.infer<typeof childEditSchema>;
 
 /** Body of POST and DELETE on /members and /leads: the person, by email. */
-export const personSchema = z.object({
+export const personSchema = z.strictObject({
   email: lineString({ error: "Enter an email address." })
     .trim()
     .toLowerCase()
