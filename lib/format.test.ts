@@ -31,6 +31,10 @@ describe("formats", () => {
     expect(formatWeight(40)).toBe("40");
     expect(formatWeight(2.5)).toBe("2.5");
     expect(formatWeight(1 / 3)).toBe("0.3333");
+    // A weight above 0 never reads as 0: it is owed GPU time, a weight of 0 is not.
+    expect(formatWeight(0.000001)).toBe("0.000001");
+    expect(formatWeight(0.00001234567)).toBe("0.00001235");
+    expect(formatWeight(1e-9)).toBe("1e-9");
   });
 
   it("shows instants in one format, in UTC, from an ISO string, seconds or a Date", () => {

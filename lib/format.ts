@@ -59,9 +59,11 @@ export function formatBudgetCounts(leafCount: number, nodeCount: number): string
   return `${leaves}, ${formatInteger(nodeCount)} ${nodeCount === 1 ? "node" : "nodes"} in the tree`;
 }
 
-/** A weight as typed: no trailing zeros. */
+/** A weight as typed: no trailing zeros, 4 decimals, and never "0" for a weight above 0. */
 export function formatWeight(weight: number): string {
-  return Number.isInteger(weight) ? String(weight) : String(Number(weight.toFixed(4)));
+  if (Number.isInteger(weight)) return String(weight);
+  const rounded = Number(weight.toFixed(4));
+  return rounded === 0 ? String(Number(weight.toPrecision(4))) : String(rounded);
 }
 
 const DAY_SEC = 86_400;
