@@ -1,0 +1,67 @@
+// The phrases every explanation is written with (times, budgets with their usage, rank
+// comparisons, outcomes), built once per call from the caller's options.
+import { formatDuration, formatOffset, type TimeFormatter } from "./format-time";
+import type { BudgetRef, Parting } from "./reasons";
+
+/** How explanations write times and budgets. */
+export type ExplainOptions = {
+  /** Points in time (default `formatOffset`, e.g. "+2h05m"; `formatUtcClock` gives "14:05"). */
+  formatTime?: TimeFormatter;
+  /** Lengths of time (default `formatDuration`, e.g. "2 h"). */
+  formatDuration?: TimeFormatter;
+  /** How a budget is named (default its path, e.g. "llm/pretrain"). */
+  budgetLabel?: (budget: BudgetRef) => string;
+  /** What the usage ratio is relative to (default "weekly share", right for a 7-day window). */
+  shareLabel?: string;
+};
+
+/** `count` with the noun that fits it: plural(1, "GPU", "GPUs") is "1 GPU", 3 gives "3 GPUs". */
+export function plural(count: number, one: string, many: string): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+/** The phrases explanations are written with, for one set of options. */
+export type Words = ReturnType<typeof wordsFor>;
+
+export function wordsFor(options: ExplainOptions) {
+  const time = options.formatTime ?? formatOffset;
+  const duration = options.formatDuration ?? formatDuration;
+  const label = options.budgetLabel ?? ((budget: BudgetRef) => budget.path);
+  const shareLabel = options.shareLabel ?? "weekly share";
+  const percent = (ratio: number | null): string =>
+    ratio === null ? "no share" : `${Math.round(ratio * 100)}%`;
+  const withUsage = (budget: BudgetRef): string =>
+    `${label(budget)} (at ${percent(budget.usageRatio)} of its ${shareLabel})`;
+  const above = (count: number): string =>
+    count === 0
+      ? "no budget ranks above yours"
+      : `${plural(count, "budget ranks", "budgets rank")} above yours`;
+  const shape = (needGpus: number, isWholeNodes: boolean): string =>
+    `needs ${plural(needGpus, "GPU", "GPUs")} ${isWholeNodes ? "on whole nodes" : "on one node"}`;
+  // The comparison that decided between two budgets (docs/ranking.md): where their paths part,
+  // both sides' usage there, then the leaves' own figures. Siblings are their own parting.
+  const isSiblings = (parting: Parting, higher: BudgetRef, lower: BudgetRef): boolean =>
+    parting.higher.path === higher.path && parting.lower.path === lower.path;
+  const partingLead = (parting: Parting): string =>
+    `${parting.higher.path} (at ${percent(parting.higher.usageRatio)} of its ${shareLabel}) ` +
+    `ranks above ${parting.lower.path} (at ${percent(parting.lower.usageRatio)}), where the ` +
+    `two budgets' branches part, so `;
+  const compare = (
+    higher: BudgetRef,
+    lower: BudgetRef,
+    parting: Parting | null | undefined,
+    verb = "ranks above",
+  ): string => {
+    const leaves = `${withUsage(higher)} ${verb} ${label(lower)} (at ${percent(lower.usageRatio)})`;
+    if (!parting) return leaves;
+    return isSiblings(parting, higher, lower)
+      ? `${leaves}, its sibling, so their own figures decide`
+      : partingLead(parting) + leaves;
+  };
+  const outcome = (value: "requeued" | "preempted"): string =>
+    value === "requeued"
+      ? "The job was requeued with its remaining work."
+      : "The job is not resumable and ends as preempted.";
+
+  return { time, duration, label, percent, withUsage, above, shape, isSiblings, compare, outcome };
+}
