@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { sameOrigin, signInAs, waitForHydration } from "./fixtures";
+import { formatGpuHoursNumber } from "../lib/format";
 
 type ApiNode = { id: string; parentId: string | null; path: string; name: string; weight: number };
 
@@ -99,7 +100,7 @@ test("a program lead drafts a split, replays today's demand under it, and adopts
   ).rows.find((row) => row.id === language.id)!;
   const happenedRow = results.getByRole("row", { name: /language \(all\), What happened/ });
   await expect(happenedRow.getByRole("cell").nth(2)).toHaveText(
-    Math.round(reviewRow.entitledGpuHours).toLocaleString("en-US"),
+    formatGpuHoursNumber(reviewRow.entitledGpuHours),
   );
 
   // Again with the control: the current split replayed beside the draft.

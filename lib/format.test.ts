@@ -10,6 +10,7 @@ import {
   formatShare,
   formatSimMoment,
   formatWait,
+  formatGpuHoursNumber,
   formatWeight,
   formatWholePercent,
 } from "./format";
@@ -110,5 +111,13 @@ describe("numbers, shares and waits", () => {
     expect(formatWait(12_600)).toBe("3.5 h");
     expect(formatWait(43_200)).toBe("12 h");
     expect(formatWait(181_440)).toBe("2.1 d");
+  });
+
+  it("writes GPU-hours whole from 10 up and with one decimal under it", () => {
+    expect(formatGpuHoursNumber(1234.4)).toBe("1,234");
+    expect(formatGpuHoursNumber(9.96)).toBe("10");
+    expect(formatGpuHoursNumber(9.94)).toBe("9.9");
+    expect(formatGpuHoursNumber(0.43)).toBe("0.4");
+    expect(formatGpuHoursNumber(0)).toBe("0");
   });
 });

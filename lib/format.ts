@@ -21,6 +21,17 @@ export function formatInteger(value: number): string {
   return formatNumber(value, 0);
 }
 
+/**
+ * GPU-hours in a table's cell: whole from 10 up, one decimal under 10 (and above 0), so that a
+ * budget owed 0.4 GPU-hours does not read "0" beside a fulfilment of 67%.
+ *
+ * @example formatGpuHoursNumber(1234.4) // "1,234"; formatGpuHoursNumber(0.43) // "0.4"
+ */
+export function formatGpuHoursNumber(gpuHours: number): string {
+  const isSmall = gpuHours !== 0 && Math.abs(gpuHours) < 9.95;
+  return formatNumber(gpuHours, isSmall ? 1 : 0);
+}
+
 /** GPU-hours as charts' tooltips show them: 1234.4 -> "1,234 GPU-h". */
 export function formatGpuHours(gpuHours: number): string {
   return `${formatInteger(gpuHours)} GPU-h`;

@@ -3,7 +3,7 @@
 import { useMemo } from "react";
 import { TreeRowName, useOpenBranches } from "@/components/budget-tree/tree-fold";
 import { visibleRows } from "@/components/budget-tree/tree-model";
-import { formatInteger, formatPercent, formatWait } from "@/lib/format";
+import { formatGpuHoursNumber, formatInteger, formatPercent, formatWait } from "@/lib/format";
 import { focusFirst, type ReviewRow, type WaitSummary } from "@/lib/reports/review-table";
 import { isUnderServed } from "./review-format";
 import { ScrollRegion } from "@/components/layout/scroll-region";
@@ -150,10 +150,10 @@ export function ReviewTable({
                 </TreeRowName>
               </th>
               <td className="num">{formatPercent(row.effectiveShare)}</td>
-              <td className="num">{formatInteger(row.entitledGpuHours)}</td>
-              <td className="num">{formatInteger(row.workConservingGpuHours)}</td>
-              <td className="num">{formatInteger(row.receivedAllocatedGpuHours)}</td>
-              <td className="num">{formatInteger(row.receivedUnallocatedGpuHours)}</td>
+              <td className="num">{formatGpuHoursNumber(row.entitledGpuHours)}</td>
+              <td className="num">{formatGpuHoursNumber(row.workConservingGpuHours)}</td>
+              <td className="num">{formatGpuHoursNumber(row.receivedAllocatedGpuHours)}</td>
+              <td className="num">{formatGpuHoursNumber(row.receivedUnallocatedGpuHours)}</td>
               <td className="num">
                 <Fulfilment value={row.fulfilment} isShort={isUnderServed(row)} />
               </td>

@@ -1,5 +1,5 @@
 import type { SimulationSummary } from "@/lib/simulations/summary";
-import { formatInteger, formatShare } from "@/lib/format";
+import { formatGpuHoursNumber, formatInteger, formatShare } from "@/lib/format";
 import { ScrollRegion } from "@/components/layout/scroll-region";
 
 /** Per budget: share, entitled and received GPU-hours, fulfilment and preemptions, both runs. */
@@ -52,10 +52,10 @@ export function BudgetTable({ summary }: { summary: SimulationSummary }) {
                   <td className="num">{formatShare(share)}</td>
                   {names.flatMap((name) => [
                     <td key={`${name}-e`} className="num">
-                      {formatInteger(row[name]?.entitledGpuHours ?? 0)}
+                      {formatGpuHoursNumber(row[name]?.entitledGpuHours ?? 0)}
                     </td>,
                     <td key={`${name}-r`} className="num">
-                      {formatInteger(row[name]?.receivedGpuHours ?? 0)}
+                      {formatGpuHoursNumber(row[name]?.receivedGpuHours ?? 0)}
                     </td>,
                     <td key={`${name}-f`} className="num">
                       {formatShare(row[name]?.fulfilment ?? null)}

@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { Fragment } from "react";
 import { ProgressCard } from "@/components/simulations/progress-card";
-import { formatInteger, formatShare, formatWait } from "@/lib/format";
+import { formatGpuHoursNumber, formatInteger, formatShare, formatWait } from "@/lib/format";
 import type { Figures, WhatIfRow } from "@/lib/simulations/what-if/compare";
 import type { WhatIfSummary } from "@/lib/simulations/what-if/summary";
 import { WhatIfChart } from "./what-if-chart";
@@ -210,9 +210,9 @@ function FigureRow({
         {label}
       </td>
       <td className="num">{figures ? formatShare(figures.effectiveShare) : "–"}</td>
-      <td className="num">{figures ? formatInteger(figures.entitledGpuHours) : "–"}</td>
-      <td className="num">{figures ? formatInteger(figures.receivedGpuHours) : "–"}</td>
-      <td className="num">{figures ? formatInteger(figures.unallocatedGpuHours) : "–"}</td>
+      <td className="num">{figures ? formatGpuHoursNumber(figures.entitledGpuHours) : "–"}</td>
+      <td className="num">{figures ? formatGpuHoursNumber(figures.receivedGpuHours) : "–"}</td>
+      <td className="num">{figures ? formatGpuHoursNumber(figures.unallocatedGpuHours) : "–"}</td>
       <td className="num">{figures ? formatShare(figures.fulfilment) : "–"}</td>
       {classes.map((jobClass) => {
         const wait = figures?.waits[jobClass];
