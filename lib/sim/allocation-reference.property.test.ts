@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { rankBudgets, runReferencePass, validateBudgetTree } from "../engine";
+import { validateBudgetTree } from "../engine";
 import { createAllocationScheduler } from "./allocation-scheduler";
+import { runReferenceOnView } from "./reference-scheduler";
 import { parseScenario } from "./scenario";
 import type { SchedulerFactory } from "./scheduler";
 import { runSimulation } from "./simulate";
@@ -64,19 +65,7 @@ const checkedAgainstReference = (seen: { passes: number; decided: number }): Sch
       name: inner.name,
       plan(view) {
         const plan = inner.plan(view);
-        const ranking = rankBudgets(tree, view.usageByLeaf, {
-          capacityGpus: view.cluster.nodes.reduce((sum, node) => sum + node.gpus, 0),
-          windowSec: view.cluster.lookbackSec,
-        });
-        const expected = runReferencePass({
-          cluster: view.cluster,
-          nowSec: view.nowSec,
-          tree,
-          ranking,
-          runs: view.running,
-          pending: view.pending,
-          describeWaits: false,
-        });
+        const expected = runReferenceOnView(tree, view);
         expect(plan.starts).toEqual(expected.starts);
         expect(plan.preemptions).toEqual(expected.preemptions);
         seen.passes += 1;

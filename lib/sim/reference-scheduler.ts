@@ -1,7 +1,35 @@
-import { rankBudgets, runReferencePass, validateBudgetTree } from "../engine";
+import {
+  rankBudgets,
+  runReferencePass,
+  validateBudgetTree,
+  type BudgetTree,
+  type SchedulePassResult,
+} from "../engine";
 import { RERANK_INTERVAL_SEC } from "./allocation-scheduler";
 import type { Scenario, SimCluster } from "./scenario";
-import type { Scheduler } from "./scheduler";
+import type { Scheduler, SchedulerView } from "./scheduler";
+
+/**
+ * The reference pass on one moment of the simulator: the view's lists, ranked on its usage
+ * window. Shared with the property test that holds the fast path to it.
+ *
+ * @example runReferenceOnView(tree, view).starts
+ */
+export function runReferenceOnView(tree: BudgetTree, view: SchedulerView): SchedulePassResult {
+  const ranking = rankBudgets(tree, view.usageByLeaf, {
+    capacityGpus: view.cluster.nodes.reduce((sum, node) => sum + node.gpus, 0),
+    windowSec: view.cluster.lookbackSec,
+  });
+  return runReferencePass({
+    cluster: view.cluster,
+    nowSec: view.nowSec,
+    tree,
+    ranking,
+    runs: view.running,
+    pending: view.pending,
+    describeWaits: false,
+  });
+}
 
 /**
  * The budget policy decided by the engine's reference pass (`runReferencePass`) at every pass,
@@ -22,19 +50,7 @@ export function createReferenceScheduler(scenario: Scenario, _cluster: SimCluste
   return {
     name: "reference",
     plan(view) {
-      const ranking = rankBudgets(tree, view.usageByLeaf, {
-        capacityGpus: view.cluster.nodes.reduce((sum, node) => sum + node.gpus, 0),
-        windowSec: view.cluster.lookbackSec,
-      });
-      const result = runReferencePass({
-        cluster: view.cluster,
-        nowSec: view.nowSec,
-        tree,
-        ranking,
-        runs: view.running,
-        pending: view.pending,
-        describeWaits: false,
-      });
+      const result = runReferenceOnView(tree, view);
       const isWaitingForGpus = result.waitingCounts.allocated > 0;
       return {
         starts: result.starts,
