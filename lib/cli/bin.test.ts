@@ -21,6 +21,20 @@ function runBin(argv: string[]) {
 describe("the allot bin", () => {
   afterAll(() => rmSync(DIR, { recursive: true, force: true }));
 
+  it("stops quietly when its reader closes the pipe early (| head)", () => {
+    // A week of the lab is megabytes of JSON on stdout; head takes 100 bytes and closes the pipe.
+    const child = spawnSync(
+      "bash",
+      [
+        "-c",
+        `"${process.execPath}" "${BIN}" generate --profile lab --days 7 --seed 2 | head -c 100 >/dev/null; echo "\${PIPESTATUS[0]}"`,
+      ],
+      { encoding: "utf8", cwd: DIR },
+    );
+    expect(child.stderr).toBe("");
+    expect(child.stdout).toBe("0\n");
+  }, 60_000);
+
   it("runs the command line from its bundle: the outputs of this process, threads included", async () => {
     const scenario = generateLabScenario({
       days: 2,

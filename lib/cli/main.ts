@@ -129,8 +129,20 @@ export function createProcessLiveDeps(): LiveDeps {
   };
 }
 
+/**
+ * A reader that stops early (`allot shares ... | head`) closes the pipe: the command stops
+ * quietly, as Unix tools do, instead of dying on EPIPE with a stack trace.
+ */
+function stopOnClosedPipe(stream: NodeJS.WriteStream): void {
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+    process.exit(0);
+  });
+}
+
 /** The real process's io: standard streams and the file system. */
 export function createProcessIo(): CliIo {
+  stopOnClosedPipe(process.stdout);
   return {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
