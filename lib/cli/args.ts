@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { parseDurationSec } from "../sim";
+import { MAX_DURATION_SEC, parseDurationSec } from "../sim";
 import { UsageError } from "./io";
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
@@ -52,6 +52,9 @@ export function parseDurationFlag(command: string, name: string, text: string): 
     throw new UsageError(
       `${command}: --${name} "${text}" is not a duration (e.g. 90s, 15m, 8h, 7d)`,
     );
+  }
+  if (sec > MAX_DURATION_SEC) {
+    throw new UsageError(`${command}: --${name} "${text}" is longer than five years (1830d)`);
   }
   return sec;
 }

@@ -53,6 +53,10 @@ describe("allot command line", () => {
     expect((await run(["shares", SCENARIO_PATH, "--at", "soon"])).stderr).toBe(
       'allot: shares: --at "soon" is not a duration (e.g. 90s, 15m, 8h, 7d)\n',
     );
+    expect(await run(["simulate", SCENARIO_PATH, "--horizon", "99999999999d"])).toMatchObject({
+      code: 2,
+      stderr: 'allot: simulate: --horizon "99999999999d" is longer than five years (1830d)\n',
+    });
     expect((await run(["queue", SCENARIO_PATH, "--at", "1h"])).stderr).toBe(
       "allot: queue: --cluster is required\n",
     );

@@ -3,6 +3,13 @@ const UNIT_SEC: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400, w: 6
 
 const DURATION_PATTERN = /^(\d+(?:\.\d+)?)(s|m|h|d|w)$/;
 
+/**
+ * The longest duration a scenario or a command's flag may give: five years. The simulator keeps
+ * hourly figures over its whole run; a million-day horizon or job would exhaust memory long
+ * before it said anything (the "year" benchmark is 366 days).
+ */
+export const MAX_DURATION_SEC = 5 * 366 * 86_400;
+
 /** A duration as a scenario writes it: seconds, or a string such as `"90s"`, `"15m"`, `"8h"`, `"7d"`. */
 export type DurationInput = number | string;
 

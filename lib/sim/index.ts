@@ -7,6 +7,7 @@
 export {
   formatDurationSec,
   formatHumanDuration,
+  MAX_DURATION_SEC,
   parseDurationSec,
   type DurationInput,
 } from "./duration";

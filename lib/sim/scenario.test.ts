@@ -166,6 +166,24 @@ describe("parseScenario", () => {
     ]);
   });
 
+  it("refuses durations over five years, which would exhaust memory before any answer", () => {
+    const job = base.jobs[0]!;
+    const long = {
+      ...base,
+      horizon: "1831d",
+      jobs: [
+        { ...job, work: "99999999d" },
+        { ...job, id: "j2", work: 1e300 },
+        { ...job, id: "j3", work: "1830d" },
+      ],
+    };
+    expect(issuesOf(long)).toEqual([
+      `horizon: "1831d" is longer than the simulator's limit of 1830d (five years)`,
+      `jobs[0].work: "99999999d" is longer than the simulator's limit of 1830d (five years)`,
+      "jobs[1].work: 1e+300 is longer than the simulator's limit of 1830d (five years)",
+    ]);
+  });
+
   it("reports duplicate sibling names and slashes in names", () => {
     const tree = { name: "lab", children: [{ name: "a" }, { name: "a" }, { name: "b/c" }] };
     expect(issuesOf({ ...base, tree, jobs: [] })).toEqual([

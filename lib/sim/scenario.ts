@@ -1,5 +1,5 @@
 import type { BudgetNode, JobClass, NodeHealth, Priority } from "../engine/types";
-import { formatDurationSec, parseDurationSec } from "./duration";
+import { formatDurationSec, MAX_DURATION_SEC, parseDurationSec } from "./duration";
 import type { z } from "zod";
 import { compareIssues, toIssues, type ScenarioIssue } from "./scenario-issues";
 import { flattenTree, ROOT_ID } from "./scenario-tree";
@@ -142,6 +142,13 @@ function normaliseScenario(file: ParsedScenarioFile): ScenarioResult {
       issues.push({
         path,
         message: `${shown} is not a duration (seconds, or "90s", "15m", "8h", "7d")`,
+      });
+      return fallback;
+    }
+    if (sec > MAX_DURATION_SEC) {
+      issues.push({
+        path,
+        message: `${JSON.stringify(value)} is longer than the simulator's limit of ${formatDurationSec(MAX_DURATION_SEC)} (five years)`,
       });
       return fallback;
     }
