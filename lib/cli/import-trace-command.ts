@@ -25,7 +25,7 @@ function parseWeights(text: string | undefined): PhillyWeights {
   for (const part of text.split(",")) {
     const [name, value] = part.split("=");
     const weight = Number(value);
-    if (!name || value === undefined || !Number.isFinite(weight) || weight < 0) {
+    if (!name || !value?.trim() || !Number.isFinite(weight) || weight < 0) {
       throw new UsageError(
         `import-trace: --weights "${part}" is not name=weight (a non-negative number)`,
       );
@@ -33,6 +33,24 @@ function parseWeights(text: string | undefined): PhillyWeights {
     weights[name] = weight;
   }
   return { kind: "given", weights };
+}
+
+/**
+ * Every name given a weight must be a virtual cluster of the trace: a misspelt one would leave
+ * every budget at weight 0, owed nothing, and the simulation would say nothing of it.
+ */
+function checkWeightNames(
+  weights: Record<string, number>,
+  rows: readonly { virtualCluster: string }[],
+): void {
+  const known = new Set(rows.map((row) => row.virtualCluster));
+  const unknown = Object.keys(weights).filter((name) => !known.has(name));
+  if (unknown.length === 0) return;
+  const listed = [...known].sort();
+  const shown = listed.slice(0, 8).join(", ") + (listed.length > 8 ? ", ..." : "");
+  throw new UsageError(
+    `import-trace: --weights names ${unknown.map((name) => `"${name}"`).join(", ")}, not a virtual cluster of the trace (it has ${listed.length}: ${shown})`,
+  );
 }
 
 /** `allot import-trace`: returns the exit code. */
@@ -69,6 +87,7 @@ export function runImportTraceCommand(argv: string[], io: CliIo): number {
       [`${path}: ${parsed.issues.length} bad lines`, ...shown, ...more].join("\n"),
     );
   }
+  if (weights.kind === "given") checkWeightNames(weights.weights, parsed.rows);
   const text = `${JSON.stringify(convertPhillyTrace(parsed.rows, { gpus, weights }), null, 1)}\n`;
   if (typeof args.values.out === "string") writeOutput(io, args.values.out, text);
   else io.stdout(text);

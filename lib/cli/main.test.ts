@@ -184,5 +184,20 @@ describe("allot command line", () => {
     const philly = await run(["import-trace", "philly", "p.csv", "--gpus", "16"], { "p.csv": csv });
     expect(philly.code).toBe(0);
     expect(JSON.parse(philly.stdout).jobs).toHaveLength(1);
+    // Weights name the trace's virtual clusters; a misspelt one would leave every budget at 0.
+    const weighed = (weights: string) =>
+      run(["import-trace", "philly", "p.csv", "--gpus", "16", "--weights", weights], {
+        "p.csv": csv,
+      });
+    expect(JSON.parse((await weighed("a=3")).stdout).tree.children[0].weight).toBe(3);
+    expect(await weighed("nosuch=3")).toMatchObject({
+      code: 2,
+      stdout: "",
+      stderr:
+        'allot: import-trace: --weights names "nosuch", not a virtual cluster of the trace (it has 1: a)\n',
+    });
+    expect((await weighed("a=")).stderr).toBe(
+      'allot: import-trace: --weights "a=" is not name=weight (a non-negative number)\n',
+    );
   });
 });
