@@ -33,7 +33,7 @@ function rowsFor(summary: SimulationSummary): Row[] {
       hint: "received / entitled, capped by demand",
       value: (s) => formatShare(s.fulfilment),
       better: "higher",
-      raw: (s) => s.fulfilment,
+      raw: (s) => s.fulfilment ?? NaN,
     },
     {
       label: "Unallocated share",

@@ -164,8 +164,8 @@ describe("one history gives the same numbers everywhere", () => {
     expect(happened.fulfilment).toBe(labFulfilment);
     expect(happened.entitledGpuHours).toBe(lab.entitledGpuHours);
     expect(happened.receivedGpuHours).toBe(lab.receivedGpuHours);
-    expectRounded(sim.fulfilment, labFulfilment, 4);
-    expectRounded(sim.hourlyFulfilment, review.headline.hourlyFulfilment!, 4);
+    expectRounded(sim.fulfilment!, labFulfilment, 4);
+    expectRounded(sim.hourlyFulfilment!, review.headline.hourlyFulfilment!, 4);
     // "N of M funded budgets at 95% or more" counts the per-budget figure.
     const funded = sim.budgets.filter((budget) => budget.fulfilment !== null);
     expect(review.headline.fundedBudgets).toBe(funded.length);

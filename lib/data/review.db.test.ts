@@ -82,7 +82,7 @@ describe("a simulated history, stored and rolled up", () => {
     expect(compared).toBeGreaterThan(10);
     expect(review.report.headline.utilisation).toBeCloseTo(sim.utilisation, 4);
     expect(review.report.headline.unallocatedShare).toBeCloseTo(sim.unallocatedShare, 4);
-    expect(review.report.headline.fulfilment).toBeCloseTo(sim.fulfilment, 4);
+    expect(review.report.headline.fulfilment).toBeCloseTo(sim.fulfilment!, 4);
     const rootWaits = review.activity[review.report.nodes[0]!.id]!.waits;
     expect(
       Object.fromEntries(

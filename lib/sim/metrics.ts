@@ -238,10 +238,10 @@ export function buildReport(scenario: Scenario, result: SimulationResult): Simul
     horizonSec: roundTo(horizonSec, 3),
     utilisation: availableSec > 0 ? roundTo(busySec / availableSec, 4) : 0,
     unallocatedShare: busySec > 0 ? roundTo(unallocatedSec / busySec, 4) : 0,
-    fulfilment: labFulfilment === null ? 1 : roundTo(labFulfilment, 4),
-    hourlyFulfilment: sums.entitled > 0 ? roundTo(sums.fulfilled / sums.entitled, 4) : 1,
+    fulfilment: labFulfilment === null ? null : roundTo(labFulfilment, 4),
+    hourlyFulfilment: sums.entitled > 0 ? roundTo(sums.fulfilled / sums.entitled, 4) : null,
     workConservingFulfilment:
-      sums.workConserving > 0 ? roundTo(sums.workFulfilled / sums.workConserving, 4) : 1,
+      sums.workConserving > 0 ? roundTo(sums.workFulfilled / sums.workConserving, 4) : null,
     preemptions,
     automatedDrains: result.clusters.reduce((sum, cluster) => sum + cluster.automatedDrains, 0),
     classes: summariseClasses(jobs, horizonSec),

@@ -54,12 +54,15 @@ export type SimulationReport = {
   utilisation: number;
   /** Unallocated / all granted GPU-seconds. */
   unallocatedShare: number;
-  /** Over all funded leaves: sum of min(received, entitled) / sum of entitled (docs/fulfilment.md). */
-  fulfilment: number;
-  /** The hour-by-hour figure over all leaves and clusters. */
-  hourlyFulfilment: number;
-  /** Extra to docs/simulator.md: fulfilment against the work-conserving entitlement. */
-  workConservingFulfilment: number;
+  /**
+   * Over all funded leaves: sum of min(received, entitled) / sum of entitled (docs/fulfilment.md);
+   * null when no leaf was owed anything (no allocated demand), as a budget's is.
+   */
+  fulfilment: number | null;
+  /** The hour-by-hour figure over all leaves and clusters; null as `fulfilment`. */
+  hourlyFulfilment: number | null;
+  /** Extra to docs/simulator.md: fulfilment against the work-conserving entitlement; null as `fulfilment`. */
+  workConservingFulfilment: number | null;
   preemptions: number;
   automatedDrains: number;
   classes: Record<string, ClassSummary>;

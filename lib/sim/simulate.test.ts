@@ -176,6 +176,24 @@ describe("determinism", () => {
   });
 });
 
+describe("fulfilment when nothing was owed", () => {
+  it("is empty (null), not 100%, as a budget's is (docs/fulfilment.md)", () => {
+    // No job: no budget asked for an allocation, so none was owed anything.
+    const idle = load({ ...debugVsHog, jobs: [] });
+    for (const name of ["baseline", "allocation"] as const) {
+      const empty = report(idle, name);
+      expect(empty.budgets.every((budget) => budget.fulfilment === null)).toBe(true);
+      expect(empty).toMatchObject({
+        fulfilment: null,
+        hourlyFulfilment: null,
+        workConservingFulfilment: null,
+      });
+    }
+    // With demand, the same scenario has a figure.
+    expect(report(load(debugVsHog), "allocation").fulfilment).toBe(1);
+  });
+});
+
 describe("simulateClusters and mergeClusterOutcomes (clusters simulated apart, e.g. in threads)", () => {
   const clusters = [
     { name: "big", gpuType: "H100", nodes: 12, gpusPerNode: 8 },

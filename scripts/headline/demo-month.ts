@@ -5,6 +5,7 @@
 import { simulateLabHistory, HISTORY_DAYS } from "../../lib/demo/lab-history";
 import { buildLabOrg, DEMO_ORG_SEED } from "../../lib/demo/lab-org";
 import { buildReport } from "../../lib/sim";
+import { formatShare } from "../../lib/format";
 
 const DEMO_HISTORY_SEED = 2026;
 const args = process.argv.slice(2);
@@ -17,7 +18,7 @@ const report = buildReport(history.scenario, history.result);
 const funded = report.budgets.filter((b) => b.effectiveShare > 0 && b.fulfilment !== null);
 const atLeast95 = funded.filter((b) => b.fulfilment! >= 0.95).length;
 console.log(
-  `period fulfilment ${(report.fulfilment * 100).toFixed(1)}%, ${atLeast95} of ${funded.length} funded budgets at 95% or more, utilisation ${(report.utilisation * 100).toFixed(1)}%`,
+  `period fulfilment ${formatShare(report.fulfilment)}, ${atLeast95} of ${funded.length} funded budgets at 95% or more, utilisation ${(report.utilisation * 100).toFixed(1)}%`,
 );
 for (const b of [...funded].sort((a, b) => a.fulfilment! - b.fulfilment!).slice(0, 12)) {
   console.log(

@@ -241,7 +241,7 @@ describe("sim-tables", () => {
       const report = buildReport(scenario, runSimulation(scenario, SCHEDULERS[name]));
       const result = breakDownUnmet(scenario, report);
       const hourly = (result.entitledGpuHours - result.unmetGpuHours) / result.entitledGpuHours;
-      expect(hourly).toBeCloseTo(report.hourlyFulfilment, 4);
+      expect(hourly).toBeCloseTo(report.hourlyFulfilment!, 4);
     }
   });
 });

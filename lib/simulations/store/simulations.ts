@@ -11,7 +11,8 @@ const STALE_AFTER_MS = 15 * 60_000;
 /** Headline numbers of one scheduler, for lists. */
 export type SchedulerHeadline = {
   utilisation: number;
-  fulfilment: number;
+  /** Null when no budget was owed anything (docs/fulfilment.md). */
+  fulfilment: number | null;
   unallocatedShare: number;
   preemptions: number;
   waitP50Sec: Record<string, number>;

@@ -12,7 +12,8 @@ export type WhatIfOptions = { from: string; to: string; clusters: string[]; hasC
 /** Headline figures of one replay, all clusters of the run. */
 export type ReplayHeadline = {
   utilisation: number;
-  fulfilment: number;
+  /** Null when no budget was owed anything in the period (docs/fulfilment.md). */
+  fulfilment: number | null;
   unallocatedShare: number;
   preemptions: number;
 };
