@@ -154,6 +154,11 @@ describe("allot command line", () => {
     expect(json.jobs[0].explanation).toMatch(
       /^Started at day 1, 02:00 on node 0 .*after preempting 1 run: vision \(at \d+% of its weekly share\) ranks above llm \(at \d+%\), where the two budgets' branches part, so vision\/debugging/,
     );
+    // Unallocated work was never protected: its row says so once, not "No longer protected".
+    const free = await run(["queue", SCENARIO_PATH, "--at", "11h", "--cluster", "h100"]);
+    const scavenger = free.stdout.split("\n").find((line) => line.startsWith("scavenger"))!;
+    expect(scavenger).toContain("never protected");
+    expect(scavenger).not.toMatch(/[Pp]rotected for .* more|No longer protected/);
     // Then the tree as Fair Tree walks it: leaf ranks read down, each under its branch.
     expect(result.stdout).toContain("Budgets as Fair Tree ranks them");
     expect(json.tree.map((node: { path: string }) => node.path)).toEqual([

@@ -91,9 +91,12 @@ export function runQueueCommand(argv: string[], io: CliIo): number {
     const record = byId.get(run.jobId);
     const reason = record?.runs.at(-1)?.startReason;
     const isProtected = run.protectedUntilSec > atSec;
-    const protection = isProtected
-      ? ` Protected for ${formatHumanDuration(run.protectedUntilSec - atSec)} more.`
-      : " No longer protected.";
+    // Unallocated runs are never protected, which their start sentence already says.
+    const protection = !run.isAllocated
+      ? ""
+      : isProtected
+        ? ` Protected for ${formatHumanDuration(run.protectedUntilSec - atSec)} more.`
+        : " No longer protected.";
     rows.push({
       id: run.jobId,
       state: "running",
