@@ -17,7 +17,7 @@ export type ParsedArgs = {
 export function parseCommandArgs(command: string, argv: string[], options: Options): ParsedArgs {
   try {
     const parsed = parseArgs({
-      args: argv,
+      args: joinNegativeValues(argv, options),
       options: { ...options, help: { type: "boolean", short: "h" } },
       allowPositionals: true,
       strict: true,
@@ -35,6 +35,33 @@ export function parseCommandArgs(command: string, argv: string[], options: Optio
           : message.split("\n")[0];
     throw new UsageError(`${command}: ${what} (see allot ${command} --help)`);
   }
+}
+
+/**
+ * `--days -3` as `--days=-3`: parseArgs reads "-3" as an option and answers "needs a value";
+ * joined, the flag's own check says what it takes ("must be a whole number from 1 to 366, got
+ * "-3""). Only for string options followed by a negative number.
+ */
+function joinNegativeValues(argv: readonly string[], options: Options): string[] {
+  const isStringOption = (token: string): boolean => {
+    const long = token.startsWith("--") ? token.slice(2) : null;
+    if (long !== null) return options[long]?.type === "string";
+    if (!/^-[A-Za-z]$/.test(token)) return false;
+    return Object.values(options).some(
+      (option) => option.short === token[1] && option.type === "string",
+    );
+  };
+  const joined: string[] = [];
+  for (let at = 0; at < argv.length; at += 1) {
+    const token = argv[at]!;
+    const next = argv[at + 1];
+    if (next !== undefined && /^-\d/.test(next) && isStringOption(token)) {
+      // A short option takes its value attached (`-G-1`); a long one after "=".
+      joined.push(token.startsWith("--") ? `${token}=${next}` : `${token}${next}`);
+      at += 1;
+    } else joined.push(token);
+  }
+  return joined;
 }
 
 /** A string flag's value, or a {@link UsageError} when it is required and missing. */

@@ -53,6 +53,16 @@ describe("allot command line", () => {
     expect((await run(["shares", SCENARIO_PATH, "--at", "soon"])).stderr).toBe(
       'allot: shares: --at "soon" is not a duration (e.g. 90s, 15m, 8h, 7d)\n',
     );
+    // A negative value is the flag's value, answered by the flag's own check.
+    expect(
+      (await run(["generate", "--profile", "lab", "--days", "-3", "--seed", "1"])).stderr,
+    ).toBe('allot: generate: --days must be a whole number from 1 to 366, got "-3"\n');
+    expect((await run(["simulate", SCENARIO_PATH, "--horizon", "-1d"])).stderr).toBe(
+      'allot: simulate: --horizon "-1d" is not a duration (e.g. 90s, 15m, 8h, 7d)\n',
+    );
+    expect((await run(["simulate", SCENARIO_PATH, "--horizon", "-h"])).stderr).toBe(
+      "allot: simulate: option --horizon needs a value (see allot simulate --help)\n",
+    );
     expect(await run(["simulate", SCENARIO_PATH, "--horizon", "99999999999d"])).toMatchObject({
       code: 2,
       stderr: 'allot: simulate: --horizon "99999999999d" is longer than five years (1830d)\n',
