@@ -146,6 +146,14 @@ describe("allot command line", () => {
       fairShareFactor: 0.5,
     });
     expect(json.nodes[0]).toMatchObject({ path: "", levelFairShare: null, rank: null });
+    // Listed as Fair Tree visits them (the file has llm first): ranks read down the page.
+    expect(json.nodes.map((node: { path: string }) => node.path)).toEqual([
+      "",
+      "vision",
+      "vision/debugging",
+      "llm",
+      "llm/pretrain",
+    ]);
   });
 
   it("lists the queue with reasons", async () => {

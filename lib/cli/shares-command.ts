@@ -1,4 +1,4 @@
-import { fairShareFactor, rankBudgets } from "../engine";
+import { fairShareFactor, orderLikeFairTree, rankBudgets } from "../engine";
 import { formatNumber, formatShare, formatSimMoment } from "../format";
 import { expectPositionals, parseCommandArgs, parseDurationFlag, requireString } from "./args";
 import { pickCluster, simulateUntil } from "./cluster-moment";
@@ -11,7 +11,8 @@ export const SHARES_HELP = `Usage: allot shares <scenario.json> --at <duration> 
 
 Simulates the scenario with the allocation scheduler up to --at and prints the budget tree of
 one cluster then, like sshare -l: weight, fraction, effective share, usage in the window
-(GPU-hours), usage ratio, level fair-share LF, leaf rank and fair-share factor.
+(GPU-hours), usage ratio, level fair-share LF, leaf rank and fair-share factor. Siblings are
+listed as Fair Tree visits them (highest LF first), so leaf ranks read down the page.
 
 Options:
   --at <duration>    moment to show, e.g. 36h or 3d (seconds from the scenario start)
@@ -46,7 +47,18 @@ export function runSharesCommand(argv: string[], io: CliIo): number {
     capacityGpus,
     windowSec: scenario.lookbackSec,
   });
-  const rows = ranking.rows.map((row) => ({
+  // As Fair Tree visits them, as `queue`'s tree and the live `sshare`: ranks read down the page.
+  const ordered = orderLikeFairTree(
+    ranking.rows.map((row, index) => ({ row, parentId: moment.tree.nodes[index]!.parentId })),
+    ({ row, parentId }) => ({
+      id: row.id,
+      parentId,
+      name: row.name,
+      isLeaf: row.isLeaf,
+      levelFairShare: row.levelFairShare ?? Number.NEGATIVE_INFINITY,
+    }),
+  ).map(({ row }) => row);
+  const rows = ordered.map((row) => ({
     path: row.path,
     isLeaf: row.isLeaf,
     weight: row.weight,
@@ -79,7 +91,7 @@ export function runSharesCommand(argv: string[], io: CliIo): number {
         "rank",
         "factor",
       ],
-      ranking.rows.map((row, i) => [
+      ordered.map((row, i) => [
         `${"  ".repeat(depthOf(row.path))}${row.path === "" ? row.name : row.name}`,
         formatNumber(row.weight, Number.isInteger(row.weight) ? 0 : 2),
         row.path === "" ? "-" : row.fraction.toFixed(4),
