@@ -69,7 +69,7 @@ function explainWaitForResources(
   if (reason.protectedGpus > 0) {
     const until =
       reason.readyAtSec !== null && reason.readyAtSec > reason.atSec
-        ? ` until ${time(reason.readyAtSec)}`
+        ? ` (enough for this job are out of protection by ${time(reason.readyAtSec)})`
         : "";
     parts.push(
       `${reason.protectedGpus} ${reason.protectedGpus === 1 ? "is" : "are"} held by protected runs${until}`,

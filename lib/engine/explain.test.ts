@@ -66,7 +66,7 @@ describe("explainReason", () => {
     );
   });
 
-  it("why still waiting: GPUs free, held by protected runs until a time, budgets above", () => {
+  it("why still waiting: GPUs free, held by protected runs, when enough are out of protection, budgets above", () => {
     expect(
       explainReason(
         {
@@ -88,7 +88,7 @@ describe("explainReason", () => {
         CLOCK,
       ),
     ).toBe(
-      "Waiting: needs 64 GPUs on whole nodes; 40 are free (3 whole nodes); 24 are held by protected runs until 14:05; 2 budgets rank above yours.",
+      "Waiting: needs 64 GPUs on whole nodes; 40 are free (3 whole nodes); 24 are held by protected runs (enough for this job are out of protection by 14:05); 2 budgets rank above yours.",
     );
   });
 
