@@ -113,6 +113,11 @@ export type ParsedScenarioFile = Omit<
   /** null when the tree failed its shape checks (budget references are then not checked). */
   tree: RawTreeNode | null;
   clusters: (ParsedCluster | null)[];
+  /**
+   * Names of clusters that failed their own checks: jobs on them are not reported again (one
+   * bad cluster field would otherwise add a problem per job).
+   */
+  failedClusterNames: ReadonlySet<string>;
   jobs: (ParsedJob | null)[];
   nodeEvents: (ParsedNodeEvent | null)[];
 };

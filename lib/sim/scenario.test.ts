@@ -166,6 +166,19 @@ describe("parseScenario", () => {
     ]);
   });
 
+  it("reports a bad cluster once, not again for every job on it", () => {
+    const job = base.jobs[0]!;
+    const bad = {
+      ...base,
+      clusters: [{ name: "h100", gpuType: "H100", nodes: 2, gpusPerNode: 0 }],
+      jobs: [job, { ...job, id: "j2" }, { ...job, id: "j3", cluster: "b200" }],
+    };
+    expect(issuesOf(bad)).toEqual([
+      "clusters[0].gpusPerNode: Too small: expected number to be >0",
+      'jobs[2].cluster: no cluster "b200"',
+    ]);
+  });
+
   it("refuses durations over five years, which would exhaust memory before any answer", () => {
     const job = base.jobs[0]!;
     const long = {

@@ -104,7 +104,7 @@ export function parseScenario(input: unknown): ScenarioResult {
 function parseElements(
   file: Record<string, unknown>,
   issues: ScenarioIssue[],
-): Pick<ParsedScenarioFile, "tree" | "clusters" | "jobs" | "nodeEvents"> {
+): Pick<ParsedScenarioFile, "tree" | "clusters" | "failedClusterNames" | "jobs" | "nodeEvents"> {
   const each = <T>(items: unknown, schema: z.ZodType<T>, key: string): (T | null)[] =>
     !Array.isArray(items)
       ? []
@@ -120,9 +120,18 @@ function parseElements(
     if (parsed.success) tree = parsed.data;
     else issues.push(...toIssues(parsed.error, ["tree"]));
   }
+  const clusters = each(file.clusters, clusterSchema, "clusters");
+  const failedClusterNames = new Set(
+    (Array.isArray(file.clusters) ? file.clusters : [])
+      .filter(
+        (raw: unknown, i) => clusters[i] === null && isRecord(raw) && typeof raw.name === "string",
+      )
+      .map((raw) => (raw as { name: string }).name),
+  );
   return {
     tree,
-    clusters: each(file.clusters, clusterSchema, "clusters"),
+    clusters,
+    failedClusterNames,
     jobs: each(file.jobs, jobSchema, "jobs"),
     nodeEvents: each(file.nodeEvents, nodeEventSchema, "nodeEvents"),
   };
@@ -200,8 +209,10 @@ function normaliseScenario(file: ParsedScenarioFile): ScenarioResult {
       });
     }
     const cluster = clusters.get(raw.cluster);
-    if (!cluster) issues.push({ path: `${at}.cluster`, message: `no cluster "${raw.cluster}"` });
-    else if (raw.gpus > cluster.nodes * cluster.gpusPerNode) {
+    if (!cluster) {
+      if (!file.failedClusterNames.has(raw.cluster))
+        issues.push({ path: `${at}.cluster`, message: `no cluster "${raw.cluster}"` });
+    } else if (raw.gpus > cluster.nodes * cluster.gpusPerNode) {
       const total = cluster.nodes * cluster.gpusPerNode;
       issues.push({
         path: `${at}.gpus`,
