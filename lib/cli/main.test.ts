@@ -39,6 +39,16 @@ describe("allot command line", () => {
     }
   });
 
+  it("answers `allot help <command>` with that command's help", async () => {
+    const viaHelp = await run(["help", "simulate"]);
+    expect(viaHelp).toEqual(await run(["simulate", "--help"]));
+    expect(viaHelp.stdout).toMatch(/^Usage: allot simulate/);
+    expect(await run(["help", "frobnicate"])).toMatchObject({
+      code: 2,
+      stderr: 'allot: unknown command "frobnicate" (see allot --help)\n',
+    });
+  });
+
   it("answers bad usage with one line and exit code 2", async () => {
     expect(await run(["frobnicate"])).toMatchObject({
       code: 2,

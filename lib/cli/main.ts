@@ -96,6 +96,8 @@ export async function main(
   io: CliIo,
   live: LiveDeps = createProcessLiveDeps(),
 ): Promise<number> {
+  // `allot help simulate` is `allot simulate --help`, as in git and most tools.
+  if (argv[0] === "help" && argv[1] !== undefined) return main([argv[1], "--help"], io, live);
   const [command, ...rest] = argv;
   if (command === undefined || command === "--help" || command === "-h" || command === "help") {
     io.stdout(MAIN_HELP);
