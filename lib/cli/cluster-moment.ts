@@ -1,5 +1,6 @@
 import { validateBudgetTree, type BudgetTree } from "../engine";
 import {
+  formatDurationSec,
   simulateCluster,
   SCHEDULERS,
   type ClusterSimResult,
@@ -31,6 +32,18 @@ export function pickCluster(
     );
   }
   return cluster;
+}
+
+/**
+ * `--at` within the scenario's horizon, when it has one, or a {@link UsageError}: past its end
+ * the simulator never runs, and a table of that moment would show a run that never was.
+ */
+export function checkMomentInScenario(command: string, scenario: Scenario, atSec: number): void {
+  const endSec = scenario.horizonSec;
+  if (endSec === null || atSec <= endSec) return;
+  throw new UsageError(
+    `${command}: --at ${formatDurationSec(atSec)} is past the scenario's end (its horizon is ${formatDurationSec(endSec)})`,
+  );
 }
 
 /** Simulates `cluster` with the allocation scheduler until `atSec` (shares and queue read it). */

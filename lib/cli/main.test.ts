@@ -63,6 +63,19 @@ describe("allot command line", () => {
     expect((await run(["shares", SCENARIO_PATH, "--at", "soon"])).stderr).toBe(
       'allot: shares: --at "soon" is not a duration (e.g. 90s, 15m, 8h, 7d)\n',
     );
+    // A moment past the scenario's horizon was never simulated.
+    const cut = {
+      "cut.json": JSON.stringify({
+        ...JSON.parse(readFileSync(SCENARIO_PATH, "utf8")),
+        horizon: "2h",
+      }),
+    };
+    expect(await run(["queue", "cut.json", "--at", "3h", "--cluster", "h100"], cut)).toMatchObject({
+      code: 2,
+      stderr: "allot: queue: --at 3h is past the scenario's end (its horizon is 2h)\n",
+    });
+    expect((await run(["shares", "cut.json", "--at", "3h"], cut)).code).toBe(2);
+    expect((await run(["shares", "cut.json", "--at", "2h"], cut)).code).toBe(0);
     // A negative value is the flag's value, answered by the flag's own check.
     expect(
       (await run(["generate", "--profile", "lab", "--days", "-3", "--seed", "1"])).stderr,

@@ -8,7 +8,7 @@ import {
 import { formatNumber, formatSimMoment } from "../format";
 import { formatHumanDuration, type JobRecord } from "../sim";
 import { expectPositionals, parseCommandArgs, parseDurationFlag, requireString } from "./args";
-import { pickCluster, simulateUntil } from "./cluster-moment";
+import { checkMomentInScenario, pickCluster, simulateUntil } from "./cluster-moment";
 import type { CliIo } from "./io";
 import { loadScenario } from "./scenario-file";
 import { formatTable } from "./table";
@@ -22,7 +22,7 @@ then the budget tree as Fair Tree walks it (siblings by level fair-share, like s
 shows why a budget ranks where it does.
 
 Options:
-  --at <duration>    moment to show, e.g. 36h or 3d
+  --at <duration>    moment to show, e.g. 36h or 3d; at most the scenario's horizon
   --cluster <name>   cluster to show
   --json             print { cluster, atSec, jobs: [...], tree: [...] } with machine-readable
                      reasons
@@ -60,6 +60,7 @@ export function runQueueCommand(argv: string[], io: CliIo): number {
   const atSec = parseDurationFlag("queue", "at", requireString("queue", args, "at"));
   const clusterName = requireString("queue", args, "cluster");
   const scenario = loadScenario(io, path as string);
+  checkMomentInScenario("queue", scenario, atSec);
   const cluster = pickCluster("queue", scenario, clusterName);
   const { tree, result } = simulateUntil(scenario, cluster, atSec);
   const view = result.view;

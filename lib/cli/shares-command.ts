@@ -1,7 +1,7 @@
 import { fairShareFactor, orderLikeFairTree, rankBudgets } from "../engine";
 import { formatNumber, formatShare, formatSimMoment } from "../format";
 import { expectPositionals, parseCommandArgs, parseDurationFlag, requireString } from "./args";
-import { pickCluster, simulateUntil } from "./cluster-moment";
+import { checkMomentInScenario, pickCluster, simulateUntil } from "./cluster-moment";
 import type { CliIo } from "./io";
 import { loadScenario } from "./scenario-file";
 import { formatTable } from "./table";
@@ -15,7 +15,7 @@ one cluster then, like sshare -l: weight, fraction, effective share, usage in th
 listed as Fair Tree visits them (highest LF first), so leaf ranks read down the page.
 
 Options:
-  --at <duration>    moment to show, e.g. 36h or 3d (seconds from the scenario start)
+  --at <duration>    moment to show, e.g. 36h or 3d (from the scenario start); at most its horizon
   --cluster <name>   cluster to show (default: the first in the file)
   --json             print { cluster, atSec, nodes: [...] } (docs/cli.md)
   -h, --help         show this help
@@ -40,6 +40,7 @@ export function runSharesCommand(argv: string[], io: CliIo): number {
   const [path] = expectPositionals("shares", args, ["scenario"]);
   const atSec = parseDurationFlag("shares", "at", requireString("shares", args, "at"));
   const scenario = loadScenario(io, path as string);
+  checkMomentInScenario("shares", scenario, atSec);
   const cluster = pickCluster("shares", scenario, args.values.cluster as string | undefined);
   const moment = simulateUntil(scenario, cluster, atSec);
   const capacityGpus = cluster.nodes * cluster.gpusPerNode;
