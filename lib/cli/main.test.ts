@@ -133,6 +133,10 @@ describe("allot command line", () => {
     ]);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^scheduler\s+utilisation/);
+    // What the figures cover: without a horizon each scheduler runs until its last job ends.
+    expect(result.stdout).toContain(
+      "period: baseline 13h 00m, allocation 14h 00m simulated; the scenario's 4 jobs were submitted in its first 11h 30m.",
+    );
     const report = JSON.parse(result.written["r.json"] ?? "{}");
     expect(Object.keys(report)).toEqual(["baseline", "allocation"]);
     const timeline = JSON.parse(result.written["t.json"] ?? "{}");

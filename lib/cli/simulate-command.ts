@@ -3,6 +3,7 @@ import {
   buildTimeline,
   formatHumanDuration,
   SCHEDULERS,
+  type Scenario,
   type SchedulerName,
   type SimulationReport,
   type Timeline,
@@ -37,7 +38,25 @@ Options:
   -h, --help          show this help
 `;
 
-function summarise(reports: SimulationReport[]): string {
+/**
+ * What the figures cover: the simulated span (per scheduler when they differ: without a horizon
+ * each runs until its last job ends), and when the jobs came. A 30-day horizon over a 2-day
+ * workload reads as idle GPUs otherwise.
+ */
+function describePeriod(reports: SimulationReport[], scenario: Scenario): string {
+  const spans = reports.map((report) => formatHumanDuration(report.horizonSec));
+  const span = spans.every((text) => text === spans[0])
+    ? (spans[0] ?? "")
+    : reports.map((report, i) => `${report.scheduler} ${spans[i]}`).join(", ");
+  const lastSubmitSec = scenario.jobs.reduce((last, job) => Math.max(last, job.submitSec), 0);
+  const jobs = `${formatNumber(scenario.jobs.length)} ${scenario.jobs.length === 1 ? "job" : "jobs"}`;
+  return (
+    `period: ${span} simulated; the scenario's ${jobs} ` +
+    `were submitted in its first ${formatHumanDuration(lastSubmitSec)}.\n`
+  );
+}
+
+function summarise(reports: SimulationReport[], scenario: Scenario): string {
   const summary = formatTable(
     [
       "scheduler",
@@ -78,7 +97,7 @@ function summarise(reports: SimulationReport[]): string {
     ),
     ["left", "left", "right", "right", "right"],
   );
-  return `${summary}${legend}\n${waits}`;
+  return `${summary}${legend}${describePeriod(reports, scenario)}\n${waits}`;
 }
 
 /** The `--scheduler` value as policy names: one name, `both`, or a comma-separated list. */
@@ -136,6 +155,6 @@ export async function runSimulateCommand(argv: string[], io: CliIo): Promise<num
   if (typeof args.values.timeline === "string") {
     writeOutput(io, args.values.timeline, `${JSON.stringify(pack(timelines))}\n`);
   }
-  io.stdout(summarise(reports));
+  io.stdout(summarise(reports, scenario));
   return 0;
 }
