@@ -1,4 +1,10 @@
-import { validateBudgetTree, type BudgetTree } from "../engine";
+import {
+  orderLikeFairTree,
+  validateBudgetTree,
+  type BudgetTree,
+  type FairTreeRanking,
+  type FairTreeRow,
+} from "../engine";
 import {
   formatDurationSec,
   simulateCluster,
@@ -62,4 +68,21 @@ export function simulateUntil(
     keepsStartReasons: true,
   });
   return { cluster, tree: checked.value, result, atSec };
+}
+
+/**
+ * A ranking's rows as Fair Tree visits them (siblings by level fair-share), so that leaf ranks
+ * read down the page, as in the live `sshare`; the root first.
+ */
+export function rowsLikeFairTree(ranking: FairTreeRanking, tree: BudgetTree): FairTreeRow[] {
+  return orderLikeFairTree(
+    ranking.rows.map((row, index) => ({ row, parentId: tree.nodes[index]!.parentId })),
+    ({ row, parentId }) => ({
+      id: row.id,
+      parentId,
+      name: row.name,
+      isLeaf: row.isLeaf,
+      levelFairShare: row.levelFairShare ?? Number.NEGATIVE_INFINITY,
+    }),
+  ).map(({ row }) => row);
 }

@@ -1,14 +1,13 @@
-import {
-  explainReason,
-  orderLikeFairTree,
-  rankBudgets,
-  runSchedulePass,
-  type Reason,
-} from "../engine";
+import { explainReason, rankBudgets, runSchedulePass, type Reason } from "../engine";
 import { formatNumber, formatSimMoment } from "../format";
 import { formatHumanDuration, type JobRecord } from "../sim";
 import { expectPositionals, parseCommandArgs, parseDurationFlag, requireString } from "./args";
-import { checkMomentInScenario, pickCluster, simulateUntil } from "./cluster-moment";
+import {
+  checkMomentInScenario,
+  pickCluster,
+  rowsLikeFairTree,
+  simulateUntil,
+} from "./cluster-moment";
 import type { CliIo } from "./io";
 import { loadScenario } from "./scenario-file";
 import { formatTable } from "./table";
@@ -146,17 +145,8 @@ export function runQueueCommand(argv: string[], io: CliIo): number {
       explanation: `${decision.prefix}${explain(decision.reason)}`,
     });
   }
-  const walked = orderLikeFairTree(
-    ranking.rows.map((row, index) => ({ row, parentId: tree.nodes[index]!.parentId })),
-    ({ row, parentId }) => ({
-      id: row.id,
-      parentId,
-      name: row.name,
-      isLeaf: row.isLeaf,
-      levelFairShare: row.levelFairShare ?? Number.NEGATIVE_INFINITY,
-    }),
-  ).filter(({ row }) => row.path !== "");
-  const treeRows = walked.map(({ row }) => ({
+  const walked = rowsLikeFairTree(ranking, tree).filter((row) => row.path !== "");
+  const treeRows = walked.map((row) => ({
     path: row.path,
     weight: row.weight,
     usageRatio: row.usageRatio,
@@ -193,7 +183,7 @@ export function runQueueCommand(argv: string[], io: CliIo): number {
   io.stdout(
     formatTable(
       ["budget", "weight", "usage of share", "LF", "rank"],
-      walked.map(({ row }) => [
+      walked.map((row) => [
         `${"  ".repeat(row.path.split("/").length - 1)}${row.name}`,
         formatNumber(row.weight, Number.isInteger(row.weight) ? 0 : 2),
         row.usageRatio === null ? "no share" : `${(row.usageRatio * 100).toFixed(1)}%`,

@@ -1,7 +1,12 @@
-import { fairShareFactor, orderLikeFairTree, rankBudgets } from "../engine";
+import { fairShareFactor, rankBudgets } from "../engine";
 import { formatNumber, formatShare, formatSimMoment } from "../format";
 import { expectPositionals, parseCommandArgs, parseDurationFlag, requireString } from "./args";
-import { checkMomentInScenario, pickCluster, simulateUntil } from "./cluster-moment";
+import {
+  checkMomentInScenario,
+  pickCluster,
+  rowsLikeFairTree,
+  simulateUntil,
+} from "./cluster-moment";
 import type { CliIo } from "./io";
 import { loadScenario } from "./scenario-file";
 import { formatTable } from "./table";
@@ -48,17 +53,7 @@ export function runSharesCommand(argv: string[], io: CliIo): number {
     capacityGpus,
     windowSec: scenario.lookbackSec,
   });
-  // As Fair Tree visits them, as `queue`'s tree and the live `sshare`: ranks read down the page.
-  const ordered = orderLikeFairTree(
-    ranking.rows.map((row, index) => ({ row, parentId: moment.tree.nodes[index]!.parentId })),
-    ({ row, parentId }) => ({
-      id: row.id,
-      parentId,
-      name: row.name,
-      isLeaf: row.isLeaf,
-      levelFairShare: row.levelFairShare ?? Number.NEGATIVE_INFINITY,
-    }),
-  ).map(({ row }) => row);
+  const ordered = rowsLikeFairTree(ranking, moment.tree);
   const rows = ordered.map((row) => ({
     path: row.path,
     isLeaf: row.isLeaf,
