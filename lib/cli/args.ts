@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { MAX_DURATION_SEC, parseDurationSec } from "../sim";
+import { formatDurationSec, MAX_DURATION_SEC, parseDurationSec } from "../sim";
 import { UsageError } from "./io";
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
@@ -77,11 +77,13 @@ export function parseDurationFlag(command: string, name: string, text: string): 
   const sec = parseDurationSec(text);
   if (sec === null) {
     throw new UsageError(
-      `${command}: --${name} "${text}" is not a duration (e.g. 90s, 15m, 8h, 7d)`,
+      `${command}: --${name} "${text}" is not a duration (e.g. 90s, 15m, 8h, 7d, 1h30m, 1:30:00)`,
     );
   }
   if (sec > MAX_DURATION_SEC) {
-    throw new UsageError(`${command}: --${name} "${text}" is longer than five years (1830d)`);
+    throw new UsageError(
+      `${command}: --${name} "${text}" is longer than five years (${formatDurationSec(MAX_DURATION_SEC)})`,
+    );
   }
   return sec;
 }

@@ -61,7 +61,7 @@ describe("allot command line", () => {
       code: 2,
     });
     expect((await run(["shares", SCENARIO_PATH, "--at", "soon"])).stderr).toBe(
-      'allot: shares: --at "soon" is not a duration (e.g. 90s, 15m, 8h, 7d)\n',
+      'allot: shares: --at "soon" is not a duration (e.g. 90s, 15m, 8h, 7d, 1h30m, 1:30:00)\n',
     );
     // A moment past the scenario's horizon was never simulated.
     const cut = {
@@ -81,7 +81,7 @@ describe("allot command line", () => {
       (await run(["generate", "--profile", "lab", "--days", "-3", "--seed", "1"])).stderr,
     ).toBe('allot: generate: --days must be a whole number from 1 to 366, got "-3"\n');
     expect((await run(["simulate", SCENARIO_PATH, "--horizon", "-1d"])).stderr).toBe(
-      'allot: simulate: --horizon "-1d" is not a duration (e.g. 90s, 15m, 8h, 7d)\n',
+      'allot: simulate: --horizon "-1d" is not a duration (e.g. 90s, 15m, 8h, 7d, 1h30m, 1:30:00)\n',
     );
     expect((await run(["simulate", SCENARIO_PATH, "--horizon", "-h"])).stderr).toBe(
       "allot: simulate: option --horizon needs a value (see allot simulate --help)\n",

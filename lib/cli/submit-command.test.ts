@@ -72,7 +72,7 @@ describe("submit's flags", () => {
       'submit: --gpus must be a whole number from 1 to 2147483647, got "1.5"',
     );
     expect(refusal([...BASE, "--min-runtime", "soon"])).toBe(
-      'submit: --min-runtime "soon" is not a duration (e.g. 90s, 15m, 8h, 7d)',
+      'submit: --min-runtime "soon" is not a duration (e.g. 90s, 15m, 8h, 7d, 1h30m, 1:30:00)',
     );
     expect(refusal([...BASE, "--priority", "urgent"])).toBe(
       'submit: --priority must be one of low, normal, high, got "urgent"',

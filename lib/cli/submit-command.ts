@@ -23,8 +23,8 @@ Options:
   -M, --cluster <name>       the cluster
   -J, --name <name>          the job's name
   -G, --gpus <n>             GPUs it needs
-  --min-runtime <duration>   its contract: it cannot be preempted before, e.g. 2h, 90m, 1d;
-                             0 runs on idle GPUs only, unprotected and uncharged
+  --min-runtime <duration>   its contract: it cannot be preempted before, e.g. 2h, 90m,
+                             1h30m, 1:30:00; 0 runs on idle GPUs only, unprotected and uncharged
   -A, --budget <budget>      the budget to charge: its id, path (program/project/you) or leaf
                              name; may be left out when you may charge only one
   --priority <p>             low, normal (default) or high, within your budget

@@ -12,16 +12,39 @@ describe("parseDurationSec", () => {
     ["1.5h", 5400],
     ["120", 120],
     [0, 0],
+    ["11h30m", 41_400],
+    ["2d12h", 216_000],
+    ["1w2d", 777_600],
+    ["2h 05m", 7500],
+    ["3d 4h", 273_600],
+    ["1:30:00", 5400],
+    ["90:00", 5400],
+    ["2-12", 216_000],
+    ["2-12:30", 217_800],
+    ["1-00:00:30", 86_430],
   ])("reads %j as %d seconds", (input, expected) => {
     expect(parseDurationSec(input)).toBe(expected);
   });
 
-  it.each([["-5m"], ["8 hours"], ["h"], [""], ["11h30m"], [-1], [Number.NaN], [Infinity]])(
-    "refuses %j",
-    (input) => {
-      expect(parseDurationSec(input)).toBeNull();
-    },
-  );
+  it.each([
+    ["-5m"],
+    ["8 hours"],
+    ["h"],
+    [""],
+    ["30m1h"],
+    ["1h1h"],
+    ["1.5h30m"],
+    ["1 h"],
+    [":30"],
+    ["1:2:3:4"],
+    ["-1:00"],
+    ["1-"],
+    [-1],
+    [Number.NaN],
+    [Infinity],
+  ])("refuses %j", (input) => {
+    expect(parseDurationSec(input)).toBeNull();
+  });
 });
 
 describe("formatDurationSec", () => {

@@ -3,6 +3,12 @@ const UNIT_SEC: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400, w: 6
 
 const DURATION_PATTERN = /^(\d+(?:\.\d+)?)(s|m|h|d|w)$/;
 
+/** Whole units, largest first, each at most once: `1h30m`, `2d12h`, `1w2d`. */
+const COMPOUND_PATTERN = /^(?:(\d+)w)?(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/;
+
+/** SLURM's time forms with a colon or a dash: `m:s`, `h:m:s`, `d-h`, `d-h:m`, `d-h:m:s`. */
+const SLURM_PATTERN = /^(?:(\d+)-(\d+)(?::(\d+)(?::(\d+))?)?|(\d+):(\d+)(?::(\d+))?)$/;
+
 /**
  * The longest duration a scenario or a command's flag may give: five years. The simulator keeps
  * hourly figures over its whole run; a million-day horizon or job would exhaust memory long
@@ -10,16 +16,19 @@ const DURATION_PATTERN = /^(\d+(?:\.\d+)?)(s|m|h|d|w)$/;
  */
 export const MAX_DURATION_SEC = 5 * 366 * 86_400;
 
-/** A duration as a scenario writes it: seconds, or a string such as `"90s"`, `"15m"`, `"8h"`, `"7d"`. */
+/** A duration as a scenario writes it: seconds, or a string such as `"90s"`, `"8h"`, `"1h30m"`. */
 export type DurationInput = number | string;
 
 /**
  * Parses a scenario duration into seconds.
  *
- * Numbers are seconds; strings are a non-negative decimal and a unit (`s`, `m`, `h`, `d`, `w`).
+ * Numbers are seconds; strings are a non-negative decimal and a unit (`s`, `m`, `h`, `d`, `w`),
+ * whole units together (`1h30m`), or SLURM's `--time` forms with a colon or a dash (`1:30:00`,
+ * `2-12`, `2-12:30`; `90:00` is ninety minutes). A bare number is seconds, not SLURM's minutes.
  * Returns `null` for anything else (negative, NaN, unknown unit), so callers can report it.
  *
  * @example parseDurationSec("15m") // 900
+ * @example parseDurationSec("1:30:00") // 5400
  * @example parseDurationSec(90) // 90
  */
 export function parseDurationSec(input: DurationInput): number | null {
@@ -29,11 +38,36 @@ export function parseDurationSec(input: DurationInput): number | null {
   const trimmed = input.trim();
   if (/^\d+(?:\.\d+)?$/.test(trimmed)) return Number(trimmed);
   const match = DURATION_PATTERN.exec(trimmed);
+  if (match) {
+    const [, amount, unit] = match;
+    const unitSec = UNIT_SEC[unit ?? ""];
+    return amount === undefined || unitSec === undefined ? null : Number(amount) * unitSec;
+  }
+  return parseCompoundSec(trimmed) ?? parseSlurmTimeSec(trimmed);
+}
+
+const sumOf = (parts: (string | undefined)[], unitsSec: number[]): number =>
+  parts.reduce((sum, part, i) => sum + Number(part ?? 0) * unitsSec[i]!, 0);
+
+/**
+ * `1h30m`, `2d12h`, and `2h 05m` as tables print it: whole numbers of units, largest first;
+ * null for anything else.
+ */
+function parseCompoundSec(text: string): number | null {
+  const compact = /^(?:\d+[wdhms]\s*)+$/.test(text) ? text.replace(/\s+/g, "") : text;
+  const match = COMPOUND_PATTERN.exec(compact);
+  if (!match || compact === "") return null;
+  return sumOf(match.slice(1), [604_800, 86_400, 3600, 60, 1]);
+}
+
+/** SLURM's `--time` forms that have a colon or a dash (`1:30:00`, `2-12`); null otherwise. */
+function parseSlurmTimeSec(text: string): number | null {
+  const match = SLURM_PATTERN.exec(text);
   if (!match) return null;
-  const [, amount, unit] = match;
-  const unitSec = UNIT_SEC[unit ?? ""];
-  if (amount === undefined || unitSec === undefined) return null;
-  return Number(amount) * unitSec;
+  const [, days, hours, minutes, seconds, m, s, hs] = match;
+  if (days !== undefined) return sumOf([days, hours, minutes, seconds], [86_400, 3600, 60, 1]);
+  // Two parts are minutes:seconds, three are hours:minutes:seconds, as in sbatch.
+  return hs === undefined ? sumOf([m, s], [60, 1]) : sumOf([m, s, hs], [3600, 60, 1]);
 }
 
 /**

@@ -3,7 +3,7 @@ import { z } from "zod";
 // string rule of the API refuses what PostgreSQL cannot store (docs/decisions/081).
 import { lineString } from "../text";
 
-/** A duration: seconds, or a string with a unit (`"90s"`, `"15m"`, `"8h"`, `"7d"`); checked later. */
+/** A duration: seconds, or a string (`"90s"`, `"8h"`, `"1h30m"`, `"1:30:00"`); checked later. */
 const durationField = z.union([z.number(), lineString()]);
 const priorityField = z.enum(["low", "normal", "high"]);
 const nameField = lineString()

@@ -156,7 +156,7 @@ describe("parseScenario", () => {
       'jobs[2].budget: no budget "nope/x" in the tree',
       'jobs[2].cluster: no cluster "b200"',
       "jobs[2].minRuntime: 9h is above the cluster maximum 8h",
-      'jobs[2].submit: "soon" is not a duration (seconds, or "90s", "15m", "8h", "7d")',
+      'jobs[2].submit: "soon" is not a duration (seconds, or "90s", "15m", "8h", "7d", "1h30m", "1:30:00")',
       'jobs[3]: Unrecognized key: "colour"',
       "jobs[3].gpus: Invalid input: expected int, received number",
       "jobs[4].gpus: 17 is above the cluster total 16",

@@ -150,7 +150,7 @@ function normaliseScenario(file: ParsedScenarioFile): ScenarioResult {
       const shown = JSON.stringify(value);
       issues.push({
         path,
-        message: `${shown} is not a duration (seconds, or "90s", "15m", "8h", "7d")`,
+        message: `${shown} is not a duration (seconds, or "90s", "15m", "8h", "7d", "1h30m", "1:30:00")`,
       });
       return fallback;
     }
