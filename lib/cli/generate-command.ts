@@ -1,6 +1,6 @@
 import { generateLabScenario, WORKLOAD_PROFILES } from "../demo/lab-workload";
 import { parseCommandArgs, parseIntegerFlag, requireString } from "./args";
-import { UsageError, writeOutput, type CliIo } from "./io";
+import { checkOutput, UsageError, writeOutput, type CliIo } from "./io";
 
 /** `allot generate --help`. */
 export const GENERATE_HELP = `Usage: allot generate --profile <name> --days <N> --seed <S> [--out <file>]
@@ -59,6 +59,7 @@ export function runGenerateCommand(argv: string[], io: CliIo): number {
     0,
     4_294_967_295,
   );
+  if (typeof args.values.out === "string") checkOutput(io, args.values.out);
   const text = `${JSON.stringify(generateLabScenario({ days, seed, profile: workload }), null, 1)}\n`;
   if (typeof args.values.out === "string") writeOutput(io, args.values.out, text);
   else io.stdout(text);

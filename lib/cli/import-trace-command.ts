@@ -1,6 +1,6 @@
 import { convertPhillyTrace, parsePhillyCsv, type PhillyWeights } from "../sim";
 import { expectPositionals, parseCommandArgs, parseIntegerFlag, requireString } from "./args";
-import { InputError, readInput, UsageError, writeOutput, type CliIo } from "./io";
+import { checkOutput, InputError, readInput, UsageError, writeOutput, type CliIo } from "./io";
 
 /** `allot import-trace --help`. */
 export const IMPORT_TRACE_HELP = `Usage: allot import-trace philly <trace.csv> --gpus <N> [options]
@@ -79,6 +79,7 @@ export function runImportTraceCommand(argv: string[], io: CliIo): number {
       `import-trace: --gpus must be a multiple of 8 (8 GPUs per node), got ${gpus}`,
     );
   const weights = parseWeights(args.values.weights as string | undefined);
+  if (typeof args.values.out === "string") checkOutput(io, args.values.out);
   const parsed = parsePhillyCsv(readInput(io, path as string));
   if (!parsed.ok) {
     const shown = parsed.issues.slice(0, 20).map((issue) => `  ${issue}`);

@@ -6,6 +6,8 @@ export type CliIo = {
   isStderrTty: boolean;
   readText(path: string): string;
   writeText(path: string, text: string): void;
+  /** Throws as `writeText` would if `path` cannot be written; absent where nothing can fail. */
+  checkWritable?(path: string): void;
 };
 
 /** A bad command line: printed as one line, exit code 2. */
@@ -22,6 +24,16 @@ export function readInput(io: CliIo, path: string): string {
     const code = (error as { code?: string }).code;
     const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : code;
     throw new InputError(`${path}: cannot read (${why ?? "unknown error"})`);
+  }
+}
+
+/** Refuses an output path that cannot be written, before the work that fills it. */
+export function checkOutput(io: CliIo, path: string): void {
+  try {
+    io.checkWritable?.(path);
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? "unknown error";
+    throw new InputError(`${path}: cannot write (${code})`);
   }
 }
 

@@ -7,6 +7,7 @@ import { runBudgetsCommand } from "./budgets-command";
 import { runCancelCommand } from "./cancel-command";
 import { runGenerateCommand } from "./generate-command";
 import { runImportTraceCommand } from "./import-trace-command";
+import { assertWritable } from "./file-checks";
 import { InputError, UsageError, type CliIo } from "./io";
 import { runQueueCommand } from "./queue-command";
 import { runSharesCommand } from "./shares-command";
@@ -25,20 +26,20 @@ scenarios to simulate, inspect and generate, and SLURM clusters to connect.
 
 Live commands (an Allot server: --server or ALLOT_SERVER, a personal token in ALLOT_TOKEN, or
 both in ~/.config/allot/config.json):
-  squeue [--cluster C] [--me]  the ranked queue with reasons and start estimates
-  sshare [--cluster C]      the budget tree with live usage, LF and ranks, like sshare -l
-  why <job>                 a job's state, rank and every decision about it, in sentences
-  submit --cluster C ...    submit a job (--name, --gpus, --min-runtime, --budget...)
-  cancel <job>...           cancel jobs
-  budgets                   the budget tree: weights, fractions, effective shares, leads
+  squeue [--cluster C] [--me]   the ranked queue with reasons and start estimates
+  sshare [--cluster C]          the budget tree with live usage, LF and ranks, like sshare -l
+  why <job>                     a job's state, rank and every decision about it, in sentences
+  submit --cluster C ...        submit a job (--name, --gpus, --min-runtime, --budget...)
+  cancel <job>...               cancel jobs
+  budgets                       the budget tree: weights, fractions, effective shares, leads
 
 Scenario commands (offline, from a scenario file):
-  simulate <scenario>       run the simulator (allocation, baseline or both) and report
-  shares <scenario> --at T  the budget tree at a moment, like sshare -l
-  queue <scenario> --at T   running and pending jobs of a cluster with reasons, like squeue
-  generate --profile lab    write a synthetic scenario (--days N --seed S)
-  import-trace philly <csv> turn the Philly trace into a scenario (--gpus N)
-  slurm <command>           connect a SLURM cluster: register, sync-accounts, bridge
+  simulate <scenario>           run the simulator (allocation, baseline or both) and report
+  shares <scenario> --at T      the budget tree at a moment, like sshare -l
+  queue <scenario> --at T       running and pending jobs of a cluster with reasons, like squeue
+  generate --profile lab        write a synthetic scenario (--days N --seed S)
+  import-trace philly <csv>     turn the Philly trace into a scenario (--gpus N)
+  slurm <command>               connect a SLURM cluster: register, sync-accounts, bridge
 
 Run allot <command> --help for a command's options; live commands all take --json.
 Exit codes: 0 ok; 1 bad input file, failed run, or a request the server refused (not found,
@@ -151,6 +152,7 @@ export function createProcessIo(): CliIo {
     isStderrTty: process.stderr.isTTY === true,
     readText: (path) => readFileSync(path, "utf8"),
     writeText: (path, text) => writeFileSync(path, text),
+    checkWritable: assertWritable,
   };
 }
 

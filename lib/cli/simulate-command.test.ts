@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { build } from "esbuild";
@@ -124,5 +124,43 @@ describe("allot simulate --scheduler", () => {
         stderr: `allot: simulate: --scheduler must be allocation, baseline, reference, both, or a list of them without repeats, got "${value}"\n`,
       });
     }
+  });
+});
+
+describe("allot simulate, generate and import-trace --out", () => {
+  it("refuse a path that cannot be written before doing the work, and leave no file", async () => {
+    writeFileSync(file("one-job.json"), readFileSync("lib/sim/testdata/debug-vs-hog.json"));
+    const missingFolder = file("no-such-folder/report.json");
+    const simulate = await run(["simulate", file("one-job.json"), "--out", missingFolder]);
+    expect(simulate).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: `allot: ${missingFolder}: cannot write (ENOENT)\n`,
+    });
+    // A good --out beside a bad --timeline: checked first, so the report is not written either.
+    const timeline = await run([
+      "simulate",
+      file("one-job.json"),
+      "--out",
+      file("report-x.json"),
+      "--timeline",
+      DIR,
+    ]);
+    expect(timeline).toMatchObject({ code: 1, stdout: "" });
+    expect(timeline.stderr).toBe(`allot: ${DIR}: cannot write (EISDIR)\n`);
+    expect(existsSync(file("report-x.json"))).toBe(false);
+    const generate = await run([
+      "generate",
+      "--profile",
+      "lab",
+      "--days",
+      "1",
+      "--seed",
+      "1",
+      "--out",
+      missingFolder,
+    ]);
+    expect(generate).toMatchObject({ code: 1, stdout: "" });
+    expect(existsSync(path.dirname(missingFolder))).toBe(false);
   });
 });

@@ -9,7 +9,7 @@ import {
   type Timeline,
 } from "../sim";
 import { expectPositionals, parseCommandArgs, parseDurationFlag, parseIntegerFlag } from "./args";
-import { UsageError, writeOutput, type CliIo } from "./io";
+import { checkOutput, UsageError, writeOutput, type CliIo } from "./io";
 import { loadScenario } from "./scenario-file";
 import { chooseThreadCount, MAX_THREADS, simulateSchedulers } from "./simulate-schedulers";
 import { formatTable } from "./table";
@@ -52,7 +52,7 @@ function describePeriod(reports: SimulationReport[], scenario: Scenario): string
   const jobs = `${formatNumber(scenario.jobs.length)} ${scenario.jobs.length === 1 ? "job" : "jobs"}`;
   return (
     `period: ${span} simulated; the scenario's ${jobs} ` +
-    `were submitted in its first ${formatHumanDuration(lastSubmitSec)}.\n`
+    `${scenario.jobs.length === 1 ? "was" : "were"} submitted in its first ${formatHumanDuration(lastSubmitSec)}.\n`
   );
 }
 
@@ -138,6 +138,9 @@ export async function runSimulateCommand(argv: string[], io: CliIo): Promise<num
     horizon === undefined
       ? loaded
       : { ...loaded, horizonSec: parseDurationFlag("simulate", "horizon", horizon) };
+  for (const output of [args.values.out, args.values.timeline]) {
+    if (typeof output === "string") checkOutput(io, output);
+  }
   const threads = chooseThreadCount(
     { jobs: scenario.jobs.length, clusters: scenario.clusters.length, schedulers: names },
     requestedThreads,

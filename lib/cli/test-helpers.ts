@@ -1,4 +1,5 @@
 import { readFileSync, writeFileSync } from "node:fs";
+import { assertWritable } from "./file-checks";
 import type { CliIo } from "./io";
 import { main } from "./main";
 
@@ -15,6 +16,7 @@ export async function runMain(argv: string[], isStderrTty = false) {
     isStderrTty,
     readText: (file) => readFileSync(file, "utf8"),
     writeText: (file, text) => writeFileSync(file, text),
+    checkWritable: assertWritable,
   };
   const code = await main(argv, io);
   return { code, stdout: out.join(""), stderr: err.join("") };
