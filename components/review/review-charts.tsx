@@ -310,7 +310,7 @@ function UsageRatioChart({
         <div
           className="chart-box"
           role="img"
-          aria-label={`Usage ratio of each budget below ${displayName(branch)} per cluster; 100% is its share`}
+          aria-label={`Usage of share of each budget below ${displayName(branch)} per cluster; 100% is its share`}
         >
           <ResponsiveContainer
             width="100%"

@@ -16,7 +16,7 @@ export const SHARES_HELP = `Usage: allot shares <scenario.json> --at <duration> 
 
 Simulates the scenario with the allocation scheduler up to --at and prints the budget tree of
 one cluster then, like sshare -l: weight, fraction, effective share, usage in the window
-(GPU-hours), usage ratio, level fair-share LF, leaf rank and fair-share factor. Siblings are
+(GPU-hours), usage of share, level fair-share LF, leaf rank and fair-share factor. Siblings are
 listed as Fair Tree visits them (highest LF first), so leaf ranks read down the page.
 
 Options:
@@ -82,7 +82,7 @@ export function runSharesCommand(argv: string[], io: CliIo): number {
         "fraction",
         "eff. share",
         "usage GPU-h",
-        "usage ratio",
+        "usage of share",
         "LF",
         "rank",
         "factor",
