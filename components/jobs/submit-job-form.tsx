@@ -131,7 +131,7 @@ export function SubmitJobForm({
           {...field("gpus")}
         />
         <div id="f-gpus-hint" className="field-hint">
-          Up to {chosen?.gpus ?? "?"}; more than one node takes whole nodes.
+          Up to {chosen?.gpus ?? "?"}; more than a node takes whole nodes, and the rest on one more.
         </div>
         {error("gpus")}
       </div>

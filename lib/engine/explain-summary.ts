@@ -1,3 +1,4 @@
+import { describeNeed } from "./explain-words";
 import { formatNodes } from "./node-list";
 import { formatOffset, type TimeFormatter } from "./format-time";
 import { isFreeSplitAcrossNodes, type Reason } from "./reasons";
@@ -43,7 +44,7 @@ function count(value: number, one: string, many: string): string {
  *
  * @example
  * summarizeReason(waitReason, { rankedBudgets: 12, jobsAhead: 3 })
- * // "Waiting: 4 GPUs are free but it needs 16 on whole nodes; your budget ranks 7th of 12 and
+ * // "Waiting: 4 GPUs are free but it needs 16 GPUs on 2 whole nodes; your budget ranks 7th of 12 and
  * //  3 jobs are ahead of it."
  */
 export function summarizeReason(reason: Reason, options: SummaryOptions = {}): string {
@@ -67,7 +68,7 @@ export function summarizeReason(reason: Reason, options: SummaryOptions = {}): s
           `${time(Math.max(readyAtSec, reason.atSec))}.`
         );
       }
-      const need = `${reason.needGpus}${reason.isWholeNodes ? " on whole nodes" : " on one node"}`;
+      const need = describeNeed(reason.needGpus, reason.isWholeNodes, reason.layout);
       return (
         `Waiting: ${count(reason.freeGpus, "GPU is", "GPUs are")} free but it needs ${need}; ` +
         `${rankOf(reason.budget.rank)}${ahead()}.`

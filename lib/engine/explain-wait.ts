@@ -17,7 +17,7 @@ export function explainWait(reason: WaitReason, words: Words): string {
       );
     case "wait-reservation":
       return (
-        `Waiting: ${shape(reason.needGpus, reason.isWholeNodes)}; it would fit, but ` +
+        `Waiting: ${shape(reason.needGpus, reason.isWholeNodes, reason.layout)}; it would fit, but ` +
         `${formatNodes(reason.reservedNodes)} ${reason.reservedNodes.length === 1 ? "is" : "are"} ` +
         `kept for a job of ${label(reason.holder.budget)} that ${reason.parting ? "" : "ranks ahead and "}needs ` +
         `${plural(reason.holder.gpus, "GPU", "GPUs")}` +
@@ -35,7 +35,7 @@ export function explainWait(reason: WaitReason, words: Words): string {
       return (
         `Waiting as unallocated work (` +
         `${reason.cause === "zero-share" ? `${label(reason.budget)} has no share` : "minimum runtime 0"}): ` +
-        `it may only use GPUs no allocated job can use; ${shape(reason.needGpus, reason.isWholeNodes)}; ` +
+        `it may only use GPUs no allocated job can use; ${shape(reason.needGpus, reason.isWholeNodes, reason.layout)}; ` +
         `${reason.freeGpus} ${reason.freeGpus === 1 ? "is" : "are"} free` +
         `${reason.isWholeNodes ? ` (${plural(reason.freeWholeNodes, "whole node", "whole nodes")})` : describeMostFreeOnOneNode(reason)}.`
       );
@@ -60,7 +60,7 @@ function explainWaitForResources(
 ): string {
   const { time, label, above, shape, compare } = words;
   const parts = [
-    shape(reason.needGpus, reason.isWholeNodes),
+    shape(reason.needGpus, reason.isWholeNodes, reason.layout),
     `${reason.freeGpus} ${reason.freeGpus === 1 ? "is" : "are"} free` +
       (reason.isWholeNodes
         ? ` (${plural(reason.freeWholeNodes, "whole node", "whole nodes")})`

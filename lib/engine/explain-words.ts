@@ -1,7 +1,7 @@
 // The phrases every explanation is written with (times, budgets with their usage, rank
 // comparisons, outcomes), built once per call from the caller's options.
 import { formatDuration, formatOffset, type TimeFormatter } from "./format-time";
-import type { BudgetRef, Parting } from "./reasons";
+import type { BudgetRef, NodeLayout, Parting } from "./reasons";
 
 /** How explanations write times and budgets. */
 export type ExplainOptions = {
@@ -20,6 +20,22 @@ export function plural(count: number, one: string, many: string): string {
   return `${count} ${count === 1 ? one : many}`;
 }
 
+/**
+ * What a job asks for, as it will be placed: "8 GPUs on one node", "16 GPUs on 2 whole nodes",
+ * "12 GPUs (1 whole node and 4 on another)"; "on whole nodes" when a reason has no layout.
+ *
+ * @example describeNeed(12, true, { wholeNodes: 1, remainderGpus: 4 })
+ */
+export function describeNeed(needGpus: number, isWholeNodes: boolean, layout?: NodeLayout): string {
+  const gpus = plural(needGpus, "GPU", "GPUs");
+  if (!isWholeNodes) return `${gpus} on one node`;
+  if (!layout) return `${gpus} on whole nodes`;
+  const nodes = plural(layout.wholeNodes, "whole node", "whole nodes");
+  return layout.remainderGpus === 0
+    ? `${gpus} on ${nodes}`
+    : `${gpus} (${nodes} and ${layout.remainderGpus} on another)`;
+}
+
 /** The phrases explanations are written with, for one set of options. */
 export type Words = ReturnType<typeof wordsFor>;
 
@@ -36,8 +52,8 @@ export function wordsFor(options: ExplainOptions) {
     count === 0
       ? "no budget ranks above yours"
       : `${plural(count, "budget ranks", "budgets rank")} above yours`;
-  const shape = (needGpus: number, isWholeNodes: boolean): string =>
-    `needs ${plural(needGpus, "GPU", "GPUs")} ${isWholeNodes ? "on whole nodes" : "on one node"}`;
+  const shape = (needGpus: number, isWholeNodes: boolean, layout?: NodeLayout): string =>
+    `needs ${describeNeed(needGpus, isWholeNodes, layout)}`;
   // The comparison that decided between two budgets (docs/ranking.md): where their paths part,
   // both sides' usage there, then the leaves' own figures. Siblings are their own parting.
   const isSiblings = (parting: Parting, higher: BudgetRef, lower: BudgetRef): boolean =>

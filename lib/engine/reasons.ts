@@ -32,6 +32,9 @@ export type Comparison = { budget: BudgetRef; parting: Parting | null };
  * The job a reservation is kept for, and when its nodes should be ready: null when that is not
  * known (a short job's start, ADR 092, or a backfill protected for at most 2 h, ADR 097).
  */
+/** How a job larger than a node is placed (ADR 010): whole nodes, and the rest on one more. */
+export type NodeLayout = { wholeNodes: number; remainderGpus: number };
+
 export type KeptFor = { jobId: string; budget: BudgetRef; readyAtSec: number | null };
 
 /**
@@ -145,6 +148,8 @@ export type WaitReason =
       budget: BudgetRef;
       needGpus: number;
       isWholeNodes: boolean;
+      /** A job larger than a node: its layout. Absent for a one-node job and from older reasons. */
+      layout?: NodeLayout;
       /** Free GPUs on healthy nodes now (reserved ones included). */
       freeGpus: number;
       freeWholeNodes: number;
@@ -185,6 +190,8 @@ export type WaitReason =
       budget: BudgetRef;
       needGpus: number;
       isWholeNodes: boolean;
+      /** A job larger than a node: its layout. Absent for a one-node job and from older reasons. */
+      layout?: NodeLayout;
       holder: { jobId: string; budget: BudgetRef; gpus: number };
       /** Why the holder ranks ahead: where its budget's and this job's budget's paths part. */
       parting: Parting | null;
@@ -203,6 +210,8 @@ export type WaitReason =
       budget: BudgetRef;
       needGpus: number;
       isWholeNodes: boolean;
+      /** A job larger than a node: its layout. Absent for a one-node job and from older reasons. */
+      layout?: NodeLayout;
       freeGpus: number;
       freeWholeNodes: number;
       /** The most free GPUs on one healthy node. Absent from older reasons. */

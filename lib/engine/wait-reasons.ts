@@ -145,7 +145,9 @@ function buildReason(
 ): WaitReason {
   const { context, freeGpus, freeWholeNodes } = facts;
   const { nowSec, reservation } = context;
-  const isWholeNodes = context.shapeOf(job.gpus).wholeNodes > 0;
+  const { wholeNodes, remainderGpus } = context.shapeOf(job.gpus);
+  const isWholeNodes = wholeNodes > 0;
+  const layout = isWholeNodes ? { layout: { wholeNodes, remainderGpus } } : {};
   const budget = context.budgetRef(job.budgetId);
   const rank = context.rankOf(job.budgetId);
   if (!isAllocated) {
@@ -155,6 +157,7 @@ function buildReason(
       budget,
       needGpus: job.gpus,
       isWholeNodes,
+      ...layout,
       freeGpus,
       freeWholeNodes,
       mostFreeOnOneNode: facts.mostFreeOnOneNode,
@@ -174,6 +177,7 @@ function buildReason(
         budget,
         needGpus: job.gpus,
         isWholeNodes,
+        ...layout,
         holder: {
           jobId: reservation.holderId,
           budget: context.budgetRef(reservation.holderBudgetId),
@@ -206,6 +210,7 @@ function buildReason(
     budget,
     needGpus: job.gpus,
     isWholeNodes,
+    ...layout,
     freeGpus,
     freeWholeNodes,
     protectedGpus: view.protectedGpus,
