@@ -1,11 +1,17 @@
 // Runs before every route and page (docs/decisions/080-csrf-and-demo-mode.md):
 // - API paths whose segments do not decode get 400, unknown API paths 404, wrong methods 405,
 //   in the API's JSON error shape (never Next's plain-text 500, HTML 404 page or empty 405);
+//   pages whose segments do not decode get a plain-text 400 that names the segment;
 // - writes signed in by the browser's cookie (API mutations, server actions) must come from
 //   the app's own origin, and API mutations must be JSON (lib/guards/request-guard.ts).
 import { NextResponse, type NextRequest } from "next/server";
 import { errorResponse } from "./lib/api/error-response";
-import { checkWrite, classifyPath, findBadSegment } from "./lib/guards/request-guard";
+import {
+  checkWrite,
+  classifyPath,
+  findBadSegment,
+  REQUESTED_PATH_HEADER,
+} from "./lib/guards/request-guard";
 import { allowedMethods } from "./lib/api/routes";
 
 /** The app's public origin: NEXTAUTH_URL's (scripts/serve.ts always sets it), else the Host's. */
@@ -18,11 +24,17 @@ function appOrigin(request: NextRequest): string {
 
 export function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
-  if (classifyPath(pathname) === "api") {
-    const bad = findBadSegment(pathname);
-    if (bad) {
-      return errorResponse("bad_request", `The path segment "${bad.segment}" ${bad.problem}.`);
-    }
+  const isApi = classifyPath(pathname) === "api";
+  const bad = findBadSegment(pathname);
+  if (bad) {
+    const message = `The path segment "${bad.segment}" ${bad.problem}.`;
+    if (isApi) return errorResponse("bad_request", message);
+    return new NextResponse(`400 Bad Request: ${message}\n`, {
+      status: 400,
+      headers: { "content-type": "text/plain; charset=utf-8" },
+    });
+  }
+  if (isApi) {
     const methods = allowedMethods(pathname);
     if (!methods) return errorResponse("not_found", `No API route at ${pathname}.`);
     if (request.method !== "OPTIONS" && !methods.includes(request.method)) {
@@ -40,7 +52,10 @@ export function proxy(request: NextRequest) {
     appOrigin(request),
   );
   if (refusal) return errorResponse(refusal.code, refusal.message);
-  return NextResponse.next();
+  // The page asked for, so that sign-in can lead back to it (app/(app)/layout.tsx).
+  const headers = new Headers(request.headers);
+  headers.set(REQUESTED_PATH_HEADER, pathname + request.nextUrl.search);
+  return NextResponse.next({ request: { headers } });
 }
 
 export const config = {

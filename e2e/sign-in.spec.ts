@@ -1,11 +1,27 @@
 import { expect, test } from "@playwright/test";
-import { signInAs } from "./fixtures";
+import { signInAs, waitForHydration } from "./fixtures";
 
 test("a visitor who is not signed in is sent to the sign-in page", async ({ page }) => {
   await page.goto("/");
   await expect(page).toHaveURL(/\/signin/);
   await expect(page.getByRole("heading", { name: "Sign in to Allot" })).toBeVisible();
   await expect(page.getByRole("button", { name: /Sign in as/ })).toHaveCount(4);
+});
+
+test("a link followed while signed out leads back to its page after sign-in, never off-site", async ({
+  page,
+}) => {
+  await page.goto("/jobs?state=done");
+  await expect(page).toHaveURL(/\/signin\?callbackUrl=%2Fjobs%3Fstate%3Ddone$/);
+  await waitForHydration(page);
+  await page.getByRole("button", { name: /Sign in as Riley/ }).click();
+  await expect(page).toHaveURL(/\/jobs\?state=done$/);
+  await expect(page.getByText("Signed in as Riley")).toBeVisible();
+  // Signed in already, a sign-in link leads on to its page; another site's is ignored.
+  await page.goto("/signin?callbackUrl=%2Fbudgets");
+  await expect(page).toHaveURL(/\/budgets$/);
+  await page.goto("/signin?callbackUrl=%2F%2Fevil.example%2Fx");
+  await expect(page).toHaveURL(/^http:\/\/(127\.0\.0\.1|localhost):\d+\/$/);
 });
 
 test("a researcher signs in and reads the clusters and the budget tree", async ({ page }) => {

@@ -4,6 +4,7 @@ import { SignInChoices } from "@/components/layout/sign-in-choices";
 import { getSessionUser } from "@/lib/auth";
 import { listDemoUsers, getRoleLabel } from "@/lib/data/users";
 import { isDemoMode, oidcSettings } from "@/lib/env";
+import { safeReturnPath } from "@/lib/guards/request-guard";
 
 export const metadata: Metadata = { title: "Sign in" };
 export const dynamic = "force-dynamic";
@@ -22,7 +23,8 @@ export default async function SignInPage({
     const code = typeof error === "string" ? error : "";
     redirect(`/signin/error?${new URLSearchParams({ error: code }).toString()}`);
   }
-  if (await getSessionUser()) redirect("/");
+  const safeCallback = safeReturnPath(callbackUrl);
+  if (await getSessionUser()) redirect(safeCallback);
   const isDemo = isDemoMode();
   const demoUsers = isDemo
     ? await Promise.all(
@@ -34,7 +36,6 @@ export default async function SignInPage({
       )
     : [];
   const oidc = oidcSettings();
-  const safeCallback = callbackUrl?.startsWith("/") ? callbackUrl : "/";
   return (
     <main className="center-page">
       <div className="card signin">

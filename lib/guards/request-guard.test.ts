@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { checkWrite, classifyPath, findBadSegment, type WriteRequest } from "./request-guard";
+import {
+  checkWrite,
+  classifyPath,
+  findBadSegment,
+  safeReturnPath,
+  type WriteRequest,
+} from "./request-guard";
 
 const APP = "https://allot.lab.example";
 
@@ -201,5 +207,25 @@ describe("findBadSegment", () => {
     expect(findBadSegment("/api/v1/jobs/a%2Fb")).toBeNull();
     expect(findBadSegment("/api/v1/jobs/%E0%A4%A8")).toBeNull();
     expect(findBadSegment("/api/v1/")).toBeNull();
+  });
+});
+
+describe("safeReturnPath", () => {
+  it("keeps a path of this app with its query", () => {
+    expect(safeReturnPath("/review?month=2026-11")).toBe("/review?month=2026-11");
+    expect(safeReturnPath("/")).toBe("/");
+  });
+
+  it("turns another site, a scheme or nothing into /", () => {
+    for (const path of [
+      "//evil.example/x",
+      "/\\evil.example",
+      "https://evil.example",
+      "jobs",
+      "",
+      null,
+    ]) {
+      expect(safeReturnPath(path)).toBe("/");
+    }
   });
 });

@@ -38,6 +38,20 @@ function quote(value: string): string {
 
 export type BadSegment = { segment: string; problem: string };
 
+/** The request header in which the proxy passes the page asked for (path and query) on. */
+export const REQUESTED_PATH_HEADER = "x-allot-requested-path";
+
+/**
+ * Where sign-in may lead back to: a path of this app (`/review?month=2026-11`), never another
+ * site (`//evil.example`, `/\\evil.example`, `https://...`); "/" otherwise.
+ *
+ * @example safeReturnPath("//evil.example") // "/"
+ */
+export function safeReturnPath(path: string | null | undefined): string {
+  if (!path || !path.startsWith("/") || path.startsWith("//") || path.startsWith("/\\")) return "/";
+  return path;
+}
+
 /**
  * The first segment of `pathname` (as sent, still percent-encoded) that does not decode to
  * text a route can use: malformed percent-encoding (`%E0%A4%A`, `%zz`), where Next would
