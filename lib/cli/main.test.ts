@@ -27,6 +27,13 @@ async function run(argv: string[], files: Record<string, string> = {}) {
 }
 
 describe("allot command line", () => {
+  it("prints its version", async () => {
+    const version = JSON.parse(readFileSync("package.json", "utf8")).version;
+    for (const flag of ["--version", "-V"]) {
+      expect(await run([flag])).toMatchObject({ code: 0, stdout: `allot ${version}\n` });
+    }
+  });
+
   it("prints help for the tool and each command", async () => {
     expect(await run(["--help"])).toMatchObject({
       code: 0,

@@ -1,6 +1,7 @@
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { pathToFileURL } from "node:url";
+import packageJson from "../../package.json" with { type: "json" };
 import type { LiveDeps } from "./api-config";
 import { ApiRequestError, EXIT, ServerUnreachableError, TokenRefusedError } from "./api-errors";
 import { runBudgetsCommand } from "./budgets-command";
@@ -26,7 +27,7 @@ scenarios to simulate, inspect and generate, and SLURM clusters to connect.
 
 Live commands (an Allot server: --server or ALLOT_SERVER, a personal token in ALLOT_TOKEN, or
 both in ~/.config/allot/config.json):
-  squeue [--cluster C] [--me]   the ranked queue with reasons and start estimates
+  squeue [--cluster C]          the ranked queue, reasons and start estimates (--me, --start)
   sshare [--cluster C]          the budget tree with live usage, LF and ranks, like sshare -l
   why <job>                     a job's state, rank and every decision about it, in sentences
   submit --cluster C ...        submit a job (--name, --gpus, --min-runtime, --budget...)
@@ -42,6 +43,7 @@ Scenario commands (offline, from a scenario file):
   slurm <command>               connect a SLURM cluster: register, sync-accounts, bridge
 
 Run allot <command> --help for a command's options; live commands all take --json.
+allot --version prints the version.
 Exit codes: 0 ok; 1 bad input file, failed run, or a request the server refused (not found,
 conflict, its own error); 2 bad usage or input; 3 server unreachable; 4 no token, token
 refused or not allowed. docs/cli.md has more.
@@ -103,6 +105,10 @@ export async function main(
   if (command === undefined || command === "--help" || command === "-h" || command === "help") {
     io.stdout(MAIN_HELP);
     return command === undefined ? 2 : 0;
+  }
+  if (command === "--version" || command === "-V" || command === "version") {
+    io.stdout(`allot ${packageJson.version}\n`);
+    return 0;
   }
   const run = COMMANDS[command];
   try {
