@@ -163,6 +163,9 @@ export async function checkChildrenEdit(
   return { nodes, edit: edit.value };
 }
 
+/** " by Priya Raman" when the last change has an author (yourself included, in another tab). */
+const changedBy = (name: string | null | undefined): string => (name ? ` by ${name}` : "");
+
 /** The 409 of a stale version, with the split as saved now (also used for drafts). */
 export async function throwStale(
   tx: Prisma.TransactionClient,
@@ -172,7 +175,7 @@ export async function throwStale(
   const current = await getChildrenState(tx, node.id);
   throw new AppError(
     "conflict",
-    `"${node.name}" was changed by someone else since you opened it (you edited version ${sentVersion}, it is now ${current.version}). Review their change and apply yours again.`,
+    `"${node.name}" was changed since you opened it${changedBy(current.lastChange?.by)} (you edited version ${sentVersion}, it is now ${current.version}). Review that change and apply yours again.`,
     undefined,
     { kind: "stale-version", ...current },
   );

@@ -78,7 +78,10 @@ describe("setChildrenSchema", () => {
       ],
     });
     expect(issues).toEqual([
-      { path: "children.1.name", message: 'Another child is already named "vision".' },
+      {
+        path: "children.1.name",
+        message: 'Another child is already named "Vision" (names differ only in case).',
+      },
       { path: "children.2.id", message: "This child appears twice." },
     ]);
   });

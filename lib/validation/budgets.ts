@@ -57,18 +57,20 @@ export const setChildrenSchema = z
       .max(MAX_CHILDREN, `A budget has at most ${MAX_CHILDREN} children.`),
   })
   .superRefine((body, context) => {
-    const seenNames = new Map<string, number>();
+    const seenNames = new Map<string, string>();
     const seenIds = new Set<string>();
     body.children.forEach((child, index) => {
       const key = child.name.toLowerCase();
-      if (seenNames.has(key)) {
+      const taken = seenNames.get(key);
+      if (taken !== undefined) {
+        const same = taken === child.name ? "" : " (names differ only in case)";
         context.addIssue({
           code: "custom",
           path: ["children", index, "name"],
-          message: `Another child is already named "${child.name}".`,
+          message: `Another child is already named "${taken}"${same}.`,
         });
       } else {
-        seenNames.set(key, index);
+        seenNames.set(key, child.name);
       }
       if (child.id !== undefined) {
         if (seenIds.has(child.id)) {
