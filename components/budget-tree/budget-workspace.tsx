@@ -19,6 +19,7 @@ import { useOpenBranches } from "./tree-fold";
 import { SplitEditor } from "./split-editor";
 import {
   expandTree,
+  countOwnMatches,
   matchSearch,
   visibleRows,
   type ClusterRef,
@@ -138,6 +139,7 @@ export function BudgetWorkspace({
   const deferredQuery = useDeferredValue(query);
   const [, startTransition] = useTransition();
   const matches = useMemo(() => matchSearch(rows, deferredQuery), [rows, deferredQuery]);
+  const matchCount = useMemo(() => countOwnMatches(rows, deferredQuery), [rows, deferredQuery]);
   const shown = useMemo(() => visibleRows(rows, open, matches), [rows, open, matches]);
   const selected = rows.find((row) => row.id === selectedId) ?? rows[0]!;
   const editing = editingId ? rows.find((row) => row.id === editingId) : undefined;
@@ -208,7 +210,7 @@ export function BudgetWorkspace({
           </div>
           <p className="muted small" aria-live="polite">
             {matches
-              ? `${formatInteger(shown.length)} of ${formatInteger(rows.length)} nodes in the tree match “${deferredQuery.trim()}”.`
+              ? `${formatInteger(matchCount)} of ${formatInteger(rows.length)} nodes in the tree match “${deferredQuery.trim()}”.`
               : `${formatBudgetCounts(leafCount, rows.length)}. Effective share = the product of fractions from the root down.`}
           </p>
           <BudgetTreeView

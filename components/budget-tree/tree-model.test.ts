@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   expandTree,
+  countOwnMatches,
   matchSearch,
   previewSplit,
   rebaseDraft,
@@ -75,6 +76,9 @@ describe("matchSearch and visibleRows", () => {
     expect([...matches!]).toEqual(["a", "lab"]);
     expect(visibleRows(ROWS, new Set(), matches).map((r) => r.id)).toEqual(["lab", "a"]);
     expect(matchSearch(ROWS, "  ")).toBeNull();
+    // Counted: the leaf whose member matches, not the lab shown above it.
+    expect(countOwnMatches(ROWS, "riley")).toBe(1);
+    expect(countOwnMatches(ROWS, "  ")).toBe(0);
     expect(visibleRows(ROWS, new Set(), null).map((r) => r.id)).toEqual(["lab"]);
     expect(visibleRows(ROWS, new Set(["lab"]), null).map((r) => r.id)).toEqual(["lab", "a", "b"]);
   });

@@ -88,20 +88,35 @@ export function gpuHoursByCluster(share: number, clusters: ClusterRef[]): number
   return clusters.map((cluster) => weeklyGpuHours(share, cluster.gpus));
 }
 
+/** Whether a lead or member of the row has the needle in their name or email. */
+function hasPerson(row: NodeRow, needle: string): boolean {
+  return [...row.leads, ...row.members].some(
+    (person: Person) =>
+      person.name.toLowerCase().includes(needle) ||
+      (person.email?.toLowerCase().includes(needle) ?? false),
+  );
+}
+
+/**
+ * How many nodes match a search themselves: by name (by path when it has a "/"), or by a lead
+ * or member. The budgets shown around them (above, and below a matching branch) are not counted.
+ */
+export function countOwnMatches(rows: NodeRow[], query: string): number {
+  const needle = query.trim().toLowerCase();
+  if (!needle) return 0;
+  const text = (row: NodeRow): string => (needle.includes("/") ? row.path : row.name);
+  return rows.filter((row) => text(row).toLowerCase().includes(needle) || hasPerson(row, needle))
+    .length;
+}
+
 /** Ids of nodes matching a search (name, path, lead or member name or email) and their ancestors. */
 export function matchSearch(rows: NodeRow[], query: string): Set<string> | null {
   const needle = query.trim().toLowerCase();
   if (!needle) return null;
   const byId = new Map(rows.map((row) => [row.id, row]));
   const shown = new Set<string>();
-  const people = (list: Person[]) =>
-    list.some(
-      (person) =>
-        person.name.toLowerCase().includes(needle) ||
-        (person.email?.toLowerCase().includes(needle) ?? false),
-    );
   for (const row of rows) {
-    if (row.path.toLowerCase().includes(needle) || people(row.leads) || people(row.members)) {
+    if (row.path.toLowerCase().includes(needle) || hasPerson(row, needle)) {
       for (
         let id: string | null = row.id;
         id && !shown.has(id);
