@@ -1,6 +1,7 @@
 import type { SchedulerSummary, SimulationSummary } from "@/lib/simulations/summary";
 import { formatInteger, formatShare, formatWait } from "@/lib/format";
 import { ScrollRegion } from "@/components/layout/scroll-region";
+import { markBetter } from "./better-mark";
 
 type Row = {
   label: string;
@@ -91,9 +92,8 @@ export function ResultsTable({ summary }: { summary: SimulationSummary }) {
         <tbody>
           {rowsFor(summary).map((row) => {
             const values = names.map((name) => row.raw?.(summary.schedulers[name]!) ?? NaN);
-            const finite = values.filter(Number.isFinite);
-            const best = row.better === "lower" ? Math.min(...finite) : Math.max(...finite);
-            const isTie = finite.length < 2 || finite.every((value) => value === finite[0]);
+            const shown = names.map((name) => row.value(summary.schedulers[name]!));
+            const isBetter = markBetter(values, shown, row.better);
             return (
               <tr key={row.label}>
                 <th scope="row">
@@ -101,10 +101,10 @@ export function ResultsTable({ summary }: { summary: SimulationSummary }) {
                   {row.hint ? <span className="hint"> {row.hint}</span> : null}
                 </th>
                 {names.map((name, i) => {
-                  const isBest = row.better !== undefined && !isTie && values[i] === best;
+                  const isBest = isBetter[i];
                   return (
                     <td key={name} className={`num${isBest ? " is-better" : ""}`}>
-                      {row.value(summary.schedulers[name]!)}
+                      {shown[i]}
                       {isBest ? <span className="sr-only"> (better)</span> : null}
                     </td>
                   );
