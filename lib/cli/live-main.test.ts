@@ -38,7 +38,9 @@ describe("the live commands' exit codes", () => {
       expect(help.stdout).toMatch(new RegExp(`^Usage: allot ${command}`));
       expect(help.stdout).toContain("3 server unreachable, 4 no token");
     }
-    expect((await run(["--help"], {})).stdout).toContain("squeue [--cluster C] [--me]");
+    expect((await run(["--help"], {})).stdout).toContain(
+      "squeue [--cluster C]          the ranked queue, reasons and start estimates (--me, --start)",
+    );
   });
 
   it("2 for bad usage, before any request", async () => {
