@@ -35,7 +35,7 @@ export function explainStart(reason: StartReason, words: Words): string {
       const { outranked } = reason;
       const ranks =
         `ranks ${reason.budget.rank ?? "-"} ` +
-        `(${above(reason.budgetsAbove).replace("yours", "it")})`;
+        `(${above(reason.budgetsAbove).replace("its budget", "it")})`;
       return (
         `Started at ${time(reason.atSec)} on ${formatNodes(reason.nodes)} with ` +
         `${plural(reason.gpus, "GPU", "GPUs")}${preempted}: ` +

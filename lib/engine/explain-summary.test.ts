@@ -46,7 +46,7 @@ describe("formatOrdinal", () => {
 describe("summarizeReason", () => {
   it("waiting for GPUs: free GPUs, the need, the rank of N and the jobs ahead", () => {
     expect(summarizeReason(WAITING, { ...CLOCK, rankedBudgets: 12, jobsAhead: 3 })).toBe(
-      "Waiting: 4 GPUs are free but it needs 16 GPUs on whole nodes; your budget ranks 7th of 12 and 3 jobs are ahead of it.",
+      "Waiting: 4 GPUs are free but it needs 16 GPUs on whole nodes; its budget ranks 7th of 12 and 3 jobs are ahead of it.",
     );
   });
 
@@ -56,17 +56,17 @@ describe("summarizeReason", () => {
         { ...WAITING, freeGpus: 1, isWholeNodes: false, needGpus: 2 },
         { jobsAhead: 0 },
       ),
-    ).toBe("Waiting: 1 GPU is free but it needs 2 GPUs on one node; your budget ranks 7th.");
+    ).toBe("Waiting: 1 GPU is free but it needs 2 GPUs on one node; its budget ranks 7th.");
   });
 
   it("a job larger than a node: its whole nodes, and the rest on another", () => {
     const twelve = { ...WAITING, needGpus: 12, layout: { wholeNodes: 1, remainderGpus: 4 } };
     expect(summarizeReason(twelve, { rankedBudgets: 12 })).toBe(
-      "Waiting: 4 GPUs are free but it needs 12 GPUs (1 whole node and 4 on another); your budget ranks 7th of 12.",
+      "Waiting: 4 GPUs are free but it needs 12 GPUs (1 whole node and 4 on another); its budget ranks 7th of 12.",
     );
     const sixteen = { ...WAITING, layout: { wholeNodes: 2, remainderGpus: 0 } };
     expect(summarizeReason(sixteen)).toBe(
-      "Waiting: 4 GPUs are free but it needs 16 GPUs on 2 whole nodes; your budget ranks 7th.",
+      "Waiting: 4 GPUs are free but it needs 16 GPUs on 2 whole nodes; its budget ranks 7th.",
     );
   });
 
@@ -111,7 +111,7 @@ describe("summarizeReason", () => {
       budgetsAbove: 6,
     };
     expect(summarizeReason(reason, { ...CLOCK, rankedBudgets: 12 })).toBe(
-      "Waiting: node 3 is kept for a job ahead of it (expected to start by 14:40); your budget ranks 7th of 12.",
+      "Waiting: node 3 is kept for a job ahead of it (expected to start by 14:40); its budget ranks 7th of 12.",
     );
   });
 

@@ -44,15 +44,15 @@ function count(value: number, one: string, many: string): string {
  *
  * @example
  * summarizeReason(waitReason, { rankedBudgets: 12, jobsAhead: 3 })
- * // "Waiting: 4 GPUs are free but it needs 16 GPUs on 2 whole nodes; your budget ranks 7th of 12 and
+ * // "Waiting: 4 GPUs are free but it needs 16 GPUs on 2 whole nodes; its budget ranks 7th of 12 and
  * //  3 jobs are ahead of it."
  */
 export function summarizeReason(reason: Reason, options: SummaryOptions = {}): string {
   const time = options.formatTime ?? formatOffset;
   const rankOf = (rank: number | null): string =>
     rank === null
-      ? "your budget has no rank here"
-      : `your budget ranks ${formatOrdinal(rank)}` +
+      ? "its budget has no rank here"
+      : `its budget ranks ${formatOrdinal(rank)}` +
         (options.rankedBudgets ? ` of ${options.rankedBudgets}` : "");
   const ahead = (): string =>
     options.jobsAhead && options.jobsAhead > 0

@@ -77,13 +77,13 @@ function explainWaitForResources(
   }
   const ownGpus = reason.heldByOwnGpus ?? 0;
   if (ownGpus > 0) {
-    parts.push(`${ownGpus} ${ownGpus === 1 ? "is" : "are"} used by your own budget's runs`);
+    parts.push(`${ownGpus} ${ownGpus === 1 ? "is" : "are"} used by its own budget's runs`);
   }
   const higherGpus = reason.heldByHigherGpus - ownGpus;
   if (higherGpus > 0) {
     const most = reason.heldMostBy;
     parts.push(
-      `${higherGpus} ${higherGpus === 1 ? "is" : "are"} used by budgets ranked at or above yours` +
+      `${higherGpus} ${higherGpus === 1 ? "is" : "are"} used by budgets ranked at or above its budget` +
         (most
           ? `, ${most.gpus} of them by ${label(most.budget)}: ` +
             compare(most.budget, reason.budget, most.parting)
@@ -92,7 +92,7 @@ function explainWaitForResources(
   }
   if (reason.heldWithinShareGpus > 0) {
     parts.push(
-      `${reason.heldWithinShareGpus} ${reason.heldWithinShareGpus === 1 ? "is" : "are"} used by budgets that hold no more than their share next to yours`,
+      `${reason.heldWithinShareGpus} ${reason.heldWithinShareGpus === 1 ? "is" : "are"} used by budgets that hold no more than their share next to its budget`,
     );
   }
   if (reason.keptForShort) {

@@ -50,8 +50,8 @@ export function wordsFor(options: ExplainOptions) {
     `${label(budget)} (at ${percent(budget.usageRatio)} of its ${shareLabel})`;
   const above = (count: number): string =>
     count === 0
-      ? "no budget ranks above yours"
-      : `${plural(count, "budget ranks", "budgets rank")} above yours`;
+      ? "no budget ranks above its budget"
+      : `${plural(count, "budget ranks", "budgets rank")} above its budget`;
   const shape = (needGpus: number, isWholeNodes: boolean, layout?: NodeLayout): string =>
     `needs ${describeNeed(needGpus, isWholeNodes, layout)}`;
   // The comparison that decided between two budgets (docs/ranking.md): where their paths part,

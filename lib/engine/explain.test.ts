@@ -88,7 +88,7 @@ describe("explainReason", () => {
         CLOCK,
       ),
     ).toBe(
-      "Waiting: needs 64 GPUs on whole nodes; 40 are free (3 whole nodes); 24 are held by protected runs (enough for this job are out of protection by 14:05); 2 budgets rank above yours.",
+      "Waiting: needs 64 GPUs on whole nodes; 40 are free (3 whole nodes); 24 are held by protected runs (enough for this job are out of protection by 14:05); 2 budgets rank above its budget.",
     );
   });
 
@@ -256,7 +256,7 @@ describe("explainReason", () => {
         { formatTime: formatUtcClock },
       ),
     ).toBe(
-      "Waiting: needs 64 GPUs on whole nodes; 0 are free (0 whole nodes); 96 are used by budgets ranked at or above yours, 64 of them by llm/lm-pretrain: llm (at 50% of its weekly share) ranks above vision (at 120%), where the two budgets' branches part, so llm/lm-pretrain (at 40% of its weekly share) ranks above vision/vision-rl (at 180%); 2 budgets rank above yours.",
+      "Waiting: needs 64 GPUs on whole nodes; 0 are free (0 whole nodes); 96 are used by budgets ranked at or above its budget, 64 of them by llm/lm-pretrain: llm (at 50% of its weekly share) ranks above vision (at 120%), where the two budgets' branches part, so llm/lm-pretrain (at 40% of its weekly share) ranks above vision/vision-rl (at 180%); 2 budgets rank above its budget.",
     );
   });
 
@@ -284,7 +284,7 @@ describe("explainReason", () => {
         { formatTime: formatUtcClock },
       ),
     ).toBe(
-      "Waiting: needs 8 GPUs on one node; 0 are free; 738 are used by your own budget's runs; 112 are used by budgets ranked at or above yours, 112 of them by llm/lm-pretrain: llm/lm-pretrain (at 40% of its weekly share) ranks above vision/vision-rl (at 180%); 2 budgets rank above yours.",
+      "Waiting: needs 8 GPUs on one node; 0 are free; 738 are used by its own budget's runs; 112 are used by budgets ranked at or above its budget, 112 of them by llm/lm-pretrain: llm/lm-pretrain (at 40% of its weekly share) ranks above vision/vision-rl (at 180%); 2 budgets rank above its budget.",
     );
   });
 
@@ -367,7 +367,7 @@ describe("explainReason", () => {
         budgetsAbove: 1,
       }),
     ).toBe(
-      "Waiting: needs 8 GPUs on one node; it would fit, but nodes 0-2, 5 are kept for a job of llm/lm-pretrain that needs 64 GPUs (no expected start yet; a job protected for at most 2 h may use them); llm (at 50% of its weekly share) ranks above vision (at 120%), where the two budgets' branches part, so llm/lm-pretrain (at 40% of its weekly share) ranks above vision/vision-rl (at 180%); 1 budget ranks above yours.",
+      "Waiting: needs 8 GPUs on one node; it would fit, but nodes 0-2, 5 are kept for a job of llm/lm-pretrain that needs 64 GPUs (no expected start yet; a job protected for at most 2 h may use them); llm (at 50% of its weekly share) ranks above vision (at 120%), where the two budgets' branches part, so llm/lm-pretrain (at 40% of its weekly share) ranks above vision/vision-rl (at 180%); 1 budget ranks above its budget.",
     );
   });
 

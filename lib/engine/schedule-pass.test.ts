@@ -298,7 +298,7 @@ describe("runSchedulePass share guard (ADR 011)", () => {
     expect(waitingOf(result)).toEqual([["j3", "wait-resources"]]);
     expect(result.waiting[0]!.reason).toMatchObject({ heldWithinShareGpus: 16, protectedGpus: 0 });
     expect(explainReason(result.waiting[0]!.reason)).toContain(
-      "16 are used by budgets that hold no more than their share next to yours",
+      "16 are used by budgets that hold no more than their share next to its budget",
     );
   });
 
@@ -342,7 +342,7 @@ describe("runSchedulePass draining and down nodes", () => {
     ]);
     expect(result.starts).toEqual([]);
     expect(explainReason(result.waiting[0]!.reason)).toBe(
-      "Waiting: needs 1 GPU on one node; 0 are free; 16 are on draining or down nodes; no budget ranks above yours.",
+      "Waiting: needs 1 GPU on one node; 0 are free; 16 are on draining or down nodes; no budget ranks above its budget.",
     );
   });
 
@@ -426,8 +426,8 @@ describe("runSchedulePass queue order and reservation", () => {
     // big, of hi, holds the reservation; hi ranks first.
     expect(holderRankOf(extra)).toBe(1);
     expect(result.waiting.map((wait) => explainReason(wait.reason))).toEqual([
-      "Waiting: needs 16 GPUs on 2 whole nodes; 6 are free (0 whole nodes); 8 are held by protected runs (enough for this job are out of protection by +2h40m); no budget ranks above yours; nodes 0-1 are kept for it, expected ready by +2h40m.",
-      "Waiting: needs 4 GPUs on one node; it would fit, but nodes 0-1 are kept for a job of hi that needs 16 GPUs (ready by +2h40m; a job protected only until then may use them); hi (at 0% of its weekly share) ranks above lo (at 21%), its sibling, so their own figures decide; 1 budget ranks above yours.",
+      "Waiting: needs 16 GPUs on 2 whole nodes; 6 are free (0 whole nodes); 8 are held by protected runs (enough for this job are out of protection by +2h40m); no budget ranks above its budget; nodes 0-1 are kept for it, expected ready by +2h40m.",
+      "Waiting: needs 4 GPUs on one node; it would fit, but nodes 0-1 are kept for a job of hi that needs 16 GPUs (ready by +2h40m; a job protected only until then may use them); hi (at 0% of its weekly share) ranks above lo (at 21%), its sibling, so their own figures decide; 1 budget ranks above its budget.",
     ]);
   });
 
@@ -668,7 +668,7 @@ describe("runSchedulePass: the comparison that decided (docs/ranking.md)", () =>
       },
     });
     expect(explainReason(reason)).toContain(
-      "32 are used by budgets ranked at or above yours, 24 of them by vision/dana: vision (at ",
+      "32 are used by budgets ranked at or above its budget, 24 of them by vision/dana: vision (at ",
     );
   });
 
@@ -709,7 +709,7 @@ describe("runSchedulePass: the comparison that decided (docs/ranking.md)", () =>
     const sentence = explainReason(result.waiting[0]!.reason);
     expect(sentence).not.toContain("branches part");
     // Its own budget's run is not counted as another budget's.
-    expect(sentence).toContain("8 are used by your own budget's runs");
-    expect(sentence).not.toContain("ranked at or above yours");
+    expect(sentence).toContain("8 are used by its own budget's runs");
+    expect(sentence).not.toContain("ranked at or above its budget");
   });
 });

@@ -42,14 +42,14 @@ describe("estimateStart", () => {
   it("kept nodes held by budgets ranked higher: no time, says what must change", () => {
     expect(estimateStart(waitResources({ reservedNodes: [4, 5], readyAtSec: null }))).toEqual({
       expectedStartSec: null,
-      note: "Nodes 4-5 are kept for it, but budgets ranked at or above yours run there: it starts when their runs end or your budget's rank rises above theirs, and jobs let onto those nodes meanwhile (protected for at most 2 h) have ended their protection.",
+      note: "Nodes 4-5 are kept for it, but budgets ranked at or above its budget run there: it starts when their runs end or its budget's rank rises above theirs, and jobs let onto those nodes meanwhile (protected for at most 2 h) have ended their protection.",
     });
   });
 
   it("only its own budget's runs in the way: says so, not that budgets ranked higher must free them", () => {
     const own = waitResources({ heldByHigherGpus: 8, heldByOwnGpus: 8, budgetsAbove: 0 });
     expect(estimateStart(own).note).toBe(
-      "It starts when your budget's own runs or the jobs ahead of it free 16 GPUs, and protections end.",
+      "It starts when its budget's own runs or the jobs ahead of it free 16 GPUs, and protections end.",
     );
     const kept = waitResources({
       reservedNodes: [4, 5],
@@ -58,7 +58,7 @@ describe("estimateStart", () => {
       heldByOwnGpus: 8,
     });
     expect(estimateStart(kept).note).toBe(
-      "Nodes 4-5 are kept for it, but your budget's own runs hold GPUs there: it starts when they end, and jobs let onto those nodes meanwhile (protected for at most 2 h) have ended their protection.",
+      "Nodes 4-5 are kept for it, but its budget's own runs hold GPUs there: it starts when they end, and jobs let onto those nodes meanwhile (protected for at most 2 h) have ended their protection.",
     );
   });
 
@@ -66,7 +66,7 @@ describe("estimateStart", () => {
     const estimate = estimateStart(waitResources({ heldByHigherGpus: 8 }));
     expect(estimate.expectedStartSec).toBeNull();
     expect(estimate.note).toBe(
-      "It starts when jobs ahead of it have started and budgets ranked higher free 16 GPUs, or sooner if your budget's rank rises (it uses less of its share than others over the week).",
+      "It starts when jobs ahead of it have started and budgets ranked higher free 16 GPUs, or sooner if its budget's rank rises (it uses less of its share than others over the week).",
     );
   });
 

@@ -75,9 +75,9 @@ export function estimateStart(
           "protection.";
         return note(
           othersGpus === 0 && ownGpus > 0
-            ? `${kept}, but your budget's own runs hold GPUs there: it starts when they end, ${meanwhile}`
-            : `${kept}, but budgets ranked at or above yours run there: it starts when their runs ` +
-                `end or your budget's rank rises above theirs, ${meanwhile}`,
+            ? `${kept}, but its budget's own runs hold GPUs there: it starts when they end, ${meanwhile}`
+            : `${kept}, but budgets ranked at or above its budget run there: it starts when their runs ` +
+                `end or its budget's rank rises above theirs, ${meanwhile}`,
         );
       }
       if (reason.readyAtSec === reason.atSec) {
@@ -92,13 +92,13 @@ export function estimateStart(
       if (othersGpus === 0) {
         return note(
           ownGpus > 0
-            ? `It starts when your budget's own runs or the jobs ahead of it free ${gpus(reason.needGpus)}, and protections end.`
+            ? `It starts when its budget's own runs or the jobs ahead of it free ${gpus(reason.needGpus)}, and protections end.`
             : "It starts when the jobs ahead of it have started and protections end.",
         );
       }
       return note(
         "It starts when jobs ahead of it have started and budgets ranked higher free " +
-          `${gpus(reason.needGpus)}, or sooner if your budget's rank rises (it uses less of its ` +
+          `${gpus(reason.needGpus)}, or sooner if its budget's rank rises (it uses less of its ` +
           "share than others over the week).",
       );
     }
