@@ -1,7 +1,7 @@
 // Runs before every route and page (docs/decisions/080-csrf-and-demo-mode.md):
 // - API paths whose segments do not decode get 400, unknown API paths 404, wrong methods 405,
 //   in the API's JSON error shape (never Next's plain-text 500, HTML 404 page or empty 405);
-//   pages whose segments do not decode get a plain-text 400 that names the segment;
+//   pages whose segments do not decode get the 404 page (a NUL reaches the page, which 404s);
 // - writes signed in by the browser's cookie (API mutations, server actions) must come from
 //   the app's own origin, and API mutations must be JSON (lib/guards/request-guard.ts).
 import { NextResponse, type NextRequest } from "next/server";
@@ -10,9 +10,13 @@ import {
   checkWrite,
   classifyPath,
   findBadSegment,
+  NUL_PROBLEM,
   REQUESTED_PATH_HEADER,
 } from "./lib/guards/request-guard";
 import { allowedMethods } from "./lib/api/routes";
+
+/** A page path no route has: rewritten to, it renders the 404 page with its status. */
+const UNDECODABLE_PAGE_PATH = "/undecodable-path";
 
 /** The app's public origin: NEXTAUTH_URL's (scripts/serve.ts always sets it), else the Host's. */
 function appOrigin(request: NextRequest): string {
@@ -26,13 +30,12 @@ export function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
   const isApi = classifyPath(pathname) === "api";
   const bad = findBadSegment(pathname);
-  if (bad) {
-    const message = `The path segment "${bad.segment}" ${bad.problem}.`;
-    if (isApi) return errorResponse("bad_request", message);
-    return new NextResponse(`400 Bad Request: ${message}\n`, {
-      status: 400,
-      headers: { "content-type": "text/plain; charset=utf-8" },
-    });
+  if (bad && isApi) {
+    return errorResponse("bad_request", `The path segment "${bad.segment}" ${bad.problem}.`);
+  }
+  if (bad && bad.problem !== NUL_PROBLEM) {
+    // Next cannot route a page path that does not decode (a plain 500): show the 404 page.
+    return NextResponse.rewrite(new URL(UNDECODABLE_PAGE_PATH, request.url));
   }
   if (isApi) {
     const methods = allowedMethods(pathname);

@@ -38,6 +38,9 @@ function quote(value: string): string {
 
 export type BadSegment = { segment: string; problem: string };
 
+/** The problem of a segment that decodes to a NUL, which PostgreSQL refuses in text. */
+export const NUL_PROBLEM = "decodes to a NUL character";
+
 /** The request header in which the proxy passes the page asked for (path and query) on. */
 export const REQUESTED_PATH_HEADER = "x-allot-requested-path";
 
@@ -68,7 +71,7 @@ export function findBadSegment(pathname: string): BadSegment | null {
     } catch {
       return { segment, problem: "is not valid percent-encoding" };
     }
-    if (decoded.includes("\u0000")) return { segment, problem: "decodes to a NUL character" };
+    if (decoded.includes("\u0000")) return { segment, problem: NUL_PROBLEM };
   }
   return null;
 }
