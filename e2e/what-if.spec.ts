@@ -150,3 +150,53 @@ test("a program lead drafts a split, replays today's demand under it, and adopts
   });
   expect(restored.status()).toBe(200);
 });
+
+test("a what-if of a period with nothing to replay is refused with the field and why", async ({
+  page,
+}) => {
+  await signInAs(page, "programLead");
+  const tree = await nodes(page);
+  const language = tree.find((node) => node.path === "language")!;
+  const version = (
+    (await (await page.request.get("/api/v1/budgets")).json()) as {
+      nodes: { id: string; version: number }[];
+    }
+  ).nodes.find((node) => node.id === language.id)!.version;
+  const created = await page.request.post(`/api/v1/budgets/${language.id}/drafts`, {
+    headers: sameOrigin(),
+    data: {
+      version,
+      reason: "e2e: periods with nothing to replay",
+      children: tree
+        .filter((node) => node.parentId === language.id)
+        .map(({ id, name, weight }) => ({ id, name, weight })),
+    },
+  });
+  expect(created.status()).toBe(201);
+  const { draft } = (await created.json()) as { draft: { id: string } };
+  const ask = (from: string, to: string) =>
+    page.request.post(`/api/v1/drafts/${draft.id}/what-ifs`, {
+      headers: sameOrigin(),
+      data: { from, to },
+    });
+  const before = await ask("2020-01-01T00:00:00Z", "2020-02-01T00:00:00Z");
+  expect(before.status()).toBe(422);
+  const refusal = (await before.json()) as {
+    error: { message: string; issues: { path: string; message: string }[] };
+  };
+  expect(refusal.error.message).toBe("The period has no history to replay.");
+  expect(refusal.error.issues).toEqual([
+    {
+      path: "to",
+      message: expect.stringMatching(
+        /^Choose a period that ends later: its history begins \d{4}-\d\d-\d\d \d\d:\d\d UTC\.$/,
+      ),
+    },
+  ]);
+  const later = new Date(Date.now() + 7 * 86_400_000).toISOString();
+  const future = await ask(later, new Date(Date.now() + 14 * 86_400_000).toISOString());
+  expect(future.status()).toBe(422);
+  expect(((await future.json()) as { error: { message: string } }).error.message).toBe(
+    "The period has not started yet.",
+  );
+});

@@ -27,10 +27,27 @@ export function describePeriod(options: WhatIfOptions, clusterCount: number): st
   return `${options.from.slice(0, 10)} – ${lastDay} on ${clusters}`;
 }
 
+/** A 422 when no job was submitted on the clusters before the period ends: nothing to replay. */
+async function assertHistoryIn(period: { from: Date; to: Date }, clusters: string[]) {
+  const first = await getDb().job.findFirst({
+    where: { cluster: { name: { in: clusters } } },
+    orderBy: { submittedAt: "asc" },
+    select: { submittedAt: true },
+  });
+  if (first && first.submittedAt < period.to) return;
+  const since = first
+    ? `its history begins ${first.submittedAt.toISOString().slice(0, 16).replace("T", " ")} UTC`
+    : "no job was ever submitted there";
+  throw new AppError("validation_failed", "The period has no history to replay.", [
+    { path: "to", message: `Choose a period that ends later: ${since}.` },
+  ]);
+}
+
 /**
  * Queues a what-if of `draftId` for `user` (who must be allowed to edit the draft's node):
- * 404 unknown draft, 403, 422 unknown cluster or a period starting in the future (one that
- * has not ended is replayed up to now), 409 when the draft
+ * 404 unknown draft, 403, 422 unknown cluster, a period starting in the future (one that
+ * has not ended is replayed up to now) or one that ends before the clusters' history begins
+ * (nothing to replay), 409 when the draft
  * no longer applies to the tree (a budget it names was removed).
  */
 export async function startWhatIf(user: SessionUser, draftId: string, input: StartWhatIfInput) {
@@ -56,6 +73,7 @@ export async function startWhatIf(user: SessionUser, draftId: string, input: Sta
     known.has(name) ? [] : [{ path: `clusters.${index}`, message: `No cluster "${name}".` }],
   );
   if (unknown.length > 0) throw new AppError("validation_failed", "Unknown cluster.", unknown);
+  await assertHistoryIn(period, chosen);
   const nodes = await db.budgetNode.findMany({
     where: { removedAt: null },
     select: { id: true, parentId: true, name: true, weight: true },
