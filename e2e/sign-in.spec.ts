@@ -90,4 +90,21 @@ test("Help in the header lists the documents; a name without .md finds its docum
   await expect(page.getByRole("heading", { name: "Concepts", level: 1 })).toBeVisible();
   // Only the listed documents are served: no other file of the repository.
   expect((await page.goto("/docs/README.md"))?.status()).toBe(404);
+
+  // Rendered, not raw: tables are tables, a heading has its id, links lead to other documents
+  // and decision records, and the generated-file comment is not shown.
+  await page.goto("/docs/api.md");
+  await expect(page.getByRole("table").first()).toBeVisible();
+  await expect(page.getByText("<!--")).toHaveCount(0);
+  await page.getByRole("link", { name: "security.md" }).first().click();
+  await expect(page).toHaveURL(/\/docs\/security\.md$/);
+  await page.goto("/docs/ranking.md");
+  await page.getByRole("link", { name: "ADR 002" }).first().click();
+  await expect(page).toHaveURL(/\/docs\/decisions\/002-fair-tree\.md$/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^002\. Fair Tree/);
+  await page.goto("/docs");
+  await expect(page.getByRole("link", { name: /^011\. A share guard/ })).toBeVisible();
+  for (const path of ["/docs/decisions/999-none.md", "/docs/decisions/..%2Fapi.md"]) {
+    expect((await page.goto(path))?.status(), path).toBe(404);
+  }
 });

@@ -1,12 +1,16 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { PageHead } from "@/components/layout/page-head";
+import { listDecisions } from "@/lib/docs/decisions";
 import { LINKED_DOCS } from "@/lib/docs/linked-docs";
 
 export const metadata: Metadata = { title: "Help" };
 
-/** The Help page: the repository's documents the app serves, each a link. */
-export default function HelpPage() {
+export const dynamic = "force-dynamic";
+
+/** The Help page: the repository's documents the app serves, each a link, then its decisions. */
+export default async function HelpPage() {
+  const decisions = await listDecisions();
   return (
     <>
       <PageHead title="Help">
@@ -22,6 +26,17 @@ export default function HelpPage() {
           </li>
         ))}
       </ul>
+      <section className="card" aria-labelledby="decisions-title">
+        <h2 id="decisions-title">Decision records</h2>
+        <p className="muted">Why the product is built as it is, one choice each.</p>
+        <ul>
+          {decisions.map(({ file, title }) => (
+            <li key={file}>
+              <Link href={`/docs/decisions/${file}`}>{title}</Link>
+            </li>
+          ))}
+        </ul>
+      </section>
     </>
   );
 }

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound, redirect } from "next/navigation";
+import { DocMarkdown } from "@/components/docs/doc-markdown";
 import { PageHead } from "@/components/layout/page-head";
 import { LINKED_DOCS, linkedDocOf } from "@/lib/docs/linked-docs";
 
@@ -30,9 +31,7 @@ export default async function DocPage({ params }: Props) {
           From <code>docs/{file}</code> in the repository. <Link href="/docs">All help</Link>
         </p>
       </PageHead>
-      <pre className="card" style={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere" }}>
-        {text.replace(/^# .*\n+/, "")}
-      </pre>
+      <DocMarkdown text={text.replace(/^# .*\n+/, "")} file={file} />
     </>
   );
 }
