@@ -12,8 +12,6 @@ import { ScrollRegion } from "@/components/layout/scroll-region";
  * Markdown (a generated-file comment) is not rendered.
  */
 export function DocMarkdown({ text, file }: { text: string; file: string }) {
-  // Each wide table scrolls in a region of its own name (axe: landmark-unique).
-  let tables = 0;
   return (
     <article className="card doc">
       <ReactMarkdown
@@ -22,8 +20,8 @@ export function DocMarkdown({ text, file }: { text: string; file: string }) {
         rehypePlugins={[rehypeSlug]}
         components={{
           a: ({ href, children }) => <DocLink href={href ?? ""} file={file} label={children} />,
-          table: ({ children }) => (
-            <ScrollRegion label={`Table ${(tables += 1)}`}>
+          table: ({ node, children }) => (
+            <ScrollRegion label={tableLabel(node)}>
               <table>{children}</table>
             </ScrollRegion>
           ),
@@ -33,6 +31,23 @@ export function DocMarkdown({ text, file }: { text: string; file: string }) {
       </ReactMarkdown>
     </article>
   );
+}
+
+type HastNode = { type: string; tagName?: string; value?: string; children?: HastNode[] };
+
+/**
+ * A wide table scrolls in a region named by its first columns and its line, so that every
+ * region of a page has a name of its own (axe: landmark-unique).
+ */
+function tableLabel(node: (HastNode & { position?: { start: { line: number } } }) | undefined) {
+  const text = (n: HastNode): string => n.value ?? (n.children ?? []).map(text).join("");
+  const headers: string[] = [];
+  const visit = (n: HastNode) => {
+    if (n.tagName === "th") headers.push(text(n).trim());
+    else (n.children ?? []).forEach(visit);
+  };
+  if (node) visit(node);
+  return `Table of ${headers.slice(0, 3).join(", ") || "figures"} (line ${node?.position?.start.line ?? "?"})`;
 }
 
 function DocLink({ href, file, label }: { href: string; file: string; label: ReactNode }) {
