@@ -33,10 +33,6 @@ export function proxy(request: NextRequest) {
   if (bad && isApi) {
     return errorResponse("bad_request", `The path segment "${bad.segment}" ${bad.problem}.`);
   }
-  if (bad && bad.problem !== NUL_PROBLEM) {
-    // Next cannot route a page path that does not decode (a plain 500): show the 404 page.
-    return NextResponse.rewrite(new URL(UNDECODABLE_PAGE_PATH, request.url));
-  }
   if (isApi) {
     const methods = allowedMethods(pathname);
     if (!methods) return errorResponse("not_found", `No API route at ${pathname}.`);
@@ -55,6 +51,10 @@ export function proxy(request: NextRequest) {
     appOrigin(request),
   );
   if (refusal) return errorResponse(refusal.code, refusal.message);
+  if (bad && bad.problem !== NUL_PROBLEM) {
+    // Next cannot route a page path that does not decode (a plain 500): show the 404 page.
+    return NextResponse.rewrite(new URL(UNDECODABLE_PAGE_PATH, request.url));
+  }
   // The page asked for, so that sign-in can lead back to it (app/(app)/layout.tsx).
   const headers = new Headers(request.headers);
   headers.set(REQUESTED_PATH_HEADER, pathname + request.nextUrl.search);

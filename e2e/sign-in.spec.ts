@@ -20,8 +20,10 @@ test("a link followed while signed out leads back to its page after sign-in, nev
   // Signed in already, a sign-in link leads on to its page; another site's is ignored.
   await page.goto("/signin?callbackUrl=%2Fbudgets");
   await expect(page).toHaveURL(/\/budgets$/);
-  await page.goto("/signin?callbackUrl=%2F%2Fevil.example%2Fx");
-  await expect(page).toHaveURL(/^http:\/\/(127\.0\.0\.1|localhost):\d+\/$/);
+  for (const offSite of ["%2F%2Fevil.example%2Fx", "%2F%09%2Fevil.example", "%2F%5Cevil.example"]) {
+    await page.goto(`/signin?callbackUrl=${offSite}`);
+    await expect(page).toHaveURL(/^http:\/\/(127\.0\.0\.1|localhost):\d+\/$/);
+  }
 });
 
 test("a researcher signs in and reads the clusters and the budget tree", async ({ page }) => {

@@ -16,7 +16,7 @@ const DEMO_REFUSAL = "Only the demo users sign in without a password.";
 export default async function SignInPage({
   searchParams,
 }: {
-  searchParams: Promise<{ error?: string | string[]; callbackUrl?: string }>;
+  searchParams: Promise<{ error?: string | string[]; callbackUrl?: string | string[] }>;
 }) {
   const { error, callbackUrl } = await searchParams;
   if (error && error !== "CredentialsSignin") {

@@ -214,16 +214,21 @@ describe("safeReturnPath", () => {
   it("keeps a path of this app with its query", () => {
     expect(safeReturnPath("/review?month=2026-11")).toBe("/review?month=2026-11");
     expect(safeReturnPath("/")).toBe("/");
+    expect(safeReturnPath("/docs/ranking.md#the-queue")).toBe("/docs/ranking.md#the-queue");
   });
 
   it("turns another site, a scheme or nothing into /", () => {
     for (const path of [
       "//evil.example/x",
       "/\\evil.example",
+      // Browsers drop the tab, then read "//evil.example" (callbackUrl=/%09/evil.example).
+      "/\t/evil.example",
+      "/\n/evil.example",
       "https://evil.example",
       "jobs",
       "",
       null,
+      ["/a", "/b"],
     ]) {
       expect(safeReturnPath(path)).toBe("/");
     }

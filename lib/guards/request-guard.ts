@@ -50,9 +50,16 @@ export const REQUESTED_PATH_HEADER = "x-allot-requested-path";
  *
  * @example safeReturnPath("//evil.example") // "/"
  */
-export function safeReturnPath(path: string | null | undefined): string {
-  if (!path || !path.startsWith("/") || path.startsWith("//") || path.startsWith("/\\")) return "/";
-  return path;
+export function safeReturnPath(path: unknown): string {
+  // Browsers drop tabs and newlines from URLs and read a backslash as "/": "/<tab>/evil.example"
+  // is another site to them, so any of those refuses the path outright.
+  if (typeof path !== "string" || !path.startsWith("/") || /[\s\\\u0000-\u001f\u007f]/.test(path)) {
+    return "/";
+  }
+  const base = "http://allot.invalid";
+  if (!URL.canParse(path, base)) return "/";
+  const url = new URL(path, base);
+  return url.origin === base ? url.pathname + url.search + url.hash : "/";
 }
 
 /**
