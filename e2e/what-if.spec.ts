@@ -189,7 +189,7 @@ test("a what-if of a period with nothing to replay is refused with the field and
     {
       path: "to",
       message: expect.stringMatching(
-        /^Choose a period that ends later: its history begins \d{4}-\d\d-\d\d \d\d:\d\d UTC\.$/,
+        /^Choose a period that ends later: their history begins \d{4}-\d\d-\d\d \d\d:\d\d UTC\.$/,
       ),
     },
   ]);

@@ -79,6 +79,9 @@ describe("matchSearch and visibleRows", () => {
     // Counted: the leaf whose member matches, not the lab shown above it.
     expect(countOwnMatches(ROWS, "riley")).toBe(1);
     expect(countOwnMatches(ROWS, "  ")).toBe(0);
+    // The root is shown above every match, never counted as one by its name.
+    expect(countOwnMatches(ROWS, "lab")).toBe(0);
+    expect(matchSearch(ROWS, "lab")!.size).toBe(0);
     expect(visibleRows(ROWS, new Set(), null).map((r) => r.id)).toEqual(["lab"]);
     expect(visibleRows(ROWS, new Set(["lab"]), null).map((r) => r.id)).toEqual(["lab", "a", "b"]);
   });

@@ -105,8 +105,10 @@ export function countOwnMatches(rows: NodeRow[], query: string): number {
   const needle = query.trim().toLowerCase();
   if (!needle) return 0;
   const text = (row: NodeRow): string => (needle.includes("/") ? row.path : row.name);
-  return rows.filter((row) => text(row).toLowerCase().includes(needle) || hasPerson(row, needle))
-    .length;
+  // The root (path "") is matched by its people only, as matchSearch does.
+  const isMatch = (row: NodeRow): boolean =>
+    (row.path !== "" && text(row).toLowerCase().includes(needle)) || hasPerson(row, needle);
+  return rows.filter(isMatch).length;
 }
 
 /** Ids of nodes matching a search (name, path, lead or member name or email) and their ancestors. */

@@ -12,5 +12,18 @@ describe("markBetter", () => {
     expect(markBetter([5, 5], ["5", "5"], "lower")).toEqual([false, false]);
     expect(markBetter([5, Number.NaN], ["5", "–"], "lower")).toEqual([false, false]);
     expect(markBetter([1, 2], ["1", "2"], undefined)).toEqual([false, false]);
+    expect(markBetter([71_800, 70_853, Number.NaN], ["20 h", "20 h", "–"], "lower")).toEqual([
+      false,
+      false,
+      false,
+    ]);
+  });
+
+  it("with three columns, marks every column that reads as the best", () => {
+    expect(markBetter([71_800, 70_853, 90_000], ["20 h", "20 h", "25 h"], "lower")).toEqual([
+      true,
+      true,
+      false,
+    ]);
   });
 });

@@ -1,7 +1,7 @@
 /**
- * Which columns of a results row get the "better" mark: those holding the best value, unless
- * fewer than two have a value or every column reads the same as shown (20 h against 20 h is a
- * tie, whatever the seconds behind them).
+ * Which columns of a results row get the "better" mark: those that read as the best value
+ * does, unless fewer than two columns have a value or all of those read the same as shown
+ * (20 h against 20 h is a tie, whatever the seconds behind them).
  *
  * @example markBetter([71_800, 70_853], ["20 h", "20 h"], "lower") // [false, false]
  */
@@ -10,13 +10,13 @@ export function markBetter(
   shown: readonly string[],
   better: "higher" | "lower" | undefined,
 ): boolean[] {
-  const finite = values.filter(Number.isFinite);
-  const isTie =
-    better === undefined ||
-    finite.length < 2 ||
-    finite.every((value) => value === finite[0]) ||
-    shown.every((text) => text === shown[0]);
-  if (isTie) return values.map(() => false);
-  const best = better === "lower" ? Math.min(...finite) : Math.max(...finite);
-  return values.map((value) => value === best);
+  const columns = values.flatMap((value, i) => (Number.isFinite(value) ? [i] : []));
+  const none = values.map(() => false);
+  if (better === undefined || columns.length < 2) return none;
+  if (columns.every((i) => shown[i] === shown[columns[0]!])) return none;
+  const best = columns.reduce((at, i) =>
+    better === "lower" ? (values[i]! < values[at]! ? i : at) : values[i]! > values[at]! ? i : at,
+  );
+  // Every column that reads as the best does, so equal-looking figures are marked alike.
+  return values.map((value, i) => Number.isFinite(value) && shown[i] === shown[best]);
 }

@@ -1,5 +1,5 @@
 import { accessSync, constants, existsSync, statSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { dirname, resolve, sep } from "node:path";
 
 /**
  * Throws (with a Node error code) unless `path` could be written: its folder exists and is
@@ -7,6 +7,9 @@ import { dirname, resolve } from "node:path";
  * mistyped `--out` does not cost the run.
  */
 export function assertWritable(path: string): void {
+  if (path.endsWith("/") || path.endsWith(sep)) {
+    throw Object.assign(new Error(`${path} names a folder`), { code: "EISDIR" });
+  }
   if (existsSync(path)) {
     if (statSync(path).isDirectory()) {
       throw Object.assign(new Error(`${path} is a directory`), { code: "EISDIR" });
@@ -14,5 +17,9 @@ export function assertWritable(path: string): void {
     accessSync(path, constants.W_OK);
     return;
   }
-  accessSync(dirname(resolve(path)), constants.W_OK);
+  const folder = dirname(resolve(path));
+  if (existsSync(folder) && !statSync(folder).isDirectory()) {
+    throw Object.assign(new Error(`${folder} is not a folder`), { code: "ENOTDIR" });
+  }
+  accessSync(folder, constants.W_OK);
 }

@@ -161,6 +161,17 @@ describe("allot simulate, generate and import-trace --out", () => {
       missingFolder,
     ]);
     expect(generate).toMatchObject({ code: 1, stdout: "" });
+    for (const [bad, code] of [
+      [`${DIR}/new-folder/`, "EISDIR"],
+      [`${file("one-job.json")}/report.json`, "ENOTDIR"],
+    ] as const) {
+      const refused = await run(["simulate", file("one-job.json"), "--out", bad]);
+      expect(refused).toEqual({
+        code: 1,
+        stdout: "",
+        stderr: `allot: ${bad}: cannot write (${code})\n`,
+      });
+    }
     expect(existsSync(path.dirname(missingFolder))).toBe(false);
   });
 });

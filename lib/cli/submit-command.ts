@@ -24,7 +24,8 @@ Options:
   -J, --name <name>          the job's name
   -G, --gpus <n>             GPUs it needs
   --min-runtime <duration>   its contract: it cannot be preempted before, e.g. 2h, 90m,
-                             1h30m, 1:30:00; 0 runs on idle GPUs only, unprotected and uncharged
+                             1h30m, or as sbatch --time: 1:30:00 (h:m:s), 90:00 (m:s), 2-12
+                             (d-h); 0 runs on idle GPUs only, unprotected and uncharged
   -A, --budget <budget>      the budget to charge: its id, path (program/project/you) or leaf
                              name; may be left out when you may charge only one
   --priority <p>             low, normal (default) or high, within your budget

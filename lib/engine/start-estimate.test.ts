@@ -66,7 +66,7 @@ describe("estimateStart", () => {
     const estimate = estimateStart(waitResources({ heldByHigherGpus: 8 }));
     expect(estimate.expectedStartSec).toBeNull();
     expect(estimate.note).toBe(
-      "It starts when jobs ahead of it have started and budgets ranked higher free 16 GPUs, or sooner if its budget's rank rises (it uses less of its share than others over the week).",
+      "It starts when jobs ahead of it have started and budgets ranked higher free 16 GPUs, or sooner if its budget's rank rises (the budget uses less of its share than others over the week).",
     );
   });
 

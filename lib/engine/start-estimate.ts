@@ -98,7 +98,7 @@ export function estimateStart(
       }
       return note(
         "It starts when jobs ahead of it have started and budgets ranked higher free " +
-          `${gpus(reason.needGpus)}, or sooner if its budget's rank rises (it uses less of its ` +
+          `${gpus(reason.needGpus)}, or sooner if its budget's rank rises (the budget uses less of its ` +
           "share than others over the week).",
       );
     }

@@ -27,20 +27,36 @@ export function describePeriod(options: WhatIfOptions, clusterCount: number): st
   return `${options.from.slice(0, 10)} – ${lastDay} on ${clusters}`;
 }
 
-/** A 422 when no job was submitted on the clusters before the period ends: nothing to replay. */
-async function assertHistoryIn(period: { from: Date; to: Date }, clusters: string[]) {
+/**
+ * A 422 when no job was submitted on the clusters before the period ends: nothing to replay.
+ * `isGiven`: the caller chose the period (its `to` is then the field to name).
+ */
+async function assertHistoryIn(
+  period: { from: Date; to: Date },
+  clusters: string[],
+  isGiven: boolean,
+) {
   const first = await getDb().job.findFirst({
     where: { cluster: { name: { in: clusters } } },
     orderBy: { submittedAt: "asc" },
     select: { submittedAt: true },
   });
   if (first && first.submittedAt < period.to) return;
-  const since = first
-    ? `its history begins ${first.submittedAt.toISOString().slice(0, 16).replace("T", " ")} UTC`
-    : "no job was ever submitted there";
-  throw new AppError("validation_failed", "The period has no history to replay.", [
-    { path: "to", message: `Choose a period that ends later: ${since}.` },
-  ]);
+  if (!first) {
+    throw new AppError(
+      "validation_failed",
+      `No job has been submitted on ${clusters.join(", ")} yet: there is no history to replay.`,
+    );
+  }
+  const since = first.submittedAt.toISOString().slice(0, 16).replace("T", " ");
+  const their = clusters.length === 1 ? "its" : "their";
+  const message = `Choose a period that ends later: ${their} history begins ${since} UTC.`;
+  throw new AppError(
+    "validation_failed",
+    "The period has no history to replay.",
+    isGiven ? [{ path: "to", message }] : undefined,
+    isGiven ? undefined : { hint: message },
+  );
 }
 
 /**
@@ -73,7 +89,7 @@ export async function startWhatIf(user: SessionUser, draftId: string, input: Sta
     known.has(name) ? [] : [{ path: `clusters.${index}`, message: `No cluster "${name}".` }],
   );
   if (unknown.length > 0) throw new AppError("validation_failed", "Unknown cluster.", unknown);
-  await assertHistoryIn(period, chosen);
+  await assertHistoryIn(period, chosen, Boolean(input.from && input.to));
   const nodes = await db.budgetNode.findMany({
     where: { removedAt: null },
     select: { id: true, parentId: true, name: true, weight: true },
