@@ -88,6 +88,22 @@ function wholeNumber(
 }
 
 /**
+ * Real seconds between timer ticks of every cluster: `ALLOT_TICK_SEC`, 0 (no timer) to 3600,
+ * default 5. A value that is not one stops the server at start, not the timer later.
+ *
+ * @example tickSeconds({ ALLOT_TICK_SEC: "2" }) // 2
+ */
+export function tickSeconds(env: Env = process.env): number {
+  const text = env.ALLOT_TICK_SEC?.trim() ?? "";
+  if (text === "") return 5;
+  const value = Number(text);
+  if (!Number.isFinite(value) || value < 0 || value > 3600) {
+    throw new Error(`ALLOT_TICK_SEC must be seconds from 0 to 3600; got "${env.ALLOT_TICK_SEC}".`);
+  }
+  return value;
+}
+
+/**
  * Days of history the demo seed simulates into an empty database: `ALLOT_DEMO_HISTORY_DAYS`,
  * 1 to 365; undefined when unset (the seed's default, lib/demo/lab-history.ts HISTORY_DAYS).
  * Tests whose servers need the lab but not its month (e2e/replicas.spec.ts) ask for fewer, so

@@ -7,10 +7,19 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import path from "node:path";
 import next from "next";
-import { openDatabase } from "../lib/data/db/connect";
+import { databaseUrlOf, openDatabase } from "../lib/data/db/connect";
 import { applyMigrations } from "../lib/data/db/migrator";
 import { withStartupLock } from "../lib/data/db/startup-lock";
-import { adminEmails, demoHistoryDays, demoModeWarning, isDemoMode, leaseTtlSec } from "../lib/env";
+import {
+  adminEmails,
+  demoHistoryDays,
+  demoModeWarning,
+  isDemoMode,
+  leaseTtlSec,
+  tickSeconds,
+} from "../lib/env";
+import { liveSpeed } from "../lib/clock";
+import { checkLogLevel } from "../lib/log/logger";
 import { stopLeaderElection } from "../lib/leader/leader-handle";
 import { metricsGuardOf, PEER_ADDRESS_HEADER } from "../lib/guards/metrics-guard";
 import { seedDemoLab } from "../prisma/seed";
@@ -42,9 +51,12 @@ async function main(): Promise<void> {
   const hostname = process.env.HOST ?? "0.0.0.0";
   process.env.NEXTAUTH_URL ||= `http://localhost:${port}`;
   // proxy.ts refuses cookie-authenticated writes from any other origin than this one.
-  if (!URL.canParse(process.env.NEXTAUTH_URL)) {
+  if (
+    !/^https?:\/\/[^/]/i.test(process.env.NEXTAUTH_URL) ||
+    !URL.canParse(process.env.NEXTAUTH_URL)
+  ) {
     throw new Error(
-      `NEXTAUTH_URL must be the app's public URL, got "${process.env.NEXTAUTH_URL}".`,
+      `NEXTAUTH_URL must be the app's public URL with http:// or https://, got "${process.env.NEXTAUTH_URL}".`,
     );
   }
   if (!process.env.NEXTAUTH_SECRET) {
@@ -69,6 +81,11 @@ async function main(): Promise<void> {
   // And in the demo history's length or the lease's TTL, before anything is seeded or led.
   const historyDays = demoHistoryDays();
   leaseTtlSec();
+  // And the clock's speed, the tick's period and the log's level, before the server answers.
+  liveSpeed(process.env, isDemo);
+  tickSeconds();
+  checkLogLevel(process.env.LOG_LEVEL);
+  databaseUrlOf();
   if (!isDev && !existsSync(path.join(ROOT, ".next", "BUILD_ID"))) {
     throw new Error("No production build: run `npm run build` first (or `npm run demo`).");
   }
@@ -110,11 +127,23 @@ async function main(): Promise<void> {
   // client reused a connection idle for about 5 s). Headers must be allowed a little longer.
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
-  server.listen(port, hostname, () => {
-    const where = database.isEmbedded ? "embedded database" : "DATABASE_URL";
-    const mode = isDemo ? ", DEMO MODE: password-free sign-in" : "";
-    console.log(`Allot on http://localhost:${port} (${where}${mode})`);
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(port, hostname, () => {
+        server.off("error", reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    // Port taken, or HOST unknown: give the lease back and exit, so that a supervisor sees it.
+    await stopLeaderElection().catch(() => undefined);
+    const code = (error as { code?: string }).code ?? String(error);
+    throw new Error(`Cannot listen on ${hostname}:${port} (HOST, PORT): ${code}.`);
+  }
+  const where = database.isEmbedded ? "embedded database" : "DATABASE_URL";
+  const mode = isDemo ? ", DEMO MODE: password-free sign-in" : "";
+  console.log(`Allot on http://localhost:${port} (${where}${mode})`);
 
   let isStopping = false;
   async function stop(signal: string): Promise<void> {

@@ -8,7 +8,7 @@ import { liveSpeed } from "../clock";
 import { setClockSpeed } from "../data/db/clock";
 import type { HeldLease } from "../data/db/lease";
 import { tickAllClusters } from "../data/tick/tick";
-import { isDemoMode, leaseTtlSec } from "../env";
+import { isDemoMode, leaseTtlSec, tickSeconds } from "../env";
 import { getLogger, type Logger } from "../log/logger";
 import { startDemoExecutor } from "../demo/executor/executor";
 import { startLeaderElection } from "./leader";
@@ -17,10 +17,6 @@ import { LEADER_LEASE, LEASE_TTL_SEC, leaseTimes, wasLeaseVacant } from "./leade
 const state = globalThis as unknown as { allotReplicaStarted?: boolean };
 
 /** Real seconds between timer ticks: ALLOT_TICK_SEC, default 5; 0 turns the timer off. */
-function tickSeconds(): number {
-  const value = Number(process.env.ALLOT_TICK_SEC ?? 5);
-  return Number.isFinite(value) && value >= 0 ? value : 5;
-}
 
 /** Ticks every cluster each `tickSec` until the returned function is called. */
 function startTickTimer(tickSec: number, log: Logger): () => void {

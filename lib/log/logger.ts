@@ -35,6 +35,17 @@ export function logLevelOf(value: string | undefined): (typeof LOG_LEVELS)[numbe
   return LOG_LEVELS.find((known) => known === level) ?? "info";
 }
 
+/**
+ * Throws when `LOG_LEVEL` is set to a level pino does not know (`verbose`): checked at start, so
+ * that a typo does not quietly log at `info`.
+ */
+export function checkLogLevel(value: string | undefined): void {
+  const level = value?.trim().toLowerCase();
+  if (level && !LOG_LEVELS.some((known) => known === level)) {
+    throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}; got "${value}".`);
+  }
+}
+
 /** A logger writing to `destination` (stdout by default) at `level`. */
 export function createLogger(
   destination?: DestinationStream,

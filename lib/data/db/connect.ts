@@ -13,10 +13,29 @@ const ROOT = path.resolve(import.meta.dirname, "..", "..", "..");
 export const DEFAULT_PGLITE_DIR = path.join(ROOT, ".data", "pglite");
 
 /** Resolves the database the process should use, starting the embedded one if needed. */
+/**
+ * DATABASE_URL, trimmed; undefined when unset (the embedded database). Throws, naming the
+ * variable, when it is not a PostgreSQL URL: Prisma's own message for `notaurl` or a `mysql://`
+ * URL names no variable ("Can't reach database server at `base`").
+ */
+export function databaseUrlOf(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): string | undefined {
+  const url = env.DATABASE_URL?.trim();
+  if (!url) return undefined;
+  if (!/^postgres(ql)?:\/\/./i.test(url) || !URL.canParse(url)) {
+    const shown = url.replace(/:[^:@/]*@/, ":***@");
+    throw new Error(
+      `DATABASE_URL must be a PostgreSQL URL, postgresql://user@host:5432/database; got "${shown}".`,
+    );
+  }
+  return url;
+}
+
 export async function openDatabase(
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): Promise<DatabaseHandle> {
-  const configuredUrl = env.DATABASE_URL?.trim();
+  const configuredUrl = databaseUrlOf(env);
   if (configuredUrl) {
     return { url: configuredUrl, isEmbedded: false, stop: async () => undefined };
   }

@@ -1,0 +1,42 @@
+// scripts/serve.ts refuses a bad setting before it opens anything, naming the variable, with
+// exit code 1 (a supervisor then sees it fail, not a server that answers 500 to everything).
+import { spawnSync } from "node:child_process";
+import { describe, expect, it } from "vitest";
+
+function start(env: Record<string, string>) {
+  const result = spawnSync(process.execPath, ["--import", "tsx", "scripts/serve.ts"], {
+    // Only what the test gives: no DATABASE_URL or LOG_LEVEL of the machine's.
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NODE_ENV: "production",
+      NEXTAUTH_SECRET: "serve-start-test",
+      PORT: "3999",
+      ...env,
+    } as NodeJS.ProcessEnv,
+    encoding: "utf8",
+    timeout: 60_000,
+  });
+  return { code: result.status, stderr: result.stderr };
+}
+
+describe("scripts/serve.ts at start", () => {
+  it.each([
+    [{ NEXTAUTH_URL: "localhost:3465" }, "NEXTAUTH_URL must be the app's public URL with http://"],
+    [{ ALLOT_LIVE_SPEED: "fast" }, 'ALLOT_LIVE_SPEED must be a number from 0 to 10000, got "fast"'],
+    [{ ALLOT_TICK_SEC: "abc" }, 'ALLOT_TICK_SEC must be seconds from 0 to 3600; got "abc"'],
+    [{ LOG_LEVEL: "verbose" }, "LOG_LEVEL must be one of fatal, error, warn, info"],
+    [
+      { DATABASE_URL: "mysql://u:secret@localhost/db" },
+      'DATABASE_URL must be a PostgreSQL URL, postgresql://user@host:5432/database; got "mysql://u:***@localhost/db"',
+    ],
+  ])(
+    "refuses %j with a line that names it",
+    (env, message) => {
+      const { code, stderr } = start(env);
+      expect(code).toBe(1);
+      expect(stderr).toContain(message);
+    },
+    60_000,
+  );
+});
