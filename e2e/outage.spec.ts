@@ -69,6 +69,7 @@ test("while the database is away every route answers 503 and pages say so", asyn
 
   const health = await request.get(`${server.url}/api/v1/health`);
   expect(health.status()).toBe(503);
+  expect(health.headers()["retry-after"]).toBe("30");
   expect(await health.json()).toMatchObject({ database: "unreachable" });
 
   const bearer = { Authorization: "Bearer allot_not_a_real_token" };

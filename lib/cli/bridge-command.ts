@@ -34,8 +34,18 @@ Registers this SLURM cluster in Allot (or brings its nodes up to date): reads th
 their GPUs from sinfo and posts them to Allot, which then schedules the cluster only through
 the bridge. With --token-name, prints a new executor token for the bridge (shown once).
 
+Options:
+  --cluster <name>              the Allot cluster to register or bring up to date
+  --server <url>                Allot's address, e.g. https://allot.example.org
+  --gpu-type <type>             the GPUs' type, e.g. H100
+  --token-name <name>           also make an executor token of this name for the bridge
+  --max-min-runtime <dur>       the longest minimum runtime a job may declare (default 8h)
+  --default-min-runtime <dur>   a job's minimum runtime when sbatch gives no --time-min
+                                (default 1h)
 Environment:
-  ALLOT_TOKEN          an admin's personal token
+  ALLOT_TOKEN                   an admin's personal token
+Exit codes: 0 registered or updated, 1 SLURM or Allot refused the request or could not be
+reached, 2 bad usage (a missing flag, or no ALLOT_TOKEN).
 `;
 
 type Env = Record<string, string | undefined>;

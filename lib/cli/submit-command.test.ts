@@ -71,6 +71,9 @@ describe("submit's flags", () => {
     expect(refusal([...BASE, "-G", "1.5"])).toBe(
       'submit: --gpus must be a whole number from 1 to 2147483647, got "1.5"',
     );
+    expect(refusal([...BASE, "--min-runtime", "90"])).toBe(
+      'submit: --min-runtime "90" needs a unit (e.g. 90m or 90s): sbatch would read minutes',
+    );
     expect(refusal([...BASE, "--min-runtime", "soon"])).toBe(
       'submit: --min-runtime "soon" is not a duration (e.g. 90s, 15m, 8h, 7d, 1h30m, 1:30:00)',
     );

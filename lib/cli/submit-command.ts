@@ -67,11 +67,15 @@ export function parseSubmitArgs(args: ParsedArgs): SubmitRequest {
   if (args.values.resumable && args.values["no-resumable"]) {
     throw new UsageError("submit: --resumable and --no-resumable contradict each other");
   }
-  const minRuntimeSec = parseDurationFlag(
-    "submit",
-    "min-runtime",
-    requireString("submit", args, "min-runtime"),
-  );
+  const minRuntimeText = requireString("submit", args, "min-runtime");
+  // sbatch reads a bare "90" as minutes, Allot's durations as seconds: a contract of 90 s by
+  // mistake is worse than a refusal. 0 (free) means the same to both.
+  if (/^\s*\d+(\.\d+)?\s*$/.test(minRuntimeText) && Number(minRuntimeText) !== 0) {
+    throw new UsageError(
+      `submit: --min-runtime "${minRuntimeText.trim()}" needs a unit (e.g. ${minRuntimeText.trim()}m or ${minRuntimeText.trim()}s): sbatch would read minutes`,
+    );
+  }
+  const minRuntimeSec = parseDurationFlag("submit", "min-runtime", minRuntimeText);
   if (!Number.isInteger(minRuntimeSec)) {
     throw new UsageError("submit: --min-runtime must be whole seconds");
   }

@@ -47,7 +47,8 @@ export async function loadMetricsSnapshot(): Promise<MetricsSnapshot> {
       if (row.usageRatio === null && row.rank === null && !row.isLeaf) continue;
       budgets.push({
         cluster: cluster.name,
-        budget: row.path,
+        // The root's path is "", which Prometheus reads as no label: it goes by its name.
+        budget: row.path === "" ? row.name : row.path,
         usageRatio: row.usageRatio,
         rank: row.rank,
         gpusHeld: row.isLeaf ? (heldBy.get(`${cluster.id}|${row.id}`) ?? 0) : 0,

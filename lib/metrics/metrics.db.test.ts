@@ -204,6 +204,14 @@ describe("GET /metrics", () => {
     const labels = { cluster: CLUSTER, budget: budget!.labels.budget! };
     expect(valueOf(after, "allot_budget_rank", labels)).toBeGreaterThanOrEqual(1);
     expect(valueOf(after, "allot_budget_usage_ratio", labels)).not.toBeNull();
+    // Every budget has a label Prometheus keeps: the root goes by its name, never "".
+    const budgetLabels = after.flatMap((sample) =>
+      sample.name === "allot_budget_usage_ratio" && sample.labels.cluster === CLUSTER
+        ? [sample.labels.budget]
+        : [],
+    );
+    expect(budgetLabels).toContain("lab");
+    expect(budgetLabels).not.toContain("");
 
     // Counters: the drain's event once applied and once a duplicate; ticks ran and decided.
     const delta = (name: string, labels: Record<string, string>) =>

@@ -14,6 +14,7 @@ export const GET = apiRoute(async () => {
       database: isDatabaseUp ? "ok" : "unreachable",
       replica: isThisReplicaLeader() ? "leader" : "follower",
     },
-    { status: isDatabaseUp ? 200 : 503 },
+    // A 503 says when to ask again, as every other 503 of the API does.
+    isDatabaseUp ? { status: 200 } : { status: 503, headers: { "Retry-After": "30" } },
   );
 });
