@@ -265,7 +265,8 @@ test("signing out ends the session: protected pages send you to sign in again", 
   expect(await (await leadPage.request.get(`${app.url}/api/auth/session`)).json()).toEqual({});
   expect((await leadPage.request.get(`${app.url}/api/v1/budgets`)).status()).toBe(401);
   await leadPage.goto(`${app.url}/budgets`);
-  await expect(leadPage).toHaveURL(`${app.url}/signin`);
+  // Sent to sign in, with the way back to the page asked for.
+  await expect(leadPage).toHaveURL(`${app.url}/signin?callbackUrl=%2Fbudgets`);
   await leadPage.context().close();
   await adminPage.context().close();
 });
