@@ -15,8 +15,9 @@ export function WhatIfList({ nodeId, draftId }: { nodeId: string; draftId: strin
     <table aria-label="What-ifs of this draft">
       <thead>
         <tr>
-          <th>Period</th>
-          <th>Started</th>
+          {/* Two clocks (ClockNote): in the demo the cluster clock runs ahead of real time. */}
+          <th>Period (cluster clock)</th>
+          <th>Started (real time)</th>
           <th>State</th>
           <th className="num">Branch fulfilment → with the draft</th>
         </tr>

@@ -47,5 +47,10 @@ describe("checkMetricsAccess", () => {
       'ALLOT_METRICS_ALLOW: "prometheus.local" is not an address or CIDR block.',
     );
     expect(() => metricsGuardOf({ ALLOT_METRICS_ALLOW: "10.0.0.0/x" })).toThrow(/10.0.0.0\/x/);
+    // A prefix longer than the address names the variable too, not Node's "out of range".
+    expect(() => metricsGuardOf({ ALLOT_METRICS_ALLOW: "10.0.0.0/33" })).toThrow(
+      'ALLOT_METRICS_ALLOW: "10.0.0.0/33" is not an address or CIDR block.',
+    );
+    expect(metricsGuardOf({ ALLOT_METRICS_ALLOW: "10.0.0.0/32, ::1/128" }).allow).not.toBeNull();
   });
 });

@@ -22,7 +22,12 @@ export function metricsGuardOf(env: Env): MetricsGuard {
     .filter(Boolean)) {
     const [address = "", bits] = entry.split("/");
     const family = isIP(address);
-    if (family === 0 || (bits !== undefined && !/^\d{1,3}$/.test(bits))) {
+    // A prefix longer than the address (10.0.0.0/33) would reach Node as "prefix out of range".
+    const maxBits = family === 6 ? 128 : 32;
+    if (
+      family === 0 ||
+      (bits !== undefined && !(/^\d{1,3}$/.test(bits) && Number(bits) <= maxBits))
+    ) {
       throw new Error(`ALLOT_METRICS_ALLOW: "${entry}" is not an address or CIDR block.`);
     }
     const type = family === 6 ? "ipv6" : "ipv4";
