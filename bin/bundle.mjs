@@ -72,21 +72,14 @@ export async function bundleEntries({ entryPoints, outDir, define }) {
             .replaceAll("import.meta.url", JSON.stringify(pathToFileURL(args.path).href)),
         };
       });
-      // JSON we import (package.json for `allot --version`) is recorded too, so that a change
-      // to it builds the bundle again.
-      builder.onLoad({ filter: /\.json$/ }, async (args) => {
+      // Our plain JavaScript modules (bin/node-flags.mjs, bin/bundle.mjs) and the JSON we
+      // import (package.json, for `allot --version`) are recorded too, and left as they are:
+      // bin/bundle.mjs, bundled into the benchmark, names `import.meta` in text.
+      builder.onLoad({ filter: /\.(mjs|json)$/ }, async (args) => {
         if (!isOurs(args.path)) return undefined;
         const source = await readFile(args.path, "utf8");
         sources.push([args.path, source]);
-        return { loader: "json", contents: source };
-      });
-      // Our plain JavaScript modules (bin/node-flags.mjs, bin/bundle.mjs) are recorded too, and
-      // left as they are: bin/bundle.mjs, bundled into the benchmark, names `import.meta` in text.
-      builder.onLoad({ filter: /\.mjs$/ }, async (args) => {
-        if (!isOurs(args.path)) return undefined;
-        const source = await readFile(args.path, "utf8");
-        sources.push([args.path, source]);
-        return { loader: "js", contents: source };
+        return { loader: args.path.endsWith(".json") ? "json" : "js", contents: source };
       });
     },
   };

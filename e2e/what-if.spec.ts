@@ -2,7 +2,14 @@ import { expect, test, type Page } from "@playwright/test";
 import { sameOrigin, signInAs, waitForHydration } from "./fixtures";
 import { formatGpuHoursNumber } from "../lib/format";
 
-type ApiNode = { id: string; parentId: string | null; path: string; name: string; weight: number };
+type ApiNode = {
+  id: string;
+  parentId: string | null;
+  path: string;
+  name: string;
+  weight: number;
+  version: number;
+};
 
 async function nodes(page: Page): Promise<ApiNode[]> {
   const response = await page.request.get("/api/v1/budgets");
@@ -135,11 +142,7 @@ test("a program lead drafts a split, replays today's demand under it, and adopts
   expect((await nodes(page)).find((node) => node.name === "lm-eval")!.weight).toBe(4);
 
   // Put the seeded split back for the specs that follow.
-  const version = (
-    (await (await page.request.get("/api/v1/budgets")).json()) as {
-      nodes: { id: string; version: number }[];
-    }
-  ).nodes.find((node) => node.id === language.id)!.version;
+  const { version } = (await nodes(page)).find((node) => node.id === language.id)!;
   const restored = await page.request.put(`/api/v1/budgets/${language.id}/children`, {
     headers: sameOrigin(),
     data: {
@@ -157,15 +160,10 @@ test("a what-if of a period with nothing to replay is refused with the field and
   await signInAs(page, "programLead");
   const tree = await nodes(page);
   const language = tree.find((node) => node.path === "language")!;
-  const version = (
-    (await (await page.request.get("/api/v1/budgets")).json()) as {
-      nodes: { id: string; version: number }[];
-    }
-  ).nodes.find((node) => node.id === language.id)!.version;
   const created = await page.request.post(`/api/v1/budgets/${language.id}/drafts`, {
     headers: sameOrigin(),
     data: {
-      version,
+      version: language.version,
       reason: "e2e: periods with nothing to replay",
       children: tree
         .filter((node) => node.parentId === language.id)

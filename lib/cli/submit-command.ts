@@ -12,6 +12,7 @@ import {
 } from "./args";
 import { UsageError, type CliIo } from "./io";
 import { connect, LIVE_HELP, LIVE_OPTIONS, printJson } from "./live-command";
+import { isBareNumber } from "../sim/duration";
 
 /** `allot submit --help`. */
 export const SUBMIT_HELP = `Usage: allot submit --cluster <name> --name <name> --gpus <n> --min-runtime <duration> [options]
@@ -70,7 +71,7 @@ export function parseSubmitArgs(args: ParsedArgs): SubmitRequest {
   const minRuntimeText = requireString("submit", args, "min-runtime");
   // sbatch reads a bare "90" as minutes, Allot's durations as seconds: a contract of 90 s by
   // mistake is worse than a refusal. 0 (free) means the same to both.
-  if (/^\s*\d+(\.\d+)?\s*$/.test(minRuntimeText) && Number(minRuntimeText) !== 0) {
+  if (isBareNumber(minRuntimeText) && Number(minRuntimeText) !== 0) {
     throw new UsageError(
       `submit: --min-runtime "${minRuntimeText.trim()}" needs a unit (e.g. ${minRuntimeText.trim()}m or ${minRuntimeText.trim()}s): sbatch would read minutes`,
     );

@@ -28,8 +28,18 @@ export async function readDecision(name: string): Promise<Decision | null> {
   }
 }
 
-/** Every record, in number order, with its title. */
-export async function listDecisions(): Promise<{ file: string; title: string }[]> {
+let listing: Promise<{ file: string; title: string }[]> | null = null;
+
+/** Every record, in number order, with its title: read once, as the running version has them. */
+export function listDecisions(): Promise<{ file: string; title: string }[]> {
+  listing ??= readTitles().catch((error: unknown) => {
+    listing = null;
+    throw error;
+  });
+  return listing;
+}
+
+async function readTitles(): Promise<{ file: string; title: string }[]> {
   const files = (await readdir(FOLDER)).filter((file) => DECISION_FILE.test(file)).sort();
   return Promise.all(
     files.map(async (file) => {

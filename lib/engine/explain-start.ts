@@ -33,9 +33,7 @@ export function explainStart(reason: StartReason, words: Words): string {
           ? `, after preempting ${plural(reason.preemptedRunIds.length, "run", "runs")}`
           : "";
       const { outranked } = reason;
-      const ranks =
-        `ranks ${reason.budget.rank ?? "-"} ` +
-        `(${above(reason.budgetsAbove).replace("its budget", "it")})`;
+      const ranks = `ranks ${reason.budget.rank ?? "-"} ` + `(${above(reason.budgetsAbove, "it")})`;
       return (
         `Started at ${time(reason.atSec)} on ${formatNodes(reason.nodes)} with ` +
         `${plural(reason.gpus, "GPU", "GPUs")}${preempted}: ` +

@@ -48,10 +48,10 @@ export function wordsFor(options: ExplainOptions) {
     ratio === null ? "no share" : `${Math.round(ratio * 100)}%`;
   const withUsage = (budget: BudgetRef): string =>
     `${label(budget)} (at ${percent(budget.usageRatio)} of its ${shareLabel})`;
-  const above = (count: number): string =>
+  const above = (count: number, whose = "its budget"): string =>
     count === 0
-      ? "no budget ranks above its budget"
-      : `${plural(count, "budget ranks", "budgets rank")} above its budget`;
+      ? `no budget ranks above ${whose}`
+      : `${plural(count, "budget ranks", "budgets rank")} above ${whose}`;
   const shape = (needGpus: number, isWholeNodes: boolean, layout?: NodeLayout): string =>
     `needs ${describeNeed(needGpus, isWholeNodes, layout)}`;
   // The comparison that decided between two budgets (docs/ranking.md): where their paths part,

@@ -20,6 +20,15 @@ export const MAX_DURATION_SEC = 5 * 366 * 86_400;
 export type DurationInput = number | string;
 
 /**
+ * Whether a duration is written as a number alone (`"90"`): seconds to Allot, minutes to sbatch.
+ *
+ * @example isBareNumber(" 90 ") // true
+ */
+export function isBareNumber(text: string): boolean {
+  return /^\d+(?:\.\d+)?$/.test(text.trim());
+}
+
+/**
  * Parses a scenario duration into seconds.
  *
  * Numbers are seconds; strings are a non-negative decimal and a unit (`s`, `m`, `h`, `d`, `w`),
@@ -36,7 +45,7 @@ export function parseDurationSec(input: DurationInput): number | null {
     return Number.isFinite(input) && input >= 0 ? input : null;
   }
   const trimmed = input.trim();
-  if (/^\d+(?:\.\d+)?$/.test(trimmed)) return Number(trimmed);
+  if (isBareNumber(trimmed)) return Number(trimmed);
   const match = DURATION_PATTERN.exec(trimmed);
   if (match) {
     const [, amount, unit] = match;

@@ -32,11 +32,12 @@ export function describePeriod(options: WhatIfOptions, clusterCount: number): st
  * `isGiven`: the caller chose the period (its `to` is then the field to name).
  */
 async function assertHistoryIn(
+  db: ReturnType<typeof getDb>,
   period: { from: Date; to: Date },
   clusters: string[],
   isGiven: boolean,
 ) {
-  const first = await getDb().job.findFirst({
+  const first = await db.job.findFirst({
     where: { cluster: { name: { in: clusters } } },
     orderBy: { submittedAt: "asc" },
     select: { submittedAt: true },
@@ -89,7 +90,7 @@ export async function startWhatIf(user: SessionUser, draftId: string, input: Sta
     known.has(name) ? [] : [{ path: `clusters.${index}`, message: `No cluster "${name}".` }],
   );
   if (unknown.length > 0) throw new AppError("validation_failed", "Unknown cluster.", unknown);
-  await assertHistoryIn(period, chosen, Boolean(input.from && input.to));
+  await assertHistoryIn(db, period, chosen, Boolean(input.from && input.to));
   const nodes = await db.budgetNode.findMany({
     where: { removedAt: null },
     select: { id: true, parentId: true, name: true, weight: true },
