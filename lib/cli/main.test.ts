@@ -155,6 +155,16 @@ describe("allot command line", () => {
     });
   });
 
+  it("says a one-job scenario's job 'was' submitted, not 'were'", async () => {
+    const scenario = JSON.parse(readFileSync(SCENARIO_PATH, "utf8"));
+    const oneJob = { "one.json": JSON.stringify({ ...scenario, jobs: scenario.jobs.slice(1, 2) }) };
+    const result = await run(["simulate", "one.json", "--scheduler", "allocation"], oneJob);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(
+      "period: 13h 00m simulated; the scenario's 1 job was submitted in its first 2h 00m.",
+    );
+  });
+
   it("shows shares like sshare, as a table and as JSON", async () => {
     const table = await run(["shares", SCENARIO_PATH, "--at", "150m"]);
     expect(table.stdout).toContain("Cluster h100 (16 GPUs) at day 1, 02:30");
