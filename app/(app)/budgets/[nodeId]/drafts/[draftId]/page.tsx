@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { PrefetchedQueries, seedQuery } from "@/components/providers/prefetched-queries";
 import { AdoptDraft } from "@/components/what-if/adopt-draft";
+import { DraftByline } from "@/components/what-if/draft-byline";
 import { DraftSplit } from "@/components/what-if/draft-split";
 import { WhatIfForm } from "@/components/what-if/what-if-form";
 import { WhatIfList } from "@/components/what-if/what-if-list";
@@ -12,7 +13,7 @@ import { AppError } from "@/lib/errors";
 import { pageParam } from "../../../../path-param";
 import { readForEditor } from "../read-for-editor";
 import { getDefaultReviewPeriod } from "@/lib/data/review-page";
-import { formatDate, formatDateTime } from "@/lib/format";
+import { formatDate } from "@/lib/format";
 import { whatIfListQuery } from "@/lib/queries/what-ifs";
 import { PageHead } from "@/components/layout/page-head";
 import { Card } from "@/components/layout/card";
@@ -49,10 +50,7 @@ export default async function DraftPage({
           </p>
         }
       >
-        <p className="muted">
-          By {draft.authorName}, {formatDateTime(draft.createdAt)}, from version{" "}
-          {draft.basedOnVersion}: “{draft.reason}”
-        </p>
+        <DraftByline draft={draft} />
       </PageHead>
       <Card title="Proposed split" headingId="split-heading">
         <DraftSplit proposed={draft.children} current={draft.currentChildren} />
