@@ -297,7 +297,8 @@ async function loadWaits(
 
 /**
  * The period a review or a what-if shows when none is asked for, at `nowSec` (the app clock):
- * the last full month once the roll-ups cover it, else the last 30 days (`defaultReviewPeriod`).
+ * the last full month once the roll-ups cover it, else the 30 whole days before today
+ * (`defaultReviewPeriod`).
  */
 export async function loadDefaultPeriod(db: Db, nowSec: number): Promise<ReviewPeriod> {
   const earliest = await db.usageHourly.aggregate({ _min: { hourStart: true } });

@@ -28,17 +28,25 @@ describe("review periods", () => {
     const now = sec(2026, 11, 30, 13);
     expect(defaultReviewPeriod(now, sec(2026, 9, 12)).month).toBe("2026-10");
     expect(defaultReviewPeriod(now, sec(2026, 10, 1)).month).toBe("2026-10");
-    // The demo's 35 days start on 26 October: the last 30 days, today included (here they
-    // happen to be November); in mid-month they are a plain range of days.
+    // The demo's 35 days start on 26 October: the last 30 whole days, up to yesterday.
     const recent = defaultReviewPeriod(now, sec(2026, 10, 26, 13));
-    expect(recent).toMatchObject({ fromDate: "2026-11-01", toDate: "2026-11-30" });
+    expect(recent).toMatchObject({ month: null, fromDate: "2026-10-31", toDate: "2026-11-29" });
     expect(periodDays(recent)).toBe(30);
     expect(defaultReviewPeriod(sec(2026, 11, 15, 9), sec(2026, 10, 11, 9))).toMatchObject({
       month: null,
-      fromDate: "2026-10-17",
-      toDate: "2026-11-15",
+      fromDate: "2026-10-16",
+      toDate: "2026-11-14",
     });
-    expect(defaultReviewPeriod(now, null).toDate).toBe("2026-11-30");
+    expect(defaultReviewPeriod(now, null).toDate).toBe("2026-11-29");
+  });
+
+  it("leaves today out of the last 30 days: it ends at today's UTC midnight, even at 23:59", () => {
+    for (const nowSec of [sec(2026, 11, 30), sec(2026, 11, 30, 13), sec(2026, 12, 1) - 60]) {
+      expect(defaultReviewPeriod(nowSec, null)).toMatchObject({
+        fromSec: sec(2026, 10, 31),
+        toSec: sec(2026, 11, 30),
+      });
+    }
   });
 
   it("reads months and day ranges (both days included), refusing what is not one", () => {

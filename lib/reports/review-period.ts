@@ -106,18 +106,19 @@ export const RECENT_DAYS = 30;
 /**
  * The period a review or a what-if shows when none is asked for: the last full calendar month
  * (the monthly meeting's period) once the history covers it, else the last {@link RECENT_DAYS}
- * days up to today (a new installation, or the demo's 35 days of history in a month's first
- * days, would otherwise open on a mostly empty month).
+ * whole days, ending at the start of today (a new installation, or the demo's 35 days of
+ * history in a month's first days, would otherwise open on a mostly empty month). Today is left
+ * out like the current month: its figures are still changing.
  *
  * @param earliestDataSec the first hour with roll-ups, or null when there are none
- * @example defaultReviewPeriod(Date.UTC(2026, 10, 30) / 1000, Date.UTC(2026, 9, 26) / 1000)
- * // 1 Nov 2026 – 30 Nov 2026
+ * @example defaultReviewPeriod(Date.UTC(2026, 10, 30, 13) / 1000, Date.UTC(2026, 9, 26) / 1000)
+ * // 31 Oct 2026 – 29 Nov 2026
  */
 export function defaultReviewPeriod(nowSec: number, earliestDataSec: number | null): ReviewPeriod {
   const month = lastFullMonth(nowSec);
   if (earliestDataSec !== null && earliestDataSec <= month.fromSec) return month;
   const todaySec = Math.floor(nowSec / DAY_SEC) * DAY_SEC;
-  return periodOf(todaySec - (RECENT_DAYS - 1) * DAY_SEC, todaySec + DAY_SEC);
+  return periodOf(todaySec - RECENT_DAYS * DAY_SEC, todaySec);
 }
 
 /** Days in the period. */

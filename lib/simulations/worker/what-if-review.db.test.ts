@@ -25,7 +25,7 @@ beforeAll(async () => {
   scratch = await openScratchDatabase(inject("databaseUrl"), inject("isEmbeddedDatabase"));
   db = createPrismaClient(scratch.url, 2);
   // 35 days of history ending now; the period both pages open on: the last full month once
-  // the roll-ups cover it, else the last 30 days.
+  // the roll-ups cover it, else the 30 whole days before today.
   await seedDemoLab(scratch.url);
   nowSec = (await getNow(db)).getTime() / 1000;
   period = await loadDefaultPeriod(db, nowSec);
@@ -39,10 +39,9 @@ beforeAll(async () => {
   ids = Object.fromEntries(nodes.map((node) => [pathOf(node.id), node.id]));
 
   // After the period: lm-eval goes from 1 to 3 and a new project joins language, as a lead's
-  // edit would record them (the node's weight and its history). The period ends at the end of
-  // today when the history does not cover the last full month (35 days from the 5th of a month
-  // on), so the edit comes at the later of now and the period's end.
-  const at = new Date(Math.max(nowSec, period.toSec) * 1000);
+  // edit would record them (the node's weight and its history). The period ends at the start
+  // of today or of this month, so an edit now comes after it.
+  const at = new Date(nowSec * 1000);
   await db.budgetNode.update({ where: { id: ids["language/lm-eval"]! }, data: { weight: 3 } });
   await db.weightChange.create({
     data: { nodeId: ids["language/lm-eval"]!, at, weightBefore: 1, weightAfter: 3 },
