@@ -143,7 +143,7 @@ test("a preempted job's page says why, in a sentence with numbers", async ({ pag
   await expect(page.getByText("preempted", { exact: true })).toBeVisible();
   await expect(
     page.getByText(
-      /Preempted at (\d{4}-\d\d-\d\d )?\d\d:\d\d UTC, after its 1 s protected period: language\/lm-pretrain \(at \d+% of its weekly share\) ranks above language\/lm-posttrain \(at \d+%\), where the two budgets' branches part, so language\/lm-pretrain \(at \d+% of its weekly share\) needed 8 GPUs and preempted language\/lm-posttrain\/riley \(at \d+%\)\. The job is not resumable and ends as preempted\./,
+      /Preempted at (\d{4}-\d\d-\d\d )?\d\d:\d\d UTC, after its 1 s protected period: language\/lm-pretrain \(at \d+(\.\d+)?% of its weekly share\) ranks above language\/lm-posttrain \(at \d+(\.\d+)?%(, level[^)]*)?\), where the two budgets' branches part, so language\/lm-pretrain \(at \d+(\.\d+)?% of its weekly share\) needed 8 GPUs and preempted language\/lm-posttrain\/riley \(at \d+(\.\d+)?%\)\. The job is not resumable and ends as preempted\./,
     ),
   ).toBeVisible();
   await page.getByRole("link", { name: "the job that needed it" }).click();

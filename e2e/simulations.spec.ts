@@ -143,13 +143,13 @@ test("upload a small scenario, watch it run, see both result columns and the tim
   expect(isFound).toBe(true);
   const decided = preempted.getByRole("table");
   await expect(decided.getByRole("row", { name: /where the branches part/ })).toContainText(
-    /llm \d+%\s*vision \d+%/,
+    /llm \d+(\.\d+)?%\s*vision \d+(\.\d+)?%/,
   );
   await expect(decided.getByRole("row", { name: /^budgets/ })).toContainText(
-    /llm\/pretrain \d+%\s*vision \d+%/,
+    /llm\/pretrain \d+(\.\d+)?%\s*vision \d+(\.\d+)?%/,
   );
   await expect(preempted).toContainText(
-    /Preempted at day 1, 06:05, .*: llm \(at \d+% of its weekly share\) ranks above vision \(at \d+%\), where the two budgets' branches part/,
+    /Preempted at day 1, 06:05, .*: llm \(at \d+(\.\d+)?% of its weekly share\) ranks above vision \(at \d+(\.\d+)?%(, level[^)]*)?\), where the two budgets' branches part/,
   );
   await page.mouse.move(0, 0);
 

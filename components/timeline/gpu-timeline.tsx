@@ -10,7 +10,8 @@ import {
   type PointerEvent,
 } from "react";
 import { budgetColours } from "@/components/charts/palette";
-import { formatSimMoment, formatWholePercent } from "@/lib/format";
+import { formatRatioPair } from "@/lib/engine/ratio-pair";
+import { formatSimMoment } from "@/lib/format";
 import {
   END_REASONS,
   SEG,
@@ -245,10 +246,10 @@ function RunTooltip({ data, hover }: { data: TimelineData; hover: Hover }) {
   );
 }
 
-const percentOf = (ratio: number | null): string =>
-  ratio === null ? "no share" : formatWholePercent(ratio);
-
-/** Where the two budgets' paths part, then the leaves, side by side with their usage of share. */
+/**
+ * Where the two budgets' paths part, then the leaves, side by side with their usage of share
+ * (with decimals when whole percentages would read the same, as in the sentence below it).
+ */
 function DecidingComparison({ rows }: { rows: TimelineComparison }) {
   return (
     <table className="timeline-comparison">
@@ -261,19 +262,22 @@ function DecidingComparison({ rows }: { rows: TimelineComparison }) {
         </tr>
       </thead>
       <tbody>
-        {rows.map((row, i) => (
-          <tr key={i}>
-            <th scope="row">
-              {i === 0 && rows.length > 1 ? "where the branches part" : "budgets"}
-            </th>
-            <td>
-              {row.higher} <span className="timeline-ratio">{percentOf(row.higherRatio)}</span>
-            </td>
-            <td>
-              {row.lower} <span className="timeline-ratio">{percentOf(row.lowerRatio)}</span>
-            </td>
-          </tr>
-        ))}
+        {rows.map((row, i) => {
+          const ratios = formatRatioPair(row.higherRatio, row.lowerRatio);
+          return (
+            <tr key={i}>
+              <th scope="row">
+                {i === 0 && rows.length > 1 ? "where the branches part" : "budgets"}
+              </th>
+              <td>
+                {row.higher} <span className="timeline-ratio">{ratios.higher}</span>
+              </td>
+              <td>
+                {row.lower} <span className="timeline-ratio">{ratios.lower}</span>
+              </td>
+            </tr>
+          );
+        })}
       </tbody>
     </table>
   );

@@ -1,6 +1,7 @@
 // The phrases every explanation is written with (times, budgets with their usage, rank
 // comparisons, outcomes), built once per call from the caller's options.
 import { formatDuration, formatOffset, type TimeFormatter } from "./format-time";
+import { formatRatioPair, MAX_PAIR_DECIMALS, type RatioPair } from "./ratio-pair";
 import type { BudgetRef, NodeLayout, Parting } from "./reasons";
 
 /** How explanations write times and budgets. */
@@ -55,20 +56,37 @@ export function wordsFor(options: ExplainOptions) {
   const shape = (needGpus: number, isWholeNodes: boolean, layout?: NodeLayout): string =>
     `needs ${describeNeed(needGpus, isWholeNodes, layout)}`;
   // The comparison that decided between two budgets (docs/ranking.md): where their paths part,
-  // both sides' usage there, then the leaves' own figures. Siblings are their own parting.
+  // both sides' usage there, then the leaves' own figures. Siblings are their own parting. Each
+  // pair is written so that the two figures differ (ratio-pair.ts); the pair that decided says
+  // so when they cannot.
   const isSiblings = (parting: Parting, higher: BudgetRef, lower: BudgetRef): boolean =>
     parting.higher.path === higher.path && parting.lower.path === lower.path;
-  const partingLead = (parting: Parting): string =>
-    `${parting.higher.path} (at ${percent(parting.higher.usageRatio)} of its ${shareLabel}) ` +
-    `ranks above ${parting.lower.path} (at ${percent(parting.lower.usageRatio)}), where the ` +
-    `two budgets' branches part, so `;
+  const levelNote = (level: RatioPair["level"]): string =>
+    level === "rounded"
+      ? `, level to within ${(10 ** -MAX_PAIR_DECIMALS).toFixed(MAX_PAIR_DECIMALS)}%: ` +
+        "the unrounded figures decide"
+      : level === "exact"
+        ? ", level: the ranking's tie rules decide"
+        : "";
+  const partingLead = (parting: Parting): string => {
+    const pair = formatRatioPair(parting.higher.usageRatio, parting.lower.usageRatio);
+    return (
+      `${parting.higher.path} (at ${pair.higher} of its ${shareLabel}) ranks above ` +
+      `${parting.lower.path} (at ${pair.lower}${levelNote(pair.level)}), where the two ` +
+      `budgets' branches part, so `
+    );
+  };
   const compare = (
     higher: BudgetRef,
     lower: BudgetRef,
     parting: Parting | null | undefined,
     verb = "ranks above",
   ): string => {
-    const leaves = `${withUsage(higher)} ${verb} ${label(lower)} (at ${percent(lower.usageRatio)})`;
+    const pair = formatRatioPair(higher.usageRatio, lower.usageRatio);
+    const isDeciding = !parting || isSiblings(parting, higher, lower);
+    const leaves =
+      `${label(higher)} (at ${pair.higher} of its ${shareLabel}) ${verb} ${label(lower)} ` +
+      `(at ${pair.lower}${isDeciding ? levelNote(pair.level) : ""})`;
     if (!parting) return leaves;
     return isSiblings(parting, higher, lower)
       ? `${leaves}, its sibling, so their own figures decide`

@@ -371,6 +371,105 @@ describe("explainReason", () => {
     );
   });
 
+  it("why preempted, branches level to the whole percent: decimals tell them apart", () => {
+    // The audit's figures: 102% and 102% before.
+    const dana: BudgetRef = { id: "d", path: "vision/perception/dana", rank: 30, usageRatio: 1.1 };
+    const riley: BudgetRef = {
+      id: "r",
+      path: "language/posttrain/riley",
+      rank: 38,
+      usageRatio: 1.3,
+    };
+    expect(
+      explainReason(
+        {
+          rule: "preempt-for-rank",
+          atSec: AT,
+          victim: riley,
+          victimStartSec: AT - 5 * 3600,
+          protectedUntilSec: AT - 3 * 3600,
+          preemptor: { jobId: "j1", budget: dana, gpus: 8 },
+          parting: {
+            higher: { path: "vision", usageRatio: 1.02396 },
+            lower: { path: "language", usageRatio: 1.02403 },
+          },
+          outcome: "requeued",
+        },
+        { formatTime: formatUtcClock },
+      ),
+    ).toBe(
+      "Preempted at 14:05, after its 2 h protected period: vision (at 102.396% of its weekly share) ranks above language (at 102.403%), where the two budgets' branches part, so vision/perception/dana (at 110% of its weekly share) needed 8 GPUs and preempted language/posttrain/riley (at 130%). The job was requeued with its remaining work.",
+    );
+  });
+
+  it("why preempted, siblings level beyond three decimals: says so, and what decides", () => {
+    expect(
+      explainReason(
+        {
+          rule: "preempt-for-rank",
+          atSec: AT,
+          victim: { ...VISION, usageRatio: 1.0000004 },
+          victimStartSec: AT - 5 * 3600,
+          protectedUntilSec: AT - 3 * 3600,
+          preemptor: { jobId: "j1", budget: { ...LM, usageRatio: 1.0000001 }, gpus: 8 },
+          parting: null,
+          outcome: "requeued",
+        },
+        CLOCK,
+      ),
+    ).toBe(
+      "Preempted at 14:05, after its 2 h protected period: project lm-pretrain (at 100% of its weekly share) needed 8 GPUs and ranks above vision-rl (at 100%, level to within 0.001%: the unrounded figures decide). The job was requeued with its remaining work.",
+    );
+  });
+
+  it("why started after preempting a sibling: one decimal when whole percents read alike", () => {
+    expect(
+      explainReason({
+        rule: "start-allocated",
+        atSec: 0,
+        budget: { ...LM, usageRatio: 1.004 },
+        gpus: 8,
+        nodes: [2],
+        minRuntimeSec: 3600,
+        protectedUntilSec: 3600,
+        preemptedRunIds: ["r7"],
+        budgetsAbove: 0,
+        keptFor: null,
+        outranked: {
+          budget: { ...VISION, usageRatio: 1.005 },
+          parting: {
+            higher: { path: LM.path, usageRatio: 1.004 },
+            lower: { path: VISION.path, usageRatio: 1.005 },
+          },
+        },
+      }),
+    ).toBe(
+      "Started at +0s on node 2 with 8 GPUs, after preempting 1 run: llm/lm-pretrain (at 100.4% of its weekly share) ranks above vision/vision-rl (at 100.5%), its sibling, so their own figures decide; it ranks 1 (no budget ranks above it); protected for 1 h, until +1h00m.",
+    );
+  });
+
+  it("why waiting behind a reservation, branches exactly level: the tie rules decide", () => {
+    expect(
+      explainReason({
+        rule: "wait-reservation",
+        atSec: 0,
+        budget: { ...VISION, usageRatio: 0 },
+        needGpus: 8,
+        isWholeNodes: false,
+        holder: { jobId: "big", budget: { ...LM, usageRatio: 0 }, gpus: 64 },
+        parting: {
+          higher: { path: "llm", usageRatio: 0 },
+          lower: { path: "vision", usageRatio: 0 },
+        },
+        reservedNodes: [0, 1],
+        readyAtSec: null,
+        budgetsAbove: 1,
+      }),
+    ).toBe(
+      "Waiting: needs 8 GPUs on one node; it would fit, but nodes 0-1 are kept for a job of llm/lm-pretrain that needs 64 GPUs (no expected start yet; a job protected for at most 2 h may use them); llm (at 0% of its weekly share) ranks above vision (at 0%, level: the ranking's tie rules decide), where the two budgets' branches part, so llm/lm-pretrain (at 0% of its weekly share) ranks above vision/vision-rl (at 0%); 1 budget ranks above its budget.",
+    );
+  });
+
   it("usage ratio null reads as no share", () => {
     expect(
       explainReason({
