@@ -70,6 +70,31 @@ describe("summarizeReason", () => {
     );
   });
 
+  it("enough GPUs free in total but not in its shape: spread over nodes, and the nodes it needs", () => {
+    const twelve = {
+      ...WAITING,
+      needGpus: 12,
+      freeGpus: 13,
+      freeWholeNodes: 1,
+      layout: { wholeNodes: 1, remainderGpus: 4 },
+    };
+    expect(summarizeReason(twelve, { rankedBudgets: 12 })).toBe(
+      "Waiting: 13 GPUs are free, but spread over nodes: it needs 1 whole node and 4 GPUs on another; its budget ranks 7th of 12.",
+    );
+    const eight = { ...WAITING, needGpus: 8, isWholeNodes: false, freeGpus: 8 };
+    expect(summarizeReason(eight, { jobsAhead: 2 })).toBe(
+      "Waiting: 8 GPUs are free, but spread over nodes: it needs 8 GPUs on one node; its budget ranks 7th and 2 jobs are ahead of it.",
+    );
+    const sixteen = { ...WAITING, freeGpus: 20, layout: { wholeNodes: 2, remainderGpus: 0 } };
+    expect(summarizeReason(sixteen)).toBe(
+      "Waiting: 20 GPUs are free, but spread over nodes: it needs 2 whole nodes; its budget ranks 7th.",
+    );
+    // A reason recorded before layouts were.
+    expect(summarizeReason({ ...WAITING, freeGpus: 16 })).toBe(
+      "Waiting: 16 GPUs are free, but spread over nodes: it needs 16 GPUs on whole nodes; its budget ranks 7th.",
+    );
+  });
+
   it("unallocated work: free GPUs, and when no node has enough, the most on one", () => {
     const unallocated: WaitReason = {
       rule: "wait-unallocated",

@@ -1,4 +1,4 @@
-import { describeNeed } from "./explain-words";
+import { describeNeed, describeNodesNeeded } from "./explain-words";
 import { formatNodes } from "./node-list";
 import { formatOffset, type TimeFormatter } from "./format-time";
 import { isFreeSplitAcrossNodes, type Reason } from "./reasons";
@@ -41,11 +41,14 @@ function count(value: number, one: string, many: string): string {
 /**
  * One short sentence in plain words that leads a decision's explanation (`explainReason` gives
  * the detailed one shown below it): what happens and the main cause, with no Fair Tree terms.
+ * A job that waits although enough GPUs are free in total is told they are spread over nodes.
  *
  * @example
  * summarizeReason(waitReason, { rankedBudgets: 12, jobsAhead: 3 })
  * // "Waiting: 4 GPUs are free but it needs 16 GPUs on 2 whole nodes; its budget ranks 7th of 12 and
  * //  3 jobs are ahead of it."
+ * // With 13 free for 12 GPUs: "Waiting: 13 GPUs are free, but spread over nodes: it needs 1 whole
+ * //  node and 4 GPUs on another; its budget ranks 7th of 12."
  */
 export function summarizeReason(reason: Reason, options: SummaryOptions = {}): string {
   const time = options.formatTime ?? formatOffset;
@@ -68,11 +71,15 @@ export function summarizeReason(reason: Reason, options: SummaryOptions = {}): s
           `${time(Math.max(readyAtSec, reason.atSec))}.`
         );
       }
+      const free = count(reason.freeGpus, "GPU is", "GPUs are");
+      const rank = `${rankOf(reason.budget.rank)}${ahead()}`;
+      // Enough free GPUs that still do not start it: they are not where it needs them.
+      if (reason.freeGpus >= reason.needGpus) {
+        const nodes = describeNodesNeeded(reason.needGpus, reason.isWholeNodes, reason.layout);
+        return `Waiting: ${free} free, but spread over nodes: it needs ${nodes}; ${rank}.`;
+      }
       const need = describeNeed(reason.needGpus, reason.isWholeNodes, reason.layout);
-      return (
-        `Waiting: ${count(reason.freeGpus, "GPU is", "GPUs are")} free but it needs ${need}; ` +
-        `${rankOf(reason.budget.rank)}${ahead()}.`
-      );
+      return `Waiting: ${free} free but it needs ${need}; ${rank}.`;
     }
     case "wait-reservation":
       return (

@@ -37,6 +37,26 @@ export function describeNeed(needGpus: number, isWholeNodes: boolean, layout?: N
     : `${gpus} (${nodes} and ${layout.remainderGpus} on another)`;
 }
 
+/**
+ * The nodes a job needs, for a sentence that has already said how many GPUs are free: "8 GPUs
+ * on one node", "2 whole nodes", "1 whole node and 4 GPUs on another"; "16 GPUs on whole nodes"
+ * when a reason has no layout.
+ *
+ * @example describeNodesNeeded(12, true, { wholeNodes: 1, remainderGpus: 4 })
+ */
+export function describeNodesNeeded(
+  needGpus: number,
+  isWholeNodes: boolean,
+  layout?: NodeLayout,
+): string {
+  if (!isWholeNodes) return `${plural(needGpus, "GPU", "GPUs")} on one node`;
+  if (!layout) return `${plural(needGpus, "GPU", "GPUs")} on whole nodes`;
+  const nodes = plural(layout.wholeNodes, "whole node", "whole nodes");
+  return layout.remainderGpus === 0
+    ? nodes
+    : `${nodes} and ${plural(layout.remainderGpus, "GPU", "GPUs")} on another`;
+}
+
 /** The phrases explanations are written with, for one set of options. */
 export type Words = ReturnType<typeof wordsFor>;
 
