@@ -91,8 +91,13 @@ function explainWaitForResources(
     );
   }
   if (reason.heldWithinShareGpus > 0) {
+    // The share guard (ADR 011): taking them would leave its branch holding at least as many
+    // GPUs per unit of share as theirs, compared where the two branches part.
+    const shielded = reason.heldWithinShareGpus;
     parts.push(
-      `${reason.heldWithinShareGpus} ${reason.heldWithinShareGpus === 1 ? "is" : "are"} used by budgets that hold no more than their share next to its budget`,
+      `${shielded} ${shielded === 1 ? "is" : "are"} used by budgets ranked below its budget that ` +
+        "it may not preempt: they hold no more GPUs per unit of share than its budget would with " +
+        "this job running (the share guard, compared where their branches part)",
     );
   }
   if (reason.keptForShort) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { explainReason } from "./explain";
 import { formatUtcClock } from "./format-time";
-import type { BudgetRef } from "./reasons";
+import type { BudgetRef, WaitReason } from "./reasons";
 
 const AT = 20_000 * 86400 + 14 * 3600 + 5 * 60; // 14:05 UTC
 const LM: BudgetRef = { id: "lm", path: "llm/lm-pretrain", rank: 1, usageRatio: 0.4 };
@@ -257,6 +257,31 @@ describe("explainReason", () => {
       ),
     ).toBe(
       "Waiting: needs 64 GPUs on whole nodes; 0 are free (0 whole nodes); 96 are used by budgets ranked at or above its budget, 64 of them by llm/lm-pretrain: llm (at 50% of its weekly share) ranks above vision (at 120%), where the two budgets' branches part, so llm/lm-pretrain (at 40% of its weekly share) ranks above vision/vision-rl (at 180%); 2 budgets rank above its budget.",
+    );
+  });
+
+  it("why still waiting for GPUs: runs the share guard keeps, in plain words (ADR 011)", () => {
+    const waiting: WaitReason = {
+      rule: "wait-resources",
+      atSec: AT,
+      budget: LM,
+      needGpus: 8,
+      isWholeNodes: false,
+      freeGpus: 0,
+      freeWholeNodes: 0,
+      protectedGpus: 0,
+      readyAtSec: null,
+      heldByHigherGpus: 0,
+      heldWithinShareGpus: 16,
+      unusableGpus: 0,
+      budgetsAbove: 0,
+      reservedNodes: [],
+    };
+    expect(explainReason(waiting)).toBe(
+      "Waiting: needs 8 GPUs on one node; 0 are free; 16 are used by budgets ranked below its budget that it may not preempt: they hold no more GPUs per unit of share than its budget would with this job running (the share guard, compared where their branches part); no budget ranks above its budget.",
+    );
+    expect(explainReason({ ...waiting, heldWithinShareGpus: 1 })).toContain(
+      "; 1 is used by budgets ranked below its budget that it may not preempt: they hold",
     );
   });
 

@@ -298,7 +298,7 @@ describe("runSchedulePass share guard (ADR 011)", () => {
     expect(waitingOf(result)).toEqual([["j3", "wait-resources"]]);
     expect(result.waiting[0]!.reason).toMatchObject({ heldWithinShareGpus: 16, protectedGpus: 0 });
     expect(explainReason(result.waiting[0]!.reason)).toContain(
-      "16 are used by budgets that hold no more than their share next to its budget",
+      "16 are used by budgets ranked below its budget that it may not preempt: they hold no more GPUs per unit of share than its budget would with this job running (the share guard, compared where their branches part)",
     );
   });
 
