@@ -182,6 +182,21 @@ describe("buildPeriodReport", () => {
     expect(both[0]!.nodes.a).toMatchObject({ entitledGpuHours: 5, receivedGpuHours: 5 });
   });
 
+  it("counts an hour that began before the first weights with them: the lab row adds up to the busy hours", () => {
+    // The weights come into force at 00:30, in the middle of hour 0 (the demo's history starts
+    // at an odd second): hour 0 is read with them, as hour 1 is.
+    const late = start.map((event) => ({ ...event, atSec: 1800 }));
+    const report = buildPeriodReport(buildTreeEpochs(shapes, late), hours);
+    const lab = report.nodes.find((node) => node.id === "r")!;
+    expect(report.clusters[0]!.busyGpuHours).toBe(8);
+    expect(lab.receivedAllocatedGpuHours + lab.receivedUnallocatedGpuHours).toBe(8);
+    expect(lab).toMatchObject({ entitledGpuHours: 7, receivedGpuHours: 8 });
+    expect(report.nodes.find((node) => node.id === "a")).toMatchObject({
+      entitledGpuHours: 4,
+      receivedGpuHours: 5,
+    });
+  });
+
   it("reports no fulfilment when nothing was demanded, and no utilisation without capacity", () => {
     const idle: ClusterHour[] = [{ cluster: "c", hourStartSec: 0, capacityGpuSec: 0, leaves: {} }];
     const report = buildPeriodReport(buildTreeEpochs(shapes, start), idle);

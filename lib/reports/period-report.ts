@@ -91,8 +91,9 @@ const ratio = (part: number, whole: number): number | null => (whole > 0 ? part 
 /**
  * The review of a period (docs/fulfilment.md): per tree node, entitled vs received GPU-hours
  * and fulfilment, with each hour using the weights in force in that hour; per cluster,
- * utilisation and the unallocated share; headline figures over all clusters. Hours before
- * the first epoch are skipped (no tree existed). With `bucketSec` (e.g. 86,400), also the
+ * utilisation and the unallocated share; headline figures over all clusters. An hour that
+ * began before the first epoch is read with the first one (see `epochOfHour`), so the lab's
+ * row holds every busy GPU-hour of the cluster figures. With `bucketSec` (e.g. 86,400), also the
  * entitled and received hours of every node per bucket of that length (aligned on multiples of
  * it), from the same hourly computation. Pure: roll-ups in, numbers out.
  *
@@ -109,7 +110,7 @@ export function buildPeriodReport(
   /** Unallocated GPU-hours by cluster, and over all clusters (under the key ""). */
   const unallocated = new Map<string, number>([["", 0]]);
   for (const hour of hours) {
-    const epoch = epochAt(epochs, hour.hourStartSec);
+    const epoch = epochOfHour(epochs, hour.hourStartSec);
     const cluster = clusters.get(hour.cluster) ?? emptyCluster(hour.cluster);
     clusters.set(hour.cluster, cluster);
     cluster.capacityGpuHours += hour.capacityGpuSec / SEC_PER_HOUR;
@@ -177,6 +178,17 @@ export function buildPeriodReport(
       .map(([startSec, flows]) => ({ startSec, nodes: flows }));
   }
   return report;
+}
+
+/**
+ * The tree an hour is read with: the one in force at its start or, for an hour that began
+ * before any weights were recorded (or while no tree existed), the next one to come into force.
+ * The demo's history starts at an odd second, with its weights: its first hour began before
+ * them but its GPU time was used under them. Skipped, that hour's busy GPU-hours were in the
+ * cluster figures and in no budget's row.
+ */
+function epochOfHour(epochs: readonly TreeEpoch[], hourStartSec: number): TreeEpoch | undefined {
+  return epochAt(epochs, hourStartSec) ?? epochs.find((epoch) => epoch.fromSec > hourStartSec);
 }
 
 function bucketOf(
