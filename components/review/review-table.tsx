@@ -70,7 +70,9 @@ export function ReviewTable({
               Budget
             </th>
             <th scope="col" rowSpan={2} className="num">
-              <abbr title="Effective share at the end of the period">Share</abbr>
+              <abbr title="Effective share in force over the period: its mean over the period's hours, 0 in hours before the budget existed or after it was removed. Times the GPU-hours in service, what it was owed before demand capped it">
+                Share
+              </abbr>
             </th>
             <th scope="colgroup" colSpan={4} className="group-head">
               GPU-hours

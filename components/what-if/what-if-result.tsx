@@ -92,7 +92,9 @@ function WhatIfTables({ summary }: { summary: WhatIfSummary }) {
                 <th scope="col">Budget</th>
                 <th scope="col">Column</th>
                 <th scope="col" className="num">
-                  Share
+                  <abbr title="What happened: the share in force over the period, its mean over the period's hours (0 before the budget existed). A replay: the split it replays with, for the whole period">
+                    Share
+                  </abbr>
                 </th>
                 <th scope="col" className="num">
                   Entitled GPU-h

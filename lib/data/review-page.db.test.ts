@@ -123,7 +123,8 @@ describe("loadReviewData", () => {
     // Over the period: 5 of 6.67 entitled; hour by hour: 8/3 in hour 0, 2 in hour 2.
     expect(alice.fulfilment).toBeCloseTo(5 / (8 / 3 + 4), 9);
     expect(alice.hourlyFulfilment).toBeCloseTo((8 / 3 + 2) / (8 / 3 + 4), 9);
-    expect(alice.effectiveShare).toBeCloseTo(0.5, 12);
+    // The share in force over the two hours read: 1/3 in hour 0, 1/2 in hour 2.
+    expect(alice.effectiveShare).toBeCloseTo((1 / 3 + 1 / 2) / 2, 12);
     expect(alice.preemptions).toBe(2);
     const bob = byPath.get("zz-review/proj/bob")!;
     // Hour 0: min(8/3, 2) = 2; hour 2: min(1/6 x 8, 1) = 1; all received.

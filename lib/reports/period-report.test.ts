@@ -48,7 +48,8 @@ describe("buildPeriodReport", () => {
     const a = report.nodes.find((node) => node.id === "a")!;
     const b = report.nodes.find((node) => node.id === "b")!;
     expect(a).toMatchObject({
-      effectiveShare: 0.75,
+      // 50% in hour 0, 75% in hour 1: the share in force over the period, not the last hour's.
+      effectiveShare: 0.625,
       demandGpuHours: 8,
       entitledGpuHours: 5,
       receivedAllocatedGpuHours: 4,
@@ -58,7 +59,7 @@ describe("buildPeriodReport", () => {
       hourlyFulfilment: 0.8,
     });
     expect(b).toMatchObject({
-      effectiveShare: 0.25,
+      effectiveShare: 0.375,
       entitledGpuHours: 2,
       receivedGpuHours: 3,
       fulfilment: 1,
@@ -195,6 +196,44 @@ describe("buildPeriodReport", () => {
       entitledGpuHours: 4,
       receivedGpuHours: 5,
     });
+  });
+
+  it("shows the share in force over the period: a late raise barely moves it, a late budget is near 0", () => {
+    // Four hours on two clusters; at 03:00 a goes from 1 to 3 and a new budget n (weight 4)
+    // appears. By hour: a 50%, 50%, 50%, then 3/8; b 50% then 1/8; n 0% then 50%.
+    const shapesWithN = [...shapes, { id: "n", parentId: "r", name: "n" }];
+    const epochs = buildTreeEpochs(shapesWithN, [
+      ...start,
+      { nodeId: "a", atSec: 3 * H, weight: 3 },
+      { nodeId: "n", atSec: 3 * H, weight: 4 },
+    ]);
+    const fourHours: ClusterHour[] = [0, 1, 2, 3].flatMap((index) =>
+      ["c", "d"].map((cluster) => ({
+        cluster,
+        hourStartSec: index * H,
+        capacityGpuSec: gpuSec(4),
+        leaves: { a: leaf(4, 2), b: leaf(4, 2) },
+      })),
+    );
+    const report = buildPeriodReport(epochs, fourHours);
+    const byId = Object.fromEntries(report.nodes.map((node) => [node.id, node]));
+    expect(byId.r!.effectiveShare).toBe(1);
+    expect(byId.a!.effectiveShare).toBeCloseTo((3 * 0.5 + 3 / 8) / 4, 12);
+    expect(byId.b!.effectiveShare).toBeCloseTo((3 * 0.5 + 1 / 8) / 4, 12);
+    expect(byId.n!.effectiveShare).toBeCloseTo(0.5 / 4, 12);
+    // Share x the GPU-hours in service is what each was owed before demand capped it.
+    expect(byId.a!.entitledGpuHours).toBeCloseTo(byId.a!.effectiveShare * 8 * 4, 12);
+    expect(byId.b!.entitledGpuHours).toBeCloseTo(byId.b!.effectiveShare * 8 * 4, 12);
+  });
+
+  it("counts the hours after a budget was removed as 0 in its share", () => {
+    const epochs = buildTreeEpochs(shapes, [...start, { nodeId: "b", atSec: H, weight: null }]);
+    const report = buildPeriodReport(epochs, hours);
+    expect(report.nodes.map((node) => [node.id, node.effectiveShare])).toEqual([
+      ["r", 1],
+      ["a", 0.75],
+      ["b", 0.25],
+    ]);
   });
 
   it("reports no fulfilment when nothing was demanded, and no utilisation without capacity", () => {

@@ -23,7 +23,12 @@ export type NodePeriod = {
   name: string;
   parentId: string | null;
   isLeaf: boolean;
-  /** The share in force at the end of the period (or when the node last existed). */
+  /**
+   * The share in force over the period: the mean of the node's effective share over the hours
+   * the report reads, each hour once whatever the clusters, an hour the node was not in the tree
+   * (before it was created, after it was removed) counting as 0. Times the GPU-hours in service
+   * it is what the node was owed before demand capped it, so it agrees with `entitledGpuHours`.
+   */
   effectiveShare: number;
   demandGpuHours: number;
   /** Sum over hours of min(share x capacity x 1 h, demand). */
@@ -109,8 +114,11 @@ export function buildPeriodReport(
   const clusters = new Map<string, ClusterPeriod>();
   /** Unallocated GPU-hours by cluster, and over all clusters (under the key ""). */
   const unallocated = new Map<string, number>([["", 0]]);
+  /** The tree each hour was read with, by its start (the clusters of one hour share it). */
+  const treeOfHour = new Map<number, TreeEpoch | undefined>();
   for (const hour of hours) {
     const epoch = epochOfHour(epochs, hour.hourStartSec);
+    treeOfHour.set(hour.hourStartSec, epoch);
     const cluster = clusters.get(hour.cluster) ?? emptyCluster(hour.cluster);
     clusters.set(hour.cluster, cluster);
     cluster.capacityGpuHours += hour.capacityGpuSec / SEC_PER_HOUR;
@@ -147,7 +155,6 @@ export function buildPeriodReport(
       }
       const sum = sums.get(row.id) ?? emptySums(node);
       sums.set(row.id, sum);
-      sum.effectiveShare = row.effectiveShare;
       sum.demandGpuHours += row.demandGpuHours;
       sum.entitledGpuHours += row.entitledGpuHours;
       sum.workConservingGpuHours += row.workConservingGpuHours;
@@ -157,6 +164,8 @@ export function buildPeriodReport(
       sum.fulfilledGpuHours += row.fulfilledGpuHours;
     });
   }
+  const meanShares = meanSharesOf(treeOfHour);
+  for (const sum of sums.values()) sum.effectiveShare = meanShares.get(sum.id) ?? 0;
   const ordered = orderNodes(epochs, sums);
   const fundedLeavesOf = fundedLeavesBelow(ordered);
   const nodes = ordered.map(({ fulfilledGpuHours, ...sum }) => ({
@@ -189,6 +198,27 @@ export function buildPeriodReport(
  */
 function epochOfHour(epochs: readonly TreeEpoch[], hourStartSec: number): TreeEpoch | undefined {
   return epochAt(epochs, hourStartSec) ?? epochs.find((epoch) => epoch.fromSec > hourStartSec);
+}
+
+/**
+ * Each node's effective share averaged over the hours (by start) and the trees they were read
+ * with, absent nodes counting as 0. Not the last hour's: a weight raised just now, or a budget
+ * created minutes ago, would show a share that the period's entitled hours contradict.
+ */
+function meanSharesOf(treeOfHour: ReadonlyMap<number, TreeEpoch | undefined>): Map<string, number> {
+  const hoursOf = new Map<TreeEpoch, number>();
+  for (const epoch of treeOfHour.values()) {
+    if (epoch) hoursOf.set(epoch, (hoursOf.get(epoch) ?? 0) + 1);
+  }
+  const shareHours = new Map<string, number>();
+  for (const [epoch, count] of hoursOf) {
+    for (const node of epoch.tree.nodes) {
+      shareHours.set(node.id, (shareHours.get(node.id) ?? 0) + node.effectiveShare * count);
+    }
+  }
+  const shares = new Map<string, number>();
+  for (const [id, total] of shareHours) shares.set(id, total / treeOfHour.size);
+  return shares;
 }
 
 function bucketOf(
@@ -238,7 +268,7 @@ function emptySums(node: TreeEpoch["tree"]["nodes"][number]): Sums {
     name: node.name,
     parentId: node.parentId,
     isLeaf: node.isLeaf,
-    effectiveShare: node.effectiveShare,
+    effectiveShare: 0,
     demandGpuHours: 0,
     entitledGpuHours: 0,
     workConservingGpuHours: 0,

@@ -3,9 +3,10 @@ import { toCsv, type CsvCell } from "./csv";
 import { jobClassesOf, type ReviewRow } from "./review-table";
 
 /**
- * The review table as CSV, one line per tree node in tree order: path (the budget
- * path: empty for the root), shares as fractions, GPU-hours to 0.01, fulfilment over the period
- * and the hour-by-hour one (docs/fulfilment.md), waits in seconds by job class.
+ * The review table as CSV, one line per tree node in tree order: path (the budget path: empty
+ * for the root), the share in force over the period (its mean over the hours) as a fraction,
+ * GPU-hours to 0.01, fulfilment over the period and the hour-by-hour one (docs/fulfilment.md),
+ * waits in seconds by job class.
  *
  * @example reviewCsv(rows).split("\r\n")[0] // "path,name,depth,is_leaf,effective_share,..."
  */

@@ -8,6 +8,7 @@ import type { PeriodReport } from "../../reports/period-report";
 
 /** One leaf's hours over the period (docs/fulfilment.md). */
 export type LeafOutcome = {
+  /** What happened: the share in force over the period (its mean over the hours); a replay: its split's. */
   effectiveShare: number;
   entitledGpuHours: number;
   receivedGpuHours: number;

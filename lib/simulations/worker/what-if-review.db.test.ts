@@ -1,10 +1,12 @@
 // The what-if compares like with like (ADR 085): on the demo lab's seeded history, its "what
 // happened" is the review's own rows for the same period and cluster, for the lab and for a
 // program, and its replays use the tree as it stood in the period (no later edit, no budget
-// created after it).
+// created after it). Over a period that takes in the edit, both show the share in force over it.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { seedDemoLab } from "../../../prisma/seed";
+import { reviewCsv } from "../../reports/review-csv";
 import type { ReviewPeriod } from "../../reports/review-period";
+import { hourStartOf } from "../../reports/rollup";
 import { runScheduler } from "../run-scenario";
 import { prepareWhatIf, summariseWhatIf } from "./what-if-run";
 import { openScratchDatabase, type ScratchDatabase } from "../../testing/scratch-database";
@@ -40,8 +42,9 @@ beforeAll(async () => {
 
   // After the period: lm-eval goes from 1 to 3 and a new project joins language, as a lead's
   // edit would record them (the node's weight and its history). The period ends at the start
-  // of today or of this month, so an edit now comes after it.
-  const at = new Date(nowSec * 1000);
+  // of today or of this month, so an edit at the start of this hour comes after it; the hour's
+  // roll-ups (the seeded history runs up to now) are read with it.
+  const at = new Date(hourStartOf(nowSec) * 1000);
   await db.budgetNode.update({ where: { id: ids["language/lm-eval"]! }, data: { weight: 3 } });
   await db.weightChange.create({
     data: { nodeId: ids["language/lm-eval"]!, at, weightBefore: 1, weightAfter: 3 },
@@ -61,10 +64,11 @@ afterAll(async () => {
   await scratch.drop();
 });
 
-/** A draft of `nodeId`'s split, replayed over the period on b300 with the control. */
+/** A draft of `nodeId`'s split, replayed over `over` (default the period) on b300. */
 async function runWhatIf(
   nodeId: string,
   children: { id?: string; name: string; weight: number }[],
+  over: { fromSec: number; toSec: number; hasControl: boolean } = { ...period, hasControl: true },
 ): Promise<WhatIfSummary> {
   const author = await db.user.findFirstOrThrow({ where: { isAdmin: true }, select: { id: true } });
   const draft = await db.budgetDraft.create({
@@ -72,10 +76,10 @@ async function runWhatIf(
     select: { id: true },
   });
   const options = {
-    from: new Date(period.fromSec * 1000).toISOString(),
-    to: new Date(period.toSec * 1000).toISOString(),
+    from: new Date(over.fromSec * 1000).toISOString(),
+    to: new Date(over.toSec * 1000).toISOString(),
     clusters: [CLUSTER],
-    hasControl: true,
+    hasControl: over.hasControl,
   };
   const prepared = await prepareWhatIf(db, draft.id, options, nowSec);
   if (!prepared.ok) throw new Error(prepared.message);
@@ -86,7 +90,8 @@ async function runWhatIf(
       waits: outcome.report.jobs.map((job) => job.waitSec),
     };
   };
-  return summariseWhatIf(prepared, replay(prepared.control!), replay(prepared.draft), 0);
+  const control = prepared.control ? replay(prepared.control) : null;
+  return summariseWhatIf(prepared, control, replay(prepared.draft), 0);
 }
 
 describe("the what-if's 'what happened' is the review's", () => {
@@ -153,5 +158,42 @@ describe("the what-if's 'what happened' is the review's", () => {
     expect(row("language/zz-later")).toMatchObject({ isNew: true, label: "zz-later" });
     expect(row("language/zz-later").current!.entitledGpuHours).toBe(0);
     expect(row("language/zz-later").happened!.entitledGpuHours).toBe(0);
+  }, 180_000);
+
+  it("over a period up to now: the share in force over it, not the last hour's, everywhere", async () => {
+    // lm-eval was 1 of 11 of language's 40% until this hour, 3 of 14 since; zz-later exists
+    // only in this hour. Read with the last hour's weights they showed 8.6% and 2.9%.
+    const upToNow = { ...period, toSec: nowSec };
+    const review = await loadReviewData(db, { period: upToNow, cluster: CLUSTER, nowSec });
+    const byId = new Map(review.rows.map((row) => [row.id, row]));
+    const lmEval = byId.get(ids["language/lm-eval"]!)!;
+    const later = byId.get(ids["language/zz-later"]!)!;
+    expect(lmEval.effectiveShare).toBeGreaterThan(0.4 / 11);
+    expect(lmEval.effectiveShare).toBeLessThan((0.4 / 11) * 1.05);
+    expect(later.effectiveShare).toBeGreaterThan(0);
+    expect(later.effectiveShare).toBeLessThan(0.002);
+    expect(later.entitledGpuHours).toBe(0);
+    const csv = reviewCsv(review.rows).split("\r\n");
+    const line = csv.find((text) => text.startsWith(`${lmEval.path},`))!.split(",");
+    expect(Number(line[csv[0]!.split(",").indexOf("effective_share")])).toBeCloseTo(
+      lmEval.effectiveShare,
+      6,
+    );
+    const summary = await runWhatIf(
+      ids["language"]!,
+      [
+        { id: ids["language/lm-pretrain"]!, name: "lm-pretrain", weight: 5 },
+        { id: ids["language/lm-posttrain"]!, name: "lm-posttrain", weight: 3 },
+        { id: ids["language/lm-eval"]!, name: "lm-eval", weight: 4 },
+        { id: ids["language/multilingual"]!, name: "multilingual", weight: 2 },
+        { id: ids["language/zz-later"]!, name: "zz-later", weight: 1 },
+      ],
+      { fromSec: upToNow.fromSec, toSec: upToNow.toSec, hasControl: false },
+    );
+    const row = (path: string) => summary.rows.find((candidate) => candidate.id === ids[path])!;
+    expect(row("language/lm-eval").happened!.effectiveShare).toBe(lmEval.effectiveShare);
+    expect(row("language/zz-later").happened!.effectiveShare).toBe(later.effectiveShare);
+    // The draft replays lm-eval at 4 of 15: a raise from what was in force, shown as one.
+    expect(row("language/lm-eval").draft.effectiveShare).toBeCloseTo(0.4 * (4 / 15), 5);
   }, 180_000);
 });
