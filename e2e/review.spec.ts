@@ -56,6 +56,7 @@ test("a program lead opens last month, sees their branch first and exports the C
   await expect(headline.getByText(/^\d+\.\d%$/).first()).toBeVisible();
 
   // The lab's root, then the lead's program, open and marked, then its projects.
+  await expect(page.getByText(/^Your branch comes first\. Fulfilment below 95%/)).toBeVisible();
   const table = page.getByRole("table", { name: "Entitled and received GPU-hours per budget" });
   const bodyRows = table.locator("tbody tr");
   await expect(bodyRows.nth(0).getByRole("rowheader")).toContainText("lab");
@@ -104,8 +105,11 @@ test("the period and cluster live in the URL; bad input is a 422 that names the 
   await signInAs(page, "researcher");
   await page.goto("/review");
   await waitForHydration(page);
-  // A researcher leads nothing: no what-if to start from here.
+  // A researcher leads nothing: no what-if to start from here, and no branch said to come first;
+  // Riley's budgets (lm-pretrain, lm-posttrain/riley) are what is marked.
   await expect(page.getByRole("link", { name: "Download CSV" })).toBeVisible();
+  await expect(page.getByText(/Your branch/)).toHaveCount(0);
+  await expect(page.getByText(/^Your budgets? comes? first\. Fulfilment below 95%/)).toBeVisible();
   await expect(page.getByRole("link", { name: "Try a new split (what-if)" })).toHaveCount(0);
   await page.getByLabel("Cluster", { exact: true }).selectOption("b300");
   await page.getByRole("button", { name: "Show" }).click();

@@ -4,7 +4,12 @@ import { useMemo } from "react";
 import { TreeRowName, useOpenBranches } from "@/components/budget-tree/tree-fold";
 import { visibleRows } from "@/components/budget-tree/tree-model";
 import { formatGpuHoursNumber, formatInteger, formatPercent, formatWait } from "@/lib/format";
-import { focusFirst, type ReviewRow, type WaitSummary } from "@/lib/reports/review-table";
+import {
+  findReviewFocus,
+  focusFirst,
+  type ReviewRow,
+  type WaitSummary,
+} from "@/lib/reports/review-table";
 import { isUnderServed } from "./review-format";
 import { ScrollRegion } from "@/components/layout/scroll-region";
 
@@ -24,7 +29,6 @@ export function ReviewTable({
   memberIds: string[];
 }) {
   const { ordered, mine, focusTops } = useMemo(() => {
-    const present = new Set(rows.map((row) => row.id));
     const parentOf = new Map(rows.map((row) => [row.id, row.parentId]));
     const isBelow = (id: string, ancestors: Set<string>) => {
       for (let at: string | null | undefined = id; at; at = parentOf.get(at)) {
@@ -33,10 +37,8 @@ export function ReviewTable({
       return false;
     };
     // A lead of a node and of its ancestor sees the higher one; members see their leaves.
-    const leads = new Set(leadIds.filter((id) => present.has(id)));
-    const tops = [...leads].filter((id) => !isBelow(parentOf.get(id) ?? "", leads));
-    const members = memberIds.filter((id) => present.has(id) && !isBelow(id, leads));
-    const focus = new Set([...tops, ...members]);
+    const { leadTops, memberIds: members } = findReviewFocus(rows, leadIds, memberIds);
+    const focus = new Set([...leadTops, ...members]);
     return {
       ordered: focusFirst(rows, focus),
       mine: new Set(rows.filter((row) => isBelow(row.id, focus)).map((row) => row.id)),

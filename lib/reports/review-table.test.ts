@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { reviewCsv } from "./review-csv";
-import { focusFirst, jobClassesOf, reviewRows } from "./review-table";
+import { findReviewFocus, focusFirst, focusNoteOf, jobClassesOf, reviewRows } from "./review-table";
 
 const row = (id: string, parentId: string | null) => ({ id, parentId });
 const TREE = [
@@ -35,6 +35,29 @@ describe("focusFirst", () => {
       "vision/y",
     ]);
     expect(ids(focusFirst(TREE, new Set()))).toEqual(ids(TREE));
+  });
+});
+
+describe("findReviewFocus and focusNoteOf", () => {
+  it("marks the highest branch a lead leads, and members' budgets outside it", () => {
+    const focus = findReviewFocus(TREE, ["lang", "lang/a", "robotics"], ["lang/a", "vision/x"]);
+    expect(focus).toEqual({ leadTops: ["lang", "robotics"], memberIds: ["vision/x"] });
+    expect(focusNoteOf(focus)).toBe("Your branches and your budget come first.");
+    expect(focusNoteOf(findReviewFocus(TREE, ["vision"], []))).toBe("Your branch comes first.");
+  });
+
+  it("says nothing of a branch to a researcher who leads none: their budgets, or nothing", () => {
+    expect(focusNoteOf(findReviewFocus(TREE, [], ["vision/x"]))).toBe("Your budget comes first.");
+    expect(focusNoteOf(findReviewFocus(TREE, [], ["vision/x", "lang/a"]))).toBe(
+      "Your budgets come first.",
+    );
+    // Leads and memberships of budgets the review does not show mark nothing.
+    expect(findReviewFocus(TREE, ["gone"], ["gone/leaf"])).toEqual({
+      leadTops: [],
+      memberIds: [],
+    });
+    expect(focusNoteOf(findReviewFocus(TREE, ["gone"], ["gone/leaf"]))).toBeNull();
+    expect(focusNoteOf(findReviewFocus(TREE, [], []))).toBeNull();
   });
 });
 

@@ -48,6 +48,56 @@ export function jobClassesOf(rows: readonly Pick<ReviewRow, "waits">[]): string[
   return [...found].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 }
 
+/** The viewer's part of the review: rows they lead (the highest of each branch) and their budgets. */
+export type ReviewFocus = {
+  /** Shown rows the viewer leads, none below another (a lead of an ancestor sees the higher). */
+  leadTops: string[];
+  /** Shown budgets the viewer is a member of, outside the branches they lead. */
+  memberIds: string[];
+};
+
+/**
+ * What the review marks and puts first for a viewer, from the nodes they lead and the budgets
+ * they belong to; nodes the rows do not show count for nothing.
+ *
+ * @example findReviewFocus(rows, ["lang", "lang/a"], ["vision/x"]) // { leadTops: ["lang"], memberIds: ["vision/x"] }
+ */
+export function findReviewFocus(
+  rows: readonly { id: string; parentId: string | null }[],
+  leadIds: readonly string[],
+  memberIds: readonly string[],
+): ReviewFocus {
+  const parentOf = new Map(rows.map((row) => [row.id, row.parentId]));
+  const isBelow = (id: string, ancestors: ReadonlySet<string>) => {
+    for (let at: string | null | undefined = id; at; at = parentOf.get(at)) {
+      if (ancestors.has(at)) return true;
+    }
+    return false;
+  };
+  const leads = new Set(leadIds.filter((id) => parentOf.has(id)));
+  return {
+    leadTops: [...leads].filter((id) => !isBelow(parentOf.get(id) ?? "", leads)),
+    memberIds: memberIds.filter((id) => parentOf.has(id) && !isBelow(id, leads)),
+  };
+}
+
+/**
+ * The sentence that says whose rows come first, naming only what is marked: "Your branch comes
+ * first." for a lead, "Your budget comes first." for a researcher; null when nothing is.
+ *
+ * @example focusNoteOf({ leadTops: [], memberIds: ["a", "b"] }) // "Your budgets come first."
+ */
+export function focusNoteOf(focus: ReviewFocus): string | null {
+  const parts = [
+    focus.leadTops.length > 1 ? "your branches" : focus.leadTops.length === 1 ? "your branch" : "",
+    focus.memberIds.length > 1 ? "your budgets" : focus.memberIds.length === 1 ? "your budget" : "",
+  ].filter(Boolean);
+  if (parts.length === 0) return null;
+  const isPlural = focus.leadTops.length + focus.memberIds.length > 1;
+  const subject = parts.join(" and ");
+  return `${subject[0]!.toUpperCase()}${subject.slice(1)} ${isPlural ? "come" : "comes"} first.`;
+}
+
 /**
  * Puts the viewer's branches first: at every level, a sibling whose subtree holds a focus
  * node comes before the others (their order otherwise kept). Rows must be depth-first.

@@ -16,7 +16,7 @@ import {
 } from "@/lib/data/review-page";
 import { AppError } from "@/lib/errors";
 import { formatPeriod, monthPeriod, type ReviewPeriod } from "@/lib/reports/review-period";
-import { jobClassesOf } from "@/lib/reports/review-table";
+import { findReviewFocus, focusNoteOf, jobClassesOf } from "@/lib/reports/review-table";
 import { reviewQuerySchema } from "@/lib/validation/review";
 
 export const metadata: Metadata = { title: "Review" };
@@ -96,6 +96,8 @@ export default async function ReviewPage({
   const focusBranch =
     rows.find((row) => focus.leadIds.includes(row.id)) ??
     rows.find((row) => focus.memberIds.includes(row.id) && row.parentId !== null);
+  // Only what the table marks is said to come first: a researcher who leads nothing has no branch.
+  const focusNote = focusNoteOf(findReviewFocus(rows, focus.leadIds, focus.memberIds));
   const initialBranchId =
     (focusBranch?.isLeaf ? focusBranch.parentId : focusBranch?.id) ?? rows[0]?.id ?? "";
   const previous = period.month ? monthPeriod(shiftMonth(period.month, -1)) : null;
@@ -155,8 +157,8 @@ export default async function ReviewPage({
           <section className="card review-table-card" aria-labelledby="table-heading">
             <h2 id="table-heading">Per budget</h2>
             <p className="muted small no-print">
-              Your branch comes first. Fulfilment below 95% is marked ▼. Waits are from submit to
-              first start for jobs submitted in the period, p50 / p90 by job class.
+              {focusNote ? `${focusNote} ` : null}Fulfilment below 95% is marked ▼. Waits are from
+              submit to first start for jobs submitted in the period, p50 / p90 by job class.
             </p>
             <ReviewTable
               rows={rows}
