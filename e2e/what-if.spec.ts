@@ -61,6 +61,11 @@ test("a program lead drafts a split, replays today's demand under it, and adopts
   await editor
     .getByRole("textbox", { name: /Reason for the change/ })
     .fill("Evaluation needs more for the release");
+  // Without a period the what-if takes the review's default one, and the button says so.
+  await expect(editor.getByRole("button", { name: "Try on the review period" })).toHaveAttribute(
+    "title",
+    /the review's default period: the last full month once the roll-ups cover it, else the 30 whole days before today/,
+  );
   await editor.getByRole("button", { name: "Save as draft" }).click();
 
   // The draft page: nothing changed in the tree yet.

@@ -169,7 +169,10 @@ export function SplitEditor({
     setError(failure.message);
   }
 
-  /** Keeps the split as a draft (nothing changes in the tree); optionally tries it on last month. */
+  /**
+   * Keeps the split as a draft (nothing changes in the tree); optionally tries it on the review's
+   * default period (`loadDefaultPeriod`, which the what-if takes when given no period).
+   */
   function keepDraft(isTrying: boolean) {
     setHasTried(true);
     setError(null);
@@ -315,9 +318,9 @@ export function SplitEditor({
             className="button"
             disabled={isPending || conflict !== null}
             onClick={() => keepDraft(true)}
-            title="Keep this split as a draft and replay last month's demand under it"
+            title="Keep this split as a draft and replay under it the demand of the review's default period: the last full month once the roll-ups cover it, else the 30 whole days before today"
           >
-            Try on last month
+            Try on the review period
           </button>
           <span className="muted small">Editing version {base.version}.</span>
         </div>

@@ -8,7 +8,7 @@ function issuesOf(body: unknown) {
 }
 
 describe("startWhatIfSchema", () => {
-  it("accepts nothing (last month, all clusters) or both ends and some clusters", () => {
+  it("accepts nothing (the review's default period, all clusters) or both ends and some clusters", () => {
     expect(issuesOf({})).toEqual([]);
     expect(issuesOf({ from: "2026-10-01", to: "2026-11-01", clusters: ["h100"] })).toEqual([]);
     expect(startWhatIfSchema.parse({ hasControl: true })).toEqual({ hasControl: true });

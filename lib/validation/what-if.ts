@@ -19,7 +19,8 @@ export const MAX_WHAT_IF_CLUSTERS = 100;
 const instant = instantDate();
 
 /**
- * POST /api/v1/drafts/{id}/what-ifs: the period (default: the last full calendar month, UTC),
+ * POST /api/v1/drafts/{id}/what-ifs: the period (default: the review's, `defaultReviewPeriod`:
+ * the last full calendar month once the roll-ups cover it, else the 30 whole days before today),
  * the clusters (default: all) and whether to replay the current split too, as a control
  * (default: no; about twice the time). `to` is exclusive.
  */
@@ -39,7 +40,7 @@ export const startWhatIfSchema = z
       context.addIssue({
         code: "custom",
         path: [body.from === undefined ? "from" : "to"],
-        message: "Give both ends of the period, or neither for last month.",
+        message: "Give both ends of the period, or neither for the review's default period.",
       });
       return;
     }

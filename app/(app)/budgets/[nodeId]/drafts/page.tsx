@@ -49,7 +49,7 @@ export default async function DraftsPage({ params }: { params: Promise<{ nodeId:
           </Link>{" "}
           <span className="muted small">
             Opens the split editor of {node.name}: change the weights, then Save as draft or Try on
-            last month.
+            the review period.
           </span>
         </p>
       </PageHead>
