@@ -47,9 +47,9 @@ export function explainStart(reason: StartReason, words: Words): string {
             "queue: jobs of better-ranked budgets that waited may preempt it once its protection ends."
           : "") +
         (reason.short?.isShareGuardWaived
-          ? " The share guard was waived for this short job: it preempted a budget that holds no " +
-            "more than its share next to its own, which only jobs protected for at most 15 " +
-            "minutes may do."
+          ? " The share guard was waived for this short job: it preempted a budget ranked below " +
+            "its own that holds no more GPUs per unit of share than its budget does with this " +
+            "job running, which only jobs protected for at most 15 minutes may do."
           : "")
       );
     }

@@ -186,7 +186,7 @@ describe("explainReason", () => {
         short: { isShareGuardWaived: true },
       }),
     ).toBe(
-      "Started at +0s on node 2 with 8 GPUs, after preempting 1 run: llm/lm-pretrain (at 40% of its weekly share) ranks above vision/vision-rl (at 180%); it ranks 1 (no budget ranks above it); protected for 15 min, until +15m; as a short job it uses a node kept for a job of vision/vision-rl, which has no expected start yet. The share guard was waived for this short job: it preempted a budget that holds no more than its share next to its own, which only jobs protected for at most 15 minutes may do.",
+      "Started at +0s on node 2 with 8 GPUs, after preempting 1 run: llm/lm-pretrain (at 40% of its weekly share) ranks above vision/vision-rl (at 180%); it ranks 1 (no budget ranks above it); protected for 15 min, until +15m; as a short job it uses a node kept for a job of vision/vision-rl, which has no expected start yet. The share guard was waived for this short job: it preempted a budget ranked below its own that holds no more GPUs per unit of share than its budget does with this job running, which only jobs protected for at most 15 minutes may do.",
     );
   });
 
