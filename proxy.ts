@@ -4,8 +4,13 @@
 //   pages whose segments do not decode get the 404 page (a NUL reaches the page, which 404s);
 // - writes signed in by the browser's cookie (API mutations, server actions) must come from
 //   the app's own origin, and API mutations must be JSON (lib/guards/request-guard.ts).
+// A refusal is seen by operations as a served request is: an X-Request-Id header, a `request`
+// log line with the reason and a count in allot_http_request_duration_seconds. Next 16 runs the
+// proxy in the server's own Node.js process, so the logger and the metrics are the routes' own.
 import { NextResponse, type NextRequest } from "next/server";
+import type { ErrorCode } from "./lib/errors";
 import { errorResponse } from "./lib/api/error-response";
+import { recordRequest, requestIdOf } from "./lib/api/request-record";
 import {
   checkWrite,
   classifyPath,
@@ -13,7 +18,7 @@ import {
   NUL_PROBLEM,
   REQUESTED_PATH_HEADER,
 } from "./lib/guards/request-guard";
-import { allowedMethods } from "./lib/api/routes";
+import { allowedMethods, routePattern } from "./lib/api/routes";
 
 /** A page path no route has: rewritten to, it renders the 404 page with its status. */
 const UNDECODABLE_PAGE_PATH = "/undecodable-path";
@@ -26,22 +31,52 @@ function appOrigin(request: NextRequest): string {
     : request.nextUrl.origin;
 }
 
+/** The refusal's error response, with its request id, logged and counted. */
+function refuse(
+  request: NextRequest,
+  startedMs: number,
+  code: ErrorCode,
+  message: string,
+  headers?: HeadersInit,
+): NextResponse {
+  const requestId = requestIdOf(request.headers);
+  const response = errorResponse(code, message, undefined, undefined, headers);
+  response.headers.set("X-Request-Id", requestId);
+  const { pathname } = request.nextUrl;
+  recordRequest({
+    requestId,
+    method: request.method,
+    route: routePattern(pathname),
+    pathname,
+    status: response.status,
+    durationMs: performance.now() - startedMs,
+    refusal: { code, reason: message },
+  });
+  return response;
+}
+
 export function proxy(request: NextRequest) {
+  const startedMs = performance.now();
   const { pathname } = request.nextUrl;
   const isApi = classifyPath(pathname) === "api";
   const bad = findBadSegment(pathname);
   if (bad && isApi) {
-    return errorResponse("bad_request", `The path segment "${bad.segment}" ${bad.problem}.`);
+    return refuse(
+      request,
+      startedMs,
+      "bad_request",
+      `The path segment "${bad.segment}" ${bad.problem}.`,
+    );
   }
   if (isApi) {
     const methods = allowedMethods(pathname);
-    if (!methods) return errorResponse("not_found", `No API route at ${pathname}.`);
+    if (!methods) return refuse(request, startedMs, "not_found", `No API route at ${pathname}.`);
     if (request.method !== "OPTIONS" && !methods.includes(request.method)) {
-      return errorResponse(
+      return refuse(
+        request,
+        startedMs,
         "method_not_allowed",
         `${request.method} is not allowed on ${pathname}; use ${methods.join(", ")}.`,
-        undefined,
-        undefined,
         { Allow: methods.join(", ") },
       );
     }
@@ -50,7 +85,7 @@ export function proxy(request: NextRequest) {
     { method: request.method, pathname, headers: request.headers },
     appOrigin(request),
   );
-  if (refusal) return errorResponse(refusal.code, refusal.message);
+  if (refusal) return refuse(request, startedMs, refusal.code, refusal.message);
   if (bad && bad.problem !== NUL_PROBLEM) {
     // Next cannot route a page path that does not decode (a plain 500): show the 404 page.
     return NextResponse.rewrite(new URL(UNDECODABLE_PAGE_PATH, request.url));

@@ -1,5 +1,5 @@
 // The API's one error shape, apart from the route wrapper (lib/api/respond.ts) so that proxy.ts
-// can answer with it without loading the logger and the metrics.
+// can answer with it without loading Prisma.
 import { NextResponse } from "next/server";
 import { ERROR_STATUS, type ErrorCode, type FieldIssue } from "../errors";
 

@@ -2,15 +2,14 @@
 // validation -> 422 with field issues, AppError -> its status, the database's own errors ->
 // 503 (unreachable) or 409 (a lost race), anything else -> 500 with a generic message (the stack
 // goes to the log only). The wrapper also writes the request's log line and its metric.
-import { randomUUID } from "node:crypto";
 import type { NextResponse } from "next/server";
 import { ZodError } from "zod";
 import { toDatabaseAppError } from "../data/db/prisma-errors";
 import { AppError, type FieldIssue } from "../errors";
 import { getLogger } from "../log/logger";
 import { withRequestCaller } from "../log/request-context";
-import { getMetrics } from "../metrics/registry";
 import { errorResponse, type ErrorBody } from "./error-response";
+import { recordRequest, requestIdOf } from "./request-record";
 import { routePattern } from "./routes";
 
 export { errorResponse, type ErrorBody };
@@ -22,15 +21,7 @@ export function zodIssues(error: ZodError): FieldIssue[] {
   }));
 }
 
-const HEALTH_ROUTE = "/api/v1/health";
-
 type Handler<Context> = (request: Request, context: Context) => Promise<Response>;
-
-/** A reverse proxy's request id when it is a sane token, else a new one. */
-function requestIdOf(request: Request): string {
-  const given = request.headers.get("x-request-id");
-  return given && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
-}
 
 /**
  * Wraps a route handler so that every failure leaves as the same JSON shape, and every request
@@ -43,7 +34,7 @@ export function apiRoute<Context>(
 ): Handler<Context> {
   return async (request, context) => {
     const startedMs = performance.now();
-    const requestId = requestIdOf(request);
+    const requestId = requestIdOf(request.headers);
     const { caller, result: response } = await withRequestCaller(async () => {
       try {
         return await handler(request, context);
@@ -51,29 +42,16 @@ export function apiRoute<Context>(
         return toErrorResponse(error, requestId);
       }
     });
-    const durationMs = performance.now() - startedMs;
     const pathname = new URL(request.url).pathname;
-    const route = options.route ?? routePattern(pathname);
-    // A balancer's health checks every few seconds would drown the log: at debug when healthy.
-    const level = route === HEALTH_ROUTE && response.status < 400 ? "debug" : "info";
-    getLogger()[level](
-      {
-        requestId,
-        method: request.method,
-        route: route ?? pathname,
-        status: response.status,
-        durationMs: Math.round(durationMs * 10) / 10,
-        ...caller,
-      },
-      "request",
-    );
-    getMetrics()
-      .httpDuration.labels({
-        route: route ?? "other",
-        method: request.method,
-        status: String(response.status),
-      })
-      .observe(durationMs / 1000);
+    recordRequest({
+      requestId,
+      method: request.method,
+      route: options.route ?? routePattern(pathname),
+      pathname,
+      status: response.status,
+      durationMs: performance.now() - startedMs,
+      caller,
+    });
     try {
       response.headers.set("X-Request-Id", requestId);
     } catch {

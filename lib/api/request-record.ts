@@ -1,0 +1,55 @@
+// What operations see of each HTTP request (docs/operations.md): its id, one `request` log line
+// and one observation of `allot_http_request_duration_seconds`. apiRoute writes them for the
+// requests a route handler answers, proxy.ts for the ones it refuses before any route runs.
+// Apart from lib/api/respond.ts so that proxy.ts can use it without loading Prisma.
+import { randomUUID } from "node:crypto";
+import { getLogger } from "../log/logger";
+import type { RequestCaller } from "../log/request-context";
+import { getMetrics } from "../metrics/registry";
+
+const HEALTH_ROUTE = "/api/v1/health";
+
+/** A reverse proxy's request id when it is a sane token, else a new one. */
+export function requestIdOf(headers: { get(name: string): string | null }): string {
+  const given = headers.get("x-request-id");
+  return given && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
+}
+
+export type RequestRecord = {
+  requestId: string;
+  method: string;
+  /** The route's pattern (`/api/v1/jobs/:id`, `/metrics`), or null for a path no route has. */
+  route: string | null;
+  pathname: string;
+  status: number;
+  durationMs: number;
+  caller?: RequestCaller;
+  /** Set when proxy.ts refused the request: the error's code and its message. */
+  refusal?: { code: string; reason: string };
+};
+
+/**
+ * Writes the request's log line (at debug for a healthy health check, else info) and counts it
+ * in the histogram. The metric's `route` is the pattern, or `other` for a path no route has, so
+ * that unknown paths never become label values.
+ */
+export function recordRequest(record: RequestRecord): void {
+  const { requestId, method, route, pathname, status, durationMs, caller, refusal } = record;
+  // A balancer's health checks every few seconds would drown the log: at debug when healthy.
+  const level = route === HEALTH_ROUTE && status < 400 ? "debug" : "info";
+  getLogger()[level](
+    {
+      requestId,
+      method,
+      route: route ?? pathname,
+      status,
+      durationMs: Math.round(durationMs * 10) / 10,
+      ...caller,
+      ...(refusal ? { refusedBy: "proxy", code: refusal.code, reason: refusal.reason } : {}),
+    },
+    "request",
+  );
+  getMetrics()
+    .httpDuration.labels({ route: route ?? "other", method, status: String(status) })
+    .observe(durationMs / 1000);
+}
