@@ -1,6 +1,7 @@
 // Runs before every route and page (docs/decisions/080-csrf-and-demo-mode.md):
-// - API paths whose segments do not decode get 400, unknown API paths 404, wrong methods 405,
-//   in the API's JSON error shape (never Next's plain-text 500, HTML 404 page or empty 405);
+// - API paths whose segments do not decode get 400, unknown API paths 404, wrong methods 405
+//   (on /metrics too, checked before the origin), in the API's JSON error shape (never Next's
+//   plain-text 500, HTML 404 page or empty 405);
 //   pages whose segments do not decode get the 404 page (a NUL reaches the page, which 404s);
 // - writes signed in by the browser's cookie (API mutations, server actions) must come from
 //   the app's own origin, and API mutations must be JSON (lib/guards/request-guard.ts).
@@ -68,18 +69,19 @@ export function proxy(request: NextRequest) {
       `The path segment "${bad.segment}" ${bad.problem}.`,
     );
   }
-  if (isApi) {
-    const methods = allowedMethods(pathname);
-    if (!methods) return refuse(request, startedMs, "not_found", `No API route at ${pathname}.`);
-    if (request.method !== "OPTIONS" && !methods.includes(request.method)) {
-      return refuse(
-        request,
-        startedMs,
-        "method_not_allowed",
-        `${request.method} is not allowed on ${pathname}; use ${methods.join(", ")}.`,
-        { Allow: methods.join(", ") },
-      );
-    }
+  // The method before the origin: a POST to GET /metrics is a wrong method, not a server action.
+  const methods = allowedMethods(pathname);
+  if (isApi && !methods) {
+    return refuse(request, startedMs, "not_found", `No API route at ${pathname}.`);
+  }
+  if (methods && request.method !== "OPTIONS" && !methods.includes(request.method)) {
+    return refuse(
+      request,
+      startedMs,
+      "method_not_allowed",
+      `${request.method} is not allowed on ${pathname}; use ${methods.join(", ")}.`,
+      { Allow: methods.join(", ") },
+    );
   }
   const refusal = checkWrite(
     { method: request.method, pathname, headers: request.headers },

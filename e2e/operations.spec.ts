@@ -2,7 +2,8 @@
 // does not hold the test's address: GET /metrics refuses without the token (a client's own
 // peer-address header does not help: scripts/serve.ts replaces it), serves text that passes
 // `promtool check metrics` with it, and the server's log has a JSON line per request and
-// never the tokens, the cookie or the secrets, though every request carries them.
+// never the tokens, the cookie or the secrets, though every request carries them. Requests
+// that proxy.ts refuses have a request id, a log line and a count too.
 import { spawnSync } from "node:child_process";
 import { expect, test } from "@playwright/test";
 import { createPrismaClient } from "../lib/data/db/client";
@@ -114,4 +115,47 @@ test("the log has one JSON line per request and no secret", async ({ request }) 
   for (const secret of [personalToken, METRICS_TOKEN, NEXTAUTH_SECRET, "e2e-cookie-value-secret"]) {
     expect(output).not.toContain(secret);
   }
+});
+
+test("refused requests have an id, a log line and a count; POST /metrics is a 405", async ({
+  request,
+}) => {
+  const unknown = await request.get(`${server.url}/api/v1/healthz`);
+  expect(unknown.status()).toBe(404);
+  const unknownId = unknown.headers()["x-request-id"];
+  expect(unknownId).toMatch(/^[0-9a-f-]{36}$/);
+  const post = await request.post(`${server.url}/metrics`, {
+    headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+  });
+  expect(post.status()).toBe(405);
+  expect(post.headers()["allow"]).toBe("GET, HEAD");
+  expect(((await post.json()) as { error: { code: string } }).error.code).toBe(
+    "method_not_allowed",
+  );
+  await expect.poll(() => server.output().includes(`"requestId":"${unknownId}"`)).toBe(true);
+  const lines = server
+    .output()
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+  expect(lines.find((line) => line.requestId === unknownId)).toMatchObject({
+    msg: "request",
+    route: "/api/v1/healthz",
+    status: 404,
+    refusedBy: "proxy",
+    code: "not_found",
+  });
+  expect(lines).toContainEqual(
+    expect.objectContaining({ msg: "request", method: "POST", route: "/metrics", status: 405 }),
+  );
+  const scrape = await request.get(`${server.url}/metrics`, {
+    headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+  });
+  const text = await scrape.text();
+  expect(text).toMatch(
+    /^allot_http_request_duration_seconds_count\{route="other",method="GET",status="404"\} [1-9]/m,
+  );
+  expect(text).toMatch(
+    /^allot_http_request_duration_seconds_count\{route="\/metrics",method="POST",status="405"\} 1$/m,
+  );
 });

@@ -127,6 +127,27 @@ describe("requests proxy.ts refuses", () => {
     expect(await countOf("/api/v1/jobs", "POST", "415")).toBe(before + 1);
   });
 
+  it("a POST to GET /metrics with a bearer token and no Origin: 405 with Allow, not a 403", async () => {
+    const before = await countOf("/metrics", "POST", "405");
+    const response = call("/metrics", {
+      method: "POST",
+      headers: { authorization: "Bearer s3cret-metrics-token" },
+    });
+    expect(response.status).toBe(405);
+    expect(response.headers.get("allow")).toBe("GET, HEAD");
+    expect(await response.json()).toEqual({
+      error: {
+        code: "method_not_allowed",
+        message: "POST is not allowed on /metrics; use GET, HEAD.",
+      },
+    });
+    expect(requestLines()).toEqual([
+      expect.objectContaining({ route: "/metrics", status: 405, code: "method_not_allowed" }),
+    ]);
+    expect(lines.join("\n")).not.toContain("s3cret-metrics-token");
+    expect(await countOf("/metrics", "POST", "405")).toBe(before + 1);
+  });
+
   it("a server action without an Origin: 403 logged by its path, counted as other", async () => {
     const before = await countOf("other", "POST", "403");
     const response = call("/clusters/b300/nodes", {

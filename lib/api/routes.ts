@@ -1,6 +1,7 @@
 // The API's routes and their methods, in one table: proxy.ts answers unknown
 // paths (404) and wrong methods (405) with the JSON error shape from it, and a
-// test keeps it in step with the route files under app/api/v1.
+// test keeps it in step with the route files under app/api/v1. The route handlers
+// outside the API (GET /metrics) have a table of their own, for the 405.
 
 export const API_ROUTES: Record<string, readonly string[]> = {
   "/api/v1/health": ["GET"],
@@ -36,6 +37,11 @@ export const API_ROUTES: Record<string, readonly string[]> = {
   "/api/v1/tokens/:id": ["DELETE"],
 };
 
+/** Route handlers outside /api/v1 and their methods: a wrong method there is a 405 too. */
+export const OTHER_ROUTES: Record<string, readonly string[]> = {
+  "/metrics": ["GET"],
+};
+
 function matches(pattern: string, pathname: string): boolean {
   const want = pattern.split("/");
   const have = pathname.replace(/\/+$/, "").split("/");
@@ -45,17 +51,16 @@ function matches(pattern: string, pathname: string): boolean {
   );
 }
 
-/** The route pattern a path belongs to ("/api/v1/jobs/:id"), or null when none has it. */
+const ROUTES = Object.entries({ ...API_ROUTES, ...OTHER_ROUTES });
+
+/** The route pattern a path belongs to ("/api/v1/jobs/:id", "/metrics"), or null when none has it. */
 export function routePattern(pathname: string): string | null {
-  return Object.keys(API_ROUTES).find((pattern) => matches(pattern, pathname)) ?? null;
+  return ROUTES.find(([pattern]) => matches(pattern, pathname))?.[0] ?? null;
 }
 
-/** The methods a path allows, or null when no route has that path. */
+/** The methods a path allows, or null when no route handler has it (a page, an unknown path). */
 export function allowedMethods(pathname: string): readonly string[] | null {
-  for (const [pattern, methods] of Object.entries(API_ROUTES)) {
-    if (matches(pattern, pathname)) {
-      return methods.includes("GET") ? [...methods, "HEAD"] : methods;
-    }
-  }
-  return null;
+  const methods = ROUTES.find(([pattern]) => matches(pattern, pathname))?.[1];
+  if (!methods) return null;
+  return methods.includes("GET") ? [...methods, "HEAD"] : methods;
 }
