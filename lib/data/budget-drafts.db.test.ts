@@ -14,6 +14,7 @@ import {
   insertWhatIf,
 } from "../simulations/store/what-ifs";
 import { loadDemandJobs } from "../simulations/store/what-if-store";
+import { startWhatIf } from "../simulations/start/start-what-if";
 
 const databaseUrl = process.env.DATABASE_URL!;
 const db = createPrismaClient(databaseUrl, 2);
@@ -94,6 +95,32 @@ describe("drafts", () => {
     );
     expect(stale.details).toMatchObject({ kind: "stale-version", version: before.version });
     await expectAppError(getDraft(branch.users.admin, "no-such-draft"), "not_found");
+  });
+
+  it("refuses a what-if that starts after now, saying now in the app's one time format", async () => {
+    const before = await programSplit();
+    const draft = await createDraft(branch.users.programLead, branch.ids[LABEL]!, {
+      version: before.version,
+      reason: "future what-if",
+      children: before.children,
+    });
+    const fromMs = Date.now() + 30 * 86_400_000;
+    const error = await expectAppError(
+      startWhatIf(branch.users.programLead, draft.id, {
+        from: new Date(fromMs),
+        to: new Date(fromMs + 5 * 86_400_000),
+      }),
+      "validation_failed",
+    );
+    expect(error.message).toBe("The period has not started yet.");
+    expect(error.issues).toEqual([
+      {
+        path: "from",
+        message: expect.stringMatching(
+          /^Choose a start before now \(\d{4}-\d\d-\d\d \d\d:\d\d UTC\)\.$/,
+        ),
+      },
+    ]);
   });
 
   it("adopts through the normal edit with a history entry, once; a moved split gives 409", async () => {

@@ -9,6 +9,7 @@ import { countRunning } from "../store/simulations";
 import { insertWhatIf } from "../store/what-ifs";
 import { getDb } from "../../data/db/app-db";
 import { AppError } from "../../errors";
+import { formatDateTime } from "../../format";
 import type { SessionUser } from "../../data/users";
 import type { StartWhatIfInput } from "../../validation/what-if";
 import { loadDefaultPeriod } from "../../data/review";
@@ -49,9 +50,8 @@ async function assertHistoryIn(
       `No job has been submitted on ${clusters.join(", ")} yet: there is no history to replay.`,
     );
   }
-  const since = first.submittedAt.toISOString().slice(0, 16).replace("T", " ");
   const their = clusters.length === 1 ? "its" : "their";
-  const message = `Choose a period that ends later: ${their} history begins ${since} UTC.`;
+  const message = `Choose a period that ends later: ${their} history begins ${formatDateTime(first.submittedAt)}.`;
   throw new AppError(
     "validation_failed",
     "The period has no history to replay.",
@@ -78,7 +78,7 @@ export async function startWhatIf(user: SessionUser, draftId: string, input: Sta
       : { from: new Date(fallback.fromSec * 1000), to: new Date(fallback.toSec * 1000) };
   if (asked.from.getTime() >= now.getTime()) {
     throw new AppError("validation_failed", "The period has not started yet.", [
-      { path: "from", message: `Choose a start before now (${now.toISOString()}).` },
+      { path: "from", message: `Choose a start before now (${formatDateTime(now)}).` },
     ]);
   }
   // A period that has not ended yet is replayed so far: demand after now is not known.
