@@ -59,6 +59,56 @@ describe("setChildrenSchema", () => {
     expect(personSchema.safeParse({ email: "a@b.org", role: "lead" }).success).toBe(false);
   });
 
+  it("names a missing or malformed children list in plain words, not zod's own", () => {
+    const shape = 'an object { "name", "weight" }, plus "id" for an existing child';
+    expect(issuesOf({ version: 3, reason: "rebalance" })).toEqual([
+      {
+        path: "children",
+        message: `Required: a list of the children, each ${shape} (an empty list removes them all).`,
+      },
+    ]);
+    expect(issuesOf({ ...VALID, children: "a,b" })).toEqual([
+      { path: "children", message: `Must be a list of the children, each ${shape}.` },
+    ]);
+    expect(issuesOf({ ...VALID, children: [null] })).toEqual([
+      { path: "children.0", message: `Each child is ${shape}.` },
+    ]);
+    expect(issuesOf(null)).toEqual([
+      { path: "(body)", message: 'Send a JSON object: { "version", "reason", "children" }.' },
+    ]);
+  });
+
+  it("names a bad child id: not text, empty, too long", () => {
+    const leaveOut = "Give an existing child's id, or leave the id out for a new child.";
+    const withId = (id: unknown) => ({ ...VALID, children: [{ id, name: "a", weight: 1 }] });
+    expect(issuesOf(withId(7))).toEqual([{ path: "children.0.id", message: leaveOut }]);
+    expect(issuesOf(withId(" "))).toEqual([{ path: "children.0.id", message: leaveOut }]);
+    expect(issuesOf(withId("x".repeat(65)))).toEqual([
+      { path: "children.0.id", message: "An id has at most 64 characters." },
+    ]);
+  });
+
+  it("lets no zod default message through for bodies of the wrong shape", () => {
+    const bodies: unknown[] = [
+      {},
+      [],
+      "children",
+      { version: "3", reason: 7, children: {} },
+      { ...VALID, children: [1, "a", [], { id: null, name: null, weight: null }] },
+    ];
+    for (const body of bodies) {
+      for (const issue of issuesOf(body)) {
+        expect(issue.message).not.toMatch(/Invalid input|Too small|Too big|expected \w+/);
+      }
+    }
+    for (const body of [null, {}, { email: 3 }]) {
+      const result = personSchema.safeParse(body);
+      const messages = result.success ? [] : zodIssues(result.error).map((i) => i.message);
+      expect(messages.length).toBeGreaterThan(0);
+      for (const message of messages) expect(message).not.toMatch(/Invalid input|expected \w+/);
+    }
+  });
+
   it("refuses infinite and non-numeric weights", () => {
     expect(issuesOf({ ...VALID, children: [{ name: "a", weight: Infinity }] })).toEqual([
       { path: "children.0.weight", message: expect.any(String) },

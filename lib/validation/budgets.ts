@@ -28,34 +28,61 @@ export const weightSchema = z
   .min(0, "A weight cannot be negative.")
   .max(MAX_WEIGHT, `A weight is at most ${MAX_WEIGHT.toLocaleString("en-US")}.`);
 
-/** A node's id in a body (a child of an edit); path parameters go through parsePathParams. */
-export const nodeIdSchema = lineString().trim().min(1).max(64);
+const ID_MESSAGE = "Give an existing child's id, or leave the id out for a new child.";
 
-export const childEditSchema = z.strictObject({
-  id: nodeIdSchema.optional(),
-  name: budgetNameSchema,
-  weight: weightSchema,
-});
+/** A node's id in a body (a child of an edit); path parameters go through parsePathParams. */
+export const nodeIdSchema = lineString({ error: ID_MESSAGE })
+  .trim()
+  .min(1, ID_MESSAGE)
+  .max(64, "An id has at most 64 characters.");
+
+/** What a child is, for the messages of a body that is not shaped like one. */
+const CHILD_SHAPE = 'an object { "name", "weight" }, plus "id" for an existing child';
+
+export const childEditSchema = z.strictObject(
+  {
+    id: nodeIdSchema.optional(),
+    name: budgetNameSchema,
+    weight: weightSchema,
+  },
+  {
+    // Only the child's own type: an unknown key keeps zod's message, which names the key.
+    error: (issue) => (issue.code === "invalid_type" ? `Each child is ${CHILD_SHAPE}.` : undefined),
+  },
+);
 
 /**
  * Body of PUT /api/v1/budgets/{nodeId}/children. Omitted children are removed. Unknown keys are
  * refused, as in every other body: a misspelt field would otherwise be dropped in silence.
  */
 export const setChildrenSchema = z
-  .strictObject({
-    version: int4({
-      error: "Send the version you edited.",
-      min: 1,
-      minMessage: "Versions start at 1.",
-    }),
-    reason: textString({ error: "Give a reason for the change." })
-      .trim()
-      .min(1, "Give a reason for the change.")
-      .max(MAX_REASON_LENGTH, `Keep the reason under ${MAX_REASON_LENGTH} characters.`),
-    children: z
-      .array(childEditSchema)
-      .max(MAX_CHILDREN, `A budget has at most ${MAX_CHILDREN} children.`),
-  })
+  .strictObject(
+    {
+      version: int4({
+        error: "Send the version you edited.",
+        min: 1,
+        minMessage: "Versions start at 1.",
+      }),
+      reason: textString({ error: "Give a reason for the change." })
+        .trim()
+        .min(1, "Give a reason for the change.")
+        .max(MAX_REASON_LENGTH, `Keep the reason under ${MAX_REASON_LENGTH} characters.`),
+      children: z
+        .array(childEditSchema, {
+          error: (issue) =>
+            issue.input === undefined
+              ? `Required: a list of the children, each ${CHILD_SHAPE} (an empty list removes them all).`
+              : `Must be a list of the children, each ${CHILD_SHAPE}.`,
+        })
+        .max(MAX_CHILDREN, `A budget has at most ${MAX_CHILDREN} children.`),
+    },
+    {
+      error: (issue) =>
+        issue.code === "invalid_type"
+          ? 'Send a JSON object: { "version", "reason", "children" }.'
+          : undefined,
+    },
+  )
   .superRefine((body, context) => {
     const seenNames = new Map<string, string>();
     const seenIds = new Set<string>();
@@ -89,13 +116,19 @@ export type SetChildrenInput = z.infer<typeof setChildrenSchema>;
 export type ChildEdit = z.infer<typeof childEditSchema>;
 
 /** Body of POST and DELETE on /members and /leads: the person, by email. */
-export const personSchema = z.strictObject({
-  email: lineString({ error: "Enter an email address." })
-    .trim()
-    .toLowerCase()
-    .max(MAX_EMAIL_LENGTH, `An email address has at most ${MAX_EMAIL_LENGTH} characters.`)
-    .pipe(z.email("Enter an email address.")),
-});
+export const personSchema = z.strictObject(
+  {
+    email: lineString({ error: "Enter an email address." })
+      .trim()
+      .toLowerCase()
+      .max(MAX_EMAIL_LENGTH, `An email address has at most ${MAX_EMAIL_LENGTH} characters.`)
+      .pipe(z.email("Enter an email address.")),
+  },
+  {
+    error: (issue) =>
+      issue.code === "invalid_type" ? 'Send a JSON object: { "email" }.' : undefined,
+  },
+);
 
 export type PersonInput = z.infer<typeof personSchema>;
 
