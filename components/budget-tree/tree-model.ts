@@ -171,7 +171,7 @@ export function previewSplit(
     name: child.name.trim(),
     weight: parseWeight(child.weightText) ?? 0,
   }));
-  const result = applyChildrenEdit(rows, parentId, children, "draft:");
+  const result = applyChildrenEdit(rows, parentId, children, { newIdPrefix: "draft:" });
   if (!result.ok) return { ok: false, message: result.issues[0]?.message ?? "Invalid split." };
   const oldShare = new Map(rows.map((row) => [row.id, row.effectiveShare]));
   const { tree, addedIds } = result.value;

@@ -244,18 +244,39 @@ describe("setChildren: refusals", () => {
     expect((await split()).children.map((child) => child.name)).toEqual(["part"]);
   });
 
-  it("refuses a child that belongs to another parent (422 on children.0.id)", async () => {
-    const programId = branch.ids["zz-edits"]!;
+  it("refuses a child of another parent as never one, and a removed child as gone (422)", async () => {
+    const programId = branch.ids["zz-edits-other"]!;
+    const start = await getChildrenState(db, programId);
+    const added = await setChildren(branch.users.admin, programId, {
+      version: start.version,
+      reason: "a short-lived child",
+      children: [...start.children, { name: "brief", weight: 1 }],
+    });
+    const briefId = added.children.find((child) => child.name === "brief")!.id;
+    await setChildren(branch.users.admin, programId, {
+      version: added.version,
+      reason: "brief goes",
+      children: start.children,
+    });
     const state = await getChildrenState(db, programId);
     const error = await expectAppError(
       setChildren(branch.users.admin, programId, {
         version: state.version,
         reason: "steal",
-        children: [{ id: branch.ids["zz-edits-other/other-proj"]!, name: "x", weight: 1 }],
+        children: [
+          { id: branch.ids["zz-edits/solo"]!, name: "x", weight: 1 },
+          { id: briefId, name: "brief", weight: 1 },
+        ],
       }),
       "validation_failed",
     );
-    expect(error.issues).toEqual([{ path: "children.0.id", message: expect.any(String) }]);
+    expect(error.issues).toEqual([
+      { path: "children.0.id", message: 'Child 1 ("x") is not a child of this budget.' },
+      {
+        path: "children.1.id",
+        message: 'Child 2 ("brief") is not a child of this budget any more: it was removed.',
+      },
+    ]);
     expect(await getChildrenState(db, programId)).toEqual(state);
   });
 });

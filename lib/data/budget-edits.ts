@@ -152,7 +152,8 @@ export async function checkChildrenEdit(
     where: { removedAt: null },
     select: { id: true, parentId: true, name: true, weight: true },
   });
-  const edit = applyChildrenEdit(nodes, nodeId, input.children);
+  const formerChildIds = await findFormerChildIds(tx, nodeId, input.children);
+  const edit = applyChildrenEdit(nodes, nodeId, input.children, { formerChildIds });
   if (!edit.ok) {
     throw new AppError(
       "validation_failed",
@@ -161,6 +162,24 @@ export async function checkChildrenEdit(
     );
   }
   return { nodes, edit: edit.value };
+}
+
+/**
+ * The ids of an edit's children that were children of `parentId` and have been removed: the
+ * engine says those are not its children "any more", and other unknown ids that they never were.
+ */
+export async function findFormerChildIds(
+  db: Pick<Prisma.TransactionClient, "budgetNode">,
+  parentId: string,
+  children: readonly { id?: string }[],
+): Promise<Set<string>> {
+  const ids = children.flatMap((child) => (child.id === undefined ? [] : [child.id]));
+  if (ids.length === 0) return new Set();
+  const rows = await db.budgetNode.findMany({
+    where: { id: { in: ids }, parentId, removedAt: { not: null } },
+    select: { id: true },
+  });
+  return new Set(rows.map((row) => row.id));
 }
 
 /** " by Priya Raman" when the last change has an author (yourself included, in another tab). */

@@ -42,11 +42,25 @@ describe("applyChildrenEdit", () => {
         { name: "x", weight: 1 },
         { name: "y", weight: 0 },
       ],
-      "tmp-",
+      { newIdPrefix: "tmp-" },
     );
     if (!result.ok) throw new Error(result.issues[0]?.message);
     expect(result.value.addedIds).toEqual(["tmp-0", "tmp-1"]);
     expect(result.value.tree.nodes.find((node) => node.id === "tmp-0")?.effectiveShare).toBe(0.25);
+  });
+
+  it("says a child is gone 'any more' only when it was a child of the parent before", () => {
+    const edit = [
+      { id: "vis", name: "vis", weight: 1 },
+      { id: "never", name: "never", weight: 1 },
+      { id: "gone", name: "gone", weight: 1 },
+    ];
+    const result = applyChildrenEdit(NODES, "lang", edit, { formerChildIds: new Set(["gone"]) });
+    expect(result.ok ? [] : result.issues.map((issue) => issue.message)).toEqual([
+      'Child 1 ("vis") is not a child of this budget.',
+      'Child 2 ("never") is not a child of this budget.',
+      'Child 3 ("gone") is not a child of this budget any more: it was removed.',
+    ]);
   });
 
   it("refuses an id that is not a child of the parent, and duplicate sibling names", () => {

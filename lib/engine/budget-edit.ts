@@ -13,6 +13,16 @@ export type ChildrenEditResult = {
   addedIds: string[];
 };
 
+export type ChildrenEditOptions = {
+  /** Prefix of the ids given to new children: `${newIdPrefix}0`, ... (default "new:"). */
+  newIdPrefix?: string;
+  /**
+   * Ids of `parentId`'s removed children (not in `nodes`): an edit that names one is told the
+   * child is gone "any more"; any other id was never a child and is told so.
+   */
+  formerChildIds?: ReadonlySet<string>;
+};
+
 /**
  * Applies an edit of `parentId`'s children to a flat tree and validates the result
  * (docs/concepts.md): children with an id get the new name and weight, children without
@@ -28,8 +38,9 @@ export function applyChildrenEdit(
   nodes: readonly BudgetNode[],
   parentId: string,
   children: readonly ChildEdit[],
-  newIdPrefix = "new:",
+  options: ChildrenEditOptions = {},
 ): Result<ChildrenEditResult> {
+  const { newIdPrefix = "new:", formerChildIds = new Set<string>() } = options;
   const issues: Issue[] = [];
   const byId = new Map(nodes.map((node) => [node.id, node]));
   if (!byId.has(parentId)) {
@@ -47,7 +58,9 @@ export function applyChildrenEdit(
     if (!existing || existing.parentId !== parentId) {
       issues.push({
         code: "unknown-child",
-        message: `Child ${index + 1} ("${child.name}") is not a child of this budget any more.`,
+        message: formerChildIds.has(child.id)
+          ? `Child ${index + 1} ("${child.name}") is not a child of this budget any more: it was removed.`
+          : `Child ${index + 1} ("${child.name}") is not a child of this budget.`,
         id: child.id,
       });
     }

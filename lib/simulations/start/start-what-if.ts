@@ -3,6 +3,7 @@
 import "server-only";
 import { applyChildrenEdit } from "../../engine/budget-edit";
 import { getDraftForEditor } from "../../data/budget-drafts";
+import { findFormerChildIds } from "../../data/budget-edits";
 import { getNow } from "../../data/db/clock";
 import { listClusters } from "../../data/clusters";
 import { countRunning } from "../store/simulations";
@@ -95,7 +96,8 @@ export async function startWhatIf(user: SessionUser, draftId: string, input: Sta
     where: { removedAt: null },
     select: { id: true, parentId: true, name: true, weight: true },
   });
-  const applied = applyChildrenEdit(nodes, draft.nodeId, draft.children);
+  const formerChildIds = await findFormerChildIds(db, draft.nodeId, draft.children);
+  const applied = applyChildrenEdit(nodes, draft.nodeId, draft.children, { formerChildIds });
   if (!applied.ok) {
     throw new AppError(
       "conflict",
