@@ -392,17 +392,31 @@ test("the submit form says what will happen and changes nothing", async ({ page 
   await expect(preview).toContainText(
     "Minimum runtime must be whole seconds: 30.51 min is 1,830.6 s.",
   );
-  await page.getByRole("button", { name: "Submit job" }).click();
-  await expect(page.getByLabel("Minimum runtime (minutes)")).toHaveAttribute(
-    "aria-invalid",
-    "true",
+  const minutes = page.getByLabel("Minimum runtime (minutes)");
+  const submit = page.getByRole("button", { name: "Submit job" });
+  await submit.click();
+  await expect(minutes).toHaveAttribute("aria-invalid", "true");
+  await expect(minutes).toHaveAccessibleDescription(
+    /Minimum runtime must be whole seconds: 30\.51 min is 1,830\.6 s\./,
   );
-  await expect(page.getByText("Minimum runtime must be whole seconds.")).toBeVisible();
-  await page.getByLabel("Minimum runtime (minutes)").fill("30.5");
+  await minutes.fill("30.5");
   await expect(preview).toContainText("Minimum runtime 30 min 30 s (1,830 s)");
-  await page.getByLabel("Minimum runtime (minutes)").fill("600");
+  await minutes.fill("600");
   await expect(preview).toContainText("more than h100's maximum of 8 h; it will be refused.");
-  await page.getByLabel("Minimum runtime (minutes)").fill("30.5");
+  // The field's message is in the minutes typed, with the reason (never "a number of seconds").
+  await submit.click();
+  await expect(minutes).toHaveAccessibleDescription(
+    /Minimum runtime is at most 480 minutes on h100 \(8 h\)\./,
+  );
+  await minutes.fill("-5");
+  await submit.click();
+  await expect(minutes).toHaveAccessibleDescription(
+    /Minimum runtime cannot be negative: enter 0 minutes or more\./,
+  );
+  await minutes.fill("");
+  await submit.click();
+  await expect(minutes).toHaveAccessibleDescription(/Minimum runtime is required: enter a number/);
+  await minutes.fill("30.5");
   await page.getByRole("button", { name: "Submit job" }).click();
   await expect(page.getByRole("heading", { name: "preview check" })).toBeVisible();
   await expect(page.getByText("30 min 30 s (1830 s)")).toBeVisible();

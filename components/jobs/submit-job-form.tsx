@@ -3,7 +3,12 @@
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { submitJob } from "@/lib/api-client/jobs";
-import { describePlacement, formatExactDuration, readMinutes } from "@/lib/engine/request-preview";
+import {
+  describePlacement,
+  formatExactDuration,
+  minRuntimeProblem,
+  readMinutes,
+} from "@/lib/engine/request-preview";
 
 export type ClusterChoice = {
   name: string;
@@ -43,13 +48,14 @@ export function SubmitJobForm({
     setBusy(true);
     setIssues([]);
     setMessage(null);
+    const minutes = String(form.get("minRuntimeMin") ?? "");
     const body = {
       cluster: form.get("cluster"),
       budgetId: form.get("budgetId"),
       name: form.get("name"),
       gpus: Number(form.get("gpus")),
       // Never rounded: a value that is not whole seconds goes as typed and is refused.
-      minRuntimeSec: readMinutes(String(form.get("minRuntimeMin") ?? "")).sec ?? Number.NaN,
+      minRuntimeSec: readMinutes(minutes).sec ?? Number.NaN,
       isResumable: form.get("isResumable") === "on",
       priority: form.get("priority"),
     };
@@ -59,7 +65,14 @@ export function SubmitJobForm({
       router.push(`/jobs/${result.value.job.id}`);
       return;
     }
-    setIssues(result.error.issues);
+    // The field is in minutes; the API's message about it counts seconds: say it as typed.
+    const minutesProblem = minRuntimeProblem(minutes, chosen);
+    const others = result.error.issues.filter((issue) => issue.path !== "minRuntimeSec");
+    setIssues(
+      minutesProblem
+        ? [...others, { path: "minRuntimeSec", message: minutesProblem }]
+        : result.error.issues,
+    );
     setMessage(result.error.message);
   }
 

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { describePlacement, formatExactDuration, readMinutes } from "./request-preview";
+import {
+  describePlacement,
+  formatExactDuration,
+  minRuntimeProblem,
+  readMinutes,
+} from "./request-preview";
 
 describe("describePlacement", () => {
   it("12 GPUs on 8-GPU nodes: one whole node plus 4 on another, as placement does", () => {
@@ -42,6 +47,37 @@ describe("readMinutes", () => {
     expect(readMinutes("abc")).toMatchObject({
       message: "Minimum runtime must be a number of minutes.",
     });
-    expect(readMinutes("-1")).toMatchObject({ message: "Minimum runtime cannot be negative." });
+    expect(readMinutes("-1")).toMatchObject({
+      message: "Minimum runtime cannot be negative: enter 0 minutes or more.",
+    });
+  });
+});
+
+describe("minRuntimeProblem", () => {
+  const h100 = { name: "h100", maxMinRuntimeSec: 28_800 };
+  it("names the minutes typed and the reason: empty, negative, not a number", () => {
+    expect(minRuntimeProblem("", h100)).toBe(
+      "Minimum runtime is required: enter a number of minutes (0 for unallocated work).",
+    );
+    expect(minRuntimeProblem("  ", h100)).toBe(
+      "Minimum runtime is required: enter a number of minutes (0 for unallocated work).",
+    );
+    expect(minRuntimeProblem("-5", h100)).toBe(
+      "Minimum runtime cannot be negative: enter 0 minutes or more.",
+    );
+    expect(minRuntimeProblem("1e999", h100)).toBe("Minimum runtime must be a number of minutes.");
+  });
+  it("above the cluster's maximum: says the maximum in minutes; at it: no problem", () => {
+    expect(minRuntimeProblem("600", h100)).toBe(
+      "Minimum runtime is at most 480 minutes on h100 (8 h).",
+    );
+    expect(minRuntimeProblem("480", h100)).toBeNull();
+    expect(minRuntimeProblem("0", h100)).toBeNull();
+    expect(minRuntimeProblem("600")).toBeNull();
+  });
+  it("not whole seconds: the reading's own message", () => {
+    expect(minRuntimeProblem("30.51", h100)).toMatch(
+      /^Minimum runtime must be whole seconds: 30.51 min is 1,830.6 s\./,
+    );
   });
 });

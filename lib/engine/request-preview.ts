@@ -60,10 +60,23 @@ export type MinutesReading =
 export function readMinutes(text: string): MinutesReading {
   const trimmed = text.trim();
   const minutes = Number(trimmed);
-  if (trimmed === "" || !Number.isFinite(minutes)) {
+  if (trimmed === "") {
+    return {
+      ok: false,
+      sec: null,
+      message: "Minimum runtime is required: enter a number of minutes (0 for unallocated work).",
+    };
+  }
+  if (!Number.isFinite(minutes)) {
     return { ok: false, sec: null, message: "Minimum runtime must be a number of minutes." };
   }
-  if (minutes < 0) return { ok: false, sec: null, message: "Minimum runtime cannot be negative." };
+  if (minutes < 0) {
+    return {
+      ok: false,
+      sec: null,
+      message: "Minimum runtime cannot be negative: enter 0 minutes or more.",
+    };
+  }
   const sec = minutes * 60;
   const whole = Math.round(sec);
   // 0.1 min is 6.000000000000001 s in binary floating point: that is still 6 s.
@@ -77,4 +90,28 @@ export function readMinutes(text: string): MinutesReading {
       `The nearest whole seconds are ${Math.floor(sec).toLocaleString("en-US")} s and ` +
       `${Math.ceil(sec).toLocaleString("en-US")} s.`,
   };
+}
+
+/**
+ * What is wrong with the minimum runtime typed in the job form, in the minutes it was typed in
+ * (the API's messages count seconds): empty, not a number, negative, not whole seconds, or above
+ * the cluster's maximum. Null when the scheduler takes it.
+ *
+ * @example minRuntimeProblem("600", { name: "h100", maxMinRuntimeSec: 28_800 })
+ * // "Minimum runtime is at most 480 minutes on h100 (8 h)."
+ */
+export function minRuntimeProblem(
+  text: string,
+  cluster?: { name: string; maxMinRuntimeSec: number },
+): string | null {
+  const reading = readMinutes(text);
+  if (!reading.ok) return reading.message;
+  if (cluster && reading.sec > cluster.maxMinRuntimeSec) {
+    const maxMinutes = (cluster.maxMinRuntimeSec / 60).toLocaleString("en-US");
+    return (
+      `Minimum runtime is at most ${maxMinutes} minutes on ${cluster.name} ` +
+      `(${formatExactDuration(cluster.maxMinRuntimeSec)}).`
+    );
+  }
+  return null;
 }
