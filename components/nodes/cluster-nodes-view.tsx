@@ -7,8 +7,8 @@ import { DataTable, type Column } from "@/components/layout/data-table";
 import { ClockNote } from "@/components/layout/clock-note";
 import { PageHead } from "@/components/layout/page-head";
 import type { NodeHistoryEntry, NodeView } from "@/lib/data/nodes";
-import { formatSpan, liveTimeFormatter } from "@/lib/format";
-import { actorPhrase, healthChangeSentence } from "@/lib/sentences/history";
+import { liveTimeFormatter } from "@/lib/format";
+import { actorPhrase, healthChangeSentence, stateAgePhrase } from "@/lib/sentences/history";
 import { clusterNodesQuery } from "@/lib/queries/clusters";
 import { NodeHealthForm, type HealthAction } from "./node-health-form";
 
@@ -84,7 +84,7 @@ export function ClusterNodesView({
     { header: "Health", cell: (node) => <HealthCell node={node} clock={clock} /> },
     { header: "GPUs used", isNumeric: true, cell: (node) => `${node.usedGpus} / ${node.gpus}` },
     { header: "Runs", isNumeric: true, cell: (node) => node.runs.length },
-    { header: "In this state for", cell: (node) => formatSpan(nowSec - node.healthChangedSec) },
+    { header: "In this state for", cell: (node) => stateAgePhrase(node, nowSec) },
   ];
   if (isAdmin) {
     columns.push({

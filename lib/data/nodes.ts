@@ -33,7 +33,13 @@ export type NodeView = {
   usedGpus: number;
   runs: NodeRunView[];
   health: "healthy" | "draining" | "down";
+  /**
+   * When the node entered its state. For a node with no recorded change (`isUnchangedOnRecord`)
+   * nobody knows: it is when the cluster's records begin, and the node was so at least that long.
+   */
   healthChangedSec: number;
+  /** No change of this node's health is recorded: it has been in its state since records began. */
+  isUnchangedOnRecord: boolean;
   /** The change that put the node in its state; null when it was healthy all along. */
   lastChange: HealthChangeView | null;
   /** Set when a draining node emptied itself (an automated remediation). */
@@ -135,7 +141,7 @@ export async function listClusterNodes(clusterName: string): Promise<ClusterNode
     select: { id: true, nodes: { orderBy: { index: "asc" } } },
   });
   if (!cluster) throw new AppError("not_found", `No cluster is named "${clusterName}".`);
-  const [runs, completions, changeRows, lastRows, now] = await Promise.all([
+  const [runs, completions, changeRows, lastRows, firstJob, firstChange, now] = await Promise.all([
     db.run.findMany({
       where: { clusterId: cluster.id, endedAt: null },
       select: {
@@ -180,9 +186,24 @@ export async function listClusterNodes(clusterName: string): Promise<ClusterNode
         user: { select: { name: true } },
       },
     }),
+    // Where the cluster's records begin: its first job or its first change of a node's health.
+    db.job.findFirst({
+      where: { clusterId: cluster.id },
+      orderBy: { submittedAt: "asc" },
+      select: { submittedAt: true },
+    }),
+    db.nodeHealthChange.findFirst({
+      where: { clusterId: cluster.id },
+      orderBy: { at: "asc" },
+      select: { at: true },
+    }),
     getNow(db),
   ]);
   const nowSec = toSec(now);
+  const recordsBeganSec = Math.min(
+    ...[firstJob?.submittedAt, firstChange?.at].flatMap((at) => (at ? [toSec(at)] : [])),
+    ...cluster.nodes.map((node) => toSec(node.healthChangedAt)),
+  );
   const used = runsByNode(runs);
   const changes = changeRows.map(toChangeView);
   const lastByNode = new Map(lastRows.map((row) => [row.nodeIndex, toChangeView(row)]));
@@ -204,8 +225,11 @@ export async function listClusterNodes(clusterName: string): Promise<ClusterNode
     history,
     nodes: cluster.nodes.map((node) => {
       const onNode = used.get(node.index);
-      const healthChangedSec = toSec(node.healthChangedAt);
       const last = lastByNode.get(node.index) ?? null;
+      // A node row is made when the node is registered (the demo's at seed time, after its
+      // seeded history): with no change on record, its own time would be a made-up duration.
+      const isUnchangedOnRecord = !lastByNode.has(node.index);
+      const healthChangedSec = isUnchangedOnRecord ? recordsBeganSec : toSec(node.healthChangedAt);
       const nodeRuns = onNode?.runs ?? [];
       return {
         index: node.index,
@@ -214,6 +238,7 @@ export async function listClusterNodes(clusterName: string): Promise<ClusterNode
         runs: nodeRuns,
         health: node.health,
         healthChangedSec,
+        isUnchangedOnRecord,
         // The last recorded change is the one in force only if it is as recent as the state.
         lastChange: last && last.health === node.health ? last : null,
         drainedSec: node.drainedAt && nodeRuns.length === 0 ? toSec(node.drainedAt) : null,

@@ -13,6 +13,7 @@ import { cancelJob, submitJob } from "./jobs";
 import { toSec } from "./db/epoch";
 import { listClusterNodes } from "./nodes";
 import { createClusterToken, findClusterByToken, listClusterTokens } from "./tokens";
+import { removeTestCluster } from "../testing/remove-cluster";
 
 const databaseUrl = inject("databaseUrl");
 const CLUSTER = "h100";
@@ -123,6 +124,53 @@ describe("node health history", () => {
     await ingestEvents(CLUSTER, [event("p2", "node.healthy")], {
       actor: { source: "person", userId: admin.id, reason: null },
     });
+  });
+});
+
+describe("how long a node has been in its state", () => {
+  it("dates a node with no change on record from when records began, not from its row", async () => {
+    const db = getDb();
+    const name = "zz-oversight-age";
+    await removeTestCluster(db, name);
+    const tenDaysAgo = new Date(Math.floor(Date.now() / 1000 - 10 * 86_400) * 1000);
+    try {
+      const cluster = await db.cluster.create({
+        data: {
+          name,
+          gpuType: "test",
+          nodes: {
+            create: [
+              { index: 0, gpus: 8, health: "down", healthChangedAt: tenDaysAgo },
+              { index: 1, gpus: 8 },
+            ],
+          },
+        },
+        select: { id: true },
+      });
+      await db.nodeHealthChange.create({
+        data: {
+          clusterId: cluster.id,
+          nodeIndex: 0,
+          at: tenDaysAgo,
+          health: "down",
+          source: "executor",
+        },
+      });
+      const { nodes } = await listClusterNodes(name);
+      expect(
+        nodes.map(({ index, healthChangedSec, isUnchangedOnRecord }) => ({
+          index,
+          healthChangedSec,
+          isUnchangedOnRecord,
+        })),
+      ).toEqual([
+        { index: 0, healthChangedSec: toSec(tenDaysAgo), isUnchangedOnRecord: false },
+        // Registered just now, but the cluster's records begin ten days ago: healthy since then.
+        { index: 1, healthChangedSec: toSec(tenDaysAgo), isUnchangedOnRecord: true },
+      ]);
+    } finally {
+      await removeTestCluster(db, name);
+    }
   });
 });
 

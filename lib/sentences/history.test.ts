@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { actorPhrase, cancelSentence, healthChangeSentence } from "./history";
+import { actorPhrase, cancelSentence, healthChangeSentence, stateAgePhrase } from "./history";
 
 describe("actorPhrase", () => {
   it("names a person, the executor, the demo executor, and says when nobody was recorded", () => {
@@ -53,5 +53,23 @@ describe("cancelSentence", () => {
     expect(cancelSentence({ byName: null, isByPerson: false, at: "14:05 UTC", reason: null })).toBe(
       "Cancelled by the cluster's executor at 14:05 UTC.",
     );
+  });
+});
+
+describe("stateAgePhrase", () => {
+  const NOW_SEC = 1_796_000_000; // 2026-11-30 00:53 UTC
+  it("gives the exact time in the state when the change is recorded", () => {
+    expect(
+      stateAgePhrase({ healthChangedSec: NOW_SEC - 38_280, isUnchangedOnRecord: false }, NOW_SEC),
+    ).toBe("10 h 38 min");
+  });
+
+  it("gives a node with no change on record a lower bound from when records began", () => {
+    expect(
+      stateAgePhrase(
+        { healthChangedSec: NOW_SEC - 30 * 86_400 - 7200, isUnchangedOnRecord: true },
+        NOW_SEC,
+      ),
+    ).toBe("at least 30 d 2 h: no change since records began, 2026-10-30");
   });
 });

@@ -1,5 +1,6 @@
 // The sentences of the oversight history (issue #35): who changed a node's health or cancelled
 // a job, when and why. Pure: times are written by the caller's formatter (lib/format.ts).
+import { formatDate, formatSpan } from "../format";
 
 export type HealthSource = "person" | "executor" | "demo_driver";
 
@@ -65,4 +66,21 @@ export function cancelSentence(cancel: {
     ? actorPhrase({ source: "person", name: cancel.byName })
     : actorPhrase({ source: "executor", name: null });
   return withReason(`Cancelled ${who} at ${cancel.at}`, cancel.reason);
+}
+
+/**
+ * How long a node has been in its state (epoch seconds): exact when the change that put it there
+ * is recorded; for a node with no change on record, only a lower bound from when the cluster's
+ * records begin, as any exact figure would be made up.
+ *
+ * @example stateAgePhrase({ healthChangedSec: 0, isUnchangedOnRecord: true }, 3 * 86_400)
+ * // "at least 3 d 0 h: no change since records began, 1970-01-01"
+ */
+export function stateAgePhrase(
+  node: { healthChangedSec: number; isUnchangedOnRecord: boolean },
+  nowSec: number,
+): string {
+  const span = formatSpan(nowSec - node.healthChangedSec);
+  if (!node.isUnchangedOnRecord) return span;
+  return `at least ${span}: no change since records began, ${formatDate(node.healthChangedSec)}`;
 }
