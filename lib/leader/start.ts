@@ -63,7 +63,7 @@ export async function startReplica(): Promise<void> {
       const stop = await startDemoExecutor({
         seed: 2026,
         roundMs: 2000,
-        log: (line) => log.info(line),
+        log,
       });
       if (mine === generation) stopExecutor = stop;
       else stop();

@@ -15,6 +15,7 @@ import {
   type DriverCluster,
 } from "./reads";
 import { AppError } from "../../errors";
+import type { Logger } from "../../log/logger";
 import type { ExecutorEvent } from "../../validation/executor";
 import { buildArrivals, WORKLOAD_SEC, type Arrival } from "./arrivals";
 
@@ -22,7 +23,8 @@ export type DriverOptions = {
   seed: number;
   /** Real milliseconds between rounds. */
   roundMs: number;
-  log: (line: string) => void;
+  /** The server's logger: its lines are in docs/operations.md's table, with a `cluster` field. */
+  log: Pick<Logger, "info" | "warn" | "error">;
 };
 
 const HOUR_SEC = 3600;
@@ -54,7 +56,10 @@ export async function startDemoExecutor(options: DriverOptions): Promise<() => v
         try {
           await driveRound(driver, options);
         } catch (error) {
-          options.log(`demo executor, ${driver.cluster.name}: ${String(error)}`);
+          options.log.error(
+            { cluster: driver.cluster.name, err: error },
+            "demo executor: round failed",
+          );
         }
       }
       const waitMs = Math.max(200, options.roundMs - (Date.now() - startedMs));
@@ -77,7 +82,14 @@ function arrivalsBetween(arrivals: Arrival[], fromSec: number, toSec: number): A
     : arrivals.filter((a) => a.offsetSec > from || a.offsetSec <= to);
 }
 
-async function driveRound(driver: ClusterDriver, options: DriverOptions): Promise<void> {
+/**
+ * One round on one cluster: submits what arrived, acts on the plan (starts, stops, finished
+ * runs, node changes) and logs the round when its tick preempted or completed a drain.
+ */
+export async function driveRound(
+  driver: ClusterDriver,
+  options: Pick<DriverOptions, "log">,
+): Promise<void> {
   const { cluster } = driver;
   const now = await getNow();
   const nowSec = Math.floor(now.getTime() / 1000);
@@ -123,9 +135,15 @@ async function driveRound(driver: ClusterDriver, options: DriverOptions): Promis
     });
     const tick = result.tick;
     if (tick && (tick.preemptions > 0 || tick.drainsCompleted > 0)) {
-      options.log(
-        `live ${cluster.name}: ${tick.starts} started, ${tick.preemptions} preempted, ` +
-          `${tick.drainsCompleted} drains completed (tick ${tick.durationMs} ms)`,
+      options.log.info(
+        {
+          cluster: cluster.name,
+          started: tick.starts,
+          preempted: tick.preemptions,
+          drainsCompleted: tick.drainsCompleted,
+          tickMs: tick.durationMs,
+        },
+        "demo executor: round",
       );
     }
   }
@@ -154,9 +172,13 @@ export async function submitArrivals(
       due.filter((_, index) => refusedIndexes.has(index)).map((a) => a.input.budgetId),
     );
     driver.arrivals = driver.arrivals.filter((a) => !refusedBudgets.has(a.input.budgetId));
-    options.log(
-      `demo executor, ${driver.cluster.name}: stops submitting to ${refusedBudgets.size} ` +
-        `budget(s) that refused its jobs (${error.issues?.[0]?.message ?? error.message})`,
+    options.log.warn(
+      {
+        cluster: driver.cluster.name,
+        budgets: refusedBudgets.size,
+        reason: error.issues?.[0]?.message ?? error.message,
+      },
+      "demo executor: stops submitting to budgets that refused its jobs",
     );
     const rest = due.filter((a) => !refusedBudgets.has(a.input.budgetId));
     if (rest.length > 0) await submit(rest);
