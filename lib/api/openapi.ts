@@ -170,6 +170,8 @@ export const OPERATIONS: Record<string, Partial<Record<Method, Operation>>> = {
       summary: "What the executor should start and stop, with reasons",
       caller: "executor",
       ...ok("The plan.", planSchema),
+      // A SLURM bridge (X-Allot-Executor: slurm) aimed at a cluster another executor drives.
+      hasConflict: true,
     },
   },
   "/api/v1/clusters/:name/queue": {

@@ -8,7 +8,7 @@ import type { Prisma } from "../generated/prisma/client";
 import { explainLive } from "../sentences/live";
 import { getLogger } from "../log/logger";
 import { getMetrics } from "../metrics/registry";
-import type { ExecutorEvent } from "../validation/executor";
+import type { ExecutorEvent, ExecutorKind } from "../validation/executor";
 import { getNow } from "./db/clock";
 import { toSec, type Tx } from "./tick/load-state";
 import { loadMirrorContext, queueMirroredJob, type MirrorContext } from "./mirrored-jobs";
@@ -36,11 +36,32 @@ export type EventActor =
   | { source: "demo_driver" }
   | { source: "person"; userId: string; reason: string | null };
 
-/** Applies events in order in one transaction, then ticks the cluster once. */
+const CALLER_NAMES: Record<ExecutorKind, string> = { slurm: "a SLURM bridge" };
+
+/**
+ * Refuses a caller that reports itself as an executor of one kind (the SLURM bridge) for a
+ * cluster another executor drives: its events and its acting on the plan would fight the
+ * cluster's own executor.
+ */
+function assertDrivenBy(
+  cluster: { name: string; executor: string },
+  callerKind: ExecutorKind | null | undefined,
+): void {
+  if (!callerKind || cluster.executor === callerKind) return;
+  throw new AppError(
+    "conflict",
+    `Cluster "${cluster.name}" is driven by the ${cluster.executor} executor, not ${CALLER_NAMES[callerKind]}: point the bridge at a cluster registered with allot slurm register.`,
+  );
+}
+
+/**
+ * Applies events in order in one transaction, then ticks the cluster once. `callerKind`, the
+ * kind of executor the caller reports, must be the cluster's (nothing is written otherwise).
+ */
 export async function ingestEvents(
   clusterName: string,
   events: readonly ExecutorEvent[],
-  options: { isTickSkipped?: boolean; actor?: EventActor } = {},
+  options: { isTickSkipped?: boolean; actor?: EventActor; callerKind?: ExecutorKind | null } = {},
 ): Promise<IngestResult> {
   const actor = options.actor ?? { source: "executor" };
   const db = getDb();
@@ -56,12 +77,14 @@ export async function ingestEvents(
         select: {
           id: true,
           name: true,
+          executor: true,
           maxMinRuntimeSec: true,
           defaultMinRuntimeSec: true,
           nodes: { select: { index: true, gpus: true, health: true } },
         },
       });
       if (!cluster) throw new AppError("not_found", `No cluster is named "${clusterName}".`);
+      assertDrivenBy(cluster, options.callerKind);
       const mirror = hasSubmissions ? await loadMirrorContext(tx, cluster) : null;
       const inserted = await tx.executorEvent.createManyAndReturn({
         data: events.map((event) => ({
@@ -322,13 +345,20 @@ export type Plan = {
 
 const CANCELLED_LISTED_MS = 24 * 3600 * 1000;
 
-/** What the executor should do now: runs not yet acknowledged as started, and runs to stop. */
-export async function getPlan(clusterName: string): Promise<Plan> {
+/**
+ * What the executor should do now: runs not yet acknowledged as started, and runs to stop.
+ * `callerKind`, the kind of executor the caller reports, must be the cluster's.
+ */
+export async function getPlan(
+  clusterName: string,
+  options: { callerKind?: ExecutorKind | null } = {},
+): Promise<Plan> {
   const db = getDb();
   const cluster = await db.cluster.findUnique({
     where: { name: clusterName },
     select: {
       id: true,
+      executor: true,
       nodes: {
         select: { index: true, hostname: true, gpus: true, health: true },
         orderBy: { index: "asc" },
@@ -336,6 +366,7 @@ export async function getPlan(clusterName: string): Promise<Plan> {
     },
   });
   if (!cluster) throw new AppError("not_found", `No cluster is named "${clusterName}".`);
+  assertDrivenBy({ name: clusterName, executor: cluster.executor }, options.callerKind);
   const now = await getNow(db);
   const nowSec = toSec(now);
   const mirrored = { externalId: { not: null } } as const;

@@ -1,5 +1,7 @@
 // The bridge's and sync's way to the Allot server: JSON over HTTP with a bearer token
-// (ALLOT_TOKEN), each failure turned into one AllotApiError that says what to fix.
+// (ALLOT_TOKEN), each failure turned into one AllotApiError that says what to fix. Every call
+// says it comes from the SLURM bridge, so Allot refuses one aimed at a cluster it does not drive.
+import { EXECUTOR_KIND_HEADER } from "../validation/executor";
 
 /** A call to Allot that failed: unreachable, refused, or answered with an error. */
 export class AllotApiError extends Error {
@@ -32,6 +34,7 @@ export function createAllotClient(
         method,
         headers: {
           authorization: `Bearer ${token}`,
+          [EXECUTOR_KIND_HEADER]: "slurm",
           ...(body === undefined ? {} : { "content-type": "application/json" }),
         },
         body: body === undefined ? undefined : JSON.stringify(body),

@@ -125,3 +125,26 @@ export function parseExecutorEvents(body: unknown): ExecutorEvent[] {
   if (single.success) return [single.data];
   throw refusal(single.error, null);
 }
+
+/**
+ * The header an executor sends to say what it is (the SLURM bridge sends `slurm`), so Allot
+ * can refuse a bridge pointed at a cluster another executor drives.
+ */
+export const EXECUTOR_KIND_HEADER = "x-allot-executor";
+
+const executorKindSchema = z.enum(["slurm"], {
+  error: `${EXECUTOR_KIND_HEADER} names the executor: "slurm", or leave it out.`,
+});
+
+export type ExecutorKind = z.output<typeof executorKindSchema>;
+
+/** The executor kind a request reports (EXECUTOR_KIND_HEADER), or null when it reports none. */
+export function parseExecutorKind(headers: Headers): ExecutorKind | null {
+  const value = headers.get(EXECUTOR_KIND_HEADER);
+  if (value === null) return null;
+  const parsed = executorKindSchema.safeParse(value.trim().toLowerCase());
+  if (parsed.success) return parsed.data;
+  throw new AppError("validation_failed", "The executor kind is not one Allot knows.", [
+    { path: `headers.${EXECUTOR_KIND_HEADER}`, message: parsed.error.issues[0]!.message },
+  ]);
+}

@@ -3,7 +3,7 @@ import { NextResponse } from "next/server";
 import { apiRoute, readJson } from "@/lib/api/respond";
 import { requireExecutor } from "@/lib/auth";
 import { ingestEvents } from "@/lib/data/executor";
-import { parseExecutorEvents } from "@/lib/validation/executor";
+import { parseExecutorEvents, parseExecutorKind } from "@/lib/validation/executor";
 import { parsePathParams } from "@/lib/validation/params";
 
 export const dynamic = "force-dynamic";
@@ -14,7 +14,9 @@ export const POST = apiRoute(async (request, { params }: Context) => {
   const { name } = parsePathParams(await params);
   await requireExecutor(request, name);
   const events = parseExecutorEvents(await readJson(request));
-  const { results, tick, tickError } = await ingestEvents(name, events);
+  const { results, tick, tickError } = await ingestEvents(name, events, {
+    callerKind: parseExecutorKind(request.headers),
+  });
   // Committed events are answered 200 even when the tick after them failed.
   return NextResponse.json({
     results,
