@@ -75,3 +75,30 @@ describe("allot slurm bridge at start", () => {
     });
   });
 });
+
+describe("allot slurm register", () => {
+  it("exits 2 naming both flags when the default minimum runtime is above the maximum", async () => {
+    // No SLURM on PATH: the flags are judged before sinfo is read.
+    process.env.PATH = "/nonexistent";
+    process.env.ALLOT_TOKEN = "allot_p_test";
+    const result = await runMain([
+      "slurm",
+      "register",
+      "--cluster",
+      "c",
+      "--server",
+      "http://x",
+      "--gpu-type",
+      "H100",
+      "--max-min-runtime",
+      "1h",
+      "--default-min-runtime",
+      "2h",
+    ]);
+    expect(result).toMatchObject({
+      code: 2,
+      stderr:
+        "allot: slurm register: --default-min-runtime 2h is above --max-min-runtime 1h: every sbatch without --time-min would be refused; lower the default or raise the maximum\n",
+    });
+  });
+});

@@ -41,7 +41,7 @@ Options:
   --token-name <name>           also make an executor token of this name for the bridge
   --max-min-runtime <dur>       the longest minimum runtime a job may declare (default 8h)
   --default-min-runtime <dur>   a job's minimum runtime when sbatch gives no --time-min
-                                (default 1h)
+                                (default 1h; at most the maximum)
 Environment:
   ALLOT_TOKEN                   an admin's personal token
 Exit codes: 0 registered or updated, 1 SLURM or Allot refused the request or could not be
@@ -153,23 +153,15 @@ export async function runRegisterCommand(
     return 0;
   }
   const command = "slurm register";
+  const name = requireString(command, args, "cluster");
+  const gpuType = requireString(command, args, "gpu-type");
+  const runtimes = minRuntimeFields(command, args.values);
   const body = {
-    name: requireString(command, args, "cluster"),
-    gpuType: requireString(command, args, "gpu-type"),
+    name,
+    gpuType,
     executor: "slurm",
     nodes: await readNodes(slurm),
-    ...durationField(
-      command,
-      args.values["max-min-runtime"],
-      "max-min-runtime",
-      "maxMinRuntimeSec",
-    ),
-    ...durationField(
-      command,
-      args.values["default-min-runtime"],
-      "default-min-runtime",
-      "defaultMinRuntimeSec",
-    ),
+    ...runtimes,
     ...(typeof args.values["token-name"] === "string"
       ? { tokenName: args.values["token-name"] }
       : {}),
@@ -207,6 +199,23 @@ async function readNodes(slurm: SlurmRunner) {
   return nodes.map((node) => ({ hostname: node.name, gpus: node.gpus }));
 }
 
-function durationField(command: string, value: unknown, flag: string, field: string) {
-  return typeof value === "string" ? { [field]: parseDurationFlag(command, flag, value) } : {};
+/** The minimum-runtime flags as API fields; a default above the maximum is bad usage. */
+function minRuntimeFields(command: string, values: Record<string, unknown>) {
+  const max = values["max-min-runtime"];
+  const fallback = values["default-min-runtime"];
+  const maxSec =
+    typeof max === "string" ? parseDurationFlag(command, "max-min-runtime", max) : null;
+  const defaultSec =
+    typeof fallback === "string"
+      ? parseDurationFlag(command, "default-min-runtime", fallback)
+      : null;
+  if (maxSec !== null && defaultSec !== null && defaultSec > maxSec) {
+    throw new UsageError(
+      `${command}: --default-min-runtime ${String(fallback)} is above --max-min-runtime ${String(max)}: every sbatch without --time-min would be refused; lower the default or raise the maximum`,
+    );
+  }
+  return {
+    ...(maxSec === null ? {} : { maxMinRuntimeSec: maxSec }),
+    ...(defaultSec === null ? {} : { defaultMinRuntimeSec: defaultSec }),
+  };
 }

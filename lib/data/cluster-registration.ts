@@ -2,9 +2,13 @@
 // nodes, by POST /api/v1/clusters (admins). The demo executor never drives it.
 import "server-only";
 import { getDb } from "./db/app-db";
+import { DEFAULT_MAX_MIN_RUNTIME_SEC } from "../engine";
 import { AppError } from "../errors";
-import type { RegisterClusterInput } from "../validation/clusters";
+import { minRuntimeDefaultProblem, type RegisterClusterInput } from "../validation/clusters";
 import { createClusterToken } from "./tokens";
+
+/** The column's default (prisma/schema.prisma), for a new cluster given only a maximum. */
+const DEFAULT_MIN_RUNTIME_SEC = 3600;
 
 export type RegisteredCluster = {
   name: string;
@@ -25,13 +29,29 @@ export async function registerCluster(
   const result = await db.$transaction(async (tx) => {
     const existing = await tx.cluster.findUnique({
       where: { name: input.name },
-      select: { id: true, executor: true, nodes: { select: { index: true, hostname: true } } },
+      select: {
+        id: true,
+        executor: true,
+        maxMinRuntimeSec: true,
+        defaultMinRuntimeSec: true,
+        nodes: { select: { index: true, hostname: true } },
+      },
     });
     if (existing && existing.executor !== input.executor) {
       throw new AppError(
         "conflict",
         `Cluster "${input.name}" is driven by the ${existing.executor} executor; register the SLURM cluster under another name.`,
       );
+    }
+    // One of the two given beside the other as stored (or the column's default).
+    const problem = minRuntimeDefaultProblem(
+      input.defaultMinRuntimeSec ?? existing?.defaultMinRuntimeSec ?? DEFAULT_MIN_RUNTIME_SEC,
+      input.maxMinRuntimeSec ?? existing?.maxMinRuntimeSec ?? DEFAULT_MAX_MIN_RUNTIME_SEC,
+    );
+    if (problem) {
+      throw new AppError("validation_failed", problem, [
+        { path: "defaultMinRuntimeSec", message: problem },
+      ]);
     }
     const settings = {
       gpuType: input.gpuType,

@@ -11,6 +11,7 @@ import { getJobView } from "./job-views";
 import { submitJob } from "./jobs";
 import { getPlan, ingestEvents } from "./executor";
 import { listDriverClusters } from "../demo/executor/reads";
+import { expectAppError } from "../testing/expect-app-error";
 
 const databaseUrl = inject("databaseUrl");
 const CLUSTER = "slurm-test";
@@ -67,6 +68,38 @@ describe("a registered SLURM cluster", () => {
     expect((await listDriverClusters()).map((cluster) => cluster.name)).not.toContain(CLUSTER);
     const listed = (await listClusters()).find((cluster) => cluster.name === CLUSTER);
     expect(listed).toMatchObject({ executor: "slurm", gpus: 16 });
+  });
+});
+
+describe("registering a default minimum runtime above the maximum", () => {
+  const input = {
+    name: CLUSTER,
+    gpuType: "H100",
+    executor: "slurm" as const,
+    nodes: [
+      { hostname: "n1", gpus: 8 },
+      { hostname: "n2", gpus: 8 },
+    ],
+  };
+
+  it("is refused, naming both fields, when one is given beside the other as stored", async () => {
+    const admin = await getDb().user.findUniqueOrThrow({
+      where: { email: DEMO_USERS.admin.email },
+    });
+    const error = await expectAppError(
+      registerCluster({ ...input, maxMinRuntimeSec: 1800 }, admin.id),
+      "validation_failed",
+    );
+    const message =
+      "The default minimum runtime (defaultMinRuntimeSec, 1 h) is above the maximum (maxMinRuntimeSec, 30 min): every job that declares none would be refused. Lower the default or raise the maximum.";
+    expect(error.message).toBe(message);
+    expect(error.issues).toEqual([{ path: "defaultMinRuntimeSec", message }]);
+    expect(
+      await getDb().cluster.findUniqueOrThrow({
+        where: { name: CLUSTER },
+        select: { maxMinRuntimeSec: true, defaultMinRuntimeSec: true },
+      }),
+    ).toEqual({ maxMinRuntimeSec: 8 * 3600, defaultMinRuntimeSec: 3600 });
   });
 });
 
