@@ -64,6 +64,19 @@ describe("allot slurm bridge at start", () => {
     );
   });
 
+  it("exits 2 on an --interval below 1 s, before calling SLURM or Allot", async () => {
+    process.env.PATH = "/nonexistent";
+    process.env.ALLOT_TOKEN = "allot_c_test";
+    const argv = ["slurm", "bridge", "--cluster", "c", "--server", "http://x", "--interval"];
+    expect(await runMain([...argv, "0"])).toMatchObject({
+      code: 2,
+      stderr:
+        "allot: slurm bridge: --interval 0 is below 1s: each round runs squeue and sinfo and asks Allot for the plan; use 1s or more\n",
+    });
+    // 1 s is allowed: it goes on to SLURM (missing here, so exit 1).
+    expect(await runMain([...argv, "1s"])).toMatchObject({ code: 1 });
+  });
+
   it("needs a token and the cluster", async () => {
     delete process.env.ALLOT_TOKEN;
     const noToken = await runMain(["slurm", "bridge", "--cluster", "c", "--server", "http://x"]);

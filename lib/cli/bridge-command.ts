@@ -19,7 +19,7 @@ bridge, Allot or slurmctld loses nothing and starts nothing twice. See docs/slur
 Options:
   --cluster <name>     the Allot cluster (registered with allot slurm register)
   --server <url>       Allot's address, e.g. https://allot.example.org
-  --interval <dur>     time between rounds (default 2s)
+  --interval <dur>     time between rounds (default 2s, at least 1s)
   --once               run one round and exit
 Environment:
   ALLOT_TOKEN          the cluster's executor token (Clusters -> Nodes -> Executor tokens)
@@ -47,6 +47,9 @@ Environment:
 Exit codes: 0 registered or updated, 1 SLURM or Allot refused the request or could not be
 reached, 2 bad usage (a missing flag, or no ALLOT_TOKEN).
 `;
+
+/** The shortest time between rounds (--interval). */
+const MIN_INTERVAL_SEC = 1;
 
 type Env = Record<string, string | undefined>;
 
@@ -101,6 +104,12 @@ export async function runBridgeCommand(
     typeof args.values.interval === "string"
       ? parseDurationFlag("slurm bridge", "interval", args.values.interval)
       : 2;
+  if (intervalSec < MIN_INTERVAL_SEC) {
+    // Each round runs squeue and sinfo and reads the plan: 0 s would hammer both sides.
+    throw new UsageError(
+      `slurm bridge: --interval ${String(args.values.interval)} is below ${MIN_INTERVAL_SEC}s: each round runs squeue and sinfo and asks Allot for the plan; use ${MIN_INTERVAL_SEC}s or more`,
+    );
+  }
   const allot = createAllotClient(server, tokenFrom(env, "slurm bridge"));
   await checkBothSides(slurm, allot, cluster);
   const line = stamp(cluster);
