@@ -6,6 +6,7 @@ import { AllotApiError, createAllotClient, type AllotClient } from "../slurm/all
 import { createBridge, runBridgeLoop, runBridgeRound } from "../slurm/bridge";
 import { createSlurmRunner, SlurmCommandError, type SlurmRunner } from "../slurm/slurm-cli";
 import { parseSinfo } from "../slurm/slurm-read";
+import { assertSlurmConf } from "./slurm-deps";
 
 export const BRIDGE_HELP = `Usage: allot slurm bridge --cluster <name> --server <url> [--interval 2s] [--once]
 
@@ -111,6 +112,7 @@ export async function runBridgeCommand(
     );
   }
   const allot = createAllotClient(server, tokenFrom(env, "slurm bridge"));
+  assertSlurmConf(env);
   await checkBothSides(slurm, allot, cluster);
   const line = stamp(cluster);
   const bridge = createBridge({ cluster, allot, slurm, log: (text) => io.stdout(line(text)) });
@@ -165,6 +167,9 @@ export async function runRegisterCommand(
   const name = requireString(command, args, "cluster");
   const gpuType = requireString(command, args, "gpu-type");
   const runtimes = minRuntimeFields(command, args.values);
+  const server = requireString(command, args, "server");
+  const token = tokenFrom(env, command);
+  assertSlurmConf(env);
   const body = {
     name,
     gpuType,
@@ -175,7 +180,7 @@ export async function runRegisterCommand(
       ? { tokenName: args.values["token-name"] }
       : {}),
   };
-  const allot = createAllotClient(requireString(command, args, "server"), tokenFrom(env, command));
+  const allot = createAllotClient(server, token);
   let registered: Registered;
   try {
     registered = await allot.post<Registered>("/api/v1/clusters", body);

@@ -20,7 +20,9 @@ const ACCOUNTS = [
   { name: "lab.a", parent: "lab", fairshare: 2, isLeaf: true, path: "a", users: ["ana"] },
 ];
 
-function setup(options: { token?: string; answer?: () => unknown } = {}) {
+function setup(
+  options: { token?: string; answer?: () => unknown; env?: Record<string, string> } = {},
+) {
   const calls: string[] = [];
   const runSlurm: SlurmRunner = (command, args) => {
     const line = [command, ...args].join(" ");
@@ -29,11 +31,14 @@ function setup(options: { token?: string; answer?: () => unknown } = {}) {
   };
   const client: AllotClient = {
     server: "http://allot",
-    get: <T>() => Promise.resolve((options.answer ?? (() => ({ accounts: ACCOUNTS })))() as T),
+    get: <T>(path: string) => {
+      calls.push(`GET ${path}`);
+      return Promise.resolve((options.answer ?? (() => ({ accounts: ACCOUNTS })))() as T);
+    },
     post: () => Promise.reject(new Error("no posts")),
   };
   const deps: SlurmCommandDeps = {
-    env: { ALLOT_TOKEN: options.token ?? "allot_c_x" },
+    env: { ALLOT_TOKEN: options.token ?? "allot_c_x", ...options.env },
     runSlurm,
     createClient: () => client,
   };
@@ -47,7 +52,7 @@ function setup(options: { token?: string; answer?: () => unknown } = {}) {
     const code = await runSlurmCommand(argv, io, deps);
     return { code, stdout, stderr, calls };
   };
-  return { run };
+  return { run, calls };
 }
 
 const SYNC = ["sync-accounts", "--cluster", "b200", "--server", "http://allot"];
@@ -91,4 +96,26 @@ describe("allot slurm", () => {
     await expect(failure).rejects.toThrow(InputError);
     await expect(setup({ answer }).run(SYNC)).rejects.toThrow(/check ALLOT_TOKEN/);
   });
+});
+
+describe("a SLURM_CONF that names no readable file", () => {
+  const env = { SLURM_CONF: "/nonexistent/slurm.conf" };
+  const message =
+    "SLURM_CONF=/nonexistent/slurm.conf names no readable file (ENOENT): point it at slurm.conf, or unset it for SLURM's default";
+  const commands: [string, string[]][] = [
+    ["sync-accounts", SYNC],
+    ["register", ["register", "--cluster", "c", "--server", "http://allot", "--gpu-type", "H100"]],
+    ["bridge", ["bridge", "--cluster", "c", "--server", "http://allot", "--once"]],
+  ];
+
+  it.each(commands)(
+    "fails %s at once (exit 1), naming SLURM_CONF, before calling SLURM or Allot",
+    async (_name, argv) => {
+      const { run, calls } = setup({ env });
+      const error = await run(argv).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(InputError);
+      expect((error as InputError).message).toBe(message);
+      expect(calls).toEqual([]);
+    },
+  );
 });

@@ -1,7 +1,8 @@
 // What the `allot slurm` commands reach outside the process: the environment, SLURM's own tools
 // and an Allot server. Tests pass stand-ins; the CLI passes createSlurmDeps().
 import { createAllotClient, type AllotClient } from "../slurm/allot-client";
-import { createSlurmRunner, type SlurmRunner } from "../slurm/slurm-cli";
+import { createSlurmRunner, findSlurmConfProblem, type SlurmRunner } from "../slurm/slurm-cli";
+import { InputError } from "./io";
 
 /** What the SLURM commands reach outside the process. */
 export type SlurmCommandDeps = {
@@ -17,4 +18,10 @@ export function createSlurmDeps(): SlurmCommandDeps {
     runSlurm: createSlurmRunner(),
     createClient: (server, token) => createAllotClient(server, token),
   };
+}
+
+/** Fails at once (exit 1) when SLURM_CONF is set but names no readable file. */
+export function assertSlurmConf(env: Record<string, string | undefined>): void {
+  const problem = findSlurmConfProblem(env);
+  if (problem) throw new InputError(problem);
 }

@@ -11,7 +11,7 @@ import {
 } from "../slurm/sync-accounts";
 import { parseCommandArgs, requireString } from "./args";
 import { InputError, UsageError, type CliIo } from "./io";
-import type { SlurmCommandDeps } from "./slurm-deps";
+import { assertSlurmConf, type SlurmCommandDeps } from "./slurm-deps";
 
 /** `allot slurm sync-accounts --help`. */
 export const SYNC_ACCOUNTS_HELP = `Usage: allot slurm sync-accounts --cluster <name> --server <url> [--dry-run]
@@ -113,6 +113,7 @@ export async function runSyncAccountsCommand(
   const cluster = requireString("slurm sync-accounts", args, "cluster");
   const server = requireString("slurm sync-accounts", args, "server");
   const isDryRun = args.values["dry-run"] === true;
+  assertSlurmConf(deps.env);
 
   const wanted = await fetchWanted(deps, server, cluster);
   const slurmCluster = await readClusterName(deps);

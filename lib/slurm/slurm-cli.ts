@@ -2,6 +2,7 @@
 // package speaks to SLURM and slurmrestd cannot place or requeue a job (docs/slurm.md), so the
 // bridge and the sync shell out, as SLURM's own tools do. One seam, so tests can see the calls.
 import { execFile } from "node:child_process";
+import { accessSync, constants, statSync } from "node:fs";
 
 /** A SLURM command that failed or could not be started. */
 export class SlurmCommandError extends Error {
@@ -39,4 +40,24 @@ export function createSlurmRunner(options: { timeoutMs?: number } = {}): SlurmRu
         },
       );
     });
+}
+
+/**
+ * Why `SLURM_CONF` cannot be SLURM's configuration, or null when it is unset or names a
+ * readable file. Given a missing file, SLURM's tools retry for about 30 s and then print their
+ * own "retrying" noise, so the commands check it before calling them.
+ */
+export function findSlurmConfProblem(env: Record<string, string | undefined>): string | null {
+  const path = env.SLURM_CONF;
+  if (path === undefined) return null;
+  const fix = "point it at slurm.conf, or unset it for SLURM's default";
+  if (path.trim() === "") return `SLURM_CONF is set but empty: ${fix}`;
+  try {
+    if (statSync(path).isDirectory()) return `SLURM_CONF=${path} is a directory: ${fix}`;
+    accessSync(path, constants.R_OK);
+    return null;
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? "unreadable";
+    return `SLURM_CONF=${path} names no readable file (${code}): ${fix}`;
+  }
 }

@@ -1,0 +1,31 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { findSlurmConfProblem } from "./slurm-cli";
+
+const FIX = "point it at slurm.conf, or unset it for SLURM's default";
+
+describe("findSlurmConfProblem", () => {
+  const folder = mkdtempSync(join(tmpdir(), "allot-slurm-conf-"));
+  const conf = join(folder, "slurm.conf");
+  writeFileSync(conf, "ClusterName=test\n");
+
+  it("finds none when SLURM_CONF is unset (SLURM's default) or names a readable file", () => {
+    expect(findSlurmConfProblem({})).toBeNull();
+    expect(findSlurmConfProblem({ SLURM_CONF: conf })).toBeNull();
+  });
+
+  it("names SLURM_CONF and why when the file is missing", () => {
+    expect(findSlurmConfProblem({ SLURM_CONF: "/nonexistent" })).toBe(
+      `SLURM_CONF=/nonexistent names no readable file (ENOENT): ${FIX}`,
+    );
+  });
+
+  it("names a directory and an empty value as such", () => {
+    expect(findSlurmConfProblem({ SLURM_CONF: folder })).toBe(
+      `SLURM_CONF=${folder} is a directory: ${FIX}`,
+    );
+    expect(findSlurmConfProblem({ SLURM_CONF: "" })).toBe(`SLURM_CONF is set but empty: ${FIX}`);
+  });
+});
