@@ -119,7 +119,8 @@ export function reconcile(input: RoundInput, memory: BridgeMemory): RoundOutput 
   }
   for (const id of view.cancelled) {
     const job = jobsById.get(id);
-    if (job && !TERMINAL_STATES.has(job.state)) {
+    // A job cancelled while it ran is also a stop above, which cancels it: once is enough.
+    if (job && !TERMINAL_STATES.has(job.state) && !handled.has(id)) {
       out.steps.push({ kind: "cancel", jobId: id, why: "cancelled in Allot" });
     }
     handled.add(id);

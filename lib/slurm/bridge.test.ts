@@ -1,0 +1,89 @@
+import { describe, expect, it } from "vitest";
+import type { Plan } from "../data/executor";
+import type { AllotClient } from "./allot-client";
+import { createBridge, runBridgeRound } from "./bridge";
+import type { SlurmRunner } from "./slurm-cli";
+
+// Stand-ins for the two outside systems: SLURM's tools and the Allot server.
+const NOW = 1_800_000_000_000;
+
+/** One `squeue` line in SQUEUE_FIELDS' order. */
+function squeueLine(id: string, state: string): string {
+  const fields = [id, "language.lm-pretrain", "riley", state, "None", "1000", "gres:gpu:8"];
+  return [...fields, "N/A", "1", "N/A", "1", "0", "0", "n1", `job ${id}`, ""].join("|");
+}
+
+const SINFO = JSON.stringify({
+  nodes: [{ name: "n1", gres: "gpu:8", state: "allocated", state_flags: [], reason: "" }],
+});
+
+function plan(extra: Partial<Plan>): Plan {
+  return {
+    cluster: "c",
+    at: new Date(NOW).toISOString(),
+    atSec: NOW / 1000,
+    nodes: [{ index: 0, hostname: "n1", gpus: 8, health: "healthy" }],
+    starts: [],
+    preemptions: [],
+    running: [],
+    waiting: [],
+    cancelled: [],
+    ...extra,
+  };
+}
+
+async function runRound(squeue: string, planned: Plan) {
+  const lines: string[] = [];
+  const calls: string[] = [];
+  const slurm: SlurmRunner = (command, args) => {
+    calls.push([command, ...args].join(" "));
+    if (command === "squeue") return Promise.resolve(`${squeue}\n`);
+    if (command === "sinfo") return Promise.resolve(SINFO);
+    return Promise.resolve("");
+  };
+  const allot: AllotClient = {
+    server: "http://allot",
+    get: <T>() => Promise.resolve(planned as T),
+    post: <T>(_path: string, body: unknown) => {
+      const { events } = body as { events: { id: string }[] };
+      const results = events.map((event) => ({ id: event.id, outcome: "applied" }));
+      return Promise.resolve({ results } as T);
+    },
+  };
+  const bridge = createBridge({
+    cluster: "c",
+    allot,
+    slurm,
+    log: (line) => lines.push(line),
+    nowMs: () => NOW,
+  });
+  await runBridgeRound(bridge);
+  return { lines, calls };
+}
+
+const placement = [{ node: 0, gpus: 8 }];
+
+describe("the bridge's log", () => {
+  it("logs one line, and cancels once, for a running job a person cancelled in Allot", async () => {
+    const { lines, calls } = await runRound(
+      squeueLine("2", "RUNNING"),
+      plan({
+        preemptions: [
+          {
+            runId: "run-2",
+            jobId: "job-2",
+            externalId: "2",
+            isResumable: true,
+            placement,
+            endReason: "cancelled",
+            reason: null,
+            sentence: "",
+          },
+        ],
+        cancelled: [{ jobId: "job-2", externalId: "2" }],
+      }),
+    );
+    expect(lines).toEqual(["cancelled job 2: cancelled by Allot"]);
+    expect(calls.filter((call) => call.startsWith("scancel"))).toEqual(["scancel 2"]);
+  });
+});
