@@ -86,4 +86,22 @@ describe("the bridge's log", () => {
     expect(lines).toEqual(["cancelled job 2: cancelled by Allot"]);
     expect(calls.filter((call) => call.startsWith("scancel"))).toEqual(["scancel 2"]);
   });
+
+  it("names Allot's job in the line for a job cancelled in SLURM, with no empty field", async () => {
+    const { lines } = await runRound(
+      squeueLine("6", "CANCELLED"),
+      plan({
+        running: [
+          {
+            runId: "run-6",
+            jobId: "job-6",
+            externalId: "6",
+            placement,
+            protectedUntil: new Date(NOW).toISOString(),
+          },
+        ],
+      }),
+    );
+    expect(lines).toEqual(["posted job.cancelled job job-6 (slurm-6-run-6-cancelled): applied"]);
+  });
 });

@@ -235,13 +235,20 @@ async function postEvents(bridge: Bridge, events: ExecutorEvent[]): Promise<void
     const results = await postBatch(bridge, batch);
     results.forEach((result, index) => {
       const event = batch[index]!;
-      const what =
-        "runId" in event ? `run ${event.runId}` : "node" in event ? `node ${event.node}` : "";
+      const words = [`posted ${event.kind}`, subjectOf(event), `(${event.id}):`, result.outcome];
       bridge.options.log(
-        `posted ${event.kind} ${what} (${event.id}): ${result.outcome}${result.note ? `, ${result.note}` : ""}`,
+        `${words.filter(Boolean).join(" ")}${result.note ? `, ${result.note}` : ""}`,
       );
     });
   }
+}
+
+/** What an event is about, for the log: a run, a node or (a cancel) Allot's job. */
+function subjectOf(event: ExecutorEvent): string {
+  if ("runId" in event) return `run ${event.runId}`;
+  if ("node" in event) return `node ${event.node}`;
+  if ("jobId" in event) return `job ${event.jobId}`;
+  return "";
 }
 
 /** Runs one step; logs it; a failure is logged and retried by a later round. */
