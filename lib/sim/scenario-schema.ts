@@ -105,7 +105,14 @@ export type ScenarioFile = Omit<
   nodeEvents?: z.input<typeof nodeEventSchema>[];
 };
 
-/** The file after zod's checks; elements that failed theirs are null (their issues are listed). */
+/**
+ * An element (a job, a node event) after zod's checks. One that failed them keeps the fields
+ * that passed their own, so that those fields' later checks (references, durations) still run:
+ * a job with bad `gpus` and an unknown budget reports both.
+ */
+export type ParsedElement<T> = { isValid: true; value: T } | { isValid: false; fields: Partial<T> };
+
+/** The file after zod's checks; clusters that failed theirs are null (their issues are listed). */
 export type ParsedScenarioFile = Omit<
   z.output<typeof scenarioFileSchema>,
   "clusters" | "jobs" | "nodeEvents" | "tree"
@@ -118,6 +125,6 @@ export type ParsedScenarioFile = Omit<
    * bad cluster field would otherwise add a problem per job).
    */
   failedClusterNames: ReadonlySet<string>;
-  jobs: (ParsedJob | null)[];
-  nodeEvents: (ParsedNodeEvent | null)[];
+  jobs: ParsedElement<ParsedJob>[];
+  nodeEvents: ParsedElement<ParsedNodeEvent>[];
 };

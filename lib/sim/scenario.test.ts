@@ -166,6 +166,32 @@ describe("parseScenario", () => {
     ]);
   });
 
+  it("reports every problem of a job at once, not only its type errors", () => {
+    const job = { gpus: "x", budget: "nope", cluster: "y", submit: "abc" };
+    const nodeEvents = [{ at: "later", cluster: "b200", node: -1, state: "draining" }];
+    expect(issuesOf({ ...base, jobs: [job], nodeEvents })).toEqual([
+      'jobs[0].budget: no budget "nope" in the tree',
+      'jobs[0].cluster: no cluster "y"',
+      "jobs[0].gpus: Invalid input: expected number, received string",
+      "jobs[0].id: required, but missing",
+      'jobs[0].submit: "abc" is not a duration (seconds, or "90s", "15m", "8h", "7d", "1h30m", "1:30:00")',
+      "jobs[0].work: required, but missing",
+      'nodeEvents[0].at: "later" is not a duration (seconds, or "90s", "15m", "8h", "7d", "1h30m", "1:30:00")',
+      'nodeEvents[0].cluster: no cluster "b200"',
+      "nodeEvents[0].node: Too small: expected number to be >=0",
+    ]);
+  });
+
+  it("checks a bad job's good fields against the file: duplicate id, cluster total", () => {
+    const job = base.jobs[0]!;
+    const jobs = [job, { ...job, gpus: 17, work: true }];
+    expect(issuesOf({ ...base, jobs })).toEqual([
+      "jobs[1].gpus: 17 is above the cluster total 16",
+      'jobs[1].id: duplicate job id "j1"',
+      "jobs[1].work: Invalid input",
+    ]);
+  });
+
   it("reports a bad cluster once, not again for every job on it", () => {
     const job = base.jobs[0]!;
     const bad = {
@@ -239,6 +265,8 @@ describe("parseScenario", () => {
     expect(issuesOf({ ...base, jobs, nodeEvents })).toEqual([
       "jobs[0].gpus: required, but missing",
       "jobs[1].gpus: Invalid input: expected number, received string",
+      'jobs[1].id: duplicate job id "j1"',
+      'jobs[2].id: duplicate job id "j1"',
       "jobs[2].submit: required, but missing",
       "nodeEvents[0].state: required, but missing",
     ]);

@@ -9,6 +9,9 @@ import {
   nodeEventSchema,
   scenarioFileSchema,
   treeNodeSchema,
+  type ParsedElement,
+  type ParsedJob,
+  type ParsedNodeEvent,
   type ParsedScenarioFile,
 } from "./scenario-schema";
 
@@ -98,8 +101,9 @@ export function parseScenario(input: unknown): ScenarioResult {
 }
 
 /**
- * A file's tree, clusters, jobs and node events, each checked on its own: null where it failed
- * (its problems added to `issues`); a tree or list that is not there is left to the top level.
+ * A file's tree, clusters, jobs and node events, each checked on its own, their problems added to
+ * `issues`: a tree or cluster that failed is null, a job or node event keeps its good fields; a
+ * tree or list that is not there is left to the top level.
  */
 function parseElements(
   file: Record<string, unknown>,
@@ -113,6 +117,15 @@ function parseElements(
           if (parsed.success) return parsed.data;
           issues.push(...toIssues(parsed.error, [key, i]));
           return null;
+        });
+  const eachElement = <T>(items: unknown, schema: z.ZodObject, key: string): ParsedElement<T>[] =>
+    !Array.isArray(items)
+      ? []
+      : items.map((item: unknown, i): ParsedElement<T> => {
+          const parsed = schema.safeParse(item, PARSE_PARAMS);
+          if (parsed.success) return { isValid: true, value: parsed.data as T };
+          issues.push(...toIssues(parsed.error, [key, i]));
+          return { isValid: false, fields: pickValidFields(item, schema) as Partial<T> };
         });
   let tree: ParsedScenarioFile["tree"] = null;
   if (file.tree !== undefined) {
@@ -132,9 +145,24 @@ function parseElements(
     tree,
     clusters,
     failedClusterNames,
-    jobs: each(file.jobs, jobSchema, "jobs"),
-    nodeEvents: each(file.nodeEvents, nodeEventSchema, "nodeEvents"),
+    jobs: eachElement(file.jobs, jobSchema, "jobs"),
+    nodeEvents: eachElement(file.nodeEvents, nodeEventSchema, "nodeEvents"),
   };
+}
+
+/**
+ * The fields of an element that pass their own schema, each parsed alone; absent fields are left
+ * out (their absence is already an issue, and a default would stand in for nothing).
+ */
+function pickValidFields(item: unknown, schema: z.ZodObject): Record<string, unknown> {
+  if (!isRecord(item)) return {};
+  const fields: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(schema.shape)) {
+    if (item[key] === undefined) continue;
+    const parsed = field.safeParse(item[key]);
+    if (parsed.success) fields[key] = parsed.data;
+  }
+  return fields;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -192,13 +220,17 @@ function normaliseScenario(file: ParsedScenarioFile): ScenarioResult {
   const budgetIds = new Set(tree.map((node) => node.id));
   const jobIds = new Set<string>();
   const jobs: SimJob[] = [];
-  file.jobs.forEach((raw, i) => {
-    if (!raw) return;
+  file.jobs.forEach((element, i) => {
+    // A job that failed its shape checks still has its good fields checked here; it is not
+    // built, and the file is refused for its shape problems anyway.
+    const raw: Partial<ParsedJob> = element.isValid ? element.value : element.fields;
     const at = `jobs[${i}]`;
-    if (jobIds.has(raw.id))
-      issues.push({ path: `${at}.id`, message: `duplicate job id "${raw.id}"` });
-    jobIds.add(raw.id);
-    if (!isTreeKnown) {
+    if (raw.id !== undefined) {
+      if (jobIds.has(raw.id))
+        issues.push({ path: `${at}.id`, message: `duplicate job id "${raw.id}"` });
+      jobIds.add(raw.id);
+    }
+    if (!isTreeKnown || raw.budget === undefined) {
       // The tree's own problems are listed; budget names cannot be checked against it.
     } else if (!budgetIds.has(raw.budget) || raw.budget === ROOT_ID) {
       issues.push({ path: `${at}.budget`, message: `no budget "${raw.budget}" in the tree` });
@@ -208,11 +240,13 @@ function normaliseScenario(file: ParsedScenarioFile): ScenarioResult {
         message: `"${raw.budget}" is not a leaf: jobs are charged to leaves only`,
       });
     }
-    const cluster = clusters.get(raw.cluster);
-    if (!cluster) {
+    const cluster = raw.cluster === undefined ? undefined : clusters.get(raw.cluster);
+    if (raw.cluster === undefined) {
+      // Missing or of the wrong type: its shape problem is listed.
+    } else if (!cluster) {
       if (!file.failedClusterNames.has(raw.cluster))
         issues.push({ path: `${at}.cluster`, message: `no cluster "${raw.cluster}"` });
-    } else if (raw.gpus > cluster.nodes * cluster.gpusPerNode) {
+    } else if (raw.gpus !== undefined && raw.gpus > cluster.nodes * cluster.gpusPerNode) {
       const total = cluster.nodes * cluster.gpusPerNode;
       issues.push({
         path: `${at}.gpus`,
@@ -228,36 +262,43 @@ function normaliseScenario(file: ParsedScenarioFile): ScenarioResult {
     }
     const workSec = duration(raw.work, `${at}.work`, 1);
     if (workSec <= 0) issues.push({ path: `${at}.work`, message: "must be above 0" });
+    const submitSec = duration(raw.submit, `${at}.submit`, 0);
+    if (!element.isValid) return;
+    const job = element.value;
     jobs.push({
-      id: raw.id,
-      ...(raw.name === undefined ? {} : { name: raw.name }),
-      budgetId: raw.budget,
-      cluster: raw.cluster,
-      userId: raw.user,
-      submitSec: duration(raw.submit, `${at}.submit`, 0),
-      gpus: raw.gpus,
+      id: job.id,
+      ...(job.name === undefined ? {} : { name: job.name }),
+      budgetId: job.budget,
+      cluster: job.cluster,
+      userId: job.user,
+      submitSec,
+      gpus: job.gpus,
       workSec,
       minRuntimeSec,
-      isResumable: raw.resumable,
-      priority: raw.priority,
-      jobClass: raw.class ?? classifyJob(minRuntimeSec, raw.gpus),
-      baselinePriority: raw.baseline?.priority ?? raw.priority,
-      isBaselinePreemptible: raw.baseline?.preemptible ?? true,
+      isResumable: job.resumable,
+      priority: job.priority,
+      jobClass: job.class ?? classifyJob(minRuntimeSec, job.gpus),
+      baselinePriority: job.baseline?.priority ?? job.priority,
+      isBaselinePreemptible: job.baseline?.preemptible ?? true,
     });
   });
-  const nodeEvents = file.nodeEvents.flatMap((raw, i) => {
-    if (!raw) return [];
-    const cluster = clusters.get(raw.cluster);
-    if (!cluster)
+  const nodeEvents = file.nodeEvents.flatMap((element, i) => {
+    const raw: Partial<ParsedNodeEvent> = element.isValid ? element.value : element.fields;
+    const cluster = raw.cluster === undefined ? undefined : clusters.get(raw.cluster);
+    if (raw.cluster === undefined) {
+      // Missing or of the wrong type: its shape problem is listed.
+    } else if (!cluster) {
       issues.push({ path: `nodeEvents[${i}].cluster`, message: `no cluster "${raw.cluster}"` });
-    else if (raw.node >= cluster.nodes) {
+    } else if (raw.node !== undefined && raw.node >= cluster.nodes) {
       issues.push({
         path: `nodeEvents[${i}].node`,
         message: `node ${raw.node} does not exist (cluster "${raw.cluster}" has nodes 0-${cluster.nodes - 1})`,
       });
     }
     const atSec = duration(raw.at, `nodeEvents[${i}].at`, 0);
-    return [{ atSec, cluster: raw.cluster, node: raw.node, state: raw.state }];
+    if (!element.isValid) return [];
+    const { cluster: name, node, state } = element.value;
+    return [{ atSec, cluster: name, node, state }];
   });
   const caps = file.baseline?.nonPreemptibleGpuCap ?? {};
   for (const team of Object.keys(caps)) {
