@@ -3,13 +3,10 @@
 import { useRouter } from "next/navigation";
 import { useId, useState, type FormEvent, type InputHTMLAttributes } from "react";
 import type { FieldIssue } from "@/lib/errors";
-import {
-  DEFAULT_SEED,
-  LAB_DEFAULT_DAYS,
-  PHILLY_DEFAULT_GPUS,
-} from "@/lib/simulations/scenario-options";
+import { DEFAULT_SEED, PHILLY_DEFAULT_GPUS } from "@/lib/simulations/scenario-options";
+import { MAX_SIMULATION_DAYS } from "@/lib/validation/simulation-limits";
 import { startSimulation } from "@/lib/api-client/simulations";
-import { PHILLY_CITATION } from "./sim-labels";
+import { describeDaysOption, PHILLY_CITATION } from "./sim-labels";
 
 type Source = "lab" | "philly" | "tree" | "upload";
 
@@ -236,12 +233,8 @@ export function NewSimulationForm() {
               label="Days"
               type="number"
               min={1}
-              max={120}
-              hint={
-                source === "philly"
-                  ? "Only the trace's first days. Empty: the whole trace."
-                  : `Length of the generated workload. Empty: ${LAB_DEFAULT_DAYS} days.`
-              }
+              max={MAX_SIMULATION_DAYS}
+              hint={describeDaysOption(source)}
             />
           ) : null}
           {source === "lab" || source === "tree" ? (

@@ -1,4 +1,5 @@
 import { generateLabScenario, WORKLOAD_PROFILES } from "../demo/lab-workload";
+import { MAX_GENERATE_DAYS, MAX_SIMULATION_DAYS } from "../validation/simulation-limits";
 import { parseCommandArgs, parseIntegerFlag, requireString } from "./args";
 import { checkOutput, UsageError, writeOutput, type CliIo } from "./io";
 
@@ -17,7 +18,8 @@ file. Profiles:
 
 Options:
   --profile <name>   lab or lab-whole-node
-  --days <N>         length of the scenario in days, 1 to 366
+  --days <N>         length of the scenario in days, 1 to ${MAX_GENERATE_DAYS} (the browser's
+                     Days field stops at ${MAX_SIMULATION_DAYS}: it runs on the shared server)
   --seed <S>         seed of the random generator, 0 to 4294967295
   --out <file>       write here instead of standard output
   -h, --help         show this help
@@ -50,7 +52,7 @@ export function runGenerateCommand(argv: string[], io: CliIo): number {
     "days",
     requireString("generate", args, "days"),
     1,
-    366,
+    MAX_GENERATE_DAYS,
   );
   const seed = parseIntegerFlag(
     "generate",

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { parseDurationSec } from "../sim";
+import { MAX_SIMULATION_DAYS } from "./simulation-limits";
 import { lineString } from "../text";
 
 /** Where a simulation's scenario comes from. */
@@ -42,7 +43,7 @@ export const simulationOptionsSchema = z.strictObject({
     .number("The days are a whole number.")
     .int("The days are a whole number.")
     .min(1, "A simulation runs at least 1 day.")
-    .max(120, "A simulation runs at most 120 days.")
+    .max(MAX_SIMULATION_DAYS, `A simulation runs at most ${MAX_SIMULATION_DAYS} days.`)
     .optional(),
   seed: z
     .number("The seed is a whole number.")
