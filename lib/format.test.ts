@@ -8,6 +8,7 @@ import {
   formatNumber,
   formatPercent,
   formatShare,
+  formatFulfilment,
   formatSimMoment,
   formatWait,
   formatGpuHoursNumber,
@@ -97,6 +98,19 @@ describe("numbers, shares and waits", () => {
     expect(formatShare(0.0364)).toBe("3.6%");
     expect(formatShare(null)).toBe("–");
     expect(formatShare(null, "-")).toBe("-");
+  });
+
+  it("never writes a fulfilment below 1 as 100.0%, and exactly 1 as 100.0%", () => {
+    expect(formatFulfilment(0.9996)).toBe("99.9%");
+    expect(formatFulfilment(0.9995)).toBe("99.9%");
+    expect(formatFulfilment(0.99949)).toBe("99.9%");
+    expect(formatFulfilment(0.9999999)).toBe("99.9%");
+    expect(formatFulfilment(1)).toBe("100.0%");
+    expect(formatFulfilment(0.973)).toBe("97.3%");
+    expect(formatFulfilment(0.57)).toBe("57.0%");
+    expect(formatFulfilment(0)).toBe("0.0%");
+    expect(formatFulfilment(null)).toBe("–");
+    expect(formatFulfilment(null, "-")).toBe("-");
   });
 
   it("writes progress in whole percent", () => {

@@ -54,6 +54,20 @@ export function formatShare(fraction: number | null, missing = "–"): string {
   return fraction === null ? missing : `${(fraction * 100).toFixed(1)}%`;
 }
 
+/**
+ * A fulfilment (docs/fulfilment.md) as {@link formatShare} shows it, except that one below 1
+ * never reads "100.0%": a lab at 0.9996 beside budgets at 97.3% would read as every budget
+ * having received all its due. Exactly 1 is "100.0%". Used by the CLI and the browser alike.
+ *
+ * @example formatFulfilment(0.9996) // "99.9%"
+ * @example formatFulfilment(1) // "100.0%"
+ * @example formatFulfilment(null) // "–"
+ */
+export function formatFulfilment(fraction: number | null, missing = "–"): string {
+  const text = formatShare(fraction, missing);
+  return fraction !== null && fraction < 1 && text === "100.0%" ? "99.9%" : text;
+}
+
 /** Progress or a usage ratio in whole percent: 0.426 -> "43%". */
 export function formatWholePercent(fraction: number): string {
   return `${Math.round(fraction * 100)}%`;

@@ -1,5 +1,5 @@
 import type { SimulationSummary } from "@/lib/simulations/summary";
-import { formatGpuHoursNumber, formatInteger, formatShare } from "@/lib/format";
+import { formatFulfilment, formatGpuHoursNumber, formatInteger, formatShare } from "@/lib/format";
 import { ScrollRegion } from "@/components/layout/scroll-region";
 
 /** Per budget: share, entitled and received GPU-hours, fulfilment and preemptions, both runs. */
@@ -58,7 +58,7 @@ export function BudgetTable({ summary }: { summary: SimulationSummary }) {
                       {formatGpuHoursNumber(row[name]?.receivedGpuHours ?? 0)}
                     </td>,
                     <td key={`${name}-f`} className="num">
-                      {formatShare(row[name]?.fulfilment ?? null)}
+                      {formatFulfilment(row[name]?.fulfilment ?? null)}
                     </td>,
                   ])}
                   {names.map((name) => (

@@ -50,6 +50,17 @@ describe("listResultRows", () => {
     expect(show("Hour by hour")).toEqual(["60.0%", "91.0%"]);
   });
 
+  it("never shows a fulfilment below 1 as 100.0%; exactly 1 is 100.0%", () => {
+    const nearlyAll = {
+      ...summary,
+      schedulers: { allocation: scheduler("allocation", 0.9996, 0.9) },
+    };
+    expect(show("Fulfilment", nearlyAll)).toEqual(["99.9%"]);
+    const all = { ...summary, schedulers: { allocation: scheduler("allocation", 1, 0.9996) } };
+    expect(show("Fulfilment", all)).toEqual(["100.0%"]);
+    expect(show("Hour by hour", all)).toEqual(["99.9%"]);
+  });
+
   it("shows a dash for a summary stored before the hour-by-hour field existed", () => {
     const { hourlyFulfilment: _dropped, ...old } = scheduler("allocation", 0.95, null);
     const stored = { ...summary, schedulers: { allocation: old as SchedulerSummary } };

@@ -1,6 +1,6 @@
 // The measures of a simulation's results table, apart from its markup so they can be tested.
 import type { SchedulerSummary, SimulationSummary } from "@/lib/simulations/summary";
-import { formatInteger, formatShare, formatWait } from "@/lib/format";
+import { formatFulfilment, formatInteger, formatShare, formatWait } from "@/lib/format";
 
 /** One measure of the results table. */
 export type ResultRow = {
@@ -28,7 +28,7 @@ export function listResultRows(summary: SimulationSummary): ResultRow[] {
     {
       label: "Fulfilment",
       hint: "received / entitled, capped by demand",
-      value: (s) => formatShare(s.fulfilment),
+      value: (s) => formatFulfilment(s.fulfilment),
       better: "higher",
       raw: (s) => s.fulfilment ?? NaN,
     },
@@ -37,7 +37,7 @@ export function listResultRows(summary: SimulationSummary): ResultRow[] {
       // (docs/fulfilment.md). Summaries stored before the field existed have none.
       label: "Hour by hour",
       hint: "the same, hour by hour: no hour makes up for another",
-      value: (s) => formatShare(s.hourlyFulfilment ?? null),
+      value: (s) => formatFulfilment(s.hourlyFulfilment ?? null),
       better: "higher",
       raw: (s) => s.hourlyFulfilment ?? NaN,
     },

@@ -6,6 +6,7 @@ import type { SimulationListItem } from "@/lib/simulations/store/simulations";
 import { describeOptions } from "@/lib/simulations/scenario-options";
 import {
   formatDateTime,
+  formatFulfilment,
   formatInteger,
   formatShare,
   formatWait,
@@ -90,7 +91,7 @@ export function SimulationList() {
                 <Pair item={item} pick={(h) => formatShare(h.utilisation)} />
               </td>
               <td className="num">
-                <Pair item={item} pick={(h) => formatShare(h.fulfilment)} />
+                <Pair item={item} pick={(h) => formatFulfilment(h.fulfilment)} />
               </td>
               <td className="num">
                 <Pair

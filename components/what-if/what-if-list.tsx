@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
-import { formatDateTime, formatShare, formatWholePercent } from "@/lib/format";
+import { formatDateTime, formatFulfilment, formatWholePercent } from "@/lib/format";
 import { whatIfListQuery } from "@/lib/queries/what-ifs";
 import { whatIfHref } from "./what-if-href";
 
@@ -44,7 +44,7 @@ export function WhatIfList({ nodeId, draftId }: { nodeId: string; draftId: strin
               </td>
               <td className="num">
                 {total
-                  ? `${before ? formatShare(before.fulfilment) : "–"} → ${formatShare(total.draft.fulfilment)}`
+                  ? `${before ? formatFulfilment(before.fulfilment) : "–"} → ${formatFulfilment(total.draft.fulfilment)}`
                   : "–"}
               </td>
             </tr>

@@ -3,7 +3,13 @@
 import { useQuery } from "@tanstack/react-query";
 import { Fragment } from "react";
 import { ProgressCard } from "@/components/simulations/progress-card";
-import { formatGpuHoursNumber, formatInteger, formatShare, formatWait } from "@/lib/format";
+import {
+  formatFulfilment,
+  formatGpuHoursNumber,
+  formatInteger,
+  formatShare,
+  formatWait,
+} from "@/lib/format";
 import type { Figures, WhatIfRow } from "@/lib/simulations/what-if/compare";
 import type { WhatIfSummary } from "@/lib/simulations/what-if/summary";
 import { WhatIfChart } from "./what-if-chart";
@@ -64,24 +70,29 @@ function WhatIfTables({ summary }: { summary: WhatIfSummary }) {
         </p>
         <ComparisonNote hasHappened={hasHappened} hasControl={control !== null} />
         <p>
-          Branch fulfilment: <strong>{formatShare(total.draft.fulfilment)}</strong> with the draft
+          Branch fulfilment: <strong>{formatFulfilment(total.draft.fulfilment)}</strong> with the
+          draft
           {total.current ? (
             <>
-              , <strong>{formatShare(total.current.fulfilment)}</strong> under the current split
+              , <strong>{formatFulfilment(total.current.fulfilment)}</strong> under the current
+              split
             </>
           ) : null}
-          {total.happened ? <> ({formatShare(total.happened.fulfilment)} as it happened)</> : null}.{" "}
+          {total.happened ? (
+            <> ({formatFulfilment(total.happened.fulfilment)} as it happened)</>
+          ) : null}
+          .{" "}
           {control ? (
             <>
-              All budgets replayed: fulfilment {formatShare(control.fulfilment)} →{" "}
-              {formatShare(summary.draft.fulfilment)}, preemptions{" "}
+              All budgets replayed: fulfilment {formatFulfilment(control.fulfilment)} →{" "}
+              {formatFulfilment(summary.draft.fulfilment)}, preemptions{" "}
               {formatInteger(control.preemptions)} → {formatInteger(summary.draft.preemptions)}.
             </>
           ) : (
             <>
               All budgets replayed with the draft: fulfilment{" "}
-              {formatShare(summary.draft.fulfilment)}, {formatInteger(summary.draft.preemptions)}{" "}
-              preemptions.
+              {formatFulfilment(summary.draft.fulfilment)},{" "}
+              {formatInteger(summary.draft.preemptions)} preemptions.
             </>
           )}
         </p>
@@ -215,7 +226,7 @@ function FigureRow({
       <td className="num">{figures ? formatGpuHoursNumber(figures.entitledGpuHours) : "–"}</td>
       <td className="num">{figures ? formatGpuHoursNumber(figures.receivedGpuHours) : "–"}</td>
       <td className="num">{figures ? formatGpuHoursNumber(figures.unallocatedGpuHours) : "–"}</td>
-      <td className="num">{figures ? formatShare(figures.fulfilment) : "–"}</td>
+      <td className="num">{figures ? formatFulfilment(figures.fulfilment) : "–"}</td>
       {classes.map((jobClass) => {
         const wait = figures?.waits[jobClass];
         return (

@@ -13,7 +13,7 @@ import { checkOutput, UsageError, writeOutput, type CliIo } from "./io";
 import { loadScenario } from "./scenario-file";
 import { chooseThreadCount, MAX_THREADS, simulateSchedulers } from "./simulate-schedulers";
 import { formatTable } from "./table";
-import { formatNumber, formatShare } from "../format";
+import { formatFulfilment, formatNumber, formatShare } from "../format";
 
 /** `allot simulate --help`. */
 export const SIMULATE_HELP = `Usage: allot simulate <scenario.json> [options]
@@ -72,8 +72,8 @@ function summarise(reports: SimulationReport[], scenario: Scenario): string {
       report.scheduler,
       formatShare(report.utilisation, "-"),
       formatShare(report.unallocatedShare, "-"),
-      formatShare(report.fulfilment, "-"),
-      formatShare(report.hourlyFulfilment, "-"),
+      formatFulfilment(report.fulfilment, "-"),
+      formatFulfilment(report.hourlyFulfilment, "-"),
       formatNumber(report.preemptions),
       formatNumber(report.automatedDrains),
       formatNumber(report.jobs.length),
