@@ -223,6 +223,24 @@ describe("allot slurm sync-accounts on the demo lab", () => {
     }
   });
 
+  it("keeps a member from releasing a held job, with a reason rather than 'Unspecified error'", async () => {
+    const job = await sbatch("language.lm-eval");
+    expect(job).toMatchObject({ ok: true });
+    const asMember = (args: string[]) =>
+      run("runuser", ["-u", "nobody", "--", "scontrol", ...args]).then(
+        () => "",
+        (error: { stderr?: string }) => String(error.stderr),
+      );
+    // SLURM 22.05 discards log_user from slurm_job_modify, so the error code is what users see.
+    expect(await asMember(["release", job.jobId!])).toMatch(/Access\/permission denied/);
+    expect(await asMember(["update", `JobId=${job.jobId}`, "Priority=100"])).toMatch(
+      /Access\/permission denied/,
+    );
+    const state = await run("squeue", ["-h", "-j", job.jobId!, "-o", "%T %r"]);
+    expect(state.stdout.trim()).toBe("PENDING JobHeldUser");
+    await run("scancel", [job.jobId!]);
+  });
+
   it("prints the commands with --dry-run and changes nothing", async () => {
     const leaf = await leafOf(["science", "climate"]);
     await db.budgetNode.update({ where: { id: leaf.id }, data: { weight: 7 } });

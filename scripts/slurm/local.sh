@@ -185,7 +185,11 @@ function slurm_job_submit(job_desc, part_list, submit_uid)
 end
 function slurm_job_modify(job_desc, job_rec, part_list, modify_uid)
    if modify_uid ~= 0 and job_desc.priority ~= nil and job_desc.priority ~= slurm.NO_VAL then
-      return slurm.ERROR            -- only root may release / reprioritise
+      -- only root (the bridge) may release / reprioritise. SLURM 23.02+ shows the user this
+      -- line; 22.05 only logs it, and the user sees "Access/permission denied" (not slurm.ERROR's
+      -- "Unspecified error")
+      slurm.log_user("Allot holds this job until its turn: only the Allot bridge may release it or change its priority. Its Comment (scontrol show job) says why it waits.")
+      return slurm.ESLURM_ACCESS_DENIED or slurm.ERROR
    end
    return slurm.SUCCESS
 end
