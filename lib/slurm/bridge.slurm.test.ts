@@ -219,6 +219,7 @@ describe("the SLURM bridge", () => {
       LANGUAGE,
       "--gres=gpu:1",
       "--time-min=600",
+      "--comment=allot:priority=high",
       "--wrap",
       "sleep 1",
     );
@@ -227,7 +228,8 @@ describe("the SLURM bridge", () => {
       [tooBig, /Allot: not queued: It asks for 40 GPUs; slurm-ci has 32/],
       [
         tooLong,
-        /Allot: not queued: Its minimum runtime \(--time-min\) of 10 h is above slurm-ci's maximum of 8 h/,
+        // The researcher's tag stays in front, so the job keeps it when it is offered again.
+        /^allot:priority=high Allot: not queued: Its minimum runtime \(--time-min\) of 10 h is above slurm-ci's maximum of 8 h/,
       ],
     ];
     for (const [id, reason] of reasons) {
@@ -240,7 +242,7 @@ describe("the SLURM bridge", () => {
     }
     const table = await run("squeue", ["-o", "%.10i %.9T %k"]);
     for (const [id] of reasons)
-      expect(table).toMatch(new RegExp(`\\b${id} +PENDING Allot: not queued`));
+      expect(table).toMatch(new RegExp(`\\b${id} +PENDING (allot:\\S+ )*Allot: not queued`));
     await run("scancel", [orphan, tooBig, tooLong]);
   }, 60_000);
 

@@ -5,8 +5,8 @@
 import type { EventResult, Plan } from "../data/executor";
 import type { ExecutorEvent } from "../validation/executor";
 import type { AllotClient } from "./allot-client";
+import { commentText, minRuntimeOf, priorityOf } from "./job-comment";
 import {
-  commentText,
   createBridgeMemory,
   jobIdsInPlan,
   reconcile,
@@ -120,23 +120,6 @@ async function readEnded(slurm: SlurmRunner, jobs: SlurmJob[], plan: Plan) {
   return parseSacct(output);
 }
 
-/** Allot's priority within the team: `--nice` below 0 is high, above 0 low; a comment tag wins. */
-export function priorityOf(job: SlurmJob): "low" | "normal" | "high" {
-  const tag = /allot:priority=(low|normal|high)/i.exec(job.comment)?.[1]?.toLowerCase();
-  if (tag === "low" || tag === "normal" || tag === "high") return tag;
-  return job.nice < 0 ? "high" : job.nice > 0 ? "low" : "normal";
-}
-
-/**
- * The scheduling contract: `--time-min`, or 0 (free, unprotected, uncharged) for a job whose
- * comment says `allot:free` (SLURM cannot tell `--time-min=0` from none), else null for the
- * cluster's default.
- */
-export function minRuntimeOf(job: SlurmJob): number | null {
-  if (/\ballot:free\b/i.test(job.comment)) return 0;
-  return job.minRuntimeSec;
-}
-
 /** What the bridge refuses before asking Allot: requests Allot's placement cannot honour. */
 export function localRefusal(job: SlurmJob, nodeGpus: number): string | null {
   if (job.gpus === 0) {
@@ -169,7 +152,7 @@ async function mirrorSubmissions(
   const refuse = (job: SlurmJob, reason: string) => {
     bridge.refused.set(job.id, { reason, atMs: nowMs });
     bridge.options.log(`refused job ${job.id} (${job.user}, account ${job.account}): ${reason}`);
-    const text = commentText(`not queued: ${reason}`);
+    const text = commentText(`not queued: ${reason}`, job.comment);
     if (job.comment !== text) steps.push({ kind: "comment", jobId: job.id, text });
     if (job.priority > 0) steps.push({ kind: "hold", jobId: job.id, why: "refused by Allot" });
   };

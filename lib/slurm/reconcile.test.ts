@@ -372,6 +372,32 @@ describe("keeping jobs in Allot's hands", () => {
       ).steps,
     ).toEqual([]);
   });
+  it("keeps the researcher's allot: tags in front of the comments it writes", () => {
+    const waiting = plan({
+      waiting: [{ jobId: "job-9", externalId: "9", queuePosition: 0, sentence: "Waits." }],
+    });
+    const tagged = slurmJob("9", { comment: "allot:priority=high Allot: not queued: too long." });
+    expect(reconcile(input([tagged], waiting), createBridgeMemory()).steps).toEqual([
+      {
+        kind: "comment",
+        jobId: "9",
+        text: "allot:priority=high Allot: #1 in Allot's queue. Waits.",
+      },
+    ]);
+    const starting = plan({ starts: [start("9", [1])] });
+    expect(
+      reconcile(input([slurmJob("9", { comment: "allot:free" })], starting), createBridgeMemory())
+        .steps,
+    ).toEqual([
+      {
+        kind: "release",
+        jobId: "9",
+        runId: "run-9",
+        hosts: ["n2"],
+        comment: "allot:free Allot: Started: language ranks first.",
+      },
+    ]);
+  });
 });
 
 describe("node health both ways", () => {

@@ -5,6 +5,7 @@
 // is held again (docs/slurm.md, "What the bridge does").
 import type { Plan, PlanNode } from "../data/executor";
 import type { ExecutorEvent } from "../validation/executor";
+import { commentText } from "./job-comment";
 import { TERMINAL_STATES, type SacctRecord, type SlurmJob, type SlurmNode } from "./slurm-read";
 
 /** A start SLURM has not shown on the decided nodes within this time is undone. */
@@ -13,8 +14,6 @@ export const START_TIMEOUT_MS = 30_000;
 export const COMMENT_EVERY_MS = 30_000;
 /** At most this many comments are rewritten per round (each is one scontrol call). */
 export const COMMENTS_PER_ROUND = 100;
-/** SLURM comments are kept short enough for squeue's column. */
-export const COMMENT_MAX_CHARS = 250;
 
 type Health = "healthy" | "draining" | "down";
 
@@ -223,7 +222,7 @@ function startRun(
     jobId: id,
     runId,
     hosts: wanted,
-    comment: commentText(start.sentence),
+    comment: commentText(start.sentence, job!.comment),
   });
 }
 
@@ -356,6 +355,7 @@ function writeComments(
     if (!wait || job.state !== "PENDING" || budget === 0) continue;
     const text = commentText(
       `${wait.queuePosition === null ? "" : `#${wait.queuePosition + 1} in Allot's queue. `}${wait.sentence}`,
+      job.comment,
     );
     const lastMs = memory.commentedAtMs.get(job.id);
     if (text === job.comment || (lastMs !== undefined && input.nowMs - lastMs < COMMENT_EVERY_MS))
@@ -364,12 +364,6 @@ function writeComments(
     out.steps.push({ kind: "comment", jobId: job.id, text });
     budget -= 1;
   }
-}
-
-/** "Allot: <sentence>", one line, short enough for squeue's comment column. */
-export function commentText(sentence: string): string {
-  const line = `Allot: ${sentence}`.replace(/\s+/g, " ").trim();
-  return line.length <= COMMENT_MAX_CHARS ? line : `${line.slice(0, COMMENT_MAX_CHARS - 1)}…`;
 }
 
 /** SLURM's view of a node's health: DOWN -> down; DRAIN -> draining; else healthy. */
