@@ -2,7 +2,7 @@
 // grouping; the UI's language is English; times in UTC). The engine keeps its own sentence
 // formats (lib/engine/format-time.ts), and the simulator its scenario durations. Also the
 // month names. Node lists are the engine's (one writer for its sentences, the pages and the CLI).
-export { formatNodeList } from "./engine/node-list";
+export { formatHostList, formatNodeList } from "./engine/node-list";
 
 /**
  * A number with thousands separators and fixed decimals, the same on every machine.

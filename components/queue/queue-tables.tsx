@@ -2,6 +2,7 @@ import Link from "next/link";
 import "./queue.css";
 import type { QueuedJob, RunningRun } from "@/lib/data/queue";
 import {
+  formatHostList,
   formatInteger,
   formatNodeList,
   formatPercent,
@@ -160,7 +161,7 @@ export function RunningTable({
                 <td>{run.budgetPath}</td>
                 <td className="num">{run.rank ?? "–"}</td>
                 <td className="num">{formatInteger(run.gpus)}</td>
-                <td>{formatNodeList(run.nodes)}</td>
+                <td>{run.hosts ? formatHostList(run.hosts) : formatNodeList(run.nodes)}</td>
                 <td>
                   <span className={`pill ${run.isAllocated ? "pill-allocated" : ""}`}>
                     {run.isAllocated ? "allocated" : "unallocated"}

@@ -52,6 +52,8 @@ export const runningRunAnswer = z.looseObject({
   rank: int.nullable(),
   gpus: int,
   nodes: z.array(int),
+  /** SLURM's names for `nodes`; null (or absent, from an older server) on a demo cluster. */
+  hosts: z.array(z.string()).nullish(),
   isAllocated: z.boolean(),
   startedSec: z.number(),
   protectedUntilSec: z.number(),
@@ -114,6 +116,7 @@ export const jobAnswer = z.looseObject({
   runs: z.array(
     z.looseObject({
       nodes: z.array(int),
+      hosts: z.array(z.string()).nullish(),
       startSec: z.number(),
       endSec: z.number().nullable(),
       protectedUntilSec: z.number(),

@@ -124,6 +124,38 @@ describe("why", () => {
   });
 });
 
+describe("a SLURM cluster's runs", () => {
+  it("squeue and why name the nodes as SLURM's squeue does, not by Allot's numbers", () => {
+    const onSlurm = {
+      ...QUEUE,
+      running: [{ ...QUEUE.running[0]!, nodes: [0, 1], hosts: ["n1", "n2"] }],
+      pending: [],
+    };
+    const line = formatSqueue([onSlurm], { isOwn: false, isStartView: false }).split("\n").at(-2);
+    expect(line).toMatch(/ nodes n\[1-2\]; protected /);
+    const running = {
+      ...WAITING_JOB,
+      state: "running",
+      queuePosition: null,
+      waitSentence: null,
+      runs: [
+        {
+          nodes: [0, 1],
+          hosts: ["n1", "n2"],
+          startSec: NOW_SEC - 60,
+          endSec: null,
+          protectedUntilSec: NOW_SEC + 3540,
+          endReason: null,
+        },
+      ],
+      decisions: [],
+    };
+    expect(formatWhy(running).split("\n")[2]).toMatch(
+      /^State: running since 05:19 UTC on nodes n\[1-2\], /,
+    );
+  });
+});
+
 describe("budgets' table", () => {
   it("prints weights, fractions, shares, weekly GPU-hours per cluster and leads", () => {
     const node = (

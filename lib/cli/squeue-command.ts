@@ -1,4 +1,5 @@
-import { formatNodeList, formatNumber, formatSpan, liveTimeFormatter } from "../format";
+import { formatNumber, formatSpan, liveTimeFormatter } from "../format";
+import { formatRunNodes } from "./run-nodes";
 import {
   clusterQueueAnswer,
   meAnswer,
@@ -85,7 +86,7 @@ export function formatSqueue(
           "-",
           formatSpan(queue.nowSec - run.startedSec),
           clock(run.startedSec),
-          `nodes ${formatNodeList(run.nodes, ",")}; ${protectionOf(run, queue.nowSec)}`,
+          `${formatRunNodes(run)}; ${protectionOf(run, queue.nowSec)}`,
         ]);
       }
     }

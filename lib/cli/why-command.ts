@@ -1,4 +1,5 @@
-import { formatNodeList, formatPercent, formatSpan, liveTimeFormatter } from "../format";
+import { formatPercent, formatSpan, liveTimeFormatter } from "../format";
+import { formatRunNodes } from "./run-nodes";
 import { jobEnvelopeAnswer, type JobAnswer } from "./api-answers";
 import type { LiveDeps } from "./api-config";
 import { expectPositionals, parseCommandArgs } from "./args";
@@ -36,7 +37,7 @@ function stateLine(job: JobAnswer, clock: (sec: number) => string): string {
       protectedSec > 0
         ? `protected until ${clock(run.protectedUntilSec)} (${formatSpan(protectedSec)} more)`
         : "no longer protected";
-    return `State: running since ${clock(run.startSec)} on nodes ${formatNodeList(run.nodes, ",")}, ${protection}${rank}${usage}`;
+    return `State: running since ${clock(run.startSec)} on ${formatRunNodes(run)}, ${protection}${rank}${usage}`;
   }
   return `State: ${job.state}${job.endedSec === null ? "" : ` at ${clock(job.endedSec)}`}`;
 }

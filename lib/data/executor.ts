@@ -5,7 +5,7 @@ import { getDb } from "./db/app-db";
 import { AppError } from "../errors";
 import type { NodeSlice } from "../engine";
 import type { Prisma } from "../generated/prisma/client";
-import { explainLive } from "../sentences/live";
+import { explainLive, nodeNamerOf } from "../sentences/live";
 import { getLogger } from "../log/logger";
 import { getMetrics } from "../metrics/registry";
 import type { ExecutorEvent, ExecutorKind } from "../validation/executor";
@@ -369,6 +369,8 @@ export async function getPlan(
   assertDrivenBy({ name: clusterName, executor: cluster.executor }, options.callerKind);
   const now = await getNow(db);
   const nowSec = toSec(now);
+  // Sentences name nodes as SLURM does: they go into the jobs' SLURM comments.
+  const nodeName = nodeNamerOf(cluster.nodes);
   const mirrored = { externalId: { not: null } } as const;
   const [starts, stops, running, waiting, cancelled] = await Promise.all([
     db.run.findMany({
@@ -442,7 +444,7 @@ export async function getPlan(
         protectedUntil: run.protectedUntil.toISOString(),
         remainingWorkSec: run.job.remainingWorkSec,
         reason,
-        sentence: explainLive(reason, nowSec),
+        sentence: explainLive(reason, nowSec, nodeName),
       };
     }),
     preemptions: stops.map((run) => {
@@ -455,7 +457,9 @@ export async function getPlan(
         placement: run.placement as NodeSlice[],
         endReason: run.endReason ?? "preempted",
         reason,
-        sentence: reason ? explainLive(reason, nowSec) : "Cancelled by its owner or an admin.",
+        sentence: reason
+          ? explainLive(reason, nowSec, nodeName)
+          : "Cancelled by its owner or an admin.",
       };
     }),
     running: running.map((run) => ({
@@ -469,7 +473,9 @@ export async function getPlan(
       jobId: job.id,
       externalId: job.externalId!,
       queuePosition: job.queuePosition,
-      sentence: job.waitReason ? explainLive(job.waitReason, nowSec) : "Waiting for the next pass.",
+      sentence: job.waitReason
+        ? explainLive(job.waitReason, nowSec, nodeName)
+        : "Waiting for the next pass.",
     })),
     cancelled: cancelled.map((job) => ({ jobId: job.id, externalId: job.externalId! })),
   };

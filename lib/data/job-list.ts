@@ -5,7 +5,7 @@ import "server-only";
 import { getDb } from "./db/app-db";
 import { AppError, type FieldIssue } from "../errors";
 import type { Prisma } from "../generated/prisma/client";
-import { estimateLiveStart, summarizeLive } from "../sentences/live";
+import { estimateLiveStart, nodeNamerOf, summarizeLive } from "../sentences/live";
 import type { JobListQuery } from "../validation/job-list";
 import type { SessionUser } from "./users";
 import { getNow } from "./db/clock";
@@ -207,7 +207,9 @@ export async function listJobs(user: SessionUser, query: JobListQuery): Promise<
         user: { select: { id: true, name: true } },
       },
     }),
-    db.cluster.findMany({ select: { name: true, ranking: true } }),
+    db.cluster.findMany({
+      select: { name: true, ranking: true, nodes: { select: { index: true, hostname: true } } },
+    }),
     getNow(db),
   ]);
   const pageCount = Math.max(1, Math.ceil(total / query.perPage));
@@ -220,7 +222,8 @@ export async function listJobs(user: SessionUser, query: JobListQuery): Promise<
     clusters.map((cluster) => {
       const ranking = readRanking(cluster.ranking);
       const rankOf = ranking.filter((row) => row.isLeaf && row.rank !== null).length;
-      return [cluster.name, { byId: new Map(ranking.map((row) => [row.id, row])), rankOf }];
+      const byId = new Map(ranking.map((row) => [row.id, row]));
+      return [cluster.name, { byId, rankOf, nodeName: nodeNamerOf(cluster.nodes) }];
     }),
   );
   const pathOf = (budgetId: string): string => {
@@ -251,11 +254,12 @@ export async function listJobs(user: SessionUser, query: JobListQuery): Promise<
         waitSummary: waitReason
           ? summarizeLive(waitReason, nowSec, {
               rankedBudgets: ranking?.rankOf,
+              nodeName: ranking?.nodeName,
               ...(job.queuePosition !== null ? { jobsAhead: job.queuePosition - 1 } : {}),
             })
           : null,
         ...(isPending
-          ? estimateLiveStart(waitReason, nowSec)
+          ? estimateLiveStart(waitReason, nowSec, ranking?.nodeName)
           : { expectedStartAt: null, startNote: null }),
       };
     }),

@@ -4,7 +4,13 @@ import "server-only";
 import { getDb } from "./db/app-db";
 import { AppError } from "../errors";
 import { describePlacement, type NodeSlice } from "../engine";
-import { estimateLiveStart, explainLive, summarizeLive } from "../sentences/live";
+import {
+  estimateLiveStart,
+  explainLive,
+  hostsOf,
+  nodeNamerOf,
+  summarizeLive,
+} from "../sentences/live";
 import { getNow } from "./db/clock";
 import { readRanking, type RankingRow } from "./tick/ranking";
 import { toSec } from "./tick/load-state";
@@ -13,6 +19,8 @@ export type RunView = {
   id: string;
   gpus: number;
   nodes: number[];
+  /** The executor's names for `nodes` (SLURM's NodeName, same order); null on a demo cluster. */
+  hosts: string[] | null;
   isAllocated: boolean;
   startSec: number;
   endSec: number | null;
@@ -97,7 +105,13 @@ export async function getJobView(jobId: string): Promise<JobView> {
   const job = await db.job.findUnique({
     where: { id: jobId },
     include: {
-      cluster: { select: { name: true, ranking: true, nodes: { select: { gpus: true } } } },
+      cluster: {
+        select: {
+          name: true,
+          ranking: true,
+          nodes: { select: { index: true, hostname: true, gpus: true } },
+        },
+      },
       user: { select: { id: true, name: true } },
       cancelledBy: { select: { name: true } },
       runs: { orderBy: { startedAt: "asc" } },
@@ -115,6 +129,7 @@ export async function getJobView(jobId: string): Promise<JobView> {
     : { ...budgetRow(ranking, job.budgetId), rank: null };
   const isPending = job.state === "pending";
   const waitReason = isPending ? job.waitReason : null;
+  const nodeName = nodeNamerOf(job.cluster.nodes);
   return {
     id: job.id,
     name: job.name,
@@ -136,18 +151,23 @@ export async function getJobView(jobId: string): Promise<JobView> {
     waitSummary: waitReason
       ? summarizeLive(waitReason, nowSec, {
           rankedBudgets: budget.rankOf,
+          nodeName,
           ...(job.queuePosition !== null ? { jobsAhead: job.queuePosition - 1 } : {}),
         })
       : null,
-    waitSentence: waitReason ? explainLive(waitReason, nowSec) : null,
+    waitSentence: waitReason ? explainLive(waitReason, nowSec, nodeName) : null,
     ...(isPending
-      ? estimateLiveStart(waitReason, nowSec)
+      ? estimateLiveStart(waitReason, nowSec, nodeName)
       : { expectedStartAt: null, startNote: null }),
     nowSec,
     runs: job.runs.map((run) => ({
       id: run.id,
       gpus: run.gpus,
       nodes: (run.placement as NodeSlice[]).map((slice) => slice.node),
+      hosts: hostsOf(
+        (run.placement as NodeSlice[]).map((slice) => slice.node),
+        nodeName,
+      ),
       isAllocated: run.isAllocated,
       startSec: toSec(run.startedAt),
       endSec: run.endedAt ? toSec(run.endedAt) : null,
@@ -163,8 +183,8 @@ export async function getJobView(jobId: string): Promise<JobView> {
         atSec: toSec(decision.at),
         runId: decision.runId,
         rule: reason.rule ?? decision.kind,
-        summary: summarizeLive(reason, nowSec),
-        sentence: explainLive(reason, nowSec),
+        summary: summarizeLive(reason, nowSec, { nodeName }),
+        sentence: explainLive(reason, nowSec, nodeName),
         preemptorJobId: reason.preemptor?.jobId ?? null,
         reason,
       };

@@ -149,7 +149,12 @@ describe("job.submitted", () => {
     expect(again.results[0]).toMatchObject({ outcome: "ignored", jobId });
 
     const plan = await getPlan(CLUSTER);
-    expect(plan.starts.find((start) => start.jobId === jobId)?.externalId).toBe(event.externalId);
+    const start = plan.starts.find((entry) => entry.jobId === jobId);
+    expect(start?.externalId).toBe(event.externalId);
+    // The sentence goes into the SLURM comment: it names the node as squeue does, not "node 0".
+    expect(start?.sentence).toMatch(/^Started at \S+ UTC on node n[12] with 8 GPUs/);
+    const run = (await getJobView(jobId)).runs[0]!;
+    expect(run.hosts).toEqual([run.nodes[0] === 0 ? "n1" : "n2"]);
   });
 
   it("refuses what cannot run with a reason for the user, and judges a retry again", async () => {

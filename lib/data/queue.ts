@@ -4,7 +4,13 @@ import "server-only";
 import { getDb } from "./db/app-db";
 import { AppError } from "../errors";
 import { splitGpus, type GpuSplit, type NodeSlice } from "../engine";
-import { estimateLiveStart, explainLive, summarizeLive } from "../sentences/live";
+import {
+  estimateLiveStart,
+  explainLive,
+  hostsOf,
+  nodeNamerOf,
+  summarizeLive,
+} from "../sentences/live";
 import { getNow } from "./db/clock";
 import { toSec } from "./tick/load-state";
 import { orderRankingLikeFairTree, readRanking, type RankingRow } from "./tick/ranking";
@@ -150,6 +156,8 @@ export type RunningRun = {
   rank: number | null;
   gpus: number;
   nodes: number[];
+  /** The executor's names for `nodes` (SLURM's NodeName, same order); null on a demo cluster. */
+  hosts: string[] | null;
   isAllocated: boolean;
   startedSec: number;
   protectedUntilSec: number;
@@ -197,7 +205,12 @@ async function computeClusterQueue(name: string, limit = 300): Promise<ClusterQu
   const db = getDb();
   const cluster = await db.cluster.findUnique({
     where: { name },
-    select: { id: true, ranking: true, lookbackSec: true },
+    select: {
+      id: true,
+      ranking: true,
+      lookbackSec: true,
+      nodes: { select: { index: true, hostname: true } },
+    },
   });
   if (!cluster) throw new AppError("not_found", `No cluster is named "${name}".`);
   const [loads, pendingTotal, pendingRows, runRows, now] = await Promise.all([
@@ -221,6 +234,7 @@ async function computeClusterQueue(name: string, limit = 300): Promise<ClusterQu
   const ranking = readRanking(cluster.ranking);
   const byId = new Map(ranking.map((row) => [row.id, row]));
   const rankedBudgets = ranking.filter((row) => row.isLeaf && row.rank !== null).length;
+  const nodeName = nodeNamerOf(cluster.nodes);
   return {
     cluster: loads.find((load) => load.name === name)!,
     nowSec,
@@ -247,13 +261,14 @@ async function computeClusterQueue(name: string, limit = 300): Promise<ClusterQu
         summary: job.waitReason
           ? summarizeLive(job.waitReason, nowSec, {
               rankedBudgets,
+              nodeName,
               ...(job.queuePosition !== null ? { jobsAhead: job.queuePosition - 1 } : {}),
             })
           : "Not yet considered by the scheduler.",
         sentence: job.waitReason
-          ? explainLive(job.waitReason, nowSec)
+          ? explainLive(job.waitReason, nowSec, nodeName)
           : "Not yet considered by the scheduler.",
-        ...estimateLiveStart(job.waitReason, nowSec),
+        ...estimateLiveStart(job.waitReason, nowSec, nodeName),
       };
     }),
     running: runRows.map((run) => {
@@ -268,6 +283,10 @@ async function computeClusterQueue(name: string, limit = 300): Promise<ClusterQu
         rank: row?.rank ?? null,
         gpus: run.gpus,
         nodes: (run.placement as NodeSlice[]).map((slice) => slice.node),
+        hosts: hostsOf(
+          (run.placement as NodeSlice[]).map((slice) => slice.node),
+          nodeName,
+        ),
         isAllocated: run.isAllocated,
         startedSec: toSec(run.startedAt),
         protectedUntilSec: toSec(run.protectedUntil),

@@ -4,7 +4,7 @@ import type { PreemptReason } from "./reasons";
 
 /** Why a run was preempted. */
 export function explainPreemption(reason: PreemptReason, words: Words): string {
-  const { time, duration, withUsage, isSiblings, compare, outcome } = words;
+  const { time, duration, withUsage, isSiblings, compare, outcome, nodes } = words;
   switch (reason.rule) {
     case "preempt-for-rank": {
       const preempted =
@@ -33,11 +33,11 @@ export function explainPreemption(reason: PreemptReason, words: Words): string {
       );
     case "preempt-drain":
       return (
-        `Preempted at ${time(reason.atSec)}: node ${reason.node} is draining for maintenance and ` +
+        `Preempted at ${time(reason.atSec)}: ${nodes([reason.node])} is draining for maintenance and ` +
         `the run's protected period ended at ${time(reason.protectedUntilSec)}. ` +
         outcome(reason.outcome)
       );
     case "preempt-node-down":
-      return `Ended at ${time(reason.atSec)}: node ${reason.node} went down. ${outcome(reason.outcome)}`;
+      return `Ended at ${time(reason.atSec)}: ${nodes([reason.node])} went down. ${outcome(reason.outcome)}`;
   }
 }

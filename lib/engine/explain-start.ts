@@ -1,7 +1,6 @@
 // Why a job started: the sentence for an allocated or unallocated start, and the end it gets
 // when the job uses GPUs kept for another (backfill, or a short job).
 import { plural, type Words } from "./explain-words";
-import { formatNodes } from "./node-list";
 import type { KeptFor, StartReason } from "./reasons";
 
 /**
@@ -25,7 +24,7 @@ function explainKeptFor(keptFor: KeptFor | null, isShort: boolean, words: Words)
 
 /** Why a job started. */
 export function explainStart(reason: StartReason, words: Words): string {
-  const { time, duration, label, withUsage, above, compare } = words;
+  const { time, duration, label, withUsage, above, compare, nodes } = words;
   switch (reason.rule) {
     case "start-allocated": {
       const preempted =
@@ -35,7 +34,7 @@ export function explainStart(reason: StartReason, words: Words): string {
       const { outranked } = reason;
       const ranks = `ranks ${reason.budget.rank ?? "-"} ` + `(${above(reason.budgetsAbove, "it")})`;
       return (
-        `Started at ${time(reason.atSec)} on ${formatNodes(reason.nodes)} with ` +
+        `Started at ${time(reason.atSec)} on ${nodes(reason.nodes)} with ` +
         `${plural(reason.gpus, "GPU", "GPUs")}${preempted}: ` +
         (outranked
           ? `${compare(reason.budget, outranked.budget, outranked.parting)}; it ${ranks}; `
@@ -55,7 +54,7 @@ export function explainStart(reason: StartReason, words: Words): string {
     }
     case "start-unallocated":
       return (
-        `Started at ${time(reason.atSec)} on ${formatNodes(reason.nodes)} with ` +
+        `Started at ${time(reason.atSec)} on ${nodes(reason.nodes)} with ` +
         `${plural(reason.gpus, "GPU", "GPUs")} as unallocated work ` +
         `(${reason.cause === "zero-share" ? `${label(reason.budget)} has no share` : "minimum runtime 0"}): ` +
         `charged to nobody, never protected, and preempted whenever an allocated job needs its GPUs.`

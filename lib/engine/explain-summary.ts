@@ -1,5 +1,5 @@
-import { describeNeed, describeNodesNeeded } from "./explain-words";
-import { formatNodes } from "./node-list";
+import { capitalise, describeNeed, describeNodesNeeded } from "./explain-words";
+import { formatNodes, type NodeNamer } from "./node-list";
 import { formatOffset, type TimeFormatter } from "./format-time";
 import { isFreeSplitAcrossNodes, type Reason } from "./reasons";
 
@@ -11,6 +11,8 @@ export type SummaryOptions = {
   rankedBudgets?: number;
   /** Jobs ahead of this one in the queue (its place minus one), when known. */
   jobsAhead?: number;
+  /** How a node is named (default its index; SLURM's names give "nodes n[1-2]"). */
+  nodeName?: NodeNamer;
 };
 
 /**
@@ -52,6 +54,7 @@ function count(value: number, one: string, many: string): string {
  */
 export function summarizeReason(reason: Reason, options: SummaryOptions = {}): string {
   const time = options.formatTime ?? formatOffset;
+  const nodes = (indexes: readonly number[]): string => formatNodes(indexes, options.nodeName);
   const rankOf = (rank: number | null): string =>
     rank === null
       ? "its budget has no rank here"
@@ -66,7 +69,7 @@ export function summarizeReason(reason: Reason, options: SummaryOptions = {}): s
       const { reservedNodes, readyAtSec } = reason;
       if (reservedNodes.length > 0 && readyAtSec !== null) {
         return (
-          `Waiting for ${reason.isWholeNodes ? "whole nodes" : "a node"}: ${formatNodes(reservedNodes)} ` +
+          `Waiting for ${reason.isWholeNodes ? "whole nodes" : "a node"}: ${nodes(reservedNodes)} ` +
           `${reservedNodes.length === 1 ? "is" : "are"} being kept for this job and should be free by ` +
           `${time(Math.max(readyAtSec, reason.atSec))}.`
         );
@@ -83,7 +86,7 @@ export function summarizeReason(reason: Reason, options: SummaryOptions = {}): s
     }
     case "wait-reservation":
       return (
-        `Waiting: ${formatNodes(reason.reservedNodes)} ${reason.reservedNodes.length === 1 ? "is" : "are"} ` +
+        `Waiting: ${nodes(reason.reservedNodes)} ${reason.reservedNodes.length === 1 ? "is" : "are"} ` +
         "kept for a job ahead of it" +
         (reason.readyAtSec !== null && reason.readyAtSec > reason.atSec
           ? ` (expected to start by ${time(reason.readyAtSec)})`
@@ -117,10 +120,10 @@ export function summarizeReason(reason: Reason, options: SummaryOptions = {}): s
     case "preempt-unallocated":
       return `Preempted at ${time(reason.atSec)}: it ran as unallocated work and an allocated job needed its GPUs.`;
     case "preempt-drain":
-      return `Preempted at ${time(reason.atSec)}: node ${reason.node} is being emptied for maintenance.`;
+      return `Preempted at ${time(reason.atSec)}: ${nodes([reason.node])} is being emptied for maintenance.`;
     case "preempt-node-down":
-      return `Ended at ${time(reason.atSec)}: node ${reason.node} went down.`;
+      return `Ended at ${time(reason.atSec)}: ${nodes([reason.node])} went down.`;
     case "drain-complete":
-      return `Node ${reason.node} is empty and ready for maintenance since ${time(reason.atSec)}.`;
+      return `${capitalise(nodes([reason.node]))} is empty and ready for maintenance since ${time(reason.atSec)}.`;
   }
 }

@@ -1,12 +1,11 @@
 // Why a job waits or can never start: invalid, larger than the cluster, kept off a reservation,
 // unallocated, or short of GPUs (what holds them, and what the job is owed).
 import { plural, type Words } from "./explain-words";
-import { formatNodes } from "./node-list";
 import { isFreeSplitAcrossNodes, type WaitReason } from "./reasons";
 
 /** Why a job waits, or can never start. */
 export function explainWait(reason: WaitReason, words: Words): string {
-  const { time, label, above, shape, compare } = words;
+  const { time, label, above, shape, compare, nodes } = words;
   switch (reason.rule) {
     case "error-invalid-job":
       return `Cannot start: ${reason.issues.map((issue) => issue.message).join(" ")}`;
@@ -18,7 +17,7 @@ export function explainWait(reason: WaitReason, words: Words): string {
     case "wait-reservation":
       return (
         `Waiting: ${shape(reason.needGpus, reason.isWholeNodes, reason.layout)}; it would fit, but ` +
-        `${formatNodes(reason.reservedNodes)} ${reason.reservedNodes.length === 1 ? "is" : "are"} ` +
+        `${nodes(reason.reservedNodes)} ${reason.reservedNodes.length === 1 ? "is" : "are"} ` +
         `kept for a job of ${label(reason.holder.budget)} that ${reason.parting ? "" : "ranks ahead and "}needs ` +
         `${plural(reason.holder.gpus, "GPU", "GPUs")}` +
         (reason.readyAtSec === null
@@ -58,7 +57,7 @@ function explainWaitForResources(
   reason: Extract<WaitReason, { rule: "wait-resources" }>,
   words: Words,
 ): string {
-  const { time, label, above, shape, compare } = words;
+  const { time, label, above, shape, compare, nodes } = words;
   const parts = [
     shape(reason.needGpus, reason.isWholeNodes, reason.layout),
     `${reason.freeGpus} ${reason.freeGpus === 1 ? "is" : "are"} free` +
@@ -118,7 +117,7 @@ function explainWaitForResources(
   parts.push(above(reason.budgetsAbove));
   if (reason.reservedNodes.length > 0) {
     parts.push(
-      `${formatNodes(reason.reservedNodes)} ${reason.reservedNodes.length === 1 ? "is" : "are"} kept for it` +
+      `${nodes(reason.reservedNodes)} ${reason.reservedNodes.length === 1 ? "is" : "are"} kept for it` +
         (reason.readyAtSec !== null ? `, expected ready by ${time(reason.readyAtSec)}` : ""),
     );
   }

@@ -2,6 +2,7 @@
 // comparisons, outcomes), built once per call from the caller's options.
 import { formatDuration, formatOffset, type TimeFormatter } from "./format-time";
 import { formatRatioPair, MAX_PAIR_DECIMALS, type RatioPair } from "./ratio-pair";
+import { formatNodes, type NodeNamer } from "./node-list";
 import type { BudgetRef, NodeLayout, Parting } from "./reasons";
 
 /** How explanations write times and budgets. */
@@ -14,7 +15,14 @@ export type ExplainOptions = {
   budgetLabel?: (budget: BudgetRef) => string;
   /** What the usage ratio is relative to (default "weekly share", right for a 7-day window). */
   shareLabel?: string;
+  /** How a node is named (default its index, "nodes 0-1"; SLURM's names give "nodes n[1-2]"). */
+  nodeName?: NodeNamer;
 };
+
+/** A phrase that starts a sentence: "node n3 is empty" -> "Node n3 is empty". */
+export function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
 
 /** `count` with the noun that fits it: plural(1, "GPU", "GPUs") is "1 GPU", 3 gives "3 GPUs". */
 export function plural(count: number, one: string, many: string): string {
@@ -65,6 +73,7 @@ export function wordsFor(options: ExplainOptions) {
   const duration = options.formatDuration ?? formatDuration;
   const label = options.budgetLabel ?? ((budget: BudgetRef) => budget.path);
   const shareLabel = options.shareLabel ?? "weekly share";
+  const nodes = (indexes: readonly number[]): string => formatNodes(indexes, options.nodeName);
   const percent = (ratio: number | null): string =>
     ratio === null ? "no share" : `${Math.round(ratio * 100)}%`;
   const withUsage = (budget: BudgetRef): string =>
@@ -117,5 +126,17 @@ export function wordsFor(options: ExplainOptions) {
       ? "The job was requeued with its remaining work."
       : "The job is not resumable and ends as preempted.";
 
-  return { time, duration, label, percent, withUsage, above, shape, isSiblings, compare, outcome };
+  return {
+    time,
+    duration,
+    label,
+    percent,
+    withUsage,
+    above,
+    shape,
+    isSiblings,
+    compare,
+    outcome,
+    nodes,
+  };
 }

@@ -111,6 +111,32 @@ describe("explainReason", () => {
     );
   });
 
+  it("why started, on a SLURM cluster: the nodes by SLURM's names, as squeue writes them", () => {
+    expect(
+      explainReason(
+        {
+          rule: "start-allocated",
+          atSec: 7500,
+          budget: LM,
+          gpus: 16,
+          nodes: [0, 1],
+          minRuntimeSec: 7200,
+          protectedUntilSec: 14_700,
+          preemptedRunIds: [],
+          budgetsAbove: 0,
+          keptFor: null,
+        },
+        { nodeName: (index) => `n${index + 1}` },
+      ),
+    ).toMatch(/^Started at \+2h05m on nodes n\[1-2\] with 16 GPUs:/);
+    expect(
+      explainReason(
+        { rule: "drain-complete", atSec: 60, node: 2 },
+        { nodeName: (index) => `n${index + 1}` },
+      ),
+    ).toBe("Node n3 finished draining at +1m: no runs left, ready for maintenance.");
+  });
+
   it("why started: backfill on GPUs kept for a better-placed job", () => {
     expect(
       explainReason({

@@ -1,4 +1,4 @@
-import { wordsFor, type ExplainOptions } from "./explain-words";
+import { capitalise, wordsFor, type ExplainOptions } from "./explain-words";
 import { explainPreemption } from "./explain-preemption";
 import { explainStart } from "./explain-start";
 import { explainWait } from "./explain-wait";
@@ -30,7 +30,7 @@ export function explainReason(reason: Reason, options: ExplainOptions = {}): str
     case "preempt-node-down":
       return explainPreemption(reason, words);
     case "drain-complete":
-      return `Node ${reason.node} finished draining at ${words.time(reason.atSec)}: no runs left, ready for maintenance.`;
+      return `${capitalise(words.nodes([reason.node]))} finished draining at ${words.time(reason.atSec)}: no runs left, ready for maintenance.`;
     default:
       return explainWait(reason, words);
   }

@@ -74,7 +74,7 @@ export { isShortJob, SHORT_MAX_RUNTIME_SEC } from "./short-jobs";
 export type { SchedulePassInput, SchedulePassResult } from "./pass-types";
 export { runReferencePass, type ReferencePassInput } from "./reference-pass";
 export { explainReason, type ExplainOptions } from "./explain";
-export { formatNodeList, formatNodes } from "./node-list";
+export { formatHostList, formatNodeList, formatNodes, type NodeNamer } from "./node-list";
 export { describePlacement, formatExactDuration, readMinutes } from "./request-preview";
 export { formatOrdinal, summarizeReason, type SummaryOptions } from "./explain-summary";
 export { estimateStart, START_ESTIMATE_CONDITIONS, type StartEstimate } from "./start-estimate";

@@ -1,4 +1,4 @@
-import { formatNodes } from "./node-list";
+import { formatNodes, type NodeNamer } from "./node-list";
 import { formatOffset, type TimeFormatter } from "./format-time";
 import type { WaitReason } from "./reasons";
 
@@ -41,6 +41,7 @@ function gpus(count: number): string {
 export function estimateStart(
   reason: WaitReason,
   formatTime: TimeFormatter = formatOffset,
+  nodeName?: NodeNamer,
 ): StartEstimate {
   const note = (text: string): StartEstimate => ({ expectedStartSec: null, note: text });
   switch (reason.rule) {
@@ -54,7 +55,7 @@ export function estimateStart(
       );
     case "wait-reservation":
       return note(
-        `${capitalise(formatNodes(reason.reservedNodes))} ${reason.reservedNodes.length === 1 ? "is" : "are"} kept ` +
+        `${capitalise(formatNodes(reason.reservedNodes, nodeName))} ${reason.reservedNodes.length === 1 ? "is" : "are"} kept ` +
           "for a job ahead of it" +
           (reason.readyAtSec !== null
             ? ` (expected to start by ${formatTime(reason.readyAtSec)})`
@@ -69,7 +70,7 @@ export function estimateStart(
         if (reason.readyAtSec !== null) {
           return { expectedStartSec: Math.max(reason.readyAtSec, reason.atSec), note: null };
         }
-        const kept = `${capitalise(formatNodes(reason.reservedNodes))} ${reason.reservedNodes.length === 1 ? "is" : "are"} kept for it`;
+        const kept = `${capitalise(formatNodes(reason.reservedNodes, nodeName))} ${reason.reservedNodes.length === 1 ? "is" : "are"} kept for it`;
         const meanwhile =
           "and jobs let onto those nodes meanwhile (protected for at most 2 h) have ended their " +
           "protection.";
