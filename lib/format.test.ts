@@ -9,6 +9,7 @@ import {
   formatPercent,
   formatShare,
   formatFulfilment,
+  formatFulfilmentPercent,
   formatSimMoment,
   formatWait,
   formatGpuHoursNumber,
@@ -102,6 +103,9 @@ describe("numbers, shares and waits", () => {
 
   it("never writes a fulfilment below 1 as 100.0%, and exactly 1 as 100.0%", () => {
     expect(formatFulfilment(0.9996)).toBe("99.9%");
+    expect(formatFulfilmentPercent(0.9996)).toBe("99.9%");
+    expect(formatFulfilmentPercent(1)).toBe("100.0%");
+    expect(formatFulfilmentPercent(0.052)).toBe("5.20%");
     expect(formatFulfilment(0.9995)).toBe("99.9%");
     expect(formatFulfilment(0.99949)).toBe("99.9%");
     expect(formatFulfilment(0.9999999)).toBe("99.9%");

@@ -45,6 +45,18 @@ export function formatPercent(fraction: number): string {
 }
 
 /**
+ * A fulfilment (docs/fulfilment.md) as {@link formatPercent} shows it, except that one below 1
+ * never reads "100.0%" (see {@link formatFulfilment}): the review's figures.
+ *
+ * @example formatFulfilmentPercent(0.9996) // "99.9%"
+ * @example formatFulfilmentPercent(0.052) // "5.20%"
+ */
+export function formatFulfilmentPercent(fraction: number): string {
+  const text = formatPercent(fraction);
+  return fraction < 1 && text === "100.0%" ? "99.9%" : text;
+}
+
+/**
  * A share with one decimal, for results side by side; `missing` where there is none.
  *
  * @example formatShare(0.9731) // "97.3%"

@@ -23,7 +23,7 @@ import {
   formatDateTime,
   formatGpuHours,
   formatInteger,
-  formatPercent,
+  formatFulfilmentPercent,
 } from "@/lib/format";
 import type { ClusterUsageRatios, PeriodSeries } from "@/lib/reports/review-series";
 import type { ReviewRow } from "@/lib/reports/review-table";
@@ -210,7 +210,7 @@ function FulfilmentChart({ branch, budgets }: { branch: ReviewRow; budgets: Revi
     .filter((row) => row.fulfilment !== null)
     .map((row) => ({
       // The value beside the name: labels at the bars' ends would collide with the 95% line.
-      name: `${row.name}  ${formatPercent(row.fulfilment!)}`,
+      name: `${row.name}  ${formatFulfilmentPercent(row.fulfilment!)}`,
       fulfilment: Math.round(row.fulfilment! * 1000) / 10,
       isShort: isUnderServed(row),
     }));

@@ -1,9 +1,11 @@
-import { formatInteger, formatPercent } from "@/lib/format";
+import { formatFulfilmentPercent, formatInteger, formatPercent } from "@/lib/format";
 import type { ReviewData } from "@/lib/data/review-page";
 import { FULFILMENT_TARGET } from "./review-format";
 import { ScrollRegion } from "@/components/layout/scroll-region";
 
 const percentOrDash = (value: number | null) => (value === null ? "—" : formatPercent(value));
+const fulfilmentOrDash = (value: number | null) =>
+  value === null ? "—" : formatFulfilmentPercent(value);
 
 /** The five figures the meeting starts from, then utilisation per cluster. */
 export function ReviewHeadline({
@@ -29,9 +31,11 @@ export function ReviewHeadline({
         </div>
         <div className="card">
           <dt>Fulfilment</dt>
-          <dd className="stat">{percentOrDash(headline.fulfilment)}</dd>
+          <dd className="stat">{fulfilmentOrDash(headline.fulfilment)}</dd>
           <dd className="muted">of funded budgets&apos; entitled GPU-hours, received</dd>
-          <dd className="muted small">hour by hour: {percentOrDash(headline.hourlyFulfilment)}</dd>
+          <dd className="muted small">
+            hour by hour: {fulfilmentOrDash(headline.hourlyFulfilment)}
+          </dd>
         </div>
         <div className="card">
           <dt>Leaf budgets at {FULFILMENT_TARGET * 100}%</dt>
@@ -44,11 +48,13 @@ export function ReviewHeadline({
           <dt>Least served</dt>
           {worst ? (
             <>
-              <dd className="stat">{formatPercent(worst.fulfilment)}</dd>
+              <dd className="stat">{formatFulfilmentPercent(worst.fulfilment)}</dd>
               <dd className="worst-path" title={worst.path}>
                 {worst.path}
               </dd>
-              <dd className="muted small">hour by hour: {formatPercent(worst.hourlyFulfilment)}</dd>
+              <dd className="muted small">
+                hour by hour: {formatFulfilmentPercent(worst.hourlyFulfilment)}
+              </dd>
             </>
           ) : (
             <dd className="stat">—</dd>

@@ -3,7 +3,13 @@
 import { useMemo } from "react";
 import { TreeRowName, useOpenBranches } from "@/components/budget-tree/tree-fold";
 import { visibleRows } from "@/components/budget-tree/tree-model";
-import { formatGpuHoursNumber, formatInteger, formatPercent, formatWait } from "@/lib/format";
+import {
+  formatFulfilmentPercent,
+  formatGpuHoursNumber,
+  formatInteger,
+  formatPercent,
+  formatWait,
+} from "@/lib/format";
 import {
   findReviewFocus,
   focusFirst,
@@ -162,7 +168,9 @@ export function ReviewTable({
                 <Fulfilment value={row.fulfilment} isShort={isUnderServed(row)} />
               </td>
               <td className="num">
-                {row.hourlyFulfilment === null ? "—" : formatPercent(row.hourlyFulfilment)}
+                {row.hourlyFulfilment === null
+                  ? "—"
+                  : formatFulfilmentPercent(row.hourlyFulfilment)}
               </td>
               {jobClasses.map((name) => (
                 <td className="num wait" key={name}>
@@ -192,7 +200,7 @@ function Fulfilment({ value, isShort }: { value: number | null; isShort: boolean
           ▼{" "}
         </span>
       ) : null}
-      {formatPercent(value)}
+      {formatFulfilmentPercent(value)}
       {isShort ? <span className="sr-only"> (below 95%, under-served)</span> : null}
     </span>
   );
