@@ -78,7 +78,7 @@ export function ReviewTable({
               Budget
             </th>
             <th scope="col" rowSpan={2} className="num">
-              <abbr title="Effective share in force over the period: its mean over the period's hours, 0 in hours before the budget existed or after it was removed. Times the GPU-hours in service, what it was owed before demand capped it">
+              <abbr title="Effective share in force over the period: its mean over the period's hours, 0 before the budget existed or after it was removed (docs/fulfilment.md)">
                 Share
               </abbr>
             </th>

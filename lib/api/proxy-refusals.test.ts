@@ -7,6 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { proxy } from "../../proxy";
 import { setLogDestination } from "../log/logger";
 import { getMetrics } from "../metrics/registry";
+import { methodLabel } from "./request-record";
 
 const ORIGIN = "http://allot.test";
 const lines: string[] = [];
@@ -166,5 +167,13 @@ describe("requests proxy.ts refuses", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("x-middleware-next")).toBe("1");
     expect(requestLines()).toEqual([]);
+  });
+});
+
+describe("methodLabel", () => {
+  it("counts the standard methods by name and any other as OTHER, so the series stay few", () => {
+    expect(methodLabel("GET")).toBe("GET");
+    expect(methodLabel("DELETE")).toBe("DELETE");
+    expect(methodLabel("PROPFIND")).toBe("OTHER");
   });
 });

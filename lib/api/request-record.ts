@@ -9,6 +9,14 @@ import { getMetrics } from "../metrics/registry";
 
 const HEALTH_ROUTE = "/api/v1/health";
 
+/** Methods counted under their own name; any other is counted as `OTHER`, bounding the series. */
+const COUNTED_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
+/** The metric's `method` label: the method when it is a standard one, else `OTHER`. */
+export function methodLabel(method: string): string {
+  return COUNTED_METHODS.has(method) ? method : "OTHER";
+}
+
 /** A reverse proxy's request id when it is a sane token, else a new one. */
 export function requestIdOf(headers: { get(name: string): string | null }): string {
   const given = headers.get("x-request-id");
@@ -50,6 +58,10 @@ export function recordRequest(record: RequestRecord): void {
     "request",
   );
   getMetrics()
-    .httpDuration.labels({ route: route ?? "other", method, status: String(status) })
+    .httpDuration.labels({
+      route: route ?? "other",
+      method: methodLabel(method),
+      status: String(status),
+    })
     .observe(durationMs / 1000);
 }

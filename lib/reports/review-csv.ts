@@ -1,4 +1,13 @@
 import { roundTo as round } from "../sim/hourly";
+
+/**
+ * A fulfilment to 4 decimals, never rounded up to 1 from below: the page shows 0.99996 as
+ * "99.9%", so the CSV says 0.9999, not 1.
+ */
+export function roundFulfilment(fraction: number): number {
+  const rounded = round(fraction, 4);
+  return fraction < 1 && rounded >= 1 ? 0.9999 : rounded;
+}
 import { toCsv, type CsvCell } from "./csv";
 import { jobClassesOf, type ReviewRow } from "./review-table";
 
@@ -39,8 +48,8 @@ export function reviewCsv(rows: readonly ReviewRow[]): string {
     round(row.receivedGpuHours, 2),
     round(row.receivedAllocatedGpuHours, 2),
     round(row.receivedUnallocatedGpuHours, 2),
-    row.fulfilment === null ? null : round(row.fulfilment, 4),
-    row.hourlyFulfilment === null ? null : round(row.hourlyFulfilment, 4),
+    row.fulfilment === null ? null : roundFulfilment(row.fulfilment),
+    row.hourlyFulfilment === null ? null : roundFulfilment(row.hourlyFulfilment),
     row.preemptions,
     ...classes.flatMap((name) => {
       const wait = row.waits[name];
