@@ -40,6 +40,17 @@ describe("review periods", () => {
     expect(defaultReviewPeriod(now, null).toDate).toBe("2026-11-29");
   });
 
+  it("ends with today on an installation's first day, when all its data is today's", () => {
+    const now = sec(2026, 11, 30, 13);
+    expect(defaultReviewPeriod(now, sec(2026, 11, 30, 9))).toMatchObject({
+      fromSec: sec(2026, 11, 1),
+      toSec: sec(2026, 12, 1),
+    });
+    expect(defaultReviewPeriod(now, sec(2026, 11, 29, 23))).toMatchObject({
+      toSec: sec(2026, 11, 30),
+    });
+  });
+
   it("leaves today out of the last 30 days: it ends at today's UTC midnight, even at 23:59", () => {
     for (const nowSec of [sec(2026, 11, 30), sec(2026, 11, 30, 13), sec(2026, 12, 1) - 60]) {
       expect(defaultReviewPeriod(nowSec, null)).toMatchObject({

@@ -108,7 +108,9 @@ export const RECENT_DAYS = 30;
  * (the monthly meeting's period) once the history covers it, else the last {@link RECENT_DAYS}
  * whole days, ending at the start of today (a new installation, or the demo's 35 days of
  * history in a month's first days, would otherwise open on a mostly empty month). Today is left
- * out like the current month: its figures are still changing.
+ * out like the current month: its figures are still changing. On an installation's first day,
+ * when every hour with data is today's, the 30 days end with today instead, so the review does
+ * not open empty.
  *
  * @param earliestDataSec the first hour with roll-ups, or null when there are none
  * @example defaultReviewPeriod(Date.UTC(2026, 10, 30, 13) / 1000, Date.UTC(2026, 9, 26) / 1000)
@@ -118,7 +120,9 @@ export function defaultReviewPeriod(nowSec: number, earliestDataSec: number | nu
   const month = lastFullMonth(nowSec);
   if (earliestDataSec !== null && earliestDataSec <= month.fromSec) return month;
   const todaySec = Math.floor(nowSec / DAY_SEC) * DAY_SEC;
-  return periodOf(todaySec - RECENT_DAYS * DAY_SEC, todaySec);
+  const isFirstDay = earliestDataSec !== null && earliestDataSec >= todaySec;
+  const endSec = isFirstDay ? todaySec + DAY_SEC : todaySec;
+  return periodOf(endSec - RECENT_DAYS * DAY_SEC, endSec);
 }
 
 /** Days in the period. */
