@@ -206,12 +206,12 @@ function epochOfHour(epochs: readonly TreeEpoch[], hourStartSec: number): TreeEp
  * created minutes ago, would show a share that the period's entitled hours contradict.
  */
 function meanSharesOf(treeOfHour: ReadonlyMap<number, TreeEpoch | undefined>): Map<string, number> {
-  const hoursOf = new Map<TreeEpoch, number>();
+  const hourCountByTree = new Map<TreeEpoch, number>();
   for (const epoch of treeOfHour.values()) {
-    if (epoch) hoursOf.set(epoch, (hoursOf.get(epoch) ?? 0) + 1);
+    if (epoch) hourCountByTree.set(epoch, (hourCountByTree.get(epoch) ?? 0) + 1);
   }
   const shareHours = new Map<string, number>();
-  for (const [epoch, count] of hoursOf) {
+  for (const [epoch, count] of hourCountByTree) {
     for (const node of epoch.tree.nodes) {
       shareHours.set(node.id, (shareHours.get(node.id) ?? 0) + node.effectiveShare * count);
     }

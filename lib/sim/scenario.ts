@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_MIN_RUNTIME_SEC } from "../engine/contract";
 import type { BudgetNode, JobClass, NodeHealth, Priority } from "../engine/types";
 import { formatDurationSec, MAX_DURATION_SEC, parseDurationSec } from "./duration";
 import type { z } from "zod";
@@ -17,8 +18,8 @@ import {
 
 /** The default lookback window W: 7 days, in seconds. */
 export const DEFAULT_LOOKBACK_SEC = 7 * 86_400;
-/** The default cap on a job's minimum runtime: 8 hours, in seconds. */
-export const DEFAULT_MAX_MIN_RUNTIME_SEC = 8 * 3600;
+/** The default cap on a job's minimum runtime: the engine's (8 hours, in seconds). */
+export { DEFAULT_MAX_MIN_RUNTIME_SEC };
 
 /** A cluster of identical nodes. */
 export type SimCluster = { name: string; gpuType: string; nodes: number; gpusPerNode: number };
