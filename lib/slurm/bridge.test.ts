@@ -3,10 +3,9 @@ import type { Plan } from "../data/executor";
 import type { AllotClient } from "./allot-client";
 import { createBridge, runBridgeRound } from "./bridge";
 import type { SlurmRunner } from "./slurm-cli";
+import { NOW, planOf } from "./test-fixtures";
 
 // Stand-ins for the two outside systems: SLURM's tools and the Allot server.
-const NOW = 1_800_000_000_000;
-
 /** One `squeue` line in SQUEUE_FIELDS' order. */
 function squeueLine(id: string, state: string): string {
   const fields = [id, "language.lm-pretrain", "riley", state, "None", "1000", "gres:gpu:8"];
@@ -17,20 +16,7 @@ const SINFO = JSON.stringify({
   nodes: [{ name: "n1", gres: "gpu:8", state: "allocated", state_flags: [], reason: "" }],
 });
 
-function plan(extra: Partial<Plan>): Plan {
-  return {
-    cluster: "c",
-    at: new Date(NOW).toISOString(),
-    atSec: NOW / 1000,
-    nodes: [{ index: 0, hostname: "n1", gpus: 8, health: "healthy" }],
-    starts: [],
-    preemptions: [],
-    running: [],
-    waiting: [],
-    cancelled: [],
-    ...extra,
-  };
-}
+const plan = (extra: Partial<Plan>): Plan => planOf(extra, ["n1"]);
 
 async function runRound(squeue: string, planned: Plan) {
   const lines: string[] = [];

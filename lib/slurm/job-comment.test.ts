@@ -7,28 +7,11 @@ import {
   userTagsOf,
 } from "./job-comment";
 import type { SlurmJob } from "./slurm-read";
+import { slurmJob } from "./test-fixtures";
 
-function slurmJob(extra: Partial<SlurmJob>): SlurmJob {
-  return {
-    id: "5",
-    account: "language.lm-eval",
-    user: "riley",
-    name: "eval",
-    state: "PENDING",
-    reason: "JobHeldUser",
-    priority: 0,
-    gpus: 8,
-    nodeCount: 1,
-    gpusPerNode: 8,
-    minRuntimeSec: 7200,
-    isRequeueable: true,
-    nice: 0,
-    comment: "",
-    nodes: [],
-    exitCode: 0,
-    ...extra,
-  };
-}
+/** Job 5 with a --time-min of 2 h: what the tags and --nice change is what is read. */
+const job = (extra: Partial<SlurmJob>): SlurmJob =>
+  slurmJob("5", { minRuntimeSec: 7200, ...extra });
 
 describe("userTagsOf", () => {
   it("reads the tags before the bridge's status, lowercased, each once", () => {
@@ -72,23 +55,23 @@ describe("commentText", () => {
 describe("what a job offered again after a refusal says", () => {
   it("keeps priority=high once the bridge wrote its refusal (was: normal)", () => {
     const comment = commentText("not queued: too long.", "allot:priority=high");
-    expect(priorityOf(slurmJob({ comment }))).toBe("high");
+    expect(priorityOf(job({ comment }))).toBe("high");
   });
 
   it("keeps allot:free (minimum runtime 0) once the bridge wrote its refusal", () => {
     const comment = commentText("not queued: too long.", "allot:free");
-    expect(minRuntimeOf(slurmJob({ comment }))).toBe(0);
+    expect(minRuntimeOf(job({ comment }))).toBe(0);
   });
 
   it("falls back to --nice and --time-min without tags", () => {
     const comment = commentText("not queued: too long.", "");
-    expect(priorityOf(slurmJob({ comment, nice: -5 }))).toBe("high");
-    expect(priorityOf(slurmJob({ comment, nice: 5 }))).toBe("low");
-    expect(priorityOf(slurmJob({ comment }))).toBe("normal");
-    expect(minRuntimeOf(slurmJob({ comment }))).toBe(7200);
+    expect(priorityOf(job({ comment, nice: -5 }))).toBe("high");
+    expect(priorityOf(job({ comment, nice: 5 }))).toBe("low");
+    expect(priorityOf(job({ comment }))).toBe("normal");
+    expect(minRuntimeOf(job({ comment }))).toBe(7200);
   });
 
   it("lets a tag win over --nice", () => {
-    expect(priorityOf(slurmJob({ comment: "allot:priority=low", nice: -5 }))).toBe("low");
+    expect(priorityOf(job({ comment: "allot:priority=low", nice: -5 }))).toBe("low");
   });
 });

@@ -8,30 +8,7 @@ import {
   type RoundInput,
 } from "./reconcile";
 import type { SacctRecord, SlurmJob, SlurmNode } from "./slurm-read";
-
-const NOW = 1_800_000_000_000;
-
-function slurmJob(id: string, extra: Partial<SlurmJob> = {}): SlurmJob {
-  return {
-    id,
-    account: "language.lm-pretrain",
-    user: "riley",
-    name: `job ${id}`,
-    state: "PENDING",
-    reason: "JobHeldUser",
-    priority: 0,
-    gpus: 8,
-    nodeCount: 1,
-    gpusPerNode: 8,
-    minRuntimeSec: null,
-    isRequeueable: true,
-    nice: 0,
-    comment: "",
-    nodes: [],
-    exitCode: 0,
-    ...extra,
-  };
-}
+import { NOW, planOf, slurmJob } from "./test-fixtures";
 
 const node = (name: string, extra: Partial<SlurmNode> = {}): SlurmNode => ({
   name,
@@ -42,23 +19,7 @@ const node = (name: string, extra: Partial<SlurmNode> = {}): SlurmNode => ({
   ...extra,
 });
 
-function plan(extra: Partial<Plan> = {}): Plan {
-  return {
-    cluster: "c",
-    at: new Date(NOW).toISOString(),
-    atSec: NOW / 1000,
-    nodes: [
-      { index: 0, hostname: "n1", gpus: 8, health: "healthy" },
-      { index: 1, hostname: "n2", gpus: 8, health: "healthy" },
-    ],
-    starts: [],
-    preemptions: [],
-    running: [],
-    waiting: [],
-    cancelled: [],
-    ...extra,
-  };
-}
+const plan = (extra: Partial<Plan> = {}): Plan => planOf(extra);
 
 const start = (externalId: string, nodes: number[]): Plan["starts"][number] => ({
   runId: `run-${externalId}`,
