@@ -160,21 +160,21 @@ export async function getJobView(jobId: string): Promise<JobView> {
       ? estimateLiveStart(waitReason, nowSec, nodeName)
       : { expectedStartAt: null, startNote: null }),
     nowSec,
-    runs: job.runs.map((run) => ({
-      id: run.id,
-      gpus: run.gpus,
-      nodes: (run.placement as NodeSlice[]).map((slice) => slice.node),
-      hosts: hostsOf(
-        (run.placement as NodeSlice[]).map((slice) => slice.node),
-        nodeName,
-      ),
-      isAllocated: run.isAllocated,
-      startSec: toSec(run.startedAt),
-      endSec: run.endedAt ? toSec(run.endedAt) : null,
-      protectedUntilSec: toSec(run.protectedUntil),
-      endReason: run.endReason,
-      isStartAcknowledged: run.startAckedAt !== null,
-    })),
+    runs: job.runs.map((run) => {
+      const nodes = (run.placement as NodeSlice[]).map((slice) => slice.node);
+      return {
+        id: run.id,
+        gpus: run.gpus,
+        nodes,
+        hosts: hostsOf(nodes, nodeName),
+        isAllocated: run.isAllocated,
+        startSec: toSec(run.startedAt),
+        endSec: run.endedAt ? toSec(run.endedAt) : null,
+        protectedUntilSec: toSec(run.protectedUntil),
+        endReason: run.endReason,
+        isStartAcknowledged: run.startAckedAt !== null,
+      };
+    }),
     decisions: job.decisions.map((decision) => {
       const reason = decision.reason as { rule?: string; preemptor?: { jobId?: string } };
       return {

@@ -273,6 +273,7 @@ async function computeClusterQueue(name: string, limit = 300): Promise<ClusterQu
     }),
     running: runRows.map((run) => {
       const row = byId.get(run.budgetId);
+      const nodes = (run.placement as NodeSlice[]).map((slice) => slice.node);
       return {
         runId: run.id,
         jobId: run.jobId,
@@ -282,11 +283,8 @@ async function computeClusterQueue(name: string, limit = 300): Promise<ClusterQu
         budgetPath: row?.path ?? run.budgetId,
         rank: row?.rank ?? null,
         gpus: run.gpus,
-        nodes: (run.placement as NodeSlice[]).map((slice) => slice.node),
-        hosts: hostsOf(
-          (run.placement as NodeSlice[]).map((slice) => slice.node),
-          nodeName,
-        ),
+        nodes,
+        hosts: hostsOf(nodes, nodeName),
         isAllocated: run.isAllocated,
         startedSec: toSec(run.startedAt),
         protectedUntilSec: toSec(run.protectedUntil),
