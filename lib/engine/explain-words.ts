@@ -57,8 +57,7 @@ export function describeNodesNeeded(
   isWholeNodes: boolean,
   layout?: NodeLayout,
 ): string {
-  if (!isWholeNodes) return `${plural(needGpus, "GPU", "GPUs")} on one node`;
-  if (!layout) return `${plural(needGpus, "GPU", "GPUs")} on whole nodes`;
+  if (!isWholeNodes || !layout) return describeNeed(needGpus, isWholeNodes, layout);
   const nodes = plural(layout.wholeNodes, "whole node", "whole nodes");
   return layout.remainderGpus === 0
     ? nodes
