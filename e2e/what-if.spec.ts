@@ -1,21 +1,6 @@
-import { expect, test, type Page } from "@playwright/test";
-import { sameOrigin, signInAs, waitForHydration } from "./fixtures";
+import { expect, test } from "@playwright/test";
+import { sameOrigin, signInAs, treeNodes, waitForHydration } from "./fixtures";
 import { formatGpuHoursNumber } from "../lib/format";
-
-type ApiNode = {
-  id: string;
-  parentId: string | null;
-  path: string;
-  name: string;
-  weight: number;
-  version: number;
-};
-
-async function nodes(page: Page): Promise<ApiNode[]> {
-  const response = await page.request.get("/api/v1/budgets");
-  expect(response.status()).toBe(200);
-  return ((await response.json()) as { nodes: ApiNode[] }).nodes;
-}
 
 test("a program lead drafts a split, replays today's demand under it, and adopts it", async ({
   page,
@@ -28,7 +13,7 @@ test("a program lead drafts a split, replays today's demand under it, and adopts
   // the researcher's work on two language budgets on b300 (the e2e server has no demo executor).
   const researcher = await (await browser.newContext()).newPage();
   await signInAs(researcher, "researcher");
-  const tree = await nodes(researcher);
+  const tree = await treeNodes(researcher);
   const idOf = (path: string) => tree.find((node) => node.path === path)!.id;
   for (const [path, gpus] of [
     ["language/lm-pretrain", 32],
@@ -73,7 +58,7 @@ test("a program lead drafts a split, replays today's demand under it, and adopts
   const split = page.getByRole("table").first();
   await expect(split.getByRole("row", { name: /^lm-eval / })).toContainText("9.09%"); // 1 / 11
   await expect(split.getByRole("row", { name: /^lm-eval / })).toContainText("28.6%"); // 4 / 14
-  expect((await nodes(page)).find((node) => node.name === "lm-eval")!.weight).toBe(1);
+  expect((await treeNodes(page)).find((node) => node.name === "lm-eval")!.weight).toBe(1);
 
   // Today so far, on b300 only: the period is replayed up to now. By default the draft alone.
   const today = new Date().toISOString().slice(0, 10);
@@ -144,10 +129,10 @@ test("a program lead drafts a split, replays today's demand under it, and adopts
   await expect(
     page.getByText(/Adopted the draft of .* after a what-if on .*: Evaluation needs more/),
   ).toBeVisible();
-  expect((await nodes(page)).find((node) => node.name === "lm-eval")!.weight).toBe(4);
+  expect((await treeNodes(page)).find((node) => node.name === "lm-eval")!.weight).toBe(4);
 
   // Put the seeded split back for the specs that follow.
-  const { version } = (await nodes(page)).find((node) => node.id === language.id)!;
+  const { version } = (await treeNodes(page)).find((node) => node.id === language.id)!;
   const restored = await page.request.put(`/api/v1/budgets/${language.id}/children`, {
     headers: sameOrigin(),
     data: {
@@ -163,7 +148,7 @@ test("a what-if of a period with nothing to replay is refused with the field and
   page,
 }) => {
   await signInAs(page, "programLead");
-  const tree = await nodes(page);
+  const tree = await treeNodes(page);
   const language = tree.find((node) => node.path === "language")!;
   const created = await page.request.post(`/api/v1/budgets/${language.id}/drafts`, {
     headers: sameOrigin(),
