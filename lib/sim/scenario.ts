@@ -10,6 +10,7 @@ import {
   nodeEventSchema,
   scenarioFileSchema,
   treeNodeSchema,
+  type ParsedCluster,
   type ParsedElement,
   type ParsedJob,
   type ParsedNodeEvent,
@@ -110,15 +111,6 @@ function parseElements(
   file: Record<string, unknown>,
   issues: ScenarioIssue[],
 ): Pick<ParsedScenarioFile, "tree" | "clusters" | "failedClusterNames" | "jobs" | "nodeEvents"> {
-  const each = <T>(items: unknown, schema: z.ZodType<T>, key: string): (T | null)[] =>
-    !Array.isArray(items)
-      ? []
-      : items.map((item: unknown, i) => {
-          const parsed = schema.safeParse(item, PARSE_PARAMS);
-          if (parsed.success) return parsed.data;
-          issues.push(...toIssues(parsed.error, [key, i]));
-          return null;
-        });
   const eachElement = <T>(items: unknown, schema: z.ZodObject, key: string): ParsedElement<T>[] =>
     !Array.isArray(items)
       ? []
@@ -134,7 +126,9 @@ function parseElements(
     if (parsed.success) tree = parsed.data;
     else issues.push(...toIssues(parsed.error, ["tree"]));
   }
-  const clusters = each(file.clusters, clusterSchema, "clusters");
+  const clusters = eachElement<ParsedCluster>(file.clusters, clusterSchema, "clusters").map(
+    (element) => (element.isValid ? element.value : null),
+  );
   const failedClusterNames = new Set(
     (Array.isArray(file.clusters) ? file.clusters : [])
       .filter(
