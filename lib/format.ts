@@ -52,7 +52,11 @@ export function formatPercent(fraction: number): string {
  * @example formatFulfilmentPercent(0.052) // "5.20%"
  */
 export function formatFulfilmentPercent(fraction: number): string {
-  const text = formatPercent(fraction);
+  return shortOfFull(fraction, formatPercent(fraction));
+}
+
+/** `text` for `fraction`, except "99.9%" where a fraction below 1 rounds to "100.0%". */
+function shortOfFull(fraction: number, text: string): string {
   return fraction < 1 && text === "100.0%" ? "99.9%" : text;
 }
 
@@ -76,8 +80,7 @@ export function formatShare(fraction: number | null, missing = "–"): string {
  * @example formatFulfilment(null) // "–"
  */
 export function formatFulfilment(fraction: number | null, missing = "–"): string {
-  const text = formatShare(fraction, missing);
-  return fraction !== null && fraction < 1 && text === "100.0%" ? "99.9%" : text;
+  return fraction === null ? missing : shortOfFull(fraction, formatShare(fraction));
 }
 
 /** Progress or a usage ratio in whole percent: 0.426 -> "43%". */
