@@ -5,15 +5,17 @@
  * The longest protection a job may have to backfill onto nodes kept for a reservation whose
  * ready time is unknown (ADR 097): two hours. Its holder waits on runs of budgets ranked at or
  * above it, whose end nobody can foresee, so its nodes are not kept idle for all that time; the
- * holder may preempt such a backfilled run once its protection ends.
+ * holder may preempt such a backfilled run once its protection ends, where the share guard
+ * allows (docs/contract.md, step 7).
  */
 export const UNKNOWN_READY_BACKFILL_MAX_SEC = 2 * 3600;
 
 /**
  * Whether a job protected for `minRuntimeSec` from `nowSec` may use free GPUs kept for a
  * reservation ready at `readyAtSec` (null: unknown), its budget ranked below the holder's: its
- * protection ends by then, so the holder can take the GPUs back in time; or the ready time is
- * unknown and its protection is at most {@link UNKNOWN_READY_BACKFILL_MAX_SEC}.
+ * protection ends by then, so the holder can take the GPUs back in time (where the share guard
+ * allows); or the ready time is unknown and its protection is at most
+ * {@link UNKNOWN_READY_BACKFILL_MAX_SEC}.
  *
  * @example isBackfillOpen(reservation.readyAtSec, nowSec, job.minRuntimeSec)
  */
