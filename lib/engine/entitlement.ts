@@ -29,7 +29,7 @@ export type HourEntitlement = {
 };
 
 /**
- * Whether a job's pending and running time counts as demand (docs/fulfilment.md, docs/fulfilment.md):
+ * Whether a job's pending and running time counts as demand (docs/fulfilment.md):
  * only a job that asks for an allocation, a minimum runtime above zero, is owed GPU-hours. A free
  * job (minimum runtime 0) asks to be charged nothing and to use only GPUs no allocated job can
  * use, so it is owed nothing: counted, a budget whose free jobs wait for weeks in a busy cluster

@@ -155,11 +155,12 @@ function toReportJob(record: JobRecord): ReportJob {
 }
 
 /**
- * Builds the simulation report (docs/simulations.md) from a simulation's raw result: utilisation,
- * unallocated share, fulfilment over the period and hour by hour (docs/fulfilment.md: capped
- * entitlement min(share * capacity * 1 h, demand) per cluster, leaf and hour through the
- * engine's `computeHourEntitlement`; also the work-conserving entitlement as extra fields), preemptions, drains, wait percentiles per class, per-budget
- * hours and every job with its runs. Ratios are rounded to 4 decimals, hours to 1, seconds to 3.
+ * Builds the simulation report (docs/simulator.md, "The report") from a simulation's raw
+ * result: utilisation, unallocated share, fulfilment over the period and hour by hour
+ * (docs/fulfilment.md: capped entitlement min(share * capacity * 1 h, demand) per cluster, leaf
+ * and hour through the engine's `computeHourEntitlement`; also the work-conserving entitlement
+ * as extra fields), preemptions, drains, wait percentiles per class, per-budget hours and every
+ * job with its runs. Ratios are rounded to 4 decimals, hours to 1, seconds to 3.
  *
  * @example JSON.stringify(buildReport(scenario, runSimulation(scenario, factory)))
  */
