@@ -201,7 +201,9 @@ export function SplitEditor({
         const extra = result.value.warnings.length ? ` ${result.value.warnings.join(" ")}` : "";
         const newNames = draft.filter((child) => !child.id).map((child) => child.name.trim());
         onSaved(
-          `Saved the split of ${node.name} (version ${result.value.version}).${extra}`,
+          result.value.changed
+            ? `Saved the split of ${node.name} (version ${result.value.version}).${extra}`
+            : `Nothing to save: the split of ${node.name} is as you sent it (version ${result.value.version}).`,
           newNames,
         );
         return;

@@ -21,7 +21,7 @@ const nodePath = (nodeId: string) => `/api/v1/budgets/${encodeURIComponent(nodeI
 const draftPath = (draftId: string) => `/api/v1/drafts/${encodeURIComponent(draftId)}`;
 
 export function saveChildren(nodeId: string, body: SplitBody) {
-  return callApi<ChildrenState & { warnings: string[] }>(
+  return callApi<ChildrenState & { changed: boolean; warnings: string[] }>(
     "PUT",
     `${nodePath(nodeId)}/children`,
     body,

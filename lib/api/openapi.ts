@@ -86,7 +86,9 @@ export const OPERATIONS: Record<string, Partial<Record<Method, Operation>>> = {
   "/api/v1/budgets/:nodeId/children": {
     PUT: person("Set the children of a node (weights, names, additions, removals)", {
       body: setChildrenSchema,
-      ...ok("The node's new children and version."),
+      ...ok(
+        "The node's new children and version; `changed` is false, and nothing is written, when the children were sent as they are.",
+      ),
       hasConflict: true,
     }),
   },

@@ -141,7 +141,7 @@ describe("drafts", () => {
     expect(adopted.version).toBe(before.version + 1);
     expect(adopted.children.map((child) => child.weight)).toEqual([2, 5]);
     const change = await db.allocationChange.findUniqueOrThrow({
-      where: { id: adopted.changeId },
+      where: { id: adopted.changeId! },
       include: { weights: true },
     });
     expect(change.reason).toMatch(/^Adopted the draft of \d{4}-\d{2}-\d{2}: eval needs it$/);

@@ -58,7 +58,7 @@ describe("setChildren: one transaction", () => {
     expect(bobRow.removedAt).not.toBeNull();
 
     const change = await db.allocationChange.findUniqueOrThrow({
-      where: { id: result.changeId },
+      where: { id: result.changeId! },
       include: { weights: { orderBy: { weightAfter: "asc" } } },
     });
     expect(change).toMatchObject({
@@ -155,6 +155,20 @@ describe("setChildren: no lost updates", () => {
     const rejected = outcomes.find((outcome) => outcome.status === "rejected");
     expect((rejected as PromiseRejectedResult).reason).toMatchObject({ code: "conflict" });
     expect((await getChildrenState(db, programId)).version).toBe(state.version + 1);
+  });
+
+  it("saves a split sent as it is as unchanged: same version (no conflict for others), no history", async () => {
+    const programId = branch.ids["zz-edits"]!;
+    const state = await getChildrenState(db, programId);
+    const changes = await db.allocationChange.count({ where: { nodeId: programId } });
+    const result = await setChildren(branch.users.programLead, programId, {
+      version: state.version,
+      reason: "opened the editor and pressed save",
+      children: state.children.map(({ id, name, weight }) => ({ id, name, weight })).reverse(),
+    });
+    expect(result).toMatchObject({ changed: false, changeId: null, version: state.version });
+    expect(await getChildrenState(db, programId)).toEqual(state);
+    expect(await db.allocationChange.count({ where: { nodeId: programId } })).toBe(changes);
   });
 });
 

@@ -18,7 +18,12 @@ import { getChildrenState, type ChildrenState, type ChildState } from "./budget-
 import { lockTreeForEdit } from "./tree-lock";
 import type { SessionUser } from "./users";
 
-export type SetChildrenResult = ChildrenState & { changeId: string; warnings: string[] };
+/** `changed` false: the split was sent as it is, so nothing was written (`changeId` null). */
+export type SetChildrenResult = ChildrenState & {
+  changed: boolean;
+  changeId: string | null;
+  warnings: string[];
+};
 
 export const TRANSACTION = { timeout: 20_000, maxWait: 10_000 } as const;
 
@@ -46,6 +51,17 @@ export async function setChildrenIn(
     canEditChildren(user, nodeId, access),
     `Only leads of "${node.name}" or of a budget above it can change its split.`,
   );
+  const current = await getChildrenState(tx, nodeId);
+  if (node.version === input.version && isSameSplit(current.children, input.children)) {
+    // Nothing to save: a new version would send everyone else editing this split a conflict,
+    // and the history an entry that changes nothing.
+    return {
+      ...current,
+      changed: false,
+      changeId: null,
+      warnings: getSplitWarnings(input.children),
+    };
+  }
   // Bumping the version first takes the parent's row lock: a concurrent save of the same
   // split waits here, then finds the version moved and gets the 409.
   const locked = await tx.budgetNode.updateMany({
@@ -136,7 +152,27 @@ export async function setChildrenIn(
     data: weightRows.map((row) => ({ ...row, changeId: change.id })),
   });
   const state = await getChildrenState(tx, nodeId);
-  return { ...state, changeId: change.id, warnings: getSplitWarnings(input.children) };
+  return {
+    ...state,
+    changed: true,
+    changeId: change.id,
+    warnings: getSplitWarnings(input.children),
+  };
+}
+
+/** True when `edit` keeps every child of `saved` with its name and weight, and adds none. */
+export function isSameSplit(
+  saved: readonly ChildState[],
+  edit: readonly { id?: string; name: string; weight: number }[],
+): boolean {
+  const savedById = new Map(saved.map((child) => [child.id, child]));
+  return (
+    edit.length === saved.length &&
+    edit.every((child) => {
+      const old = child.id === undefined ? undefined : savedById.get(child.id);
+      return old !== undefined && old.name === child.name && old.weight === child.weight;
+    })
+  );
 }
 
 /**
