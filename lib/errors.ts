@@ -7,6 +7,7 @@ export const ERROR_STATUS = {
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
+  payload_too_large: 413,
   unsupported_media_type: 415,
   validation_failed: 422,
   internal: 500,

@@ -292,6 +292,7 @@ const ERROR_REASONS: Record<number, string> = {
   403: "Not allowed: the caller's role, a cluster token off its cluster, or a cross-site write.",
   404: "No such resource, or a malformed id in the path.",
   409: "A newer state won: a version, a name taken, or a lost race. Read again and retry.",
+  413: "The body is larger than the route takes (1 MiB; more for scenarios, events, clusters).",
   415: "A write signed by the session cookie is not `application/json`.",
   422: "Invalid fields: `issues` names each field and why.",
   500: "Something unexpected; the details are in the server's log only.",
@@ -311,7 +312,7 @@ export function errorStatusesOf(pattern: string, method: Method, operation: Oper
   if (hasParams) statuses.add(400).add(404);
   if (operation.caller !== "anyone") statuses.add(401).add(403);
   if (isWrite) statuses.add(403).add(415);
-  if (operation.body) statuses.add(400).add(422);
+  if (operation.body) statuses.add(400).add(413).add(422);
   if (operation.query) statuses.add(422);
   if (operation.hasConflict) statuses.add(409);
   return [...statuses].sort((a, b) => a - b);

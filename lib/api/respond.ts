@@ -78,24 +78,69 @@ export function toErrorResponse(error: unknown, requestId?: string): NextRespons
   return errorResponse("internal", "Something went wrong on the server; it has been logged.");
 }
 
-/** Parses a JSON body, answering 400 (not 500) when it is not JSON. */
+/** The most a JSON body may weigh unless a route allows more: no budget edit comes near it. */
+export const MAX_JSON_BYTES = 1024 * 1024;
+
+export type BodyLimit = { maxBytes?: number };
+
+function formatBytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${bytes / (1024 * 1024)} MiB` : `${bytes / 1024} KiB`;
+}
+
+function tooLarge(maxBytes: number): AppError {
+  return new AppError(
+    "payload_too_large",
+    `The request body is larger than this route takes (${formatBytes(maxBytes)}).`,
+  );
+}
+
+/**
+ * The body as text, refused with 413 past `maxBytes`: by its Content-Length when it declares
+ * one, else while it streams in, so an oversized body is never held in memory whole.
+ */
+async function readText(request: Request, maxBytes: number): Promise<string> {
+  const declared = Number(request.headers.get("content-length"));
+  if (declared > maxBytes) throw tooLarge(maxBytes);
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    total += read.value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel();
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(read.value);
+  }
+  // As Request.json() decodes: UTF-8, a leading byte order mark dropped.
+  return new TextDecoder().decode(Buffer.concat(chunks));
+}
+
 /**
  * The body as JSON, or `{}` when there is none: for routes whose every field is optional
  * (a cancel), so clients that send no body keep working.
  */
-export async function readOptionalJson(request: Request): Promise<unknown> {
-  const text = await request.text();
+export async function readOptionalJson(
+  request: Request,
+  { maxBytes = MAX_JSON_BYTES }: BodyLimit = {},
+): Promise<unknown> {
+  const text = await readText(request, maxBytes);
   if (text.trim() === "") return {};
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new AppError("bad_request", "The request body must be JSON.");
-  }
+  return parseJson(text);
 }
 
-export async function readJson(request: Request): Promise<unknown> {
+/** Parses a JSON body: 400 (not 500) when it is not JSON, 413 past `maxBytes`. */
+export async function readJson(
+  request: Request,
+  { maxBytes = MAX_JSON_BYTES }: BodyLimit = {},
+): Promise<unknown> {
+  return parseJson(await readText(request, maxBytes));
+}
+
+function parseJson(text: string): unknown {
   try {
-    return await request.json();
+    return JSON.parse(text) as unknown;
   } catch {
     throw new AppError("bad_request", "The request body must be JSON.");
   }

@@ -9,9 +9,14 @@ import { createSimulationSchema } from "@/lib/validation/simulations";
 
 export const dynamic = "force-dynamic";
 
+/** An uploaded scenario: the whole Philly trace (109 days) is 24 MB. */
+const MAX_SCENARIO_BYTES = 64 * 1024 * 1024;
+
 export const POST = apiRoute(async (request) => {
   const user = await requireApiCaller(request);
-  const input = createSimulationSchema.parse(await readJson(request));
+  const input = createSimulationSchema.parse(
+    await readJson(request, { maxBytes: MAX_SCENARIO_BYTES }),
+  );
   const id = await startSimulation(user.id, input);
   const simulation = await getSimulation(id);
   return NextResponse.json(

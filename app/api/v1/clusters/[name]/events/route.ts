@@ -8,12 +8,15 @@ import { parsePathParams } from "@/lib/validation/params";
 
 export const dynamic = "force-dynamic";
 
+/** 500 events, each with up to 2,000 characters of message. */
+const MAX_EVENTS_BYTES = 8 * 1024 * 1024;
+
 type Context = { params: Promise<{ name: string }> };
 
 export const POST = apiRoute(async (request, { params }: Context) => {
   const { name } = parsePathParams(await params);
   await requireExecutor(request, name);
-  const events = parseExecutorEvents(await readJson(request));
+  const events = parseExecutorEvents(await readJson(request, { maxBytes: MAX_EVENTS_BYTES }));
   const { results, tick, tickError } = await ingestEvents(name, events, {
     callerKind: parseExecutorKind(request.headers),
   });
