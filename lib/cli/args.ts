@@ -15,10 +15,11 @@ export type ParsedArgs = {
  * `simulate: unknown option --foo (see allot simulate --help)`.
  */
 export function parseCommandArgs(command: string, argv: string[], options: Options): ParsedArgs {
+  const withHelp: Options = { ...options, help: { type: "boolean", short: "h" } };
   try {
     const parsed = parseArgs({
       args: joinNegativeValues(argv, options),
-      options: { ...options, help: { type: "boolean", short: "h" } },
+      options: withHelp,
       allowPositionals: true,
       strict: true,
     });
@@ -27,11 +28,15 @@ export function parseCommandArgs(command: string, argv: string[], options: Optio
     const message = error instanceof Error ? error.message : String(error);
     const code = (error as { code?: string }).code;
     const name = /'([^']+)'/.exec(message)?.[1] ?? "";
+    // Node names an option with a short form as "-M, --cluster <value>": the long one is shown.
+    const flag = /--[\w-]+/.exec(name)?.[0] ?? name;
     const what =
       code === "ERR_PARSE_ARGS_UNKNOWN_OPTION"
         ? `unknown option ${name}`
         : code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE"
-          ? `option ${name.split(" ")[0] ?? name} needs a value`
+          ? withHelp[flag.slice(2)]?.type === "boolean"
+            ? `option ${flag} takes no value`
+            : `option ${flag} needs a value`
           : message.split("\n")[0];
     throw new UsageError(`${command}: ${what} (see allot ${command} --help)`);
   }
