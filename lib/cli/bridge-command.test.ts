@@ -77,6 +77,29 @@ describe("allot slurm bridge at start", () => {
     expect(await runMain([...argv, "1s"])).toMatchObject({ code: 1 });
   });
 
+  it("exits 2 on a --server that is not a URL, before calling SLURM", async () => {
+    process.env.PATH = "/nonexistent";
+    process.env.ALLOT_TOKEN = "allot_c_test";
+    const bridge = ["slurm", "bridge", "--cluster", "c", "--server", "allot"];
+    const register = [
+      "slurm",
+      "register",
+      "--cluster",
+      "c",
+      "--gpu-type",
+      "H100",
+      "--server",
+      "allot",
+    ];
+    for (const argv of [bridge, register]) {
+      expect(await runMain(argv)).toEqual({
+        code: 2,
+        stdout: "",
+        stderr: `allot: slurm ${argv[1]}: --server: "allot" is not a URL (e.g. https://allot.example.org)\n`,
+      });
+    }
+  });
+
   it("needs a token and the cluster", async () => {
     delete process.env.ALLOT_TOKEN;
     const noToken = await runMain(["slurm", "bridge", "--cluster", "c", "--server", "http://x"]);

@@ -6,7 +6,7 @@ import { AllotApiError, createAllotClient, type AllotClient } from "../slurm/all
 import { createBridge, runBridgeLoop, runBridgeRound } from "../slurm/bridge";
 import { createSlurmRunner, SlurmCommandError, type SlurmRunner } from "../slurm/slurm-cli";
 import { parseSinfo } from "../slurm/slurm-read";
-import { assertSlurmConf } from "./slurm-deps";
+import { assertSlurmConf, requireServerFlag } from "./slurm-deps";
 
 export const BRIDGE_HELP = `Usage: allot slurm bridge --cluster <name> --server <url> [--interval 2s] [--once]
 
@@ -100,7 +100,7 @@ export async function runBridgeCommand(
     return 0;
   }
   const cluster = requireString("slurm bridge", args, "cluster");
-  const server = requireString("slurm bridge", args, "server");
+  const server = requireServerFlag("slurm bridge", args);
   const intervalSec =
     typeof args.values.interval === "string"
       ? parseDurationFlag("slurm bridge", "interval", args.values.interval)
@@ -167,7 +167,7 @@ export async function runRegisterCommand(
   const name = requireString(command, args, "cluster");
   const gpuType = requireString(command, args, "gpu-type");
   const runtimes = minRuntimeFields(command, args.values);
-  const server = requireString(command, args, "server");
+  const server = requireServerFlag(command, args);
   const token = tokenFrom(env, command);
   assertSlurmConf(env);
   const body = {

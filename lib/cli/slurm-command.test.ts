@@ -71,6 +71,18 @@ describe("allot slurm", () => {
     await expect(setup({ token: "" }).run(SYNC)).rejects.toThrow(/set ALLOT_TOKEN/);
   });
 
+  it("refuses a --server that is not an http(s) URL as bad usage, before any call", async () => {
+    const { run, calls } = setup();
+    await expect(
+      run(["sync-accounts", "--cluster", "b200", "--server", "allot:3000"]),
+    ).rejects.toThrow(
+      new UsageError(
+        'slurm sync-accounts: --server: "allot:3000" must start with http:// or https://',
+      ),
+    );
+    expect(calls).toEqual([]);
+  });
+
   it("prints the commands of a dry run, one per line, running no sacctmgr writes", async () => {
     const result = await setup().run([...SYNC, "--dry-run"]);
     expect(result.code).toBe(0);

@@ -2,6 +2,8 @@
 // and an Allot server. Tests pass stand-ins; the CLI passes createSlurmDeps().
 import { createAllotClient, type AllotClient } from "../slurm/allot-client";
 import { createSlurmRunner, findSlurmConfProblem, type SlurmRunner } from "../slurm/slurm-cli";
+import { normaliseServer } from "./api-config";
+import { requireString, type ParsedArgs } from "./args";
 import { InputError } from "./io";
 
 /** What the SLURM commands reach outside the process. */
@@ -24,4 +26,12 @@ export function createSlurmDeps(): SlurmCommandDeps {
 export function assertSlurmConf(env: Record<string, string | undefined>): void {
   const problem = findSlurmConfProblem(env);
   if (problem) throw new InputError(problem);
+}
+
+/**
+ * `--server` as a URL, or a usage error naming the flag: a mistyped address is bad usage, found
+ * before SLURM's tools run, not a server that cannot be reached.
+ */
+export function requireServerFlag(command: string, args: ParsedArgs): string {
+  return normaliseServer(requireString(command, args, "server"), `${command}: --server`);
 }

@@ -11,7 +11,7 @@ import {
 } from "../slurm/sync-accounts";
 import { parseCommandArgs, requireString } from "./args";
 import { InputError, UsageError, type CliIo } from "./io";
-import { assertSlurmConf, type SlurmCommandDeps } from "./slurm-deps";
+import { assertSlurmConf, requireServerFlag, type SlurmCommandDeps } from "./slurm-deps";
 
 /** `allot slurm sync-accounts --help`. */
 export const SYNC_ACCOUNTS_HELP = `Usage: allot slurm sync-accounts --cluster <name> --server <url> [--dry-run]
@@ -111,7 +111,7 @@ export async function runSyncAccountsCommand(
     throw new UsageError(`slurm sync-accounts: unexpected argument "${args.positionals[0]}"`);
   }
   const cluster = requireString("slurm sync-accounts", args, "cluster");
-  const server = requireString("slurm sync-accounts", args, "server");
+  const server = requireServerFlag("slurm sync-accounts", args);
   const isDryRun = args.values["dry-run"] === true;
   assertSlurmConf(deps.env);
 
