@@ -1,6 +1,14 @@
 import { convertPhillyTrace, parsePhillyCsv, type PhillyWeights } from "../sim";
 import { expectPositionals, parseCommandArgs, parseIntegerFlag, requireString } from "./args";
-import { checkOutput, InputError, readInput, UsageError, writeOutput, type CliIo } from "./io";
+import {
+  checkOutput,
+  checkOutputsApart,
+  InputError,
+  readInput,
+  UsageError,
+  writeOutput,
+  type CliIo,
+} from "./io";
 
 /** `allot import-trace --help`. */
 export const IMPORT_TRACE_HELP = `Usage: allot import-trace philly <trace.csv> --gpus <N> [options]
@@ -79,6 +87,11 @@ export function runImportTraceCommand(argv: string[], io: CliIo): number {
       `import-trace: --gpus must be a multiple of 8 (8 GPUs per node), got ${gpus}`,
     );
   const weights = parseWeights(args.values.weights as string | undefined);
+  checkOutputsApart(
+    "import-trace",
+    { what: "trace", path: path as string },
+    { out: args.values.out },
+  );
   if (typeof args.values.out === "string") checkOutput(io, args.values.out);
   const parsed = parsePhillyCsv(readInput(io, path as string));
   if (!parsed.ok) {

@@ -1,3 +1,5 @@
+import { resolve } from "node:path";
+
 /** What a command may touch: two output streams and files. Tests pass an in-memory one. */
 export type CliIo = {
   stdout(text: string): void;
@@ -34,6 +36,26 @@ export function checkOutput(io: CliIo, path: string): void {
   } catch (error) {
     const code = (error as { code?: string }).code ?? "unknown error";
     throw new InputError(`${path}: cannot write (${code})`);
+  }
+}
+
+/**
+ * Refuses output flags that name the input file or one another (`simulate s.json --out s.json`):
+ * the later write would replace the scenario, or the first output, without a word.
+ */
+export function checkOutputsApart(
+  command: string,
+  input: { what: string; path: string },
+  outputs: Record<string, unknown>,
+): void {
+  const taken = new Map([[resolve(input.path), `the ${input.what} ${input.path}`]]);
+  for (const [flag, path] of Object.entries(outputs)) {
+    if (typeof path !== "string") continue;
+    const owner = taken.get(resolve(path));
+    if (owner !== undefined) {
+      throw new UsageError(`${command}: --${flag} ${path} would overwrite ${owner}`);
+    }
+    taken.set(resolve(path), `--${flag}'s file`);
   }
 }
 

@@ -155,6 +155,25 @@ describe("allot command line", () => {
     });
   });
 
+  it("refuses an output that would overwrite the scenario, the trace or the other output", async () => {
+    const overScenario = await run(["simulate", SCENARIO_PATH, "--out", `./${SCENARIO_PATH}`]);
+    expect(overScenario).toMatchObject({
+      code: 2,
+      stderr: `allot: simulate: --out ./${SCENARIO_PATH} would overwrite the scenario ${SCENARIO_PATH}\n`,
+      written: {},
+    });
+    expect(
+      await run(["simulate", SCENARIO_PATH, "--out", "r.json", "--timeline", "r.json"]),
+    ).toMatchObject({
+      code: 2,
+      stderr: "allot: simulate: --timeline r.json would overwrite --out's file\n",
+      written: {},
+    });
+    expect(
+      (await run(["import-trace", "philly", "t.csv", "--gpus", "8", "--out", "t.csv"])).stderr,
+    ).toBe("allot: import-trace: --out t.csv would overwrite the trace t.csv\n");
+  });
+
   it("says a one-job scenario's job 'was' submitted, not 'were'", async () => {
     const scenario = JSON.parse(readFileSync(SCENARIO_PATH, "utf8"));
     const oneJob = { "one.json": JSON.stringify({ ...scenario, jobs: scenario.jobs.slice(1, 2) }) };

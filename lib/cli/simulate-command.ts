@@ -9,7 +9,7 @@ import {
   type Timeline,
 } from "../sim";
 import { expectPositionals, parseCommandArgs, parseDurationFlag, parseIntegerFlag } from "./args";
-import { checkOutput, UsageError, writeOutput, type CliIo } from "./io";
+import { checkOutput, checkOutputsApart, UsageError, writeOutput, type CliIo } from "./io";
 import { loadScenario } from "./scenario-file";
 import { chooseThreadCount, MAX_THREADS, simulateSchedulers } from "./simulate-schedulers";
 import { formatTable } from "./table";
@@ -132,6 +132,11 @@ export async function runSimulateCommand(argv: string[], io: CliIo): Promise<num
     threadsFlag === undefined
       ? undefined
       : parseIntegerFlag("simulate", "threads", threadsFlag, 1, MAX_THREADS);
+  checkOutputsApart(
+    "simulate",
+    { what: "scenario", path: path as string },
+    { out: args.values.out, timeline: args.values.timeline },
+  );
   const loaded = loadScenario(io, path as string);
   const horizon = args.values.horizon as string | undefined;
   const scenario =
