@@ -68,6 +68,11 @@ describe("submit's flags", () => {
     expect(refusal(["-M", "h100", "-G", "8", "--min-runtime", "2h"])).toBe(
       "submit: --name is required",
     );
+    // Every missing flag at once, in the usage line's order.
+    expect(refusal(["-J", "train"])).toBe(
+      "submit: --cluster, --gpus and --min-runtime are required",
+    );
+    expect(refusal([])).toBe("submit: --cluster, --name, --gpus and --min-runtime are required");
     expect(refusal([...BASE, "-G", "1.5"])).toBe(
       'submit: --gpus must be a whole number from 1 to 2147483647, got "1.5"',
     );

@@ -57,8 +57,20 @@ export type SubmitRequest = {
   isResumable: boolean;
 };
 
+/** The flags a submission cannot do without, in the order the usage line gives them. */
+const REQUIRED_FLAGS = ["cluster", "name", "gpus", "min-runtime"];
+
 /** Reads and checks submit's flags, or throws a {@link UsageError} naming the flag. */
 export function parseSubmitArgs(args: ParsedArgs): SubmitRequest {
+  // All the missing ones at once, as sbatch users type them: not one per attempt.
+  const missing = REQUIRED_FLAGS.filter((name) => !args.values[name]).map((name) => `--${name}`);
+  if (missing.length > 0) {
+    const listed =
+      missing.length === 1
+        ? `${missing[0]} is`
+        : `${missing.slice(0, -1).join(", ")} and ${missing.at(-1)} are`;
+    throw new UsageError(`submit: ${listed} required`);
+  }
   const priority = (args.values.priority as string | undefined) ?? "normal";
   if (!(PRIORITIES as readonly string[]).includes(priority)) {
     throw new UsageError(
