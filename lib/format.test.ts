@@ -5,6 +5,7 @@ import {
   formatDateTime,
   formatGpuHours,
   formatInteger,
+  formatLevelFairShare,
   formatNumber,
   formatPercent,
   formatShare,
@@ -115,6 +116,17 @@ describe("numbers, shares and waits", () => {
     expect(formatFulfilment(0)).toBe("0.0%");
     expect(formatFulfilment(null)).toBe("–");
     expect(formatFulfilment(null, "-")).toBe("-");
+  });
+
+  it("writes a level fair-share in four digits, never in exponent form from 10,000 up", () => {
+    expect(formatLevelFairShare(1.07712)).toBe("1.077");
+    expect(formatLevelFairShare(0.17812)).toBe("0.1781");
+    expect(formatLevelFairShare(543.44)).toBe("543.4");
+    expect(formatLevelFairShare(1564.2)).toBe("1,564");
+    expect(formatLevelFairShare(90_270.4)).toBe("90,270");
+    expect(formatLevelFairShare(319_800)).toBe("319,800");
+    expect(formatLevelFairShare(Infinity)).toBe("inf");
+    expect(formatLevelFairShare("inf")).toBe("inf");
   });
 
   it("writes progress in whole percent", () => {

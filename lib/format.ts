@@ -83,6 +83,21 @@ export function formatFulfilment(fraction: number | null, missing = "–"): stri
   return fraction === null ? missing : shortOfFull(fraction, formatShare(fraction));
 }
 
+/**
+ * A level fair-share (LF) in the CLI's tables, as `sshare -l` shows it: "inf" for a budget with
+ * no usage, else four significant digits, and from 1,000 up a whole number with separators: a
+ * few seconds of use beside busy siblings gives an LF near 90,000, which toPrecision writes
+ * "9.027e+4".
+ *
+ * @example formatLevelFairShare(1.07712) // "1.077"
+ * @example formatLevelFairShare(90_270.4) // "90,270"
+ * @example formatLevelFairShare("inf") // "inf"
+ */
+export function formatLevelFairShare(value: number | "inf"): string {
+  if (value === "inf" || value === Infinity) return "inf";
+  return value >= 1000 ? formatNumber(value) : value.toPrecision(4);
+}
+
 /** Progress or a usage ratio in whole percent: 0.426 -> "43%". */
 export function formatWholePercent(fraction: number): string {
   return `${Math.round(fraction * 100)}%`;

@@ -68,6 +68,15 @@ describe("sshare's table", () => {
     );
   });
 
+  it("writes a large LF as a whole number, not in exponent form", () => {
+    const tree = QUEUE.tree.map((row) =>
+      row.id === "vision" ? { ...row, levelFairShare: 90_270.4 } : row,
+    );
+    expect(formatSshare({ ...QUEUE, tree })).toContain(
+      "  vision           1    0.2500      25.0%          0.0        0.000  90,270     3  0.3333",
+    );
+  });
+
   it("gives each ranked leaf (leaves - rank + 1) / leaves, and says when nothing is ranked yet", () => {
     expect(withFactors(QUEUE.tree).map((row) => row.fairShareFactor)).toEqual([
       null,

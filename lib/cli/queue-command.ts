@@ -1,5 +1,5 @@
 import { explainReason, rankBudgets, runSchedulePass, type Reason } from "../engine";
-import { formatNumber, formatSimMoment } from "../format";
+import { formatLevelFairShare, formatNumber, formatSimMoment } from "../format";
 import { formatHumanDuration, type JobRecord } from "../sim";
 import { expectPositionals, parseCommandArgs, parseDurationFlag, requireString } from "./args";
 import {
@@ -187,11 +187,7 @@ export function runQueueCommand(argv: string[], io: CliIo): number {
         `${"  ".repeat(row.path.split("/").length - 1)}${row.name}`,
         formatNumber(row.weight, Number.isInteger(row.weight) ? 0 : 2),
         row.usageRatio === null ? "no share" : `${(row.usageRatio * 100).toFixed(1)}%`,
-        row.levelFairShare === null
-          ? "-"
-          : row.levelFairShare === Infinity
-            ? "inf"
-            : row.levelFairShare.toPrecision(4),
+        row.levelFairShare === null ? "-" : formatLevelFairShare(row.levelFairShare),
         row.rank === null ? "" : String(row.rank),
       ]),
       ["left", "right", "right", "right", "right"],

@@ -1,5 +1,5 @@
 import { fairShareFactor, rankBudgets } from "../engine";
-import { formatNumber, formatShare, formatSimMoment } from "../format";
+import { formatLevelFairShare, formatNumber, formatShare, formatSimMoment } from "../format";
 import { expectPositionals, parseCommandArgs, parseDurationFlag, requireString } from "./args";
 import {
   checkMomentInScenario,
@@ -27,8 +27,7 @@ Options:
 `;
 
 function formatLf(value: number | null): string {
-  if (value === null) return "-";
-  return value === Infinity ? "inf" : value.toPrecision(4);
+  return value === null ? "-" : formatLevelFairShare(value);
 }
 
 /** `allot shares`: returns the exit code. */

@@ -1,5 +1,11 @@
 import { fairShareFactor } from "../engine";
-import { formatDateTime, formatNumber, formatShare, formatSpan } from "../format";
+import {
+  formatDateTime,
+  formatLevelFairShare,
+  formatNumber,
+  formatShare,
+  formatSpan,
+} from "../format";
 import { clusterQueueAnswer, type ClusterQueueAnswer, type ShareRowAnswer } from "./api-answers";
 import type { LiveDeps } from "./api-config";
 import { expectPositionals, parseCommandArgs } from "./args";
@@ -41,7 +47,7 @@ export function withFactors(tree: ShareRowAnswer[]): ShareRow[] {
 
 function formatLf(value: ShareRowAnswer["levelFairShare"]): string {
   if (value === undefined || value === null) return "-";
-  return value === "inf" ? "inf" : value.toPrecision(4);
+  return formatLevelFairShare(value);
 }
 
 /** One cluster's sshare section: a heading and the tree as a table. */
