@@ -93,6 +93,11 @@ describe("allot command line", () => {
     expect((await run(["simulate", SCENARIO_PATH, "--horizon", "-h"])).stderr).toBe(
       "allot: simulate: option --horizon needs a value (see allot simulate --help)\n",
     );
+    expect(await run(["simulate", SCENARIO_PATH, "--horizon", "0"])).toMatchObject({
+      code: 2,
+      stdout: "",
+      stderr: "allot: simulate: --horizon 0 simulates nothing: give a moment above 0, e.g. 30d\n",
+    });
     expect(await run(["simulate", SCENARIO_PATH, "--horizon", "99999999999d"])).toMatchObject({
       code: 2,
       stderr: 'allot: simulate: --horizon "99999999999d" is longer than five years (1830d)\n',

@@ -132,17 +132,21 @@ export async function runSimulateCommand(argv: string[], io: CliIo): Promise<num
     threadsFlag === undefined
       ? undefined
       : parseIntegerFlag("simulate", "threads", threadsFlag, 1, MAX_THREADS);
+  const horizon = args.values.horizon as string | undefined;
+  const horizonSec =
+    horizon === undefined ? null : parseDurationFlag("simulate", "horizon", horizon);
+  if (horizonSec === 0) {
+    throw new UsageError(
+      `simulate: --horizon ${horizon} simulates nothing: give a moment above 0, e.g. 30d`,
+    );
+  }
   checkOutputsApart(
     "simulate",
     { what: "scenario", path: path as string },
     { out: args.values.out, timeline: args.values.timeline },
   );
   const loaded = loadScenario(io, path as string);
-  const horizon = args.values.horizon as string | undefined;
-  const scenario =
-    horizon === undefined
-      ? loaded
-      : { ...loaded, horizonSec: parseDurationFlag("simulate", "horizon", horizon) };
+  const scenario = horizonSec === null ? loaded : { ...loaded, horizonSec };
   for (const output of [args.values.out, args.values.timeline]) {
     if (typeof output === "string") checkOutput(io, output);
   }

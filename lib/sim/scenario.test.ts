@@ -205,6 +205,15 @@ describe("parseScenario", () => {
     ]);
   });
 
+  it("refuses a zero horizon, which would simulate nothing, once", () => {
+    expect(issuesOf({ ...base, horizon: "0s" })).toEqual([
+      "horizon: must be above 0 (leave it out to run every job)",
+    ]);
+    expect(issuesOf({ ...base, horizon: "soon" })).toEqual([
+      'horizon: "soon" is not a duration (seconds, or "90s", "15m", "8h", "7d", "1h30m", "1:30:00")',
+    ]);
+  });
+
   it("refuses durations over five years, which would exhaust memory before any answer", () => {
     const job = base.jobs[0]!;
     const long = {

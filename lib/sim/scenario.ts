@@ -193,7 +193,12 @@ function normaliseScenario(file: ParsedScenarioFile): ScenarioResult {
     "settings.maxMinRuntime",
     DEFAULT_MAX_MIN_RUNTIME_SEC,
   );
+  const issuesBeforeHorizon = issues.length;
   const horizon = file.horizon === undefined ? null : duration(file.horizon, "horizon", 0);
+  // A zero horizon simulates nothing: every figure would read 0 or "-" with no word of why.
+  if (horizon === 0 && issues.length === issuesBeforeHorizon) {
+    issues.push({ path: "horizon", message: "must be above 0 (leave it out to run every job)" });
+  }
   const isTreeKnown = file.tree !== null;
   const tree = file.tree ? flattenTree(file.tree, issues) : [];
   const childCount = new Map<string, number>();
