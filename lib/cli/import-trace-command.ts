@@ -38,6 +38,10 @@ function parseWeights(text: string | undefined): PhillyWeights {
         `import-trace: --weights "${part}" is not name=weight (a non-negative number)`,
       );
     }
+    // Given twice, the later weight would silently replace the one the user may be reading.
+    if (Object.hasOwn(weights, name)) {
+      throw new UsageError(`import-trace: --weights gives "${name}" twice`);
+    }
     weights[name] = weight;
   }
   return { kind: "given", weights };

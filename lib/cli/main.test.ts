@@ -287,6 +287,11 @@ describe("allot command line", () => {
       stderr:
         'allot: import-trace: --weights names "nosuch", not a virtual cluster of the trace (it has 1: a)\n',
     });
+    expect(await weighed("a=3,a=1")).toMatchObject({
+      code: 2,
+      stdout: "",
+      stderr: 'allot: import-trace: --weights gives "a" twice\n',
+    });
     expect((await weighed("a=")).stderr).toBe(
       'allot: import-trace: --weights "a=" is not name=weight (a non-negative number)\n',
     );
