@@ -77,16 +77,27 @@ describe.each(TEST_ROLES)("as %s", (role) => {
     const nodeId = idOf(key);
     const state = await getChildrenState(db, nodeId);
     const changes = await historyCount();
-    // The same split again: allowed saves write a history row and bump the version only.
+    // One weight changed, then put back: an allowed save writes a history row and bumps the
+    // version each time, and the split ends as it was. (A split sent as it is writes nothing.)
+    const reweighted = state.children.map((child, index) =>
+      index === 0 ? { ...child, weight: child.weight + 1 } : child,
+    );
     const attempt = setChildren(branch.users[role], nodeId, {
       version: state.version,
       reason: `permission check as ${role}`,
-      children: state.children,
+      children: reweighted,
     });
     if (allowed[role]) {
       const result = await attempt;
-      expect(result.version).toBe(state.version + 1);
-      expect(await historyCount()).toBe(changes + 1);
+      expect(result).toMatchObject({ changed: true, version: state.version + 1 });
+      const restored = await setChildren(branch.users[role], nodeId, {
+        version: result.version,
+        reason: `permission check as ${role}: weight put back`,
+        children: state.children,
+      });
+      expect(restored.version).toBe(state.version + 2);
+      expect(restored.children).toEqual(state.children);
+      expect(await historyCount()).toBe(changes + 2);
     } else {
       await expect(attempt).rejects.toMatchObject({ code: "forbidden" });
       expect(await getChildrenState(db, nodeId)).toEqual(state);
