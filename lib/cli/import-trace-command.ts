@@ -1,3 +1,4 @@
+import { plural } from "../engine/explain-words";
 import { convertPhillyTrace, parsePhillyCsv, type PhillyWeights } from "../sim";
 import { expectPositionals, parseCommandArgs, parseIntegerFlag, requireString } from "./args";
 import {
@@ -101,9 +102,8 @@ export function runImportTraceCommand(argv: string[], io: CliIo): number {
   if (!parsed.ok) {
     const shown = parsed.issues.slice(0, 20).map((issue) => `  ${issue}`);
     const more = parsed.issues.length > 20 ? [`  ... and ${parsed.issues.length - 20} more`] : [];
-    throw new InputError(
-      [`${path}: ${parsed.issues.length} bad lines`, ...shown, ...more].join("\n"),
-    );
+    const heading = `${path}: ${plural(parsed.issues.length, "bad line", "bad lines")}`;
+    throw new InputError([heading, ...shown, ...more].join("\n"));
   }
   if (weights.kind === "given") checkWeightNames(weights.weights, parsed.rows);
   const text = `${JSON.stringify(convertPhillyTrace(parsed.rows, { gpus, weights }), null, 1)}\n`;

@@ -275,6 +275,11 @@ describe("allot command line", () => {
     const philly = await run(["import-trace", "philly", "p.csv", "--gpus", "16"], { "p.csv": csv });
     expect(philly.code).toBe(0);
     expect(JSON.parse(philly.stdout).jobs).toHaveLength(1);
+    const oneBad = await run(["import-trace", "philly", "b.csv", "--gpus", "16"], {
+      "b.csv": `${csv}2017-10-09 07:02:00,x,1,66.0,a\n`,
+    });
+    expect(oneBad.code).toBe(1);
+    expect(oneBad.stderr).toMatch(/^allot: b\.csv: 1 bad line\n {2}line 3: /);
     // Weights name the trace's virtual clusters; a misspelt one would leave every budget at 0.
     const weighed = (weights: string) =>
       run(["import-trace", "philly", "p.csv", "--gpus", "16", "--weights", weights], {
