@@ -195,6 +195,12 @@ describe("token actions", () => {
       revokeToken(admin, formOf({ cluster: CLUSTER, tokenId: "" })),
     );
     expect(bad.ok ? null : Object.keys(bad.error.fieldErrors)).toEqual(["tokenId"]);
+    // Another cluster's form does not reach this cluster's token.
+    const elsewhere = await safeAction(() =>
+      revokeToken(admin, formOf({ cluster: "h100", tokenId: row.id })),
+    );
+    expect(elsewhere.ok ? null : elsewhere.error.status).toBe(404);
+    expect((await db.apiToken.findUniqueOrThrow({ where: { id: row.id } })).revokedAt).toBeNull();
     expect(await safeAction(() => revokeToken(admin, revoke))).toEqual({
       ok: true,
       data: { cluster: CLUSTER },

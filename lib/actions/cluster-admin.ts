@@ -47,10 +47,13 @@ export async function createToken(user: SessionUser | null, form: FormData) {
 
 const revokeSchema = z.object({ cluster: clusterField, tokenId: pathParamSchema });
 
-/** Revokes a cluster token (revoking one already revoked changes nothing). */
+/**
+ * Revokes a token of the form's cluster (revoking one already revoked changes nothing; another
+ * cluster's token is not found).
+ */
 export async function revokeToken(user: SessionUser | null, form: FormData) {
   requireAdmin(user);
   const { cluster, tokenId } = revokeSchema.parse(Object.fromEntries(form));
-  await revokeClusterToken(tokenId);
+  await revokeClusterToken(cluster, tokenId);
   return { cluster };
 }

@@ -67,9 +67,18 @@ export async function listClusterTokens(clusterName: string): Promise<TokenView[
   return rows.map(toView);
 }
 
-export async function revokeClusterToken(tokenId: string): Promise<void> {
+/**
+ * Revokes a token of the cluster `clusterName` (one already revoked stays as it is). A token of
+ * another cluster, or none, is not found: a form for one cluster never revokes another's.
+ */
+export async function revokeClusterToken(clusterName: string, tokenId: string): Promise<void> {
+  const where = { id: tokenId, kind: "cluster" as const, cluster: { name: clusterName } };
+  const found = await getDb().apiToken.count({ where });
+  if (found === 0) {
+    throw new AppError("not_found", `Cluster "${clusterName}" has no token with that id.`);
+  }
   await getDb().apiToken.updateMany({
-    where: { id: tokenId, kind: "cluster", revokedAt: null },
+    where: { ...where, revokedAt: null },
     data: { revokedAt: new Date() },
   });
 }
