@@ -127,6 +127,7 @@ describe("numbers, shares and waits", () => {
     expect(formatLevelFairShare(319_800)).toBe("319,800");
     expect(formatLevelFairShare(Infinity)).toBe("inf");
     expect(formatLevelFairShare("inf")).toBe("inf");
+    expect(formatLevelFairShare(null)).toBe("-");
   });
 
   it("writes progress in whole percent", () => {

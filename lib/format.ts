@@ -84,8 +84,8 @@ export function formatFulfilment(fraction: number | null, missing = "–"): stri
 }
 
 /**
- * A level fair-share (LF) in the CLI's tables, as `sshare -l` shows it: "inf" for a budget with
- * no usage, else four significant digits, and from 1,000 up a whole number with separators: a
+ * A level fair-share (LF) in the CLI's tables, as `sshare -l` shows it: "-" when there is none
+ * (the root), "inf" for a budget with no usage, else four significant digits, and from 1,000 up a whole number with separators: a
  * few seconds of use beside busy siblings gives an LF near 90,000, which toPrecision writes
  * "9.027e+4".
  *
@@ -93,7 +93,8 @@ export function formatFulfilment(fraction: number | null, missing = "–"): stri
  * @example formatLevelFairShare(90_270.4) // "90,270"
  * @example formatLevelFairShare("inf") // "inf"
  */
-export function formatLevelFairShare(value: number | "inf"): string {
+export function formatLevelFairShare(value: number | "inf" | null | undefined): string {
+  if (value === null || value === undefined) return "-";
   if (value === "inf" || value === Infinity) return "inf";
   return value >= 1000 ? formatNumber(value) : value.toPrecision(4);
 }

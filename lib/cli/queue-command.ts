@@ -187,7 +187,7 @@ export function runQueueCommand(argv: string[], io: CliIo): number {
         `${"  ".repeat(row.path.split("/").length - 1)}${row.name}`,
         formatNumber(row.weight, Number.isInteger(row.weight) ? 0 : 2),
         row.usageRatio === null ? "no share" : `${(row.usageRatio * 100).toFixed(1)}%`,
-        row.levelFairShare === null ? "-" : formatLevelFairShare(row.levelFairShare),
+        formatLevelFairShare(row.levelFairShare),
         row.rank === null ? "" : String(row.rank),
       ]),
       ["left", "right", "right", "right", "right"],

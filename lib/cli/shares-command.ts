@@ -26,10 +26,6 @@ Options:
   -h, --help         show this help
 `;
 
-function formatLf(value: number | null): string {
-  return value === null ? "-" : formatLevelFairShare(value);
-}
-
 /** `allot shares`: returns the exit code. */
 export function runSharesCommand(argv: string[], io: CliIo): number {
   const args = parseCommandArgs("shares", argv, {
@@ -93,7 +89,7 @@ export function runSharesCommand(argv: string[], io: CliIo): number {
         formatShare(row.effectiveShare, "-"),
         formatNumber(row.usageGpuSeconds / 3600, 1),
         row.usageRatio === null ? "-" : row.usageRatio.toFixed(3),
-        row.path === "" ? "-" : formatLf(row.levelFairShare),
+        row.path === "" ? "-" : formatLevelFairShare(row.levelFairShare),
         row.rank === null ? "" : String(row.rank),
         rows[i]?.fairShareFactor == null ? "" : (rows[i]?.fairShareFactor as number).toFixed(4),
       ]),

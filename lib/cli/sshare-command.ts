@@ -45,11 +45,6 @@ export function withFactors(tree: ShareRowAnswer[]): ShareRow[] {
   }));
 }
 
-function formatLf(value: ShareRowAnswer["levelFairShare"]): string {
-  if (value === undefined || value === null) return "-";
-  return formatLevelFairShare(value);
-}
-
 /** One cluster's sshare section: a heading and the tree as a table. */
 export function formatSshare(queue: ClusterQueueAnswer): string {
   const heading = `Cluster ${queue.cluster.name} (${formatNumber(queue.cluster.gpus)} GPUs), usage over the last ${formatSpan(queue.lookbackSec)}, at ${formatDateTime(queue.nowSec)}\n\n`;
@@ -64,7 +59,7 @@ export function formatSshare(queue: ClusterQueueAnswer): string {
       formatShare(row.effectiveShare, "-"),
       formatNumber(row.usageGpuSeconds / 3600, 1),
       row.usageRatio === null ? "-" : row.usageRatio.toFixed(3),
-      isRoot ? "-" : formatLf(row.levelFairShare),
+      isRoot ? "-" : formatLevelFairShare(row.levelFairShare),
       row.rank === null ? "" : String(row.rank),
       row.fairShareFactor === null ? "" : row.fairShareFactor.toFixed(4),
     ];
