@@ -85,9 +85,9 @@ export function formatFulfilment(fraction: number | null, missing = "–"): stri
 
 /**
  * A level fair-share (LF) in the CLI's tables, as `sshare -l` shows it: "-" when there is none
- * (the root), "inf" for a budget with no usage, else four significant digits, and from 1,000 up a whole number with separators: a
- * few seconds of use beside busy siblings gives an LF near 90,000, which toPrecision writes
- * "9.027e+4".
+ * (the root), "inf" for a budget with no usage, else four significant digits, and from 1,000 up
+ * a whole number with separators: a few seconds of use beside busy siblings gives an LF near
+ * 90,000, which toPrecision writes "9.027e+4".
  *
  * @example formatLevelFairShare(1.07712) // "1.077"
  * @example formatLevelFairShare(90_270.4) // "90,270"
