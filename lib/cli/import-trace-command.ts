@@ -1,3 +1,4 @@
+import { isWeightTooSmall, MIN_NONZERO_WEIGHT } from "../engine";
 import { plural } from "../engine/explain-words";
 import { convertPhillyTrace, parsePhillyCsv, type PhillyWeights } from "../sim";
 import { expectPositionals, parseCommandArgs, parseIntegerFlag, requireString } from "./args";
@@ -37,6 +38,11 @@ function parseWeights(text: string | undefined): PhillyWeights {
     if (!name || !value?.trim() || !Number.isFinite(weight) || weight < 0) {
       throw new UsageError(
         `import-trace: --weights "${part}" is not name=weight (a non-negative number)`,
+      );
+    }
+    if (isWeightTooSmall(weight)) {
+      throw new UsageError(
+        `import-trace: --weights "${part}": a weight is 0 or at least ${MIN_NONZERO_WEIGHT}`,
       );
     }
     // Given twice, the later weight would silently replace the one the user may be reading.

@@ -300,5 +300,10 @@ describe("allot command line", () => {
     expect((await weighed("a=")).stderr).toBe(
       'allot: import-trace: --weights "a=" is not name=weight (a non-negative number)\n',
     );
+    // A weight under 0.000001 would read 0.00% everywhere; 0 itself is a weight.
+    expect((await weighed("a=1e-320")).stderr).toBe(
+      'allot: import-trace: --weights "a=1e-320": a weight is 0 or at least 0.000001\n',
+    );
+    expect(JSON.parse((await weighed("a=0")).stdout).tree.children[0].weight).toBe(0);
   });
 });

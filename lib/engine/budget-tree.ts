@@ -4,6 +4,22 @@ import type { BudgetNode, BudgetTree, BudgetTreeNode, Issue, Result } from "./ty
 export const HOURS_PER_WEEK = 168;
 
 /**
+ * The smallest weight above 0. A smaller one (down to denormals like 1e-320) would read "0.00%"
+ * on every page while still being owed a sliver; 0 itself stays allowed (owed nothing).
+ */
+export const MIN_NONZERO_WEIGHT = 0.000001;
+
+/**
+ * Whether `weight` is above 0 but below {@link MIN_NONZERO_WEIGHT}: the inputs that take
+ * weights (edits, drafts, scenario files, the CLI) refuse it.
+ *
+ * @example isWeightTooSmall(1e-320) // true; isWeightTooSmall(0) // false; isWeightTooSmall(0.000001) // false
+ */
+export function isWeightTooSmall(weight: number): boolean {
+  return weight > 0 && weight < MIN_NONZERO_WEIGHT;
+}
+
+/**
  * A record with no prototype, so ids like "constructor" are safe keys.
  *
  * @example const byId = createRecord<number>(); byId["constructor"] // undefined

@@ -7,9 +7,11 @@ export type * from "./reasons";
 
 export {
   HOURS_PER_WEEK,
+  MIN_NONZERO_WEIGHT,
   checkChargeableBudget,
   findBudgetByPath,
   getBudgetNode,
+  isWeightTooSmall,
   validateBudgetTree,
   weeklyGpuHours,
 } from "./budget-tree";

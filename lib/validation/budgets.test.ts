@@ -109,6 +109,20 @@ describe("setChildrenSchema", () => {
     }
   });
 
+  it("refuses a weight above 0 but under 0.000001 (1e-320, a denormal); 0 and 0.000001 pass", () => {
+    const children = [
+      { name: "zero", weight: 0 },
+      { name: "least", weight: 0.000001 },
+      { name: "denormal", weight: 1e-320 },
+      { name: "just-under", weight: 0.00000099 },
+    ];
+    const message = "A weight is 0 or at least 0.000001.";
+    expect(issuesOf({ ...VALID, children })).toEqual([
+      { path: "children.2.weight", message },
+      { path: "children.3.weight", message },
+    ]);
+  });
+
   it("refuses infinite and non-numeric weights", () => {
     expect(issuesOf({ ...VALID, children: [{ name: "a", weight: Infinity }] })).toEqual([
       { path: "children.0.weight", message: expect.any(String) },

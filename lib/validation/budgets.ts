@@ -2,6 +2,7 @@
 // these). Names allow dots because personal leaves are named after an email's local part
 // ("riley.chen"); see docs/decisions/030-budget-edits.md.
 import { z } from "zod";
+import { isWeightTooSmall, MIN_NONZERO_WEIGHT } from "../engine/budget-tree";
 import { int4 } from "./numbers";
 import { lineString, textString } from "../text";
 
@@ -26,7 +27,11 @@ export const weightSchema = z
   .number({ error: "Enter a number." })
   .refine(Number.isFinite, "Enter a finite number.")
   .min(0, "A weight cannot be negative.")
-  .max(MAX_WEIGHT, `A weight is at most ${MAX_WEIGHT.toLocaleString("en-US")}.`);
+  .refine((weight) => !isWeightTooSmall(weight), `A weight is 0 or at least ${MIN_NONZERO_WEIGHT}.`)
+  .max(MAX_WEIGHT, `A weight is at most ${MAX_WEIGHT.toLocaleString("en-US")}.`)
+  .meta({
+    description: `0, or from ${MIN_NONZERO_WEIGHT} to ${MAX_WEIGHT.toLocaleString("en-US")}.`,
+  });
 
 const ID_MESSAGE = "Give an existing child's id, or leave the id out for a new child.";
 
