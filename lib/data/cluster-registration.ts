@@ -5,7 +5,7 @@ import { getDb } from "./db/app-db";
 import { DEFAULT_MAX_MIN_RUNTIME_SEC } from "../engine";
 import { AppError } from "../errors";
 import { minRuntimeDefaultProblem, type RegisterClusterInput } from "../validation/clusters";
-import { createClusterToken } from "./tokens";
+import { insertClusterToken } from "./tokens";
 
 /** The column's default (prisma/schema.prisma), for a new cluster given only a maximum. */
 const DEFAULT_MIN_RUNTIME_SEC = 3600;
@@ -20,7 +20,10 @@ export type RegisteredCluster = {
   token: string | null;
 };
 
-/** Creates the cluster or updates its nodes by hostname (new ones are appended). */
+/**
+ * Creates the cluster or updates its nodes by hostname (new ones are appended), and makes the
+ * cluster token `input.tokenName` when given: all in one transaction, so all or nothing.
+ */
 export async function registerCluster(
   input: RegisterClusterInput,
   adminId: string,
@@ -88,6 +91,10 @@ export async function registerCluster(
         });
       }
     }
+    // In the same transaction: a token that cannot be stored leaves no cluster without one.
+    const token = input.tokenName
+      ? (await insertClusterToken(tx, cluster.id, input.tokenName, adminId)).token
+      : null;
     const listed = new Set(input.nodes.map((node) => node.hostname));
     const nodes = await tx.clusterNode.findMany({
       where: { clusterId: cluster.id },
@@ -100,10 +107,8 @@ export async function registerCluster(
       unlisted: nodes
         .map((node) => node.hostname)
         .filter((name): name is string => name !== null && !listed.has(name)),
+      token,
     };
   });
-  const token = input.tokenName
-    ? (await createClusterToken(input.name, input.tokenName, adminId)).token
-    : null;
-  return { name: input.name, ...result, token };
+  return { name: input.name, ...result };
 }

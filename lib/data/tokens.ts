@@ -2,6 +2,7 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import { getDb } from "./db/app-db";
+import type { Db } from "./db/client";
 import { AppError } from "../errors";
 import { hashToken, noteTokenUse } from "./users";
 
@@ -27,6 +28,19 @@ export async function createClusterToken(
     select: { id: true },
   });
   if (!cluster) throw new AppError("not_found", `No cluster is named "${clusterName}".`);
+  return insertClusterToken(db, cluster.id, name, createdBy);
+}
+
+/**
+ * Stores a new token of the cluster `clusterId` through `db`, the client or a transaction's (a
+ * registration and its token are one write); the plaintext is returned once and never stored.
+ */
+export async function insertClusterToken(
+  db: Pick<Db, "apiToken">,
+  clusterId: string,
+  name: string,
+  createdBy: string,
+): Promise<{ token: string; view: TokenView }> {
   const token = `allot_c_${randomBytes(24).toString("base64url")}`;
   const row = await db.apiToken.create({
     data: {
@@ -34,7 +48,7 @@ export async function createClusterToken(
       name,
       tokenHash: hashToken(token),
       prefix: token.slice(0, 12),
-      clusterId: cluster.id,
+      clusterId,
       userId: createdBy,
     },
   });
