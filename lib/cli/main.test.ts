@@ -257,6 +257,20 @@ describe("allot command line", () => {
     expect(ranks).toEqual([...ranks].sort((a: number, b: number) => a - b));
   });
 
+  it("prints usage of share as a ratio, as shares does: 0.024, not 2.4%; '-' when owed nothing", async () => {
+    const result = await run(["queue", SCENARIO_PATH, "--at", "2h", "--cluster", "h100"]);
+    expect(result.stdout).toMatch(/^llm\s+1\s+0\.024\s+0\.5000\s*$/m);
+    expect(result.stdout).toMatch(/^ {2}pretrain\s+1\s+0\.024\s+1\.000\s+2$/m);
+    const shares = await run(["shares", SCENARIO_PATH, "--at", "2h", "--cluster", "h100"]);
+    expect(shares.stdout).toMatch(/^ {2}llm\s+1\s+0\.5000\s+50\.0%\s+32\.0\s+0\.024\s/m);
+    // A budget of weight 0 has no share to measure usage against.
+    const scenario = JSON.parse(readFileSync(SCENARIO_PATH, "utf8"));
+    scenario.tree.children[1].weight = 0;
+    const files = { "zero.json": JSON.stringify(scenario) };
+    const zero = await run(["queue", "zero.json", "--at", "2h", "--cluster", "h100"], files);
+    expect(zero.stdout).toMatch(/^vision\s+0\s+-\s+0\.000\s*$/m);
+  });
+
   it("generates a lab scenario and imports a Philly CSV", async () => {
     const lab = await run([
       "generate",

@@ -186,7 +186,7 @@ export function runQueueCommand(argv: string[], io: CliIo): number {
       walked.map((row) => [
         `${"  ".repeat(row.path.split("/").length - 1)}${row.name}`,
         formatNumber(row.weight, Number.isInteger(row.weight) ? 0 : 2),
-        row.usageRatio === null ? "no share" : `${(row.usageRatio * 100).toFixed(1)}%`,
+        row.usageRatio === null ? "-" : row.usageRatio.toFixed(3),
         formatLevelFairShare(row.levelFairShare),
         row.rank === null ? "" : String(row.rank),
       ]),
