@@ -6,6 +6,7 @@ import {
   formatGpuHours,
   formatInteger,
   formatLevelFairShare,
+  formatUsageRatio,
   formatNumber,
   formatPercent,
   formatShare,
@@ -128,6 +129,13 @@ describe("numbers, shares and waits", () => {
     expect(formatLevelFairShare(Infinity)).toBe("inf");
     expect(formatLevelFairShare("inf")).toBe("inf");
     expect(formatLevelFairShare(null)).toBe("-");
+  });
+
+  it("writes a usage ratio in three decimals, '-' when owed nothing", () => {
+    expect(formatUsageRatio(0.02391)).toBe("0.024");
+    expect(formatUsageRatio(1.3333)).toBe("1.333");
+    expect(formatUsageRatio(0)).toBe("0.000");
+    expect(formatUsageRatio(null)).toBe("-");
   });
 
   it("writes progress in whole percent", () => {

@@ -99,6 +99,17 @@ export function formatLevelFairShare(value: number | "inf" | null | undefined): 
   return value >= 1000 ? formatNumber(value) : value.toPrecision(4);
 }
 
+/**
+ * A usage ratio (usage over share, 1 = used exactly its share) as the CLI's tables print it:
+ * three decimals, "-" for a budget owed nothing (no share to measure usage against).
+ *
+ * @example formatUsageRatio(0.02391) // "0.024"
+ * @example formatUsageRatio(null) // "-"
+ */
+export function formatUsageRatio(value: number | null): string {
+  return value === null ? "-" : value.toFixed(3);
+}
+
 /** Progress or a usage ratio in whole percent: 0.426 -> "43%". */
 export function formatWholePercent(fraction: number): string {
   return `${Math.round(fraction * 100)}%`;

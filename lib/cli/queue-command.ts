@@ -1,5 +1,5 @@
 import { explainReason, rankBudgets, runSchedulePass, type Reason } from "../engine";
-import { formatLevelFairShare, formatNumber, formatSimMoment } from "../format";
+import { formatLevelFairShare, formatNumber, formatSimMoment, formatUsageRatio } from "../format";
 import { formatHumanDuration, type JobRecord } from "../sim";
 import { expectPositionals, parseCommandArgs, parseDurationFlag, requireString } from "./args";
 import {
@@ -186,7 +186,7 @@ export function runQueueCommand(argv: string[], io: CliIo): number {
       walked.map((row) => [
         `${"  ".repeat(row.path.split("/").length - 1)}${row.name}`,
         formatNumber(row.weight, Number.isInteger(row.weight) ? 0 : 2),
-        row.usageRatio === null ? "-" : row.usageRatio.toFixed(3),
+        formatUsageRatio(row.usageRatio),
         formatLevelFairShare(row.levelFairShare),
         row.rank === null ? "" : String(row.rank),
       ]),

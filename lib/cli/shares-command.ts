@@ -1,5 +1,11 @@
 import { fairShareFactor, rankBudgets } from "../engine";
-import { formatLevelFairShare, formatNumber, formatShare, formatSimMoment } from "../format";
+import {
+  formatLevelFairShare,
+  formatNumber,
+  formatShare,
+  formatSimMoment,
+  formatUsageRatio,
+} from "../format";
 import { expectPositionals, parseCommandArgs, parseDurationFlag, requireString } from "./args";
 import {
   checkMomentInScenario,
@@ -88,7 +94,7 @@ export function runSharesCommand(argv: string[], io: CliIo): number {
         row.path === "" ? "-" : row.fraction.toFixed(4),
         formatShare(row.effectiveShare, "-"),
         formatNumber(row.usageGpuSeconds / 3600, 1),
-        row.usageRatio === null ? "-" : row.usageRatio.toFixed(3),
+        formatUsageRatio(row.usageRatio),
         row.path === "" ? "-" : formatLevelFairShare(row.levelFairShare),
         row.rank === null ? "" : String(row.rank),
         rows[i]?.fairShareFactor == null ? "" : (rows[i]?.fairShareFactor as number).toFixed(4),

@@ -5,6 +5,7 @@ import {
   formatNumber,
   formatShare,
   formatSpan,
+  formatUsageRatio,
 } from "../format";
 import { clusterQueueAnswer, type ClusterQueueAnswer, type ShareRowAnswer } from "./api-answers";
 import type { LiveDeps } from "./api-config";
@@ -58,7 +59,7 @@ export function formatSshare(queue: ClusterQueueAnswer): string {
       isRoot || row.fraction === undefined ? "-" : row.fraction.toFixed(4),
       formatShare(row.effectiveShare, "-"),
       formatNumber(row.usageGpuSeconds / 3600, 1),
-      row.usageRatio === null ? "-" : row.usageRatio.toFixed(3),
+      formatUsageRatio(row.usageRatio),
       isRoot ? "-" : formatLevelFairShare(row.levelFairShare),
       row.rank === null ? "" : String(row.rank),
       row.fairShareFactor === null ? "" : row.fairShareFactor.toFixed(4),
