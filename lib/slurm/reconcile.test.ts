@@ -279,7 +279,7 @@ describe("keeping jobs in Allot's hands", () => {
       slurmJob("9", { state: "RUNNING", priority: 1000 }),
     ];
     const planned = plan({
-      waiting: [{ jobId: "job-9", externalId: "9", queuePosition: 0, sentence: "waits" }],
+      waiting: [{ jobId: "job-9", externalId: "9", queuePosition: 1, sentence: "waits" }],
     });
     expect(reconcile(input(jobs, planned), createBridgeMemory()).steps).toEqual([
       { kind: "hold", jobId: "8", why: "pending without Allot's release" },
@@ -289,7 +289,7 @@ describe("keeping jobs in Allot's hands", () => {
 
   it("tells Allot about a waiting job cancelled on SLURM", () => {
     const planned = plan({
-      waiting: [{ jobId: "job-9", externalId: "9", queuePosition: 0, sentence: "waits" }],
+      waiting: [{ jobId: "job-9", externalId: "9", queuePosition: 1, sentence: "waits" }],
     });
     const out = reconcile(
       input([slurmJob("9", { state: "CANCELLED" })], planned),
@@ -309,14 +309,14 @@ describe("keeping jobs in Allot's hands", () => {
     const memory = createBridgeMemory();
     const planned = plan({
       waiting: [
-        { jobId: "job-9", externalId: "9", queuePosition: 2, sentence: "Waits for 8 GPUs." },
+        { jobId: "job-9", externalId: "9", queuePosition: 3, sentence: "Waits for 8 GPUs." },
       ],
     });
     const text = "Allot: #3 in Allot's queue. Waits for 8 GPUs.";
     expect(reconcile(input([slurmJob("9")], planned), memory).steps).toEqual([
       { kind: "comment", jobId: "9", text },
     ]);
-    const changed = plan({ waiting: [{ ...planned.waiting[0]!, queuePosition: 0 }] });
+    const changed = plan({ waiting: [{ ...planned.waiting[0]!, queuePosition: 1 }] });
     expect(reconcile(input([slurmJob("9")], changed, { nowMs: NOW + 1000 }), memory).steps).toEqual(
       [],
     );
@@ -333,9 +333,22 @@ describe("keeping jobs in Allot's hands", () => {
       ).steps,
     ).toEqual([]);
   });
+  it("numbers the comment as the plan does: the first job in Allot's queue is #1", () => {
+    const planned = plan({
+      waiting: [
+        { jobId: "job-8", externalId: "8", queuePosition: 1, sentence: "Waits." },
+        { jobId: "job-9", externalId: "9", queuePosition: 2, sentence: "Waits." },
+      ],
+    });
+    const jobs = [slurmJob("8"), slurmJob("9")];
+    expect(reconcile(input(jobs, planned), createBridgeMemory()).steps).toEqual([
+      { kind: "comment", jobId: "8", text: "Allot: #1 in Allot's queue. Waits." },
+      { kind: "comment", jobId: "9", text: "Allot: #2 in Allot's queue. Waits." },
+    ]);
+  });
   it("keeps the researcher's allot: tags in front of the comments it writes", () => {
     const waiting = plan({
-      waiting: [{ jobId: "job-9", externalId: "9", queuePosition: 0, sentence: "Waits." }],
+      waiting: [{ jobId: "job-9", externalId: "9", queuePosition: 1, sentence: "Waits." }],
     });
     const tagged = slurmJob("9", { comment: "allot:priority=high Allot: not queued: too long." });
     expect(reconcile(input([tagged], waiting), createBridgeMemory()).steps).toEqual([

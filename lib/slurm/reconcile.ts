@@ -353,8 +353,9 @@ function writeComments(
   for (const job of input.jobs) {
     const wait = waiting.get(job.id);
     if (!wait || job.state !== "PENDING" || budget === 0) continue;
+    // The plan's queuePosition counts from 1, as `allot squeue` shows it (POS).
     const text = commentText(
-      `${wait.queuePosition === null ? "" : `#${wait.queuePosition + 1} in Allot's queue. `}${wait.sentence}`,
+      `${wait.queuePosition === null ? "" : `#${wait.queuePosition} in Allot's queue. `}${wait.sentence}`,
       job.comment,
     );
     const lastMs = memory.commentedAtMs.get(job.id);
