@@ -15,6 +15,24 @@ describe("toDatabaseAppError", () => {
     expect(isDatabaseUnreachable(refused)).toBe(true);
   });
 
+  it("answers a PostgreSQL that is shutting down or starting up 503, not a 500", () => {
+    // What a model query and a raw query throw while PostgreSQL restarts (seen through PrismaPg).
+    const postgres = (code: string, message: string) => ({
+      driverAdapterError: { cause: { kind: "postgres", code, severity: "FATAL", message } },
+    });
+    const starting = known("P2039", postgres("57P03", "the database system is shutting down"));
+    expect(toDatabaseAppError(starting)?.code).toBe("database_unavailable");
+    const terminated = known(
+      "P2010",
+      postgres("57P01", "terminating connection due to administrator command"),
+    );
+    expect(toDatabaseAppError(terminated)?.status).toBe(503);
+    const lostConnection = known("P2010", postgres("08006", "connection failure"));
+    expect(isDatabaseUnreachable(lostConnection)).toBe(true);
+    const badQuery = known("P2010", postgres("42601", 'syntax error at or near "x"'));
+    expect(toDatabaseAppError(badQuery)).toBeNull();
+  });
+
   it("answers lost key races 409, a vanished record 404, an unstorable value 422", () => {
     expect(toDatabaseAppError(known("P2002"))?.status).toBe(409);
     expect(toDatabaseAppError(known("P2003"))?.status).toBe(409);

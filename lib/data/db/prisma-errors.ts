@@ -16,6 +16,12 @@ const UNREACHABLE_KINDS = new Set([
   "TooManyConnections",
   "TlsConnectionError",
 ]);
+/**
+ * PostgreSQL's own codes for a server that is shutting down, restarting or refusing new
+ * connections for now (57P01-57P03), and class 08, connection exceptions. The adapter passes
+ * them on as kind "postgres" with the code.
+ */
+const UNREACHABLE_SQLSTATES = new Set(["57P01", "57P02", "57P03"]);
 /** Node's socket errors, for code that reaches `pg` without Prisma. */
 const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND"]);
 
@@ -26,7 +32,10 @@ export const DATABASE_UNAVAILABLE_MESSAGE =
 export function isDatabaseUnreachable(error: unknown): boolean {
   if (error instanceof Prisma.PrismaClientKnownRequestError) {
     if (UNREACHABLE_CODES.has(error.code)) return true;
-    return UNREACHABLE_KINDS.has(adapterErrorKind(error.meta) ?? "");
+    const cause = adapterErrorCause(error.meta);
+    if (typeof cause?.kind === "string" && UNREACHABLE_KINDS.has(cause.kind)) return true;
+    const sqlState = cause?.kind === "postgres" && typeof cause.code === "string" ? cause.code : "";
+    return UNREACHABLE_SQLSTATES.has(sqlState) || sqlState.startsWith("08");
   }
   if (error instanceof Prisma.PrismaClientInitializationError) return true;
   if (error instanceof Error && "code" in error && typeof error.code === "string") {
@@ -36,10 +45,13 @@ export function isDatabaseUnreachable(error: unknown): boolean {
   return false;
 }
 
-function adapterErrorKind(meta: Record<string, unknown> | undefined): string | undefined {
-  const adapterError = meta?.driverAdapterError as { cause?: { kind?: unknown } } | undefined;
-  const kind = adapterError?.cause?.kind;
-  return typeof kind === "string" ? kind : undefined;
+/** The driver adapter's own error (PrismaPg): its `kind`, and PostgreSQL's code when it has one. */
+function adapterErrorCause(
+  meta: Record<string, unknown> | undefined,
+): { kind?: unknown; code?: unknown } | undefined {
+  const adapterError = meta?.driverAdapterError as
+    { cause?: { kind?: unknown; code?: unknown } } | undefined;
+  return adapterError?.cause;
 }
 
 /**
