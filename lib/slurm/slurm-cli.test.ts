@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { findSlurmConfProblem } from "./slurm-cli";
+import { createSlurmRunner, findSlurmConfProblem } from "./slurm-cli";
 
 const FIX = "point it at slurm.conf, or unset it for SLURM's default";
 
@@ -27,5 +27,22 @@ describe("findSlurmConfProblem", () => {
       `SLURM_CONF=${folder} is a directory: ${FIX}`,
     );
     expect(findSlurmConfProblem({ SLURM_CONF: "" })).toBe(`SLURM_CONF is set but empty: ${FIX}`);
+  });
+});
+
+describe("createSlurmRunner", () => {
+  const run = createSlurmRunner();
+
+  it("says why a command failed when it told only its standard output, as scontrol ping does", async () => {
+    const script = "echo 'Slurmctld(primary) at vm is DOWN'; echo '***'; exit 1";
+    await expect(run("sh", ["-c", script])).rejects.toThrow(
+      `sh -c ${script} failed: Slurmctld(primary) at vm is DOWN`,
+    );
+  });
+
+  it("prefers the first line of the standard error when there is one", async () => {
+    await expect(run("sh", ["-c", "echo out; echo 'no such job' >&2; exit 1"])).rejects.toThrow(
+      /failed: no such job$/,
+    );
   });
 });

@@ -29,7 +29,9 @@ export function createSlurmRunner(options: { timeoutMs?: number } = {}): SlurmRu
         (error, stdout, stderr) => {
           if (!error) return resolve(stdout);
           const why = (error as { code?: unknown }).code === "ENOENT" ? "not installed" : "failed";
-          const line = (stderr || error.message).trim().split("\n")[0] ?? "";
+          // Some say why on stdout only: `scontrol ping` prints "Slurmctld(primary) at ... is DOWN".
+          const said = stderr.trim() || stdout.trim() || error.message.trim();
+          const line = said.split("\n")[0] ?? "";
           reject(
             new SlurmCommandError(
               `${command} ${args.join(" ")} ${why}: ${line}`,
