@@ -125,10 +125,10 @@ export type ChargeableBudget = { id: string; path: string };
 /** The leaves `userId` may charge, by path. */
 export async function listChargeableBudgets(userId: string): Promise<ChargeableBudget[]> {
   const db = getDb();
-  const [tree, rows] = await Promise.all([
-    loadBudgetTree(db),
-    db.budgetMember.findMany({ where: { userId }, select: { nodeId: true } }),
-  ]);
+  const rows = await db.budgetMember.findMany({ where: { userId }, select: { nodeId: true } });
+  // A member of nothing needs no tree: on a new site it has none until an admin signs in.
+  if (rows.length === 0) return [];
+  const tree = await loadBudgetTree(db);
   return rows
     .map((row) => getBudgetNode(tree, row.nodeId))
     .filter((node) => node?.isLeaf === true)

@@ -37,4 +37,13 @@ describe("keepRootedRows", () => {
     expect(thrown).toBeInstanceOf(UnusableTreeError);
     expect((thrown as UnusableTreeError).status).toBe(503);
   });
+
+  it("tells a site with no budget yet that its first admin makes the root, not to repair it", () => {
+    expect(() => keepRootedRows([])).toThrow(
+      "The budget tree is empty: its root is made when the first admin (ALLOT_ADMINS) signs in.",
+    );
+    expect(() => keepRootedRows([row("a", "gone")])).toThrow(
+      "The stored budget tree cannot be used (0 roots); an admin must repair it.",
+    );
+  });
 });

@@ -3,12 +3,19 @@
 import { AppError } from "../../errors";
 import { getLogger } from "../../log/logger";
 
+/** What a site with no budget yet is told: nothing is broken, no admin has signed in yet. */
+const EMPTY_TREE_MESSAGE =
+  "The budget tree is empty: its root is made when the first admin (ALLOT_ADMINS) signs in.";
+
 /** The stored tree cannot be used at all (no single root): the tick skips, pages say so. */
 export class UnusableTreeError extends AppError {
-  constructor(reason: string) {
+  /** `reason`: why the stored tree cannot be used, or null when it has no budget at all. */
+  constructor(reason: string | null) {
     super(
       "unavailable",
-      `The stored budget tree cannot be used (${reason}); an admin must repair it.`,
+      reason === null
+        ? EMPTY_TREE_MESSAGE
+        : `The stored budget tree cannot be used (${reason}); an admin must repair it.`,
     );
     this.name = "UnusableTreeError";
   }
@@ -28,6 +35,7 @@ export function keepRootedRows<Row extends TreeRow>(rows: readonly Row[]): Row[]
     if (list) list.push(row);
     else childrenOf.set(row.parentId, [row]);
   }
+  if (rows.length === 0) throw new UnusableTreeError(null);
   const roots = childrenOf.get(null) ?? [];
   if (roots.length !== 1) throw new UnusableTreeError(`${roots.length} roots`);
   const kept = new Set<string>();
