@@ -157,4 +157,44 @@ describe("summarizeReason", () => {
       ),
     ).toBe("Preempted at 14:00: a job of a budget that has used less of its share needed 8 GPUs.");
   });
+
+  it("preempted where the branches part: names the branch that used less, not the leaf", () => {
+    // dana's budget has used more of its share than riley's (276% against 120%); vision, where
+    // the two paths part, has used less than language, and that put dana's job ahead.
+    const dana: BudgetRef = { id: "d", path: "vision/dana", rank: 2, usageRatio: 2.76 };
+    const preemption = {
+      rule: "preempt-for-rank" as const,
+      atSec: AT,
+      victim: RILEY,
+      victimStartSec: AT - 3600,
+      protectedUntilSec: AT - 600,
+      preemptor: { jobId: "j2", budget: dana, gpus: 64 },
+      parting: {
+        higher: { path: "vision", usageRatio: 0.92 },
+        lower: { path: "language", usageRatio: 1.3 },
+      },
+      outcome: "requeued" as const,
+    };
+    expect(summarizeReason(preemption, CLOCK)).toBe(
+      "Preempted at 14:00: a job of a budget ranked above its own needed 64 GPUs (vision has used less of its share than language).",
+    );
+    // Level where they part (both unused): the tie rules put it ahead, not less use.
+    const level = {
+      higher: { path: "vision", usageRatio: 0 },
+      lower: { path: "language", usageRatio: 0 },
+    };
+    expect(summarizeReason({ ...preemption, parting: level }, CLOCK)).toBe(
+      "Preempted at 14:00: a job of a budget ranked above its own needed 64 GPUs (vision ranks above language).",
+    );
+    // Siblings: their own figures decide, and the plain sentence holds.
+    const sister: BudgetRef = { id: "s", path: "language/sam", rank: 2, usageRatio: 0.5 };
+    const siblings = {
+      higher: { path: "language/sam", usageRatio: 0.5 },
+      lower: { path: "language/riley", usageRatio: 1.2 },
+    };
+    const bySister = { ...preemption.preemptor, budget: sister };
+    expect(summarizeReason({ ...preemption, preemptor: bySister, parting: siblings }, CLOCK)).toBe(
+      "Preempted at 14:00: a job of a budget that has used less of its share needed 64 GPUs.",
+    );
+  });
 });

@@ -112,11 +112,27 @@ export function summarizeReason(reason: Reason, options: SummaryOptions = {}): s
       );
     case "start-unallocated":
       return `Started at ${time(reason.atSec)} as unallocated work: any allocated job may preempt it.`;
-    case "preempt-for-rank":
-      return (
-        `Preempted at ${time(reason.atSec)}: a job of a budget that has used less of its share ` +
-        `needed ${count(reason.preemptor.gpus, "GPU", "GPUs")}.`
-      );
+    case "preempt-for-rank": {
+      const needed = `needed ${count(reason.preemptor.gpus, "GPU", "GPUs")}`;
+      const { parting, preemptor, victim } = reason;
+      // Where the paths part above the two budgets, the preemptor's budget may have used more of
+      // its own share than the victim's: the branch that used less is what put it ahead.
+      if (
+        parting &&
+        (parting.higher.path !== preemptor.budget.path || parting.lower.path !== victim.path)
+      ) {
+        const { higher, lower } = parting;
+        const isLess =
+          higher.usageRatio !== null &&
+          lower.usageRatio !== null &&
+          higher.usageRatio < lower.usageRatio;
+        return (
+          `Preempted at ${time(reason.atSec)}: a job of a budget ranked above its own ${needed} ` +
+          `(${higher.path} ${isLess ? "has used less of its share than" : "ranks above"} ${lower.path}).`
+        );
+      }
+      return `Preempted at ${time(reason.atSec)}: a job of a budget that has used less of its share ${needed}.`;
+    }
     case "preempt-unallocated":
       return `Preempted at ${time(reason.atSec)}: it ran as unallocated work and an allocated job needed its GPUs.`;
     case "preempt-drain":
