@@ -117,6 +117,7 @@ export const jobAnswer = z.looseObject({
     z.looseObject({
       nodes: z.array(int),
       hosts: z.array(z.string()).nullish(),
+      isAllocated: z.boolean(),
       startSec: z.number(),
       endSec: z.number().nullable(),
       protectedUntilSec: z.number(),

@@ -116,6 +116,7 @@ describe("why", () => {
       runs: [
         {
           nodes: [0, 1],
+          isAllocated: true,
           startSec: NOW_SEC - 60,
           endSec: null,
           protectedUntilSec: NOW_SEC + 3540,
@@ -130,6 +131,31 @@ describe("why", () => {
       "No decision yet.",
       "",
     ]);
+  });
+
+  it("an unallocated run was never protected: it says so", () => {
+    // A free job's run is protected until its start, which had read "no longer protected".
+    const free = {
+      ...WAITING_JOB,
+      minRuntimeSec: 0,
+      state: "running",
+      queuePosition: null,
+      waitSentence: null,
+      runs: [
+        {
+          nodes: [1],
+          isAllocated: false,
+          startSec: NOW_SEC - 900,
+          endSec: null,
+          protectedUntilSec: NOW_SEC - 900,
+          endReason: null,
+        },
+      ],
+      decisions: [],
+    };
+    expect(formatWhy(free).split("\n")[2]).toBe(
+      "State: running since 05:05 UTC on nodes 1, unallocated (never protected, charged to nobody), budget rank 1 of 3 (0.0% of its share used)",
+    );
   });
 });
 
@@ -151,6 +177,7 @@ describe("a SLURM cluster's runs", () => {
         {
           nodes: [0, 1],
           hosts: ["n1", "n2"],
+          isAllocated: true,
           startSec: NOW_SEC - 60,
           endSec: null,
           protectedUntilSec: NOW_SEC + 3540,

@@ -33,8 +33,10 @@ function stateLine(job: JobAnswer, clock: (sec: number) => string): string {
   const run = job.runs.at(-1);
   if (job.state === "running" && run) {
     const protectedSec = run.protectedUntilSec - job.nowSec;
-    const protection =
-      protectedSec > 0
+    // An unallocated run was never protected: "no longer protected" would say it had been.
+    const protection = !run.isAllocated
+      ? "unallocated (never protected, charged to nobody)"
+      : protectedSec > 0
         ? `protected until ${clock(run.protectedUntilSec)} (${formatSpan(protectedSec)} more)`
         : "no longer protected";
     return `State: running since ${clock(run.startSec)} on ${formatRunNodes(run)}, ${protection}${rank}${usage}`;
