@@ -11,6 +11,7 @@ import {
   nodeNamerOf,
   summarizeLive,
 } from "../sentences/live";
+import { withCurrentUsage } from "../sentences/current-usage";
 import { getNow } from "./db/clock";
 import { readRanking, type RankingRow } from "./tick/ranking";
 import { toSec } from "./tick/load-state";
@@ -128,7 +129,7 @@ export async function getJobView(jobId: string): Promise<JobView> {
     ? budgetRow(ranking, job.budgetId)
     : { ...budgetRow(ranking, job.budgetId), rank: null };
   const isPending = job.state === "pending";
-  const waitReason = isPending ? job.waitReason : null;
+  const waitReason = isPending ? withCurrentUsage(job.waitReason, ranking) : null;
   const nodeName = nodeNamerOf(job.cluster.nodes);
   return {
     id: job.id,

@@ -11,6 +11,7 @@ import {
   nodeNamerOf,
   summarizeLive,
 } from "../sentences/live";
+import { withCurrentUsage } from "../sentences/current-usage";
 import { getNow } from "./db/clock";
 import { toSec } from "./tick/load-state";
 import { orderRankingLikeFairTree, readRanking, type RankingRow } from "./tick/ranking";
@@ -266,7 +267,7 @@ async function computeClusterQueue(name: string, limit = 300): Promise<ClusterQu
             })
           : "Not yet considered by the scheduler.",
         sentence: job.waitReason
-          ? explainLive(job.waitReason, nowSec, nodeName)
+          ? explainLive(withCurrentUsage(job.waitReason, ranking), nowSec, nodeName)
           : "Not yet considered by the scheduler.",
         ...estimateLiveStart(job.waitReason, nowSec, nodeName),
       };
