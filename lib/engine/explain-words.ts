@@ -112,9 +112,17 @@ export function wordsFor(options: ExplainOptions) {
   ): string => {
     const pair = formatRatioPair(higher.usageRatio, lower.usageRatio);
     const isDeciding = !parting || isSiblings(parting, higher, lower);
+    // A leaf that is itself one side of the parting (a project's budget beside another
+    // project's researchers) is named twice: the same figure both times ("4.1%", not "4%").
+    const sides =
+      !isDeciding && parting
+        ? formatRatioPair(parting.higher.usageRatio, parting.lower.usageRatio)
+        : null;
+    const higherFigure = sides && parting?.higher.path === higher.path ? sides.higher : pair.higher;
+    const lowerFigure = sides && parting?.lower.path === lower.path ? sides.lower : pair.lower;
     const leaves =
-      `${label(higher)} (at ${pair.higher} of its ${shareLabel}) ${verb} ${label(lower)} ` +
-      `(at ${pair.lower}${isDeciding ? levelNote(pair.level) : ""})`;
+      `${label(higher)} (at ${higherFigure} of its ${shareLabel}) ${verb} ${label(lower)} ` +
+      `(at ${lowerFigure}${isDeciding ? levelNote(pair.level) : ""})`;
     if (!parting) return leaves;
     return isSiblings(parting, higher, lower)
       ? `${leaves}, its sibling, so their own figures decide`

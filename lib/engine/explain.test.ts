@@ -453,6 +453,49 @@ describe("explainReason", () => {
     );
   });
 
+  it("a leaf that is itself where the branches part reads the same figure both times", () => {
+    // The audit's b300 sentence: lm-pretrain "at 4.1%" where the branches part, then "at 4%".
+    const ines: BudgetRef = {
+      id: "i",
+      path: "language/multilingual/ines",
+      rank: 20,
+      usageRatio: 0.32,
+    };
+    const pretrain: BudgetRef = {
+      id: "p",
+      path: "language/lm-pretrain",
+      rank: 22,
+      usageRatio: 0.0408,
+    };
+    const reason: WaitReason = {
+      rule: "wait-resources",
+      atSec: AT,
+      budget: pretrain,
+      needGpus: 8,
+      isWholeNodes: false,
+      freeGpus: 4,
+      freeWholeNodes: 0,
+      protectedGpus: 0,
+      readyAtSec: null,
+      heldByHigherGpus: 24,
+      heldWithinShareGpus: 0,
+      unusableGpus: 0,
+      budgetsAbove: 21,
+      reservedNodes: [],
+      heldMostBy: {
+        budget: ines,
+        gpus: 24,
+        parting: {
+          higher: { path: "language/multilingual", usageRatio: 0.0402 },
+          lower: { path: "language/lm-pretrain", usageRatio: 0.0408 },
+        },
+      },
+    };
+    expect(explainReason(reason, { formatTime: formatUtcClock })).toBe(
+      "Waiting: needs 8 GPUs on one node; 4 are free; 24 are used by budgets ranked at or above its budget, 24 of them by language/multilingual/ines: language/multilingual (at 4.0% of its weekly share) ranks above language/lm-pretrain (at 4.1%), where the two budgets' branches part, so language/multilingual/ines (at 32% of its weekly share) ranks above language/lm-pretrain (at 4.1%); 21 budgets rank above its budget.",
+    );
+  });
+
   it("why preempted, siblings level beyond three decimals: says so, and what decides", () => {
     expect(
       explainReason(
