@@ -3,6 +3,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { CancelButton } from "@/components/jobs/cancel-button";
+import { labelDecision } from "@/components/jobs/decision-label";
 import { Card } from "@/components/layout/card";
 import { ClockNote } from "@/components/layout/clock-note";
 import { PageHead } from "@/components/layout/page-head";
@@ -15,13 +16,6 @@ import type { CancelFacts } from "@/lib/sentences/consequences";
 import { cancelSentence } from "@/lib/sentences/history";
 import { jobQuery } from "@/lib/queries/jobs";
 import "@/components/queue/queue.css";
-
-const KIND_LABEL: Record<string, string> = {
-  start: "Started",
-  preempt: "Preempted",
-  wait: "Waiting",
-  drain: "Drain",
-};
 
 /** What the cancel confirmation states about the job. */
 function cancelFactsOf(job: JobView): CancelFacts {
@@ -185,7 +179,7 @@ export function JobDetail({
             {job.decisions.map((decision) => (
               <li key={decision.id}>
                 <div className="decision-meta">
-                  {KIND_LABEL[decision.kind] ?? decision.kind} · {clock(decision.atSec)}
+                  {labelDecision(decision.kind, decision.rule)} · {clock(decision.atSec)}
                   {decision.preemptorJobId ? (
                     <>
                       {" · "}
