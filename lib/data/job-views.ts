@@ -94,13 +94,16 @@ export type CancelView = {
   reason: string | null;
 };
 
+/** The most decisions a job view holds: the newest, newest last. */
+export const MAX_DECISIONS = 500;
+
 function budgetRow(ranking: RankingRow[], budgetId: string) {
   const row = ranking.find((entry) => entry.id === budgetId);
   const rankedLeaves = ranking.filter((entry) => entry.isLeaf && entry.rank !== null).length;
   return { rank: row?.rank ?? null, rankOf: rankedLeaves, usageRatio: row?.usageRatio ?? null };
 }
 
-/** One job with its runs and every decision about it, newest decision last. */
+/** One job with its runs and its decisions (the newest MAX_DECISIONS), newest last. */
 export async function getJobView(jobId: string): Promise<JobView> {
   const db = getDb();
   const job = await db.job.findUnique({
@@ -116,7 +119,8 @@ export async function getJobView(jobId: string): Promise<JobView> {
       user: { select: { id: true, name: true } },
       cancelledBy: { select: { name: true } },
       runs: { orderBy: { startedAt: "asc" } },
-      decisions: { orderBy: { at: "asc" }, take: 500 },
+      // The newest ones: a free job that waits for weeks gathers hundreds of wait decisions.
+      decisions: { orderBy: [{ at: "desc" }, { id: "desc" }], take: MAX_DECISIONS },
     },
   });
   if (!job) throw new AppError("not_found", `No job has id "${jobId}".`);
@@ -176,7 +180,7 @@ export async function getJobView(jobId: string): Promise<JobView> {
         isStartAcknowledged: run.startAckedAt !== null,
       };
     }),
-    decisions: job.decisions.map((decision) => {
+    decisions: [...job.decisions].reverse().map((decision) => {
       const reason = decision.reason as { rule?: string; preemptor?: { jobId?: string } };
       return {
         id: decision.id,
