@@ -224,7 +224,7 @@ export const OPERATIONS: Record<string, Partial<Record<Method, Operation>>> = {
     }),
   },
   "/api/v1/jobs/:id": {
-    GET: person("A job with its runs and every decision", ok("The job.")),
+    GET: person("A job with its runs and its newest 500 decisions", ok("The job.")),
   },
   "/api/v1/jobs/:id/cancel": {
     POST: person("Cancel a pending or running job (its owner or an admin), with a reason", {

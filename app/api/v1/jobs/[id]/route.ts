@@ -1,4 +1,4 @@
-// GET /api/v1/jobs/[id] - a job with its runs and every decision, each with its sentence
+// GET /api/v1/jobs/[id] - a job with its runs and its newest 500 decisions, each with its sentence
 import { NextResponse } from "next/server";
 import { apiRoute } from "@/lib/api/respond";
 import { requireApiCaller } from "@/lib/auth";
