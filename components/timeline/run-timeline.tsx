@@ -1,4 +1,5 @@
 import type { RunView } from "@/lib/data/job-views";
+import { plural } from "@/lib/engine/explain-words";
 import { formatSpan, liveTimeFormatter } from "@/lib/format";
 
 /**
@@ -26,7 +27,7 @@ export function RunTimeline({
         const widthSec = Math.max(0, endSec - run.startSec);
         const protectedSec = Math.max(0, Math.min(run.protectedUntilSec, endSec) - run.startSec);
         const label =
-          `Run ${index + 1}: ${run.gpus} GPUs, ${clock(run.startSec)}–` +
+          `Run ${index + 1}: ${plural(run.gpus, "GPU", "GPUs")}, ${clock(run.startSec)}–` +
           `${run.endSec === null ? "now" : clock(run.endSec)}` +
           `${run.endReason ? ` (${run.endReason.replace("_", " ")})` : " (running)"}`;
         return (
@@ -44,7 +45,7 @@ export function RunTimeline({
               ) : null}
               <span className="sr-only">{label}</span>
               <span aria-hidden="true">
-                {run.gpus} GPUs · {formatSpan(widthSec)}
+                {plural(run.gpus, "GPU", "GPUs")} · {formatSpan(widthSec)}
               </span>
             </div>
           </div>

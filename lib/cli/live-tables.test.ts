@@ -13,7 +13,7 @@ describe("squeue's table", () => {
         "",
         "CLUSTER  JOBID     NAME      USER        BUDGET         ST  GPUS  RANK  POS        TIME  START      REASON",
         "-------  --------  --------  ----------  -------------  --  ----  ----  ---  ----------  ---------  -----------------------------------------",
-        "h100     job-run   pretrain  Ada Okafor  lang/pretrain  R      8     2    -  1 h 30 min  03:50 UTC  nodes 0; protected 30 min more",
+        "h100     job-run   pretrain  Ada Okafor  lang/pretrain  R      8     2    -  1 h 30 min  03:50 UTC  node 0; protected 30 min more",
         "h100     job-wait  eval      Riley Chen  lang/eval      PD    16     1    1      10 min  05:50 UTC  Waits for 8 GPUs held by a protected run.",
         "h100     job-free  sweep     Riley Chen  vision/free    PD     4     -    2        30 s  -          Waits for idle GPUs.",
         "",
@@ -39,7 +39,7 @@ describe("squeue's table", () => {
   it("an unallocated run (minimum runtime 0) says it is preemptible, not protected", () => {
     const free = { ...QUEUE, running: [{ ...QUEUE.running[0]!, isAllocated: false }], pending: [] };
     const line = formatSqueue([free], { isOwn: false, isStartView: false }).split("\n").at(-2);
-    expect(line).toMatch(/ nodes 0; unallocated: on idle GPUs, preemptible, uncharged$/);
+    expect(line).toMatch(/ node 0; unallocated: on idle GPUs, preemptible, uncharged$/);
   });
 
   it("says how many pending jobs the server left out", () => {
@@ -137,6 +137,7 @@ describe("why", () => {
     // A free job's run is protected until its start, which had read "no longer protected".
     const free = {
       ...WAITING_JOB,
+      gpus: 1,
       minRuntimeSec: 0,
       state: "running",
       queuePosition: null,
@@ -153,9 +154,11 @@ describe("why", () => {
       ],
       decisions: [],
     };
-    expect(formatWhy(free).split("\n")[2]).toBe(
-      "State: running since 05:05 UTC on nodes 1, unallocated (never protected, charged to nobody), budget rank 1 of 3 (0.0% of its share used)",
-    );
+    // One GPU on one node: singular words, "1 GPU" and "node 1".
+    expect(formatWhy(free).split("\n").slice(1, 3)).toEqual([
+      "1 GPU, minimum runtime 0 (unallocated), resumable, priority normal, submitted 05:10 UTC",
+      "State: running since 05:05 UTC on node 1, unallocated (never protected, charged to nobody), budget rank 1 of 3 (0.0% of its share used)",
+    ]);
   });
 });
 

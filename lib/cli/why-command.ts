@@ -1,3 +1,4 @@
+import { plural } from "../engine/explain-words";
 import { formatPercent, formatSpan, liveTimeFormatter } from "../format";
 import { formatRunNodes } from "./run-nodes";
 import { jobEnvelopeAnswer, type JobAnswer } from "./api-answers";
@@ -49,7 +50,7 @@ export function formatWhy(job: JobAnswer): string {
   const clock = liveTimeFormatter(job.nowSec);
   const lines = [
     `Job ${job.id} "${job.name}" on ${job.cluster}, by ${job.user.name}, budget ${job.budget.path}`,
-    `${job.gpus} GPUs, minimum runtime ${job.minRuntimeSec === 0 ? "0 (unallocated)" : formatSpan(job.minRuntimeSec)}, ${job.isResumable ? "resumable" : "not resumable"}, priority ${job.priority}, submitted ${clock(job.submittedSec)}`,
+    `${plural(job.gpus, "GPU", "GPUs")}, minimum runtime ${job.minRuntimeSec === 0 ? "0 (unallocated)" : formatSpan(job.minRuntimeSec)}, ${job.isResumable ? "resumable" : "not resumable"}, priority ${job.priority}, submitted ${clock(job.submittedSec)}`,
     stateLine(job, clock),
   ];
   if (job.state === "pending") {

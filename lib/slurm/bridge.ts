@@ -2,6 +2,7 @@
 // seconds, mirrors new sbatch jobs into Allot, applies Allot's plan with scontrol, mirrors node
 // health both ways and writes each waiting job's reason into its SLURM comment. The rule is in
 // reconcile.ts; this module reads both sides, runs the steps and posts the events.
+import { plural } from "../engine/explain-words";
 import type { EventResult, Plan } from "../data/executor";
 import type { ExecutorEvent } from "../validation/executor";
 import type { AllotClient } from "./allot-client";
@@ -198,7 +199,7 @@ async function mirrorSubmissions(
       if (result.outcome === "applied") {
         queued += 1;
         bridge.options.log(
-          `mirrored job ${job.id} (${job.user}, account ${job.account}, ${job.gpus} GPUs) as ${result.jobId}`,
+          `mirrored job ${job.id} (${job.user}, account ${job.account}, ${plural(job.gpus, "GPU", "GPUs")}) as ${result.jobId}`,
         );
       }
     }
