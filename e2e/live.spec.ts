@@ -61,7 +61,7 @@ test("a researcher submits a job and sees it ranked with a reason", async ({ pag
   const why = page.getByRole("region", { name: /#1 in the queue, budget rank \d+ of \d+/ });
   await expect(why).toContainText(
     // The clock alone when the protection ends today, with the date after midnight.
-    /Waiting: needs 16 GPUs on 2 whole nodes; 0 are free .*1024 are (held by protected runs \(enough for this job are out of protection by (\d{4}-\d\d-\d\d )?\d\d:\d\d UTC\)|used by budgets ranked at or above its budget, 1024 of them by language\/lm-pretrain)/,
+    /Waiting: needs 16 GPUs on 2 whole nodes; 0 are free .*1024 are (held by protected runs of budgets ranked below its budget \(enough for this job are out of protection by (\d{4}-\d\d-\d\d )?\d\d:\d\d UTC\)|used by budgets ranked at or above its budget, 1024 of them by language\/lm-pretrain)/,
   );
 
   await page.getByRole("link", { name: "h100" }).first().click();

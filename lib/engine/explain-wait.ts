@@ -71,7 +71,8 @@ function explainWaitForResources(
         ? ` (enough for this job are out of protection by ${time(reason.readyAtSec)})`
         : "";
     parts.push(
-      `${reason.protectedGpus} ${reason.protectedGpus === 1 ? "is" : "are"} held by protected runs${until}`,
+      `${reason.protectedGpus} ${reason.protectedGpus === 1 ? "is" : "are"} held by protected ` +
+        `runs of budgets ranked below its budget${until}`,
     );
   }
   const ownGpus = reason.heldByOwnGpus ?? 0;

@@ -88,7 +88,7 @@ describe("explainReason", () => {
         CLOCK,
       ),
     ).toBe(
-      "Waiting: needs 64 GPUs on whole nodes; 40 are free (3 whole nodes); 24 are held by protected runs (enough for this job are out of protection by 14:05); 2 budgets rank above its budget.",
+      "Waiting: needs 64 GPUs on whole nodes; 40 are free (3 whole nodes); 24 are held by protected runs of budgets ranked below its budget (enough for this job are out of protection by 14:05); 2 budgets rank above its budget.",
     );
   });
 

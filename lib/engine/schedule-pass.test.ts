@@ -426,7 +426,7 @@ describe("runSchedulePass queue order and reservation", () => {
     // big, of hi, holds the reservation; hi ranks first.
     expect(holderRankOf(extra)).toBe(1);
     expect(result.waiting.map((wait) => explainReason(wait.reason))).toEqual([
-      "Waiting: needs 16 GPUs on 2 whole nodes; 6 are free (0 whole nodes); 8 are held by protected runs (enough for this job are out of protection by +2h40m); no budget ranks above its budget; nodes 0-1 are kept for it, expected ready by +2h40m.",
+      "Waiting: needs 16 GPUs on 2 whole nodes; 6 are free (0 whole nodes); 8 are held by protected runs of budgets ranked below its budget (enough for this job are out of protection by +2h40m); no budget ranks above its budget; nodes 0-1 are kept for it, expected ready by +2h40m.",
       "Waiting: needs 4 GPUs on one node; it would fit, but nodes 0-1 are kept for a job of hi that needs 16 GPUs (ready by +2h40m; a job protected only until then may use them); hi (at 0% of its weekly share) ranks above lo (at 21%), its sibling, so their own figures decide; 1 budget ranks above its budget.",
     ]);
   });
