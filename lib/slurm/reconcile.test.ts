@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Plan } from "../data/executor";
 import {
   COMMENT_EVERY_MS,
+  START_TIMEOUT_BUSY_MS,
   START_TIMEOUT_MS,
   createBridgeMemory,
   reconcile,
@@ -130,6 +131,35 @@ describe("starting a decided run", () => {
       { kind: "drain", node: "n2", reason: "Allot: SLURM did not start 2 runs placed here" },
     ]);
     expect(second.events.map((event) => event.kind)).toEqual(["node.draining", "job.requeued"]);
+  });
+
+  it("waits longer for a node another job is still leaving, and never drains it for that", () => {
+    // A run preempted on n2 leaves only after SLURM's KillWait (30 s by default) and epilog.
+    const memory = createBridgeMemory();
+    let nowMs = NOW;
+    const leaving = slurmJob("6", { state: "COMPLETING", nodes: ["n2"], priority: 1000 });
+    const stuck = slurmJob("7", { priority: 1000, reason: "Resources" });
+    const round = (runId: string, waitedMs: number) => {
+      const planned = plan({ starts: [{ ...start("7", [1]), runId }] });
+      reconcile(input([slurmJob("7"), leaving], planned, { nowMs }), memory);
+      nowMs += waitedMs;
+      return reconcile(input([stuck, leaving], planned, { nowMs }), memory);
+    };
+    expect(round("a", START_TIMEOUT_MS)).toMatchObject({ steps: [], events: [] });
+    nowMs += START_TIMEOUT_BUSY_MS - START_TIMEOUT_MS;
+    const planned = plan({ starts: [{ ...start("7", [1]), runId: "a" }] });
+    const late = reconcile(input([stuck, leaving], planned, { nowMs }), memory);
+    expect(late.steps).toEqual([
+      { kind: "hold", jobId: "7", why: "did not start where Allot decided" },
+    ]);
+    expect(late.events[0]).toMatchObject({
+      kind: "job.requeued",
+      message: "SLURM did not start it on n2 within 5 min: another job still holds n2 (Resources).",
+    });
+    // Twice in a row, but each time the node was busy: it stays in service.
+    expect(round("b", START_TIMEOUT_BUSY_MS).steps).toEqual([
+      { kind: "hold", jobId: "7", why: "did not start where Allot decided" },
+    ]);
   });
 
   it("holds a release that did not start within the timeout, and tells Allot", () => {

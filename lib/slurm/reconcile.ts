@@ -10,6 +10,11 @@ import { TERMINAL_STATES, type SacctRecord, type SlurmJob, type SlurmNode } from
 
 /** A start SLURM has not shown on the decided nodes within this time is undone. */
 export const START_TIMEOUT_MS = 30_000;
+/**
+ * The longest a start waits while another job still holds a decided node: a run being
+ * preempted leaves only after SLURM's KillWait (30 s by default) and its epilog.
+ */
+export const START_TIMEOUT_BUSY_MS = 5 * 60_000;
 /** A waiting job's comment is rewritten at most this often. */
 export const COMMENT_EVERY_MS = 30_000;
 /** At most this many comments are rewritten per round (each is one scontrol call). */
@@ -203,13 +208,26 @@ function startRun(
   }
   const released = memory.released.get(id);
   if (released?.runId === runId) {
-    if (input.nowMs - released.atMs < START_TIMEOUT_MS) return;
+    const waitedMs = input.nowMs - released.atMs;
+    if (waitedMs < START_TIMEOUT_MS) return;
+    // Another job still leaving a decided node explains the wait: longer, and not the node's fault.
+    const held = hostsHeldByOthers(input.jobs, wanted, id);
+    if (held.length > 0 && waitedMs < START_TIMEOUT_BUSY_MS) return;
     memory.released.delete(id);
     out.steps.push({ kind: "hold", jobId: id, why: "did not start where Allot decided" });
-    drainAfterFailedStarts(memory, wanted, input, out);
+    drainAfterFailedStarts(
+      memory,
+      wanted.filter((host) => !held.includes(host)),
+      input,
+      out,
+    );
+    const within =
+      held.length > 0
+        ? `${START_TIMEOUT_BUSY_MS / 60_000} min: another job still holds ${held.join(",")}`
+        : `${START_TIMEOUT_MS / 1000} s`;
     out.events.push({
       ...runEvent("job.requeued", id, runId),
-      message: `SLURM did not start it on ${wanted.join(",")} within ${START_TIMEOUT_MS / 1000} s (${job!.reason}).`,
+      message: `SLURM did not start it on ${wanted.join(",")} within ${within} (${job!.reason}).`,
     });
     return;
   }
@@ -224,6 +242,19 @@ function startRun(
     hosts: wanted,
     comment: commentText(start.sentence, job!.comment),
   });
+}
+
+/** The decided hosts another SLURM job still runs on, or is completing on (being stopped). */
+function hostsHeldByOthers(
+  jobs: readonly SlurmJob[],
+  hosts: readonly string[],
+  jobId: string,
+): string[] {
+  return hosts.filter((host) =>
+    jobs.some(
+      (other) => other.id !== jobId && isRunningState(other.state) && other.nodes.includes(host),
+    ),
+  );
 }
 
 /** Consecutive starts SLURM did not make on a node before the bridge drains it. */
