@@ -18,13 +18,13 @@ const SINFO = JSON.stringify({
 
 const plan = (extra: Partial<Plan>): Plan => planOf(extra, ["n1"]);
 
-async function runRound(squeue: string, planned: Plan) {
+async function runRound(squeue: string, planned: Plan, sinfo = SINFO) {
   const lines: string[] = [];
   const calls: string[] = [];
   const slurm: SlurmRunner = (command, args) => {
     calls.push([command, ...args].join(" "));
     if (command === "squeue") return Promise.resolve(`${squeue}\n`);
-    if (command === "sinfo") return Promise.resolve(SINFO);
+    if (command === "sinfo") return Promise.resolve(sinfo);
     return Promise.resolve("");
   };
   const allot: AllotClient = {
@@ -89,5 +89,15 @@ describe("the bridge's log", () => {
       }),
     );
     expect(lines).toEqual(["posted job.cancelled job job-6 (slurm-6-run-6-cancelled): applied"]);
+  });
+
+  it("names a node by its SLURM name, as sinfo does, not by Allot's number", async () => {
+    const drained = JSON.stringify({
+      nodes: [{ name: "n1", gres: "gpu:8", state: "idle", state_flags: ["DRAIN"], reason: "fan" }],
+    });
+    const { lines } = await runRound("", plan({}), drained);
+    expect(lines).toEqual([
+      `posted node.draining node n1 (slurm-node-n1-draining-${NOW}): applied`,
+    ]);
   });
 });

@@ -81,7 +81,7 @@ export async function runBridgeRound(bridge: Bridge): Promise<RoundSummary> {
   for (const step of [...mirroring.steps, ...round.steps]) {
     if (!(await runStep(bridge, step))) failedSteps += 1;
   }
-  await postEvents(bridge, round.events);
+  await postEvents(bridge, round.events, plan);
   return {
     submitted: mirroring.queued,
     refused: mirroring.refused,
@@ -213,13 +213,15 @@ async function postBatch(bridge: Bridge, events: ExecutorEvent[]): Promise<Event
   return answer.results;
 }
 
-async function postEvents(bridge: Bridge, events: ExecutorEvent[]): Promise<void> {
+async function postEvents(bridge: Bridge, events: ExecutorEvent[], plan: Plan): Promise<void> {
+  const hostOf = new Map(plan.nodes.map((node) => [node.index, node.hostname]));
   for (let at = 0; at < events.length; at += BATCH) {
     const batch = events.slice(at, at + BATCH);
     const results = await postBatch(bridge, batch);
     results.forEach((result, index) => {
       const event = batch[index]!;
-      const words = [`posted ${event.kind}`, subjectOf(event), `(${event.id}):`, result.outcome];
+      const subject = subjectOf(event, hostOf);
+      const words = [`posted ${event.kind}`, subject, `(${event.id}):`, result.outcome];
       bridge.options.log(
         `${words.filter(Boolean).join(" ")}${result.note ? `, ${result.note}` : ""}`,
       );
@@ -227,10 +229,13 @@ async function postEvents(bridge: Bridge, events: ExecutorEvent[]): Promise<void
   }
 }
 
-/** What an event is about, for the log: a run, a node or (a cancel) Allot's job. */
-function subjectOf(event: ExecutorEvent): string {
+/**
+ * What an event is about, for the log: a run, a node (by its SLURM name, as `sinfo` shows it,
+ * when the plan has one) or (a cancel) Allot's job.
+ */
+function subjectOf(event: ExecutorEvent, hostOf: Map<number, string | null>): string {
   if ("runId" in event) return `run ${event.runId}`;
-  if ("node" in event) return `node ${event.node}`;
+  if ("node" in event) return `node ${hostOf.get(event.node) ?? event.node}`;
   if ("jobId" in event) return `job ${event.jobId}`;
   return "";
 }
