@@ -351,6 +351,12 @@ test("queues mark my jobs, show mine only, and give a start estimate", async ({ 
       riley.getByText(/^Expected to start by (\d{4}-\d\d-\d\d )?\d\d:\d\d UTC$/),
     ).toBeVisible();
     await expect(riley.getByRole("heading", { name: "Details" })).toBeVisible();
+    // The conditions of an expected start stand beside one, and only there.
+    const conditions = /An expected start counts only protections that end/;
+    await expect(riley.getByText(conditions)).toBeVisible();
+    await pat.goto(`/jobs/${other.id}`);
+    await expect(pat.getByText("No start time is known.")).toBeVisible();
+    await expect(pat.getByText(conditions)).toHaveCount(0);
 
     // Every cluster's queue on one page, my jobs first.
     await riley.getByRole("link", { name: "Queues", exact: true }).click();

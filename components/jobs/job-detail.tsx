@@ -99,7 +99,7 @@ export function JobDetail({
               <p className="why">{job.waitSentence}</p>
             </>
           ) : null}
-          <p className="fine-print">{START_ESTIMATE_CONDITIONS}</p>
+          {job.expectedStartAt ? <p className="fine-print">{START_ESTIMATE_CONDITIONS}</p> : null}
         </Card>
       ) : null}
       {job.cancel ? (
