@@ -120,6 +120,14 @@ describe("summarizeReason", () => {
     expect(summarizeReason(kept, CLOCK)).toBe(
       "Waiting for whole nodes: nodes 4-5 are being kept for this job and should be free by 14:40.",
     );
+    // Held by runs of budgets ranked at or above: the summary still says the nodes are kept.
+    expect(summarizeReason({ ...kept, readyAtSec: null }, CLOCK)).toBe(
+      "Waiting for whole nodes: nodes 4-5 are being kept for this job; when they will be free is not known yet.",
+    );
+    const oneNode = { ...kept, isWholeNodes: false, reservedNodes: [4], readyAtSec: null };
+    expect(summarizeReason(oneNode, CLOCK)).toBe(
+      "Waiting for a node: node 4 is being kept for this job; when it will be free is not known yet.",
+    );
   });
 
   it("behind nodes kept for another job", () => {

@@ -67,12 +67,14 @@ export function summarizeReason(reason: Reason, options: SummaryOptions = {}): s
   switch (reason.rule) {
     case "wait-resources": {
       const { reservedNodes, readyAtSec } = reason;
-      if (reservedNodes.length > 0 && readyAtSec !== null) {
-        return (
+      if (reservedNodes.length > 0) {
+        const kept =
           `Waiting for ${reason.isWholeNodes ? "whole nodes" : "a node"}: ${nodes(reservedNodes)} ` +
-          `${reservedNodes.length === 1 ? "is" : "are"} being kept for this job and should be free by ` +
-          `${time(Math.max(readyAtSec, reason.atSec))}.`
-        );
+          `${reservedNodes.length === 1 ? "is" : "are"} being kept for this job`;
+        // Unknown when runs of budgets ranked at or above hold them: they end when they end.
+        return readyAtSec !== null
+          ? `${kept} and should be free by ${time(Math.max(readyAtSec, reason.atSec))}.`
+          : `${kept}; when ${reservedNodes.length === 1 ? "it" : "they"} will be free is not known yet.`;
       }
       const free = count(reason.freeGpus, "GPU is", "GPUs are");
       const rank = `${rankOf(reason.budget.rank)}${ahead()}`;
