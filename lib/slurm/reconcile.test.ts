@@ -133,31 +133,63 @@ describe("starting a decided run", () => {
     expect(second.events.map((event) => event.kind)).toEqual(["node.draining", "job.requeued"]);
   });
 
-  it("waits longer for a node another job is still leaving, and never drains it for that", () => {
+  it("waits for a node another job is still leaving, from when it left", () => {
     // A run preempted on n2 leaves only after SLURM's KillWait (30 s by default) and epilog.
     const memory = createBridgeMemory();
-    let nowMs = NOW;
+    const planned = plan({ starts: [start("7", [1])] });
+    const at = (seconds: number) => ({ nowMs: NOW + seconds * 1000 });
     const leaving = slurmJob("6", { state: "COMPLETING", nodes: ["n2"], priority: 1000 });
-    const stuck = slurmJob("7", { priority: 1000, reason: "Resources" });
-    const round = (runId: string, waitedMs: number) => {
+    const released = slurmJob("7", { priority: 1000, reason: "Resources" });
+    reconcile(input([slurmJob("7"), leaving], planned, at(0)), memory);
+    expect(reconcile(input([released, leaving], planned, at(30)), memory).steps).toEqual([]);
+    // Left at 40 s: SLURM has 30 s from the last round that saw it there.
+    expect(reconcile(input([released], planned, at(45)), memory).steps).toEqual([]);
+    const running = slurmJob("7", { state: "RUNNING", nodes: ["n2"], priority: 1000 });
+    expect(reconcile(input([running], planned, at(50)), memory).events).toEqual([
+      { id: "slurm-7-run-7-started", kind: "job.started", runId: "run-7" },
+    ]);
+  });
+
+  it("gives a node another job never leaves 5 minutes, then counts the failed start", () => {
+    const memory = createBridgeMemory();
+    const stuck = slurmJob("6", { state: "COMPLETING", nodes: ["n2"], priority: 1000 });
+    const released = slurmJob("7", { priority: 1000, reason: "Resources" });
+    let nowMs = NOW;
+    const round = (runId: string) => {
       const planned = plan({ starts: [{ ...start("7", [1]), runId }] });
-      reconcile(input([slurmJob("7"), leaving], planned, { nowMs }), memory);
-      nowMs += waitedMs;
-      return reconcile(input([stuck, leaving], planned, { nowMs }), memory);
+      reconcile(input([slurmJob("7"), stuck], planned, { nowMs }), memory);
+      const early = reconcile(
+        input([released, stuck], planned, { nowMs: nowMs + START_TIMEOUT_MS }),
+        memory,
+      );
+      expect(early.steps).toEqual([]);
+      nowMs += START_TIMEOUT_BUSY_MS;
+      return reconcile(input([released, stuck], planned, { nowMs }), memory);
     };
-    expect(round("a", START_TIMEOUT_MS)).toMatchObject({ steps: [], events: [] });
-    nowMs += START_TIMEOUT_BUSY_MS - START_TIMEOUT_MS;
-    const planned = plan({ starts: [{ ...start("7", [1]), runId: "a" }] });
-    const late = reconcile(input([stuck, leaving], planned, { nowMs }), memory);
-    expect(late.steps).toEqual([
+    const first = round("a");
+    expect(first.steps).toEqual([
       { kind: "hold", jobId: "7", why: "did not start where Allot decided" },
     ]);
-    expect(late.events[0]).toMatchObject({
-      kind: "job.requeued",
-      message: "SLURM did not start it on n2 within 5 min: another job still holds n2 (Resources).",
+    expect(first.events[0]).toMatchObject({
+      message:
+        "SLURM did not start it on n2 within 5 min, another job leaving the nodes (Resources).",
     });
-    // Twice in a row, but each time the node was busy: it stays in service.
-    expect(round("b", START_TIMEOUT_BUSY_MS).steps).toEqual([
+    // A job stuck completing is what a broken node looks like: the second drains it.
+    expect(round("b").steps).toContainEqual({
+      kind: "drain",
+      node: "n2",
+      reason: "Allot: SLURM did not start 2 runs placed here",
+    });
+  });
+
+  it("does not wait longer for a neighbour Allot keeps running on the node", () => {
+    const memory = createBridgeMemory();
+    const planned = plan({ starts: [start("7", [1])] });
+    const neighbour = slurmJob("5", { state: "RUNNING", nodes: ["n2"], priority: 1000 });
+    reconcile(input([slurmJob("7"), neighbour], planned), memory);
+    const stuck = slurmJob("7", { priority: 1000, reason: "Resources" });
+    const late = { nowMs: NOW + START_TIMEOUT_MS };
+    expect(reconcile(input([stuck, neighbour], planned, late), memory).steps).toEqual([
       { kind: "hold", jobId: "7", why: "did not start where Allot decided" },
     ]);
   });

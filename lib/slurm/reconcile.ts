@@ -11,10 +11,12 @@ import { TERMINAL_STATES, type SacctRecord, type SlurmJob, type SlurmNode } from
 /** A start SLURM has not shown on the decided nodes within this time is undone. */
 export const START_TIMEOUT_MS = 30_000;
 /**
- * The longest a start waits while another job still holds a decided node: a run being
+ * The longest a start waits while another job is still leaving a decided node: a run being
  * preempted leaves only after SLURM's KillWait (30 s by default) and its epilog.
  */
 export const START_TIMEOUT_BUSY_MS = 5 * 60_000;
+/** Job states in which a job is still on its nodes on its way out. */
+const LEAVING_STATES = new Set(["COMPLETING", "SIGNALING", "STAGE_OUT"]);
 /** A waiting job's comment is rewritten at most this often. */
 export const COMMENT_EVERY_MS = 30_000;
 /** At most this many comments are rewritten per round (each is one scontrol call). */
@@ -24,8 +26,11 @@ type Health = "healthy" | "draining" | "down";
 
 /** What the bridge remembers between rounds; empty after a restart, and that is fine. */
 export type BridgeMemory = {
-  /** SLURM job id -> the run released and when. */
-  released: Map<string, { runId: string; atMs: number }>;
+  /**
+   * SLURM job id -> the run released and when; and when a decided node was last seen still
+   * being left by another job (the start's wait counts from then).
+   */
+  released: Map<string, { runId: string; atMs: number; leftAtMs?: number }>;
   /** SLURM job id -> the run being stopped. */
   stopping: Map<string, string>;
   /** SLURM job id -> when its comment was last written. */
@@ -208,23 +213,16 @@ function startRun(
   }
   const released = memory.released.get(id);
   if (released?.runId === runId) {
-    const waitedMs = input.nowMs - released.atMs;
-    if (waitedMs < START_TIMEOUT_MS) return;
-    // Another job still leaving a decided node explains the wait: longer, and not the node's fault.
-    const held = hostsHeldByOthers(input.jobs, wanted, id);
-    if (held.length > 0 && waitedMs < START_TIMEOUT_BUSY_MS) return;
+    if (!isStartOverdue(released, hostsBeingLeft(input, memory, wanted, id), input.nowMs)) return;
     memory.released.delete(id);
     out.steps.push({ kind: "hold", jobId: id, why: "did not start where Allot decided" });
-    drainAfterFailedStarts(
-      memory,
-      wanted.filter((host) => !held.includes(host)),
-      input,
-      out,
-    );
+    drainAfterFailedStarts(memory, wanted, input, out);
     const within =
-      held.length > 0
-        ? `${START_TIMEOUT_BUSY_MS / 60_000} min: another job still holds ${held.join(",")}`
-        : `${START_TIMEOUT_MS / 1000} s`;
+      released.leftAtMs === undefined
+        ? `${START_TIMEOUT_MS / 1000} s`
+        : input.nowMs - released.atMs >= START_TIMEOUT_BUSY_MS
+          ? `${START_TIMEOUT_BUSY_MS / 60_000} min, another job leaving the nodes`
+          : `${START_TIMEOUT_MS / 1000} s of another job leaving the nodes`;
     out.events.push({
       ...runEvent("job.requeued", id, runId),
       message: `SLURM did not start it on ${wanted.join(",")} within ${within} (${job!.reason}).`,
@@ -244,17 +242,40 @@ function startRun(
   });
 }
 
-/** The decided hosts another SLURM job still runs on, or is completing on (being stopped). */
-function hostsHeldByOthers(
-  jobs: readonly SlurmJob[],
+/**
+ * The decided hosts another job is still leaving: completing, or one Allot is stopping. A
+ * neighbour Allot placed there and keeps running does not count: the start should fit beside it.
+ */
+function hostsBeingLeft(
+  input: RoundInput,
+  memory: BridgeMemory,
   hosts: readonly string[],
   jobId: string,
 ): string[] {
+  const stopping = new Set(input.plan.preemptions.map((stop) => stop.externalId));
+  const isLeaving = (other: SlurmJob): boolean =>
+    other.id !== jobId &&
+    (LEAVING_STATES.has(other.state) ||
+      ((stopping.has(other.id) || memory.stopping.has(other.id)) &&
+        !TERMINAL_STATES.has(other.state)));
   return hosts.filter((host) =>
-    jobs.some(
-      (other) => other.id !== jobId && isRunningState(other.state) && other.nodes.includes(host),
-    ),
+    input.jobs.some((other) => isLeaving(other) && other.nodes.includes(host)),
   );
+}
+
+/**
+ * Whether a released start SLURM has not made is overdue: 30 s after its release, or after a
+ * decided node was last seen being left by another job (`leftAtMs`, noted here), but never
+ * more than {@link START_TIMEOUT_BUSY_MS} after its release.
+ */
+function isStartOverdue(
+  released: { atMs: number; leftAtMs?: number },
+  beingLeft: readonly string[],
+  nowMs: number,
+): boolean {
+  if (beingLeft.length > 0) released.leftAtMs = nowMs;
+  if (nowMs - released.atMs >= START_TIMEOUT_BUSY_MS) return true;
+  return nowMs - Math.max(released.atMs, released.leftAtMs ?? released.atMs) >= START_TIMEOUT_MS;
 }
 
 /** Consecutive starts SLURM did not make on a node before the bridge drains it. */
