@@ -31,6 +31,11 @@ describe("toDatabaseAppError", () => {
     expect(isDatabaseUnreachable(lostConnection)).toBe(true);
     const badQuery = known("P2010", postgres("42601", 'syntax error at or near "x"'));
     expect(toDatabaseAppError(badQuery)).toBeNull();
+    // Class 08 but a client's bug, or a commit whose outcome is unknown: not "retry later".
+    const protocol = known("P2010", postgres("08P01", "protocol violation"));
+    expect(isDatabaseUnreachable(protocol)).toBe(false);
+    const unknownCommit = known("P2010", postgres("08007", "transaction resolution unknown"));
+    expect(isDatabaseUnreachable(unknownCommit)).toBe(false);
   });
 
   it("answers lost key races 409, a vanished record 404, an unstorable value 422", () => {

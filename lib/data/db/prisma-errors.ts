@@ -18,10 +18,21 @@ const UNREACHABLE_KINDS = new Set([
 ]);
 /**
  * PostgreSQL's own codes for a server that is shutting down, restarting or refusing new
- * connections for now (57P01-57P03), and class 08, connection exceptions. The adapter passes
- * them on as kind "postgres" with the code.
+ * connections for now (57P01-57P03), and the connection exceptions of class 08 that mean the
+ * server could not be reached or the connection broke. Not 08P01 (a protocol violation: a
+ * client's bug) nor 08007 (a commit's outcome unknown: a retry could repeat a write). The
+ * adapter passes them on as kind "postgres" with the code.
  */
-const UNREACHABLE_SQLSTATES = new Set(["57P01", "57P02", "57P03"]);
+const UNREACHABLE_SQLSTATES = new Set([
+  "57P01",
+  "57P02",
+  "57P03",
+  "08000",
+  "08001",
+  "08003",
+  "08004",
+  "08006",
+]);
 /** Node's socket errors, for code that reaches `pg` without Prisma. */
 const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND"]);
 
@@ -35,7 +46,7 @@ export function isDatabaseUnreachable(error: unknown): boolean {
     const cause = adapterErrorCause(error.meta);
     if (typeof cause?.kind === "string" && UNREACHABLE_KINDS.has(cause.kind)) return true;
     const sqlState = cause?.kind === "postgres" && typeof cause.code === "string" ? cause.code : "";
-    return UNREACHABLE_SQLSTATES.has(sqlState) || sqlState.startsWith("08");
+    return UNREACHABLE_SQLSTATES.has(sqlState);
   }
   if (error instanceof Prisma.PrismaClientInitializationError) return true;
   if (error instanceof Error && "code" in error && typeof error.code === "string") {
