@@ -45,4 +45,17 @@ describe("createSlurmRunner", () => {
       /failed: no such job$/,
     );
   });
+
+  it("says a command was stopped, not a line of its output, when the timeout killed it", async () => {
+    const slow = createSlurmRunner({ timeoutMs: 200 });
+    await expect(slow("sh", ["-c", "echo '{'; sleep 5"])).rejects.toThrow(
+      "sh -c echo '{'; sleep 5 failed: stopped (SIGTERM) after 0.2 s or too much output",
+    );
+  });
+
+  it("says a missing command is not installed", async () => {
+    await expect(run("no-such-slurm-tool", [])).rejects.toThrow(
+      /^no-such-slurm-tool  not installed: /,
+    );
+  });
 });

@@ -29,8 +29,12 @@ export function createSlurmRunner(options: { timeoutMs?: number } = {}): SlurmRu
         (error, stdout, stderr) => {
           if (!error) return resolve(stdout);
           const why = (error as { code?: unknown }).code === "ENOENT" ? "not installed" : "failed";
+          // Killed (the timeout, too much output): what it printed so far is data, not a reason.
+          const isKilled = Boolean(error.killed) || Boolean(error.signal);
           // Some say why on stdout only: `scontrol ping` prints "Slurmctld(primary) at ... is DOWN".
-          const said = stderr.trim() || stdout.trim() || error.message.trim();
+          const said = isKilled
+            ? `stopped (${error.signal ?? "killed"}) after ${(options.timeoutMs ?? 30_000) / 1000} s or too much output`
+            : stderr.trim() || stdout.trim() || error.message.trim();
           const line = said.split("\n")[0] ?? "";
           reject(
             new SlurmCommandError(
