@@ -11,12 +11,12 @@ import { connect, jobPath, LIVE_HELP, LIVE_OPTIONS, printJson } from "./live-com
 export const WHY_HELP = `Usage: allot why <job> [--json]
 
 Why a job is where it is, in the server's own sentences: its state, its place in the queue and
-its budget's rank (of the cluster's ranked budgets), why it waits, and every decision about it
-(starts, waits, preemptions), newest last. Times are UTC.
+its budget's rank (of the cluster's ranked budgets), why it waits, and its decisions (starts,
+waits, preemptions), newest last: the last 10 (--json: the newest 500). Times are UTC.
 
 ${LIVE_HELP}`;
 
-/** How many decisions are printed; --json has them all. */
+/** How many decisions are printed; --json has every one the server gives (the newest 500). */
 const SHOWN_DECISIONS = 10;
 
 function stateLine(job: JobAnswer, clock: (sec: number) => string): string {
@@ -59,7 +59,7 @@ export function formatWhy(job: JobAnswer): string {
   const decisions = job.decisions.slice(-SHOWN_DECISIONS);
   const earlier = job.decisions.length - decisions.length;
   lines.push("", decisions.length === 0 ? "No decision yet." : "Decisions, newest last:");
-  if (earlier > 0) lines.push(`  (${earlier} earlier; --json has them all)`);
+  if (earlier > 0) lines.push(`  (${earlier} earlier; --json has them)`);
   // Each sentence says what happened ("Started at...", "Waiting: ...", "Preempted...").
   for (const decision of decisions) lines.push(`  ${clock(decision.atSec)}  ${decision.sentence}`);
   return `${lines.join("\n")}\n`;
