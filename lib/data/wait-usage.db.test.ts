@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { seedDemoLab } from "../../prisma/seed";
 import { DEMO_USERS } from "../demo/lab-org";
 import type { WaitReason } from "../engine";
+import { Prisma } from "../generated/prisma/client";
 import { getDb } from "./db/app-db";
 import { getNow } from "./db/clock";
 import { getJobView } from "./job-views";
@@ -106,7 +107,8 @@ afterAll(async () => {
   await db.job.deleteMany({ where: { id: jobId } });
   await db.cluster.update({
     where: { name: "b300" },
-    data: { ranking: saved.ranking ?? undefined, tickedAt: saved.tickedAt },
+    // A cluster never ranked had none: put the database's null back, not the test's ranking.
+    data: { ranking: saved.ranking ?? Prisma.DbNull, tickedAt: saved.tickedAt },
   });
   await db.$disconnect();
 });

@@ -4,14 +4,15 @@ import type { BudgetNode, BudgetTree, BudgetTreeNode, Issue, Result } from "./ty
 export const HOURS_PER_WEEK = 168;
 
 /**
- * The smallest weight above 0. A smaller one (down to denormals like 1e-320) would read "0.00%"
- * on every page while still being owed a sliver; 0 itself stays allowed (owed nothing).
+ * The smallest weight above 0 that a person may set: below it (down to denormals like 1e-320)
+ * a weight is noise, not a share anyone meant; 0 itself stays allowed (owed nothing).
  */
 export const MIN_NONZERO_WEIGHT = 0.000001;
 
 /**
- * Whether `weight` is above 0 but below {@link MIN_NONZERO_WEIGHT}: the inputs that take
- * weights (edits, drafts, scenario files, the CLI) refuse it.
+ * Whether `weight` is above 0 but below {@link MIN_NONZERO_WEIGHT}: the inputs people type
+ * weights into (edits, drafts, `import-trace --weights`) refuse it. Scenario files do not: the
+ * what-if builds them from the stored tree, which may hold such a weight from before the rule.
  *
  * @example isWeightTooSmall(1e-320) // true; isWeightTooSmall(0) // false; isWeightTooSmall(0.000001) // false
  */
