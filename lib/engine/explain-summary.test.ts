@@ -128,6 +128,9 @@ describe("summarizeReason", () => {
     expect(summarizeReason(oneNode, CLOCK)).toBe(
       "Waiting for a node: node 4 is being kept for this job; when it will be free is not known yet.",
     );
+    expect(summarizeReason({ ...kept, reservedNodes: [4] }, CLOCK)).toBe(
+      "Waiting for a whole node: node 4 is being kept for this job and should be free by 14:40.",
+    );
   });
 
   it("behind nodes kept for another job", () => {
@@ -184,7 +187,7 @@ describe("summarizeReason", () => {
       outcome: "requeued" as const,
     };
     expect(summarizeReason(preemption, CLOCK)).toBe(
-      "Preempted at 14:00: a job of a budget ranked above its own needed 64 GPUs (vision has used less of its share than language).",
+      "Preempted at 14:00: a job of a higher-ranked budget needed 64 GPUs (vision has used less of its share than language).",
     );
     // Level where they part (both unused): the tie rules put it ahead, not less use.
     const level = {
@@ -192,7 +195,7 @@ describe("summarizeReason", () => {
       lower: { path: "language", usageRatio: 0 },
     };
     expect(summarizeReason({ ...preemption, parting: level }, CLOCK)).toBe(
-      "Preempted at 14:00: a job of a budget ranked above its own needed 64 GPUs (vision ranks above language).",
+      "Preempted at 14:00: a job of a higher-ranked budget needed 64 GPUs (vision ranks above language).",
     );
     // Siblings: their own figures decide, and the plain sentence holds.
     const sister: BudgetRef = { id: "s", path: "language/sam", rank: 2, usageRatio: 0.5 };

@@ -40,6 +40,12 @@ function count(value: number, one: string, many: string): string {
   return `${value} ${value === 1 ? one : many}`;
 }
 
+/** What a job with nodes kept for it waits for: "whole nodes", "a whole node" or "a node". */
+function waitedFor(isWholeNodes: boolean, nodeCount: number): string {
+  if (!isWholeNodes) return "a node";
+  return nodeCount === 1 ? "a whole node" : "whole nodes";
+}
+
 /**
  * One short sentence in plain words that leads a decision's explanation (`explainReason` gives
  * the detailed one shown below it): what happens and the main cause, with no Fair Tree terms.
@@ -69,7 +75,7 @@ export function summarizeReason(reason: Reason, options: SummaryOptions = {}): s
       const { reservedNodes, readyAtSec } = reason;
       if (reservedNodes.length > 0) {
         const kept =
-          `Waiting for ${reason.isWholeNodes ? "whole nodes" : "a node"}: ${nodes(reservedNodes)} ` +
+          `Waiting for ${waitedFor(reason.isWholeNodes, reservedNodes.length)}: ${nodes(reservedNodes)} ` +
           `${reservedNodes.length === 1 ? "is" : "are"} being kept for this job`;
         // Unknown when runs of budgets ranked at or above hold them: they end when they end.
         return readyAtSec !== null
@@ -129,7 +135,7 @@ export function summarizeReason(reason: Reason, options: SummaryOptions = {}): s
           lower.usageRatio !== null &&
           higher.usageRatio < lower.usageRatio;
         return (
-          `Preempted at ${time(reason.atSec)}: a job of a budget ranked above its own ${needed} ` +
+          `Preempted at ${time(reason.atSec)}: a job of a higher-ranked budget ${needed} ` +
           `(${higher.path} ${isLess ? "has used less of its share than" : "ranks above"} ${lower.path}).`
         );
       }
