@@ -11,7 +11,7 @@ import {
   nodeNamerOf,
   summarizeLive,
 } from "../sentences/live";
-import { withCurrentUsage } from "../sentences/current-usage";
+import { currentUsageOf } from "../sentences/current-usage";
 import { getNow } from "./db/clock";
 import { readRanking, type RankingRow } from "./tick/ranking";
 import { toSec } from "./tick/load-state";
@@ -133,7 +133,7 @@ export async function getJobView(jobId: string): Promise<JobView> {
     ? budgetRow(ranking, job.budgetId)
     : { ...budgetRow(ranking, job.budgetId), rank: null };
   const isPending = job.state === "pending";
-  const waitReason = isPending ? withCurrentUsage(job.waitReason, ranking) : null;
+  const waitReason = isPending ? currentUsageOf(ranking)(job.waitReason) : null;
   const nodeName = nodeNamerOf(job.cluster.nodes);
   return {
     id: job.id,

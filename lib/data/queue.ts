@@ -11,7 +11,7 @@ import {
   nodeNamerOf,
   summarizeLive,
 } from "../sentences/live";
-import { withCurrentUsage } from "../sentences/current-usage";
+import { currentUsageOf } from "../sentences/current-usage";
 import { getNow } from "./db/clock";
 import { toSec } from "./tick/load-state";
 import { orderRankingLikeFairTree, readRanking, type RankingRow } from "./tick/ranking";
@@ -234,6 +234,7 @@ async function computeClusterQueue(name: string, limit = 300): Promise<ClusterQu
   const nowSec = toSec(now);
   const ranking = readRanking(cluster.ranking);
   const byId = new Map(ranking.map((row) => [row.id, row]));
+  const withCurrentUsage = currentUsageOf(ranking);
   const rankedBudgets = ranking.filter((row) => row.isLeaf && row.rank !== null).length;
   const nodeName = nodeNamerOf(cluster.nodes);
   return {
@@ -267,7 +268,7 @@ async function computeClusterQueue(name: string, limit = 300): Promise<ClusterQu
             })
           : "Not yet considered by the scheduler.",
         sentence: job.waitReason
-          ? explainLive(withCurrentUsage(job.waitReason, ranking), nowSec, nodeName)
+          ? explainLive(withCurrentUsage(job.waitReason), nowSec, nodeName)
           : "Not yet considered by the scheduler.",
         ...estimateLiveStart(job.waitReason, nowSec, nodeName),
       };

@@ -361,7 +361,7 @@ const DRIFTING_FIELDS = new Set(["atSec", "usageRatio"]);
  * What must change for a job's stored reason to be rewritten: its rule and the numbers its
  * sentence shows (FNV-1a of the reason's JSON without the moment of the pass and
  * the budgets' usage ratios, which move continuously and are shown from the ranking instead:
- * withCurrentUsage in lib/sentences/current-usage.ts).
+ * currentUsageOf in lib/sentences/current-usage.ts).
  */
 function waitKeyOf(reason: { rule: string }): string {
   const text = JSON.stringify(reason, (key, value: unknown) =>
