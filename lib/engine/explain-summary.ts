@@ -1,4 +1,4 @@
-import { capitalise, describeNeed, describeNodesNeeded } from "./explain-words";
+import { capitalise, describeNeed, describeNodesNeeded, isSiblings } from "./explain-words";
 import { formatNodes, type NodeNamer } from "./node-list";
 import { formatOffset, type TimeFormatter } from "./format-time";
 import { isFreeSplitAcrossNodes, type Reason } from "./reasons";
@@ -125,10 +125,7 @@ export function summarizeReason(reason: Reason, options: SummaryOptions = {}): s
       const { parting, preemptor, victim } = reason;
       // Where the paths part above the two budgets, the preemptor's budget may have used more of
       // its own share than the victim's: the branch that used less is what put it ahead.
-      if (
-        parting &&
-        (parting.higher.path !== preemptor.budget.path || parting.lower.path !== victim.path)
-      ) {
+      if (parting && !isSiblings(parting, preemptor.budget, victim)) {
         const { higher, lower } = parting;
         const isLess =
           higher.usageRatio !== null &&

@@ -5,6 +5,14 @@ import { formatRatioPair, MAX_PAIR_DECIMALS, type RatioPair } from "./ratio-pair
 import { formatNodes, type NodeNamer } from "./node-list";
 import type { BudgetRef, NodeLayout, Parting } from "./reasons";
 
+/**
+ * Whether the parting of two budgets is the two budgets themselves (siblings), so that their own
+ * figures decided, rather than two branches above them.
+ */
+export function isSiblings(parting: Parting, higher: BudgetRef, lower: BudgetRef): boolean {
+  return parting.higher.path === higher.path && parting.lower.path === lower.path;
+}
+
 /** How explanations write times and budgets. */
 export type ExplainOptions = {
   /** Points in time (default `formatOffset`, e.g. "+2h05m"; `formatUtcClock` gives "14:05"). */
@@ -87,8 +95,6 @@ export function wordsFor(options: ExplainOptions) {
   // both sides' usage there, then the leaves' own figures. Siblings are their own parting. Each
   // pair is written so that the two figures differ (ratio-pair.ts); the pair that decided says
   // so when they cannot.
-  const isSiblings = (parting: Parting, higher: BudgetRef, lower: BudgetRef): boolean =>
-    parting.higher.path === higher.path && parting.lower.path === lower.path;
   const levelNote = (level: RatioPair["level"]): string =>
     level === "rounded"
       ? `, level to within ${(10 ** -MAX_PAIR_DECIMALS).toFixed(MAX_PAIR_DECIMALS)}%: ` +
