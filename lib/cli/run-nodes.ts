@@ -9,8 +9,10 @@ import { formatHostList, formatNodeList } from "../engine";
  * @example formatRunNodes({ nodes: [39] }) // "node 39"
  */
 export function formatRunNodes(run: { nodes: number[]; hosts?: string[] | null }): string {
-  const isNamed = run.hosts && run.hosts.length > 0;
-  const count = isNamed ? run.hosts!.length : run.nodes.length;
-  const list = isNamed ? formatHostList(run.hosts!) : formatNodeList(run.nodes, ",");
+  const hosts = run.hosts ?? [];
+  const [count, list] =
+    hosts.length > 0
+      ? [hosts.length, formatHostList(hosts)]
+      : [run.nodes.length, formatNodeList(run.nodes, ",")];
   return `${count === 1 ? "node" : "nodes"} ${list}`;
 }

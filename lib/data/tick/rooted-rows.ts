@@ -29,13 +29,13 @@ type TreeRow = { id: string; parentId: string | null; name: string; weight: numb
  * subtree and reported, so that one broken branch never stops every cluster.
  */
 export function keepRootedRows<Row extends TreeRow>(rows: readonly Row[]): Row[] {
+  if (rows.length === 0) throw new UnusableTreeError(null);
   const childrenOf = new Map<string | null, Row[]>();
   for (const row of rows) {
     const list = childrenOf.get(row.parentId);
     if (list) list.push(row);
     else childrenOf.set(row.parentId, [row]);
   }
-  if (rows.length === 0) throw new UnusableTreeError(null);
   const roots = childrenOf.get(null) ?? [];
   if (roots.length !== 1) throw new UnusableTreeError(`${roots.length} roots`);
   const kept = new Set<string>();
