@@ -8,6 +8,7 @@ import { seedDemoLab } from "../../prisma/seed";
 import { createPrismaClient } from "../data/db/client";
 import { parseSinfo, parseSqueue, SQUEUE_ARGS, type SlurmJob } from "../slurm/slurm-read";
 import { createDemoAdminToken } from "./demo-admin-token";
+import { freeEphemeralPort } from "./free-port";
 import { startProductionServer, type ProductionServer } from "./production-server";
 import { openScratchDatabase, type ScratchDatabase } from "./scratch-database";
 
@@ -166,7 +167,7 @@ export async function openSlurmHarness(cluster: string, accounts: string[]): Pro
   }
   await run("scancel", ["--user", "root"]).catch(() => "");
 
-  const port = 3600 + Math.floor(Math.random() * 300);
+  const port = await freeEphemeralPort();
   const serverEnv = {
     DATABASE_URL: database.url,
     NEXTAUTH_SECRET: "slurm-test-secret",
