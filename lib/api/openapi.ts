@@ -176,6 +176,12 @@ export const OPERATIONS: Record<string, Partial<Record<Method, Operation>>> = {
       hasConflict: true,
     },
   },
+  "/api/v1/clusters/:name/jobs/:externalId": {
+    GET: person(
+      "A job by its executor's id on the cluster (SLURM's job id), as GET /api/v1/jobs/{id} gives it",
+      ok("The job."),
+    ),
+  },
   "/api/v1/clusters/:name/queue": {
     GET: person(
       "The live ranked queue: every job's reason, plain summary and start estimate",

@@ -14,6 +14,7 @@ export const API_ROUTES: Record<string, readonly string[]> = {
   "/api/v1/clusters": ["GET", "POST"],
   "/api/v1/clusters/:name/accounts": ["GET"],
   "/api/v1/clusters/:name/events": ["POST"],
+  "/api/v1/clusters/:name/jobs/:externalId": ["GET"],
   "/api/v1/clusters/:name/nodes": ["GET"],
   "/api/v1/clusters/:name/nodes/:node/health": ["POST"],
   "/api/v1/clusters/:name/plan": ["GET"],

@@ -103,6 +103,33 @@ function budgetRow(ranking: RankingRow[], budgetId: string) {
   return { rank: row?.rank ?? null, rankOf: rankedLeaves, usageRatio: row?.usageRatio ?? null };
 }
 
+/**
+ * The Allot id of the job an executor knows as `externalId` on cluster `clusterName` (SLURM's job
+ * id for a job submitted with sbatch). A 404 names what is unknown: the cluster or the job.
+ */
+export async function findJobIdByExternalId(
+  clusterName: string,
+  externalId: string,
+): Promise<string> {
+  const db = getDb();
+  const cluster = await db.cluster.findUnique({
+    where: { name: clusterName },
+    select: { id: true },
+  });
+  if (!cluster) throw new AppError("not_found", `No cluster is named "${clusterName}".`);
+  const job = await db.job.findUnique({
+    where: { clusterId_externalId: { clusterId: cluster.id, externalId } },
+    select: { id: true },
+  });
+  if (!job) {
+    throw new AppError(
+      "not_found",
+      `No job on ${clusterName} has the executor's id "${externalId}".`,
+    );
+  }
+  return job.id;
+}
+
 /** One job with its runs and its decisions (the newest MAX_DECISIONS), newest last. */
 export async function getJobView(jobId: string): Promise<JobView> {
   const db = getDb();

@@ -125,6 +125,8 @@ async function computeClusterLoads(): Promise<ClusterLoad[]> {
 
 export type QueuedJob = {
   jobId: string;
+  /** The executor's id for the job (SLURM's job id); null for jobs submitted to Allot. */
+  externalId: string | null;
   name: string;
   /** The owner, to mark "my jobs" (the queue is shared by every reader). */
   userId: string;
@@ -150,6 +152,8 @@ export type QueuedJob = {
 export type RunningRun = {
   runId: string;
   jobId: string;
+  /** The executor's id for the job (SLURM's job id); null for jobs submitted to Allot. */
+  externalId: string | null;
   name: string;
   userId: string;
   userName: string;
@@ -227,7 +231,11 @@ async function computeClusterQueue(name: string, limit = 300): Promise<ClusterQu
       where: { clusterId: cluster.id, endedAt: null },
       orderBy: [{ startedAt: "desc" }, { id: "asc" }],
       take: limit,
-      include: { job: { select: { name: true, user: { select: { id: true, name: true } } } } },
+      include: {
+        job: {
+          select: { name: true, externalId: true, user: { select: { id: true, name: true } } },
+        },
+      },
     }),
     getNow(db),
   ]);
@@ -248,6 +256,7 @@ async function computeClusterQueue(name: string, limit = 300): Promise<ClusterQu
       const rule = (job.waitReason as { rule?: string } | null)?.rule ?? null;
       return {
         jobId: job.id,
+        externalId: job.externalId,
         name: job.name,
         userId: job.user.id,
         userName: job.user.name,
@@ -279,6 +288,7 @@ async function computeClusterQueue(name: string, limit = 300): Promise<ClusterQu
       return {
         runId: run.id,
         jobId: run.jobId,
+        externalId: run.job.externalId,
         name: run.job.name,
         userId: run.job.user.id,
         userName: run.job.user.name,
