@@ -23,8 +23,12 @@ export const clusterListAnswer = z.looseObject({
   clusters: z.array(z.looseObject({ name: z.string(), gpus: int })),
 });
 
+/** SLURM's job id of a job submitted with sbatch; null, or absent from an older server, else. */
+const externalId = z.string().nullish();
+
 export const queuedJobAnswer = z.looseObject({
   jobId: z.string(),
+  externalId,
   name: z.string(),
   userId: z.string(),
   userName: z.string(),
@@ -45,6 +49,7 @@ export type QueuedJobAnswer = z.output<typeof queuedJobAnswer>;
 export const runningRunAnswer = z.looseObject({
   runId: z.string(),
   jobId: z.string(),
+  externalId,
   name: z.string(),
   userId: z.string(),
   userName: z.string(),

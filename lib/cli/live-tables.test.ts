@@ -42,6 +42,21 @@ describe("squeue's table", () => {
     expect(line).toMatch(/ node 0; unallocated: on idle GPUs, preemptible, uncharged$/);
   });
 
+  it("shows SLURM's job id for a job submitted with sbatch, Allot's for the others", () => {
+    const slurm = {
+      ...QUEUE,
+      running: [{ ...QUEUE.running[0]!, externalId: "812" }],
+      pending: [{ ...QUEUE.pending[0]!, externalId: "813" }, QUEUE.pending[1]!],
+    };
+    const ids = formatSqueue([slurm], { isOwn: false, isStartView: false })
+      .split("\n")
+      .slice(4, 7)
+      .map((line) => line.split(/ +/)[1]);
+    expect(ids).toEqual(["812", "813", "job-free"]);
+    const startView = formatSqueue([slurm], { isOwn: false, isStartView: true });
+    expect(startView.split("\n")[4]).toMatch(/^h100 +813 +eval /);
+  });
+
   it("says how many pending jobs the server left out", () => {
     const long = { ...QUEUE, pendingTotal: 900 };
     expect(formatSqueue([long], { isOwn: false, isStartView: false })).toMatch(

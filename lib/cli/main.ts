@@ -29,7 +29,8 @@ Live commands (an Allot server: --server or ALLOT_SERVER, a personal token in AL
 both in ~/.config/allot/config.json):
   squeue [--cluster C]          the ranked queue, reasons and start estimates (--me, --start)
   sshare [--cluster C]          the budget tree with live usage, LF and ranks, like sshare -l
-  why <job>                     a job's state, rank and decisions, in sentences
+  why <job>                     a job's state, rank and decisions, in sentences (<job>: Allot's
+                                or SLURM's job id)
   submit --cluster C ...        submit a job (--name, --gpus, --min-runtime, --budget...)
   cancel <job>...               cancel jobs
   budgets                       the budget tree: weights, fractions, effective shares, leads

@@ -24,7 +24,8 @@ export const SQUEUE_HELP = `Usage: allot squeue [--cluster <name>] [--me] [--sta
 
 The live queue of a cluster (every cluster without --cluster), like squeue: running jobs, then
 pending jobs in the order the scheduler will consider them (POS), each with its budget's rank
-and the reason it waits. START is when a running job started and, for a pending job, the time
+and the reason it waits. JOBID is SLURM's job id for a job submitted with sbatch, else Allot's;
+\`allot why\` and \`allot cancel\` take either. START is when a running job started and, for a pending job, the time
 by which it is expected to start when the server knows one (else -). Times are UTC.
 
 Options:
@@ -76,7 +77,7 @@ export function formatSqueue(
       for (const run of queue.running) {
         rows.push([
           queue.cluster.name,
-          run.jobId,
+          run.externalId ?? run.jobId,
           run.name,
           run.userName,
           run.budgetPath,
@@ -92,7 +93,8 @@ export function formatSqueue(
     }
     for (const job of queue.pending) {
       const start = job.expectedStartAt ? clock(Date.parse(job.expectedStartAt) / 1000) : "-";
-      const common = [queue.cluster.name, job.jobId, job.name, job.userName, job.budgetPath];
+      const jobId = job.externalId ?? job.jobId;
+      const common = [queue.cluster.name, jobId, job.name, job.userName, job.budgetPath];
       rows.push(
         isStartView
           ? [...common, String(job.gpus), String(job.position ?? "-"), start, job.startNote ?? "-"]

@@ -1,20 +1,27 @@
 import { plural } from "../engine/explain-words";
 import { formatPercent, formatSpan, liveTimeFormatter } from "../format";
 import { formatRunNodes } from "./run-nodes";
-import { jobEnvelopeAnswer, type JobAnswer } from "./api-answers";
+import type { JobAnswer } from "./api-answers";
 import type { LiveDeps } from "./api-config";
 import { expectPositionals, parseCommandArgs } from "./args";
 import type { CliIo } from "./io";
-import { connect, jobPath, LIVE_HELP, LIVE_OPTIONS, printJson } from "./live-command";
+import { getJobByArg } from "./job-arg";
+import { connect, LIVE_HELP, LIVE_OPTIONS, printJson } from "./live-command";
 
 /** `allot why --help`. */
-export const WHY_HELP = `Usage: allot why <job> [--json]
+export const WHY_HELP = `Usage: allot why <job> [--cluster <name>] [--json]
 
 Why a job is where it is, in the server's own sentences: its state, its place in the queue and
 its budget's rank (of the cluster's ranked budgets), why it waits, and its decisions (starts,
 waits, preemptions), newest last: the last 10 (--json: the newest 500). Times are UTC.
+<job> is Allot's id, or SLURM's job id for a job submitted with sbatch (looked up on every
+cluster, or on --cluster).
 
+Options:
+  --cluster <name>   the cluster of a SLURM job id
 ${LIVE_HELP}`;
+
+const WHY_OPTIONS = { ...LIVE_OPTIONS, cluster: { type: "string" } } as const;
 
 /** How many decisions are printed; --json has every one the server gives (the newest 500). */
 const SHOWN_DECISIONS = 10;
@@ -67,13 +74,13 @@ export function formatWhy(job: JobAnswer): string {
 
 /** `allot why`: returns the exit code. */
 export async function runWhyCommand(argv: string[], io: CliIo, deps: LiveDeps): Promise<number> {
-  const args = parseCommandArgs("why", argv, LIVE_OPTIONS);
+  const args = parseCommandArgs("why", argv, WHY_OPTIONS);
   if (args.values.help) {
     io.stdout(WHY_HELP);
     return 0;
   }
   const [jobId] = expectPositionals("why", args, ["job"]);
-  const { job } = await connect(deps, args).get(jobPath(jobId as string), jobEnvelopeAnswer);
+  const job = await getJobByArg(connect(deps, args), "why", jobId as string, args.values.cluster);
   if (args.values.json) printJson(io, { job });
   else io.stdout(formatWhy(job));
   return 0;

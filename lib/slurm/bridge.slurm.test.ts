@@ -55,6 +55,11 @@ describe("the SLURM bridge", () => {
       expect(allot.state).toBe("running");
       expect(job.nodes.sort()).toEqual(await h.hostsOf(allot.runs.at(-1)!.placement));
     }
+    // A researcher asks Allot about a job by the id sbatch printed (found among every cluster).
+    const first = await h.allotJob(running[0]!.id);
+    expect(await h.allot("why", running[0]!.id)).toMatch(
+      new RegExp(`^Job ${first!.id} "${first!.name}" on ${CLUSTER}, by `),
+    );
     // The two that wait are the two Allot did not start, and their comment says why.
     const waiting = ids.filter((id) => !running.some((job) => job.id === id));
     for (const id of waiting) {

@@ -134,6 +134,8 @@ export type SlurmHarness = {
     timeoutMs?: number,
   ) => Promise<T>;
   allotJob: (externalId: string) => ReturnType<typeof findAllotJob>;
+  /** Runs Allot's command line against the server as the admin; its standard output. */
+  allot: (...args: string[]) => Promise<string>;
   /** Allot's placement as SLURM node names, sorted. */
   hostsOf: (placement: unknown) => Promise<string[]>;
   /** Cancels every SLURM job and waits until SLURM and Allot both have nothing open. */
@@ -241,6 +243,10 @@ export async function openSlurmHarness(cluster: string, accounts: string[]): Pro
     waitFor: (what, probe, timeoutMs) =>
       waitFor(what, probe, timeoutMs, () => `bridge log:\n${log}`),
     allotJob: (externalId) => findAllotJob(db, cluster, externalId),
+    allot: (...args) =>
+      run(process.execPath, [ALLOT_CLI, ...args, "--server", server.url], {
+        ALLOT_TOKEN: adminToken,
+      }),
     hostsOf: async (placement) => {
       const nodes = await db.clusterNode.findMany({ where: { cluster: { name: cluster } } });
       const host = new Map(nodes.map((node) => [node.index, node.hostname]));

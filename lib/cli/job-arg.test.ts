@@ -1,0 +1,128 @@
+// `allot why` and `allot cancel` take SLURM's job id as well as Allot's: looked up on every
+// cluster (or --cluster) through GET /api/v1/clusters/{name}/jobs/{externalId}, against a small
+// server that answers like Allot's API.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { LiveDeps } from "./api-config";
+import type { CliIo } from "./io";
+import { WAITING_JOB } from "./live-fixtures";
+import { main } from "./main";
+
+/** SLURM job id -> the clusters that have it (each a job of its own). */
+const SLURM_JOBS: Record<string, string[]> = { "812": ["b200"], "77": ["h100", "b200"] };
+const requests: string[] = [];
+let server: Server;
+let url = "";
+
+function answer(response: ServerResponse, status: number, body: unknown): void {
+  response.writeHead(status, { "content-type": "application/json" });
+  response.end(JSON.stringify(body));
+}
+
+function fakeApi(request: IncomingMessage, response: ServerResponse): void {
+  const path = request.url ?? "";
+  requests.push(`${request.method} ${path}`);
+  if (path === "/api/v1/clusters") {
+    return answer(response, 200, {
+      clusters: [
+        { name: "h100", gpus: 16 },
+        { name: "b200", gpus: 8 },
+      ],
+    });
+  }
+  const byExternalId = /^\/api\/v1\/clusters\/(\w+)\/jobs\/(\d+)$/.exec(path);
+  if (byExternalId) {
+    const [, cluster, externalId] = byExternalId as unknown as [string, string, string];
+    if (!SLURM_JOBS[externalId]?.includes(cluster)) {
+      const message = `No job on ${cluster} has the executor's id "${externalId}".`;
+      return answer(response, 404, { error: { code: "not_found", message } });
+    }
+    return answer(response, 200, {
+      job: { ...WAITING_JOB, id: `job-${cluster}-${externalId}`, cluster, externalId },
+    });
+  }
+  const cancel = /^\/api\/v1\/jobs\/([\w-]+)\/cancel$/.exec(path);
+  if (cancel && request.method === "POST") {
+    return answer(response, 200, { job: { ...WAITING_JOB, id: cancel[1], state: "cancelled" } });
+  }
+  answer(response, 404, { error: { code: "not_found", message: "No such path." } });
+}
+
+async function allot(...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: CliIo = {
+    stdout: (text) => out.push(text),
+    stderr: (text) => err.push(text),
+    isStderrTty: false,
+    readText: () => "",
+    writeText: () => undefined,
+  };
+  const live: LiveDeps = {
+    env: { ALLOT_SERVER: url, ALLOT_TOKEN: "allot_p_test" },
+    homeDir: "/home/rae",
+    readConfigFile: () => null,
+  };
+  const code = await main(argv, io, live);
+  return { code, stdout: out.join(""), stderr: err.join("") };
+}
+
+beforeAll(async () => {
+  server = createServer(fakeApi);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise((resolve) => server.close(resolve)));
+beforeEach(() => {
+  requests.length = 0;
+});
+
+describe("a SLURM job id given to why and cancel", () => {
+  it("is looked up on every cluster and explained where it is", async () => {
+    const why = await allot("why", "812");
+    expect(why.code).toBe(0);
+    expect(why.stdout).toMatch(/^Job job-b200-812 "eval" on b200, by Riley Chen/);
+    expect(requests).toEqual([
+      "GET /api/v1/clusters",
+      "GET /api/v1/clusters/h100/jobs/812",
+      "GET /api/v1/clusters/b200/jobs/812",
+    ]);
+  });
+
+  it("is looked up on --cluster alone, whose 404 is the answer", async () => {
+    expect((await allot("why", "812", "--cluster", "b200")).code).toBe(0);
+    expect(requests).toEqual(["GET /api/v1/clusters/b200/jobs/812"]);
+    expect(await allot("why", "812", "--cluster", "h100")).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: 'allot: the server refused: No job on h100 has the executor\'s id "812".\n',
+    });
+  });
+
+  it("is a usage error when two clusters have it, and not found when none has", async () => {
+    expect(await allot("why", "77")).toEqual({
+      code: 2,
+      stdout: "",
+      stderr:
+        "allot: why: SLURM job id 77 names jobs on h100 and b200; say which with --cluster <name>\n",
+    });
+    expect(await allot("why", "5")).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: "allot: the server refused: No job has SLURM job id 5 on h100, b200.\n",
+    });
+  });
+
+  it("cancels the job it names by Allot's id; an Allot id is cancelled without a lookup", async () => {
+    const byExternalId = await allot("cancel", "77", "--cluster", "h100");
+    expect(byExternalId.stdout).toBe('Cancelled job job-h100-77 "eval" on h100\n');
+    expect(requests).toEqual([
+      "GET /api/v1/clusters/h100/jobs/77",
+      "POST /api/v1/jobs/job-h100-77/cancel",
+    ]);
+    requests.length = 0;
+    expect((await allot("cancel", "job-wait")).code).toBe(0);
+    expect(requests).toEqual(["POST /api/v1/jobs/job-wait/cancel"]);
+  });
+});
