@@ -1,5 +1,5 @@
-import { createServer } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
+import { freeEphemeralPort } from "../testing/free-port";
 import type { CliIo } from "./io";
 import { runMain } from "./test-helpers";
 import { runBridgeCommand } from "./bridge-command";
@@ -18,15 +18,6 @@ function memoryIo() {
 }
 
 const slurmUp: SlurmRunner = async () => "Slurmctld(primary) at localhost is UP\n";
-/** A port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 const savedPath = process.env.PATH;
 const savedToken = process.env.ALLOT_TOKEN;
 afterEach(() => {
@@ -57,7 +48,7 @@ describe("allot slurm bridge at start", () => {
   it("exits 1 with a clear message when Allot cannot be reached", async () => {
     const { io } = memoryIo();
     const env = { ALLOT_TOKEN: "allot_c_test" };
-    const server = `http://127.0.0.1:${await closedPort()}`;
+    const server = `http://127.0.0.1:${await freeEphemeralPort()}`;
     const args = ["--cluster", "c", "--server", server];
     await expect(runBridgeCommand(args, io, env, slurmUp)).rejects.toThrow(
       `cannot reach Allot at ${server} (ECONNREFUSED)`,

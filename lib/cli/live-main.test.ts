@@ -1,5 +1,5 @@
-import { createServer } from "node:net";
 import { describe, expect, it } from "vitest";
+import { freeEphemeralPort } from "../testing/free-port";
 import type { LiveDeps } from "./api-config";
 import type { CliIo } from "./io";
 import { main } from "./main";
@@ -17,15 +17,6 @@ async function run(argv: string[], env: Record<string, string>) {
   const live: LiveDeps = { env, homeDir: "/home/rae", readConfigFile: () => null };
   const code = await main(argv, io, live);
   return { code, stdout: out.join(""), stderr: err.join("") };
-}
-
-/** A local port nothing listens on: one the system gave and took back. */
-async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 const CONFIG = "/home/rae/.config/allot/config.json";
@@ -60,7 +51,7 @@ describe("the live commands' exit codes", () => {
   });
 
   it("4 without a token, 3 when nothing answers, each saying what to do", async () => {
-    const server = `http://127.0.0.1:${await closedPort()}`;
+    const server = `http://127.0.0.1:${await freeEphemeralPort()}`;
     expect(await run(["budgets"], { ALLOT_SERVER: server })).toEqual({
       code: 4,
       stdout: "",
