@@ -13,7 +13,7 @@ import {
 } from "../sentences/live";
 import { currentUsageOf } from "../sentences/current-usage";
 import { getNow } from "./db/clock";
-import { toSec } from "./tick/load-state";
+import { toSec, type Tx } from "./tick/load-state";
 import { orderRankingLikeFairTree, readRanking, type RankingRow } from "./tick/ranking";
 import { createTickCache, createVersionMemo } from "./tick/tick-cache";
 
@@ -21,6 +21,11 @@ import { createTickCache, createVersionMemo } from "./tick/tick-cache";
 const LIVE_MAX_AGE_MS = 2000;
 /** How long readers share one read of the clusters' tick times (another replica's tick shows). */
 const VERSION_REUSE_MS = 500;
+/**
+ * A queue's reads see one snapshot: a tick committing between them would pair its wait reasons
+ * and places with the previous tick's ranking. PostgreSQL and the embedded PGlite both take it.
+ */
+const SNAPSHOT = { isolationLevel: "RepeatableRead", timeout: 20_000, maxWait: 10_000 } as const;
 
 /** A cluster's load; the GPU parts (see `GpuSplit`) add up to `gpus`. */
 export type ClusterLoad = GpuSplit & {
@@ -71,13 +76,15 @@ async function readTickVersion(
  */
 export async function listClusterLoads(): Promise<ClusterLoad[]> {
   const version = (await tickVersion(getDb())) ?? "";
-  return loadsCache.get("all", version, computeClusterLoads);
+  return loadsCache.get("all", version, () => computeClusterLoads(getDb()));
 }
 
-async function computeClusterLoads(): Promise<ClusterLoad[]> {
-  const db = getDb();
+/** The loads of every cluster, or of the one named, read through `db` (a snapshot's too). */
+async function computeClusterLoads(db: Tx, name?: string): Promise<ClusterLoad[]> {
+  const ofCluster = name === undefined ? {} : { cluster: { name } };
   const [clusters, runs, pending] = await Promise.all([
     db.cluster.findMany({
+      where: name === undefined ? {} : { name },
       select: {
         id: true,
         name: true,
@@ -89,12 +96,12 @@ async function computeClusterLoads(): Promise<ClusterLoad[]> {
       orderBy: { name: "asc" },
     }),
     db.run.findMany({
-      where: { endedAt: null },
+      where: { endedAt: null, ...ofCluster },
       select: { clusterId: true, placement: true, isAllocated: true },
     }),
     db.job.groupBy({
       by: ["clusterId"],
-      where: { state: "pending" },
+      where: { state: "pending", ...ofCluster },
       _sum: { gpus: true },
       _count: { _all: true },
     }),
@@ -208,37 +215,11 @@ async function getQueueAnswer(name: string): Promise<QueueAnswer> {
 
 async function computeClusterQueue(name: string, limit = 300): Promise<ClusterQueue> {
   const db = getDb();
-  const cluster = await db.cluster.findUnique({
-    where: { name },
-    select: {
-      id: true,
-      ranking: true,
-      lookbackSec: true,
-      nodes: { select: { index: true, hostname: true } },
-    },
-  });
-  if (!cluster) throw new AppError("not_found", `No cluster is named "${name}".`);
-  const [loads, pendingTotal, pendingRows, runRows, now] = await Promise.all([
-    listClusterLoads(),
-    db.job.count({ where: { clusterId: cluster.id, state: "pending" } }),
-    db.job.findMany({
-      where: { clusterId: cluster.id, state: "pending" },
-      orderBy: [{ queuePosition: { sort: "asc", nulls: "first" } }, { submittedAt: "asc" }],
-      take: limit,
-      include: { user: { select: { id: true, name: true } } },
-    }),
-    db.run.findMany({
-      where: { clusterId: cluster.id, endedAt: null },
-      orderBy: [{ startedAt: "desc" }, { id: "asc" }],
-      take: limit,
-      include: {
-        job: {
-          select: { name: true, externalId: true, user: { select: { id: true, name: true } } },
-        },
-      },
-    }),
+  const [rows, now] = await Promise.all([
+    db.$transaction((tx) => readQueueRows(tx, name, limit), SNAPSHOT),
     getNow(db),
   ]);
+  const { cluster, load, pendingTotal, pendingRows, runRows } = rows;
   const nowSec = toSec(now);
   const ranking = readRanking(cluster.ranking);
   const byId = new Map(ranking.map((row) => [row.id, row]));
@@ -246,7 +227,7 @@ async function computeClusterQueue(name: string, limit = 300): Promise<ClusterQu
   const rankedBudgets = ranking.filter((row) => row.isLeaf && row.rank !== null).length;
   const nodeName = nodeNamerOf(cluster.nodes);
   return {
-    cluster: loads.find((load) => load.name === name)!,
+    cluster: load,
     nowSec,
     pendingTotal,
     rankedBudgets,
@@ -312,4 +293,44 @@ async function computeClusterQueue(name: string, limit = 300): Promise<ClusterQu
       usageGpuHours: row.usageGpuSeconds / 3600,
     })),
   };
+}
+
+/**
+ * What a queue shows of one cluster, read in one snapshot (the caller's transaction). Its load
+ * is read here too, not taken from listClusterLoads' cache, so that its counts agree with the rows.
+ */
+async function readQueueRows(tx: Tx, name: string, limit: number) {
+  const cluster = await tx.cluster.findUnique({
+    where: { name },
+    select: {
+      id: true,
+      ranking: true,
+      lookbackSec: true,
+      nodes: { select: { index: true, hostname: true } },
+    },
+  });
+  if (!cluster) throw new AppError("not_found", `No cluster is named "${name}".`);
+  const [[load], pendingTotal, pendingRows, runRows] = await Promise.all([
+    computeClusterLoads(tx, name),
+    tx.job.count({ where: { clusterId: cluster.id, state: "pending" } }),
+    tx.job.findMany({
+      where: { clusterId: cluster.id, state: "pending" },
+      orderBy: [{ queuePosition: { sort: "asc", nulls: "first" } }, { submittedAt: "asc" }],
+      take: limit,
+      include: { user: { select: { id: true, name: true } } },
+    }),
+    tx.run.findMany({
+      where: { clusterId: cluster.id, endedAt: null },
+      orderBy: [{ startedAt: "desc" }, { id: "asc" }],
+      take: limit,
+      include: {
+        job: {
+          select: { name: true, externalId: true, user: { select: { id: true, name: true } } },
+        },
+      },
+    }),
+  ]);
+  // Never missing: the snapshot that found the cluster counts its load.
+  if (!load) throw new AppError("not_found", `No cluster is named "${name}".`);
+  return { cluster, load, pendingTotal, pendingRows, runRows };
 }
