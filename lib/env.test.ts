@@ -5,6 +5,7 @@ import {
   demoModeWarning,
   isDemoMode,
   leaseTtlSec,
+  listenUrlOf,
   oidcSettings,
 } from "./env";
 
@@ -28,6 +29,20 @@ describe("isDemoMode", () => {
     expect(() => isDemoMode({ ALLOT_DEMO: "yes" })).toThrow(
       'ALLOT_DEMO must be 1 (or true) to ask for demo mode, or 0, false or unset; got "yes".',
     );
+  });
+});
+
+describe("listenUrlOf", () => {
+  it("is HOST itself when it names one address, an IPv6 address in brackets", () => {
+    expect(listenUrlOf("127.0.0.1", 3000)).toBe("http://127.0.0.1:3000");
+    expect(listenUrlOf("allot-1.lab.example", 3001)).toBe("http://allot-1.lab.example:3001");
+    expect(listenUrlOf("::1", 3000)).toBe("http://[::1]:3000");
+  });
+
+  it("is localhost for a HOST that listens everywhere (0.0.0.0, ::) or an empty one", () => {
+    expect(listenUrlOf("0.0.0.0", 3000)).toBe("http://localhost:3000");
+    expect(listenUrlOf("::", 8080)).toBe("http://localhost:8080");
+    expect(listenUrlOf("", 3000)).toBe("http://localhost:3000");
   });
 });
 

@@ -20,6 +20,22 @@ export function isDemoMode(env: Env = process.env): boolean {
   );
 }
 
+/** HOST values that listen on every interface: the server is reached as localhost there. */
+const WILDCARD_HOSTS: ReadonlySet<string> = new Set(["", "0.0.0.0", "::"]);
+
+/**
+ * The URL at which a server listening on `host` and `port` answers: `host` itself, or localhost
+ * for a wildcard address; an IPv6 address in brackets. serve.ts prints it and defaults
+ * NEXTAUTH_URL to it.
+ *
+ * @example listenUrlOf("127.0.0.1", 3000) // "http://127.0.0.1:3000"
+ * @example listenUrlOf("0.0.0.0", 3000) // "http://localhost:3000"
+ */
+export function listenUrlOf(host: string, port: number): string {
+  const name = WILDCARD_HOSTS.has(host) ? "localhost" : host.includes(":") ? `[${host}]` : host;
+  return `http://${name}:${port}`;
+}
+
 /** The lines serve.ts prints at start in demo mode, so that nobody runs one by accident. */
 export function demoModeWarning(url: string, host: string): string[] {
   const bar = "=".repeat(78);

@@ -39,4 +39,16 @@ describe("scripts/serve.ts at start", () => {
     },
     60_000,
   );
+
+  it("defaults NEXTAUTH_URL to the HOST it listens on, not localhost", () => {
+    // In demo mode the warning names it; the bad ALLOT_ADMINS then stops the server before it
+    // opens a database or looks for a build.
+    const { code, stderr } = start({
+      ALLOT_DEMO: "1",
+      HOST: "127.0.0.1",
+      ALLOT_ADMINS: "not-an-email",
+    });
+    expect(code).toBe(1);
+    expect(stderr).toContain("WARNING: Serving http://127.0.0.1:3999, listening on 127.0.0.1.");
+  }, 60_000);
 });

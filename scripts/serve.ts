@@ -16,6 +16,7 @@ import {
   demoModeWarning,
   isDemoMode,
   leaseTtlSec,
+  listenUrlOf,
   tickSeconds,
 } from "../lib/env";
 import { liveSpeed } from "../lib/clock";
@@ -49,7 +50,8 @@ async function main(): Promise<void> {
     throw new Error(`PORT must be a port number, got "${process.env.PORT}"`);
   }
   const hostname = process.env.HOST ?? "0.0.0.0";
-  process.env.NEXTAUTH_URL ||= `http://localhost:${port}`;
+  const listenUrl = listenUrlOf(hostname, port);
+  process.env.NEXTAUTH_URL ||= listenUrl;
   // proxy.ts refuses cookie-authenticated writes from any other origin than this one.
   if (
     !/^https?:\/\/[^/]/i.test(process.env.NEXTAUTH_URL) ||
@@ -143,7 +145,7 @@ async function main(): Promise<void> {
   }
   const where = database.isEmbedded ? "embedded database" : "DATABASE_URL";
   const mode = isDemo ? ", DEMO MODE: password-free sign-in" : "";
-  console.log(`Allot on http://localhost:${port} (${where}${mode})`);
+  console.log(`Allot on ${listenUrl} (${where}${mode})`);
 
   let isStopping = false;
   async function stop(signal: string): Promise<void> {
