@@ -26,7 +26,7 @@ function markdownOf(): string {
     "",
     `Allot's API, version ${document.info.version}, is described by an OpenAPI 3.1 document built from the zod schemas the routes parse. A running server serves it at \`/api/v1/openapi.json\`; [openapi.json](openapi.json) is a copy of it.`,
     "",
-    "**Calling it.** Scripts and the command line send `Authorization: Bearer <token>` with a personal token (made and revoked on the **API tokens** page, linked from the header; or with `POST /api/v1/tokens`), and get their owner's rights. Executors use a cluster token ([executor.md](executor.md)). In the browser the session cookie is used; its writes must come from the app's own origin and be JSON ([security.md](security.md)). An expired, revoked or unknown token is 401.",
+    "**Calling it.** Scripts and the command line send `Authorization: Bearer <token>` with a personal token (made and revoked on the **API tokens** page, linked from the header; or with `POST /api/v1/tokens`), and get their owner's rights. Executors use a cluster token ([executor.md](executor.md)). A write's body must be `application/json`, whoever signs it (415 otherwise). In the browser the session cookie is used; its writes must come from the app's own origin and declare JSON even without a body ([security.md](security.md)). An expired, revoked or unknown token is 401.",
     "",
     '**Errors.** Every error has one shape: `{ "error": { "code", "message", "issues"?, "details"? } }`, with `issues: [{ path, message }]` naming each bad field on a 422. A 503 `database_unavailable` carries `Retry-After`. Unknown paths are 404 and wrong methods 405 with the same shape.',
     "",

@@ -299,7 +299,7 @@ const ERROR_REASONS: Record<number, string> = {
   404: "No such resource, or a malformed id in the path.",
   409: "A newer state won: a version, a name taken, or a lost race. Read again and retry.",
   413: "The body is larger than the route takes (1 MiB; more for scenarios, events, clusters).",
-  415: "A write signed by the session cookie is not `application/json`.",
+  415: "The body is not `application/json`; a write signed by the session cookie must declare it even without a body.",
   422: "Invalid fields: `issues` names each field and why.",
   500: "Something unexpected; the details are in the server's log only.",
   503: "The database cannot be reached (`Retry-After` says when to try again).",

@@ -225,6 +225,26 @@ describe("using a personal token", () => {
     expect((await db.job.findUniqueOrThrow({ where: { id: job.id } })).state).toBe("cancelled");
   });
 
+  it("refuses a body that is not JSON with 415 in the error shape, as a cookie-signed one", async () => {
+    const token = await tokenFor("researcher");
+    const response = await (postJob as Handler)(
+      new Request("http://localhost/api/v1/jobs", {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "text/plain" },
+        body: JSON.stringify({ cluster: "b300", name: `${LABEL} text job`, gpus: 1 }),
+      }),
+      { params: Promise.resolve({} as never) },
+    );
+    expect(response.status).toBe(415);
+    expect(await response.json()).toEqual({
+      error: {
+        code: "unsupported_media_type",
+        message:
+          "Send the request as JSON with 'Content-Type: application/json'; it was \"text/plain\".",
+      },
+    });
+  });
+
   it("lets a lead edit their branch's split, and refuses a researcher (PUT children)", async () => {
     const projId = branch.ids[`${LABEL}/proj`]!;
     const state = await getChildrenState(db, projId);

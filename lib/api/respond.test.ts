@@ -2,11 +2,12 @@ import { describe, expect, it } from "vitest";
 import { AppError } from "../errors";
 import { MAX_JSON_BYTES, readJson, readOptionalJson } from "./respond";
 
+/** A POST of `body` declared JSON unless `headers` say otherwise (a string alone is text/plain). */
 function post(body: BodyInit, headers: Record<string, string> = {}): Request {
   return new Request("http://allot.test/api/v1/tokens", {
     method: "POST",
     body,
-    headers,
+    headers: { "content-type": "application/json", ...headers },
     // A streamed body (no Content-Length) needs half duplex in Node's fetch.
     ...(body instanceof ReadableStream ? { duplex: "half" } : {}),
   } as RequestInit);
@@ -64,5 +65,45 @@ describe("readJson: body size", () => {
     expect((await refusal(readOptionalJson(post(" ".repeat(MAX_JSON_BYTES + 1))))).status).toBe(
       413,
     );
+  });
+});
+
+describe("readJson and readOptionalJson: body type", () => {
+  const bearer = { authorization: "Bearer allot_p_x" };
+
+  it("refuses a body not declared JSON with 415, as the proxy refuses a cookie-signed one", async () => {
+    const text = await refusal(readJson(post("{}", { ...bearer, "content-type": "text/plain" })));
+    expect(text).toMatchObject({
+      code: "unsupported_media_type",
+      status: 415,
+      message:
+        "Send the request as JSON with 'Content-Type: application/json'; it was \"text/plain\".",
+    });
+    const form = post("a=1", { ...bearer, "content-type": "application/x-www-form-urlencoded" });
+    expect((await refusal(readJson(form))).status).toBe(415);
+    const optional = post("{}", { ...bearer, "content-type": "text/plain" });
+    expect((await refusal(readOptionalJson(optional))).code).toBe("unsupported_media_type");
+  });
+
+  it("refuses a body with no type at all with 415 (bytes carry none)", async () => {
+    const untyped = new Request("http://allot.test/api/v1/jobs/j1/cancel", {
+      method: "POST",
+      body: new TextEncoder().encode('{"reason":"x"}'),
+      headers: bearer,
+    });
+    expect(untyped.headers.get("content-type")).toBeNull();
+    expect((await refusal(readOptionalJson(untyped))).message).toBe(
+      "Send the request as JSON with 'Content-Type: application/json'; it was sent with none.",
+    );
+  });
+
+  it("takes JSON with parameters, and no body at all where the body is optional", async () => {
+    const withCharset = post('{"a":1}', { "content-type": "Application/JSON; charset=utf-8" });
+    expect(await readJson(withCharset)).toEqual({ a: 1 });
+    const none = new Request("http://allot.test/api/v1/jobs/j1/cancel", {
+      method: "POST",
+      headers: bearer,
+    });
+    expect(await readOptionalJson(none)).toEqual({});
   });
 });

@@ -6,6 +6,7 @@ import type { NextResponse } from "next/server";
 import { ZodError } from "zod";
 import { toDatabaseAppError } from "../data/db/prisma-errors";
 import { AppError, type FieldIssue } from "../errors";
+import { checkJsonType } from "../guards/request-guard";
 import { getLogger } from "../log/logger";
 import { withRequestCaller } from "../log/request-context";
 import { errorResponse, type ErrorBody } from "./error-response";
@@ -118,8 +119,17 @@ async function readText(request: Request, maxBytes: number): Promise<string> {
 }
 
 /**
- * The body as JSON, or `{}` when there is none: for routes whose every field is optional
- * (a cancel), so clients that send no body keep working.
+ * 415 unless the body is declared `application/json`, whoever signs the request: proxy.ts
+ * refuses cookie-signed writes so before they get here, bearer calls are refused here.
+ */
+function assertJsonType(request: Request): void {
+  const refusal = checkJsonType(request.headers.get("content-type"));
+  if (refusal) throw new AppError(refusal.code, refusal.message);
+}
+
+/**
+ * The body as JSON, or `{}` when there is none (whatever its type): for routes whose every
+ * field is optional (a cancel), so clients that send no body keep working.
  */
 export async function readOptionalJson(
   request: Request,
@@ -127,14 +137,19 @@ export async function readOptionalJson(
 ): Promise<unknown> {
   const text = await readText(request, maxBytes);
   if (text.trim() === "") return {};
+  assertJsonType(request);
   return parseJson(text);
 }
 
-/** Parses a JSON body: 400 (not 500) when it is not JSON, 413 past `maxBytes`. */
+/**
+ * Parses a JSON body: 415 when it is not declared JSON, 400 (not 500) when it is not JSON, 413
+ * past `maxBytes`.
+ */
 export async function readJson(
   request: Request,
   { maxBytes = MAX_JSON_BYTES }: BodyLimit = {},
 ): Promise<unknown> {
+  assertJsonType(request);
   return parseJson(await readText(request, maxBytes));
 }
 

@@ -89,14 +89,30 @@ function isJsonType(contentType: string | null): boolean {
 }
 
 /**
+ * Null when `contentType` is `application/json`, else the 415 `unsupported_media_type` refusal
+ * that names what was sent. The one rule for an API body, whoever signs the request: checkWrite
+ * applies it to cookie-signed writes, lib/api/respond.ts to every body a route reads.
+ *
+ * @example checkJsonType("text/plain") // { code: "unsupported_media_type", message: "Send the request as JSON ..." }
+ */
+export function checkJsonType(contentType: string | null): Refusal | null {
+  if (isJsonType(contentType)) return null;
+  return {
+    code: "unsupported_media_type",
+    message: `Send the request as JSON with 'Content-Type: application/json'; it was ${contentType === null ? "sent with none" : quote(contentType)}.`,
+  };
+}
+
+/**
  * Whether a write may proceed, or why not. Safe methods, next-auth's routes and API calls
- * with a bearer token always may. Every other write is one a browser could make with the
+ * with a bearer token always may (a bearer call's body is checked where a route reads it, by
+ * the same rule: {@link checkJsonType}). Every other write is one a browser could make with the
  * signed-in person's cookie, so it must come from the app's own origin:
  * - `Origin` must be present and equal `appOrigin` (browsers send it on every cross-origin
  *   and same-origin POST, PUT, PATCH and DELETE, and on server actions);
  * - `Sec-Fetch-Site`, when the browser sends it, must be `same-origin`;
- * - on the API, `Content-Type` must be `application/json`, which a cross-site form or a
- *   no-cors fetch cannot send.
+ * - on the API, `Content-Type` must be `application/json`, body or not, which a cross-site
+ *   form or a no-cors fetch cannot send.
  * A refusal is 403 `forbidden` or 415 `unsupported_media_type`.
  *
  * @example checkWrite({ method: "POST", pathname: "/api/v1/jobs", headers }, "https://allot.lab.example")
@@ -132,12 +148,5 @@ export function checkWrite(request: WriteRequest, appOrigin: string): Refusal | 
       message: `Cross-site request refused: Sec-Fetch-Site is ${quote(site)}, not "same-origin".`,
     };
   }
-  if (kind === "api" && !isJsonType(headers.get("content-type"))) {
-    const sent = headers.get("content-type");
-    return {
-      code: "unsupported_media_type",
-      message: `Send the request as JSON with 'Content-Type: application/json'; it was ${sent === null ? "sent with none" : quote(sent)}.`,
-    };
-  }
-  return null;
+  return kind === "api" ? checkJsonType(headers.get("content-type")) : null;
 }
