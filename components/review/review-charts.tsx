@@ -18,16 +18,16 @@ import {
   YAxis,
 } from "recharts";
 import { OKABE_ITO } from "@/components/charts/palette";
-import {
-  formatDate,
-  formatDateTime,
-  formatGpuHours,
-  formatInteger,
-  formatFulfilmentPercent,
-} from "@/lib/format";
+import { formatDate, formatDateTime, formatGpuHours, formatInteger } from "@/lib/format";
 import type { ClusterUsageRatios, PeriodSeries } from "@/lib/reports/review-series";
 import type { ReviewRow } from "@/lib/reports/review-table";
-import { FULFILMENT_TARGET, isUnderServed } from "./review-format";
+import {
+  FULFILMENT_TARGET,
+  toFulfilmentBars,
+  toUsageBars,
+  type FulfilmentBar,
+  type UsageBars,
+} from "./review-format";
 
 /** One colour and one fill pattern per cluster, so bars differ without colour too. */
 const CLUSTER_COLOURS = [
@@ -206,14 +206,7 @@ function EntitledChart({ branch, series }: { branch: ReviewRow; series: PeriodSe
 
 function FulfilmentChart({ branch, budgets }: { branch: ReviewRow; budgets: ReviewRow[] }) {
   const prefix = useId().replace(/:/g, "");
-  const data = budgets
-    .filter((row) => row.fulfilment !== null)
-    .map((row) => ({
-      // The value beside the name: labels at the bars' ends would collide with the 95% line.
-      name: `${row.name}  ${formatFulfilmentPercent(row.fulfilment!)}`,
-      fulfilment: Math.round(row.fulfilment! * 1000) / 10,
-      isShort: isUnderServed(row),
-    }));
+  const data = toFulfilmentBars(budgets);
   return (
     <figure className="chart-card">
       <figcaption className="chart-head">
@@ -246,14 +239,14 @@ function FulfilmentChart({ branch, budgets }: { branch: ReviewRow; budgets: Revi
                 tick={{ fontSize: 11 }}
                 interval={0}
               />
-              <Tooltip formatter={(value) => `${String(value)}%`} />
+              <Tooltip formatter={(_value, _name, item) => (item.payload as FulfilmentBar).text} />
               <ReferenceLine
                 x={FULFILMENT_TARGET * 100}
                 stroke={OKABE_ITO.black}
                 strokeDasharray="4 3"
                 label={{ value: "95%", position: "top", fontSize: 11 }}
               />
-              <Bar dataKey="fulfilment" name="fulfilment" isAnimationActive={false}>
+              <Bar dataKey="percent" name="fulfilment" isAnimationActive={false}>
                 {data.map((entry) => (
                   <Cell
                     key={entry.name}
@@ -280,18 +273,7 @@ function UsageRatioChart({
   usageRatios: ClusterUsageRatios[];
 }) {
   const prefix = useId().replace(/:/g, "");
-  const data = budgets.map((row) => ({
-    name: row.name,
-    ...Object.fromEntries(
-      usageRatios.map((cluster) => {
-        const ratio = cluster.ratios[row.id];
-        return [
-          cluster.cluster,
-          ratio === null || ratio === undefined ? 0 : Math.round(ratio * 1000) / 10,
-        ];
-      }),
-    ),
-  }));
+  const data = toUsageBars(budgets, usageRatios);
   const first = usageRatios[0];
   const windowDays = first ? Math.round(first.lookbackSec / 86_400) : 7;
   return (
@@ -331,7 +313,11 @@ function UsageRatioChart({
                 tick={{ fontSize: 11 }}
                 interval={0}
               />
-              <Tooltip formatter={(value) => `${String(value)}% of share`} />
+              <Tooltip
+                formatter={(_value, name, item) =>
+                  `${(item.payload as UsageBars).textByCluster[String(name)]} of share`
+                }
+              />
               <Legend verticalAlign="top" height={24} />
               <ReferenceLine
                 x={100}
@@ -342,18 +328,18 @@ function UsageRatioChart({
               {usageRatios.map((cluster, index) => (
                 <Bar
                   key={cluster.cluster}
-                  dataKey={cluster.cluster}
+                  // A path into UsageBars: cluster names are letters, digits, '-' and '_'.
+                  dataKey={`percentByCluster.${cluster.cluster}`}
                   name={cluster.cluster}
                   fill={fillOf(prefix, CLUSTER_PATTERNS[index % 4]!, index % 4)}
                   stroke={CLUSTER_COLOURS[index % 4]}
                   isAnimationActive={false}
                 >
                   <LabelList
-                    dataKey={cluster.cluster}
+                    dataKey={`textByCluster.${cluster.cluster}`}
                     position="right"
                     fontSize={10}
                     fill="#333"
-                    formatter={(value) => `${String(value)}%`}
                   />
                 </Bar>
               ))}
