@@ -39,7 +39,7 @@ describe("squeue's table", () => {
   it("an unallocated run (minimum runtime 0) says it is preemptible, not protected", () => {
     const free = { ...QUEUE, running: [{ ...QUEUE.running[0]!, isAllocated: false }], pending: [] };
     const line = formatSqueue([free], { isOwn: false, isStartView: false }).split("\n").at(-2);
-    expect(line).toMatch(/ node 0; unallocated: on idle GPUs, preemptible, uncharged$/);
+    expect(line).toMatch(/ node 0; unallocated: on idle GPUs, never protected, uncharged$/);
   });
 
   it("shows SLURM's job id for a job submitted with sbatch, Allot's for the others", () => {
@@ -172,7 +172,7 @@ describe("why", () => {
     // One GPU on one node: singular words, "1 GPU" and "node 1".
     expect(formatWhy(free).split("\n").slice(1, 3)).toEqual([
       "1 GPU, minimum runtime 0 (unallocated), resumable, priority normal, submitted 05:10 UTC",
-      "State: running since 05:05 UTC on node 1, unallocated (never protected, charged to nobody), budget rank 1 of 3 (0.0% of its share used)",
+      "State: running since 05:05 UTC on node 1, unallocated: on idle GPUs, never protected, uncharged, budget rank 1 of 3 (0.0% of its share used)",
     ]);
   });
 });

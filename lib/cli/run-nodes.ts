@@ -16,3 +16,6 @@ export function formatRunNodes(run: { nodes: number[]; hosts?: string[] | null }
       : [run.nodes.length, formatNodeList(run.nodes, ",")];
   return `${count === 1 ? "node" : "nodes"} ${list}`;
 }
+
+/** What an unallocated run (minimum runtime 0) is, as squeue and why both say it. */
+export const UNALLOCATED_RUN = "unallocated: on idle GPUs, never protected, uncharged";

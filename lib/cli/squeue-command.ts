@@ -1,5 +1,5 @@
 import { formatNumber, formatSpan, liveTimeFormatter } from "../format";
-import { formatRunNodes } from "./run-nodes";
+import { formatRunNodes, UNALLOCATED_RUN } from "./run-nodes";
 import {
   clusterQueueAnswer,
   meAnswer,
@@ -35,7 +35,7 @@ Options:
 ${LIVE_HELP}`;
 
 function protectionOf(run: RunningRunAnswer, nowSec: number): string {
-  if (!run.isAllocated) return "unallocated: on idle GPUs, preemptible, uncharged";
+  if (!run.isAllocated) return UNALLOCATED_RUN;
   const protectedSec = run.protectedUntilSec - nowSec;
   return protectedSec > 0 ? `protected ${formatSpan(protectedSec)} more` : "no longer protected";
 }

@@ -1,6 +1,6 @@
 import { plural } from "../engine/explain-words";
 import { formatPercent, formatSpan, liveTimeFormatter } from "../format";
-import { formatRunNodes } from "./run-nodes";
+import { formatRunNodes, UNALLOCATED_RUN } from "./run-nodes";
 import type { JobAnswer } from "./api-answers";
 import type { LiveDeps } from "./api-config";
 import { expectPositionals, parseCommandArgs } from "./args";
@@ -43,7 +43,7 @@ function stateLine(job: JobAnswer, clock: (sec: number) => string): string {
     const protectedSec = run.protectedUntilSec - job.nowSec;
     // An unallocated run was never protected: "no longer protected" would say it had been.
     const protection = !run.isAllocated
-      ? "unallocated (never protected, charged to nobody)"
+      ? UNALLOCATED_RUN
       : protectedSec > 0
         ? `protected until ${clock(run.protectedUntilSec)} (${formatSpan(protectedSec)} more)`
         : "no longer protected";
