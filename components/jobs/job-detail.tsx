@@ -16,6 +16,7 @@ import type { CancelFacts } from "@/lib/sentences/consequences";
 import { cancelSentence } from "@/lib/sentences/history";
 import { jobQuery } from "@/lib/queries/jobs";
 import "@/components/queue/queue.css";
+import { AWAITING_NEXT_PASS } from "@/lib/sentences/not-yet-ranked";
 
 /** What the cancel confirmation states about the job. */
 function cancelFactsOf(job: JobView): CancelFacts {
@@ -91,7 +92,7 @@ export function JobDetail({
             </p>
           ) : null}
           <p className="why">
-            <strong>{job.waitSummary ?? "Not yet considered by the scheduler."}</strong>
+            <strong>{job.waitSummary ?? AWAITING_NEXT_PASS}</strong>
           </p>
           {job.waitSentence ? (
             <>

@@ -122,6 +122,21 @@ describe("why", () => {
     );
   });
 
+  it("a job requeued since the last pass waits for the next one, not 'not yet considered'", () => {
+    const requeued = {
+      ...WAITING_JOB,
+      queuePosition: null,
+      waitSentence: null,
+      decisions: [
+        { kind: "preempt", atSec: NOW_SEC - 60, sentence: "Preempted at 05:19 UTC: ..." },
+      ],
+    };
+    expect(formatWhy(requeued).split("\n").slice(2, 4)).toEqual([
+      "State: pending, in the queue, budget rank 1 of 3 (0.0% of its share used)",
+      "Waiting for the scheduler's next pass.",
+    ]);
+  });
+
   it("a running job says since when, where and how long it is protected", () => {
     const running = {
       ...WAITING_JOB,

@@ -7,6 +7,7 @@ import { expectPositionals, parseCommandArgs } from "./args";
 import type { CliIo } from "./io";
 import { getJobByArg } from "./job-arg";
 import { connect, LIVE_HELP, LIVE_OPTIONS, printJson } from "./live-command";
+import { AWAITING_NEXT_PASS } from "../sentences/not-yet-ranked";
 
 /** `allot why --help`. */
 export const WHY_HELP = `Usage: allot why <job> [--cluster <name>] [--json]
@@ -61,7 +62,7 @@ export function formatWhy(job: JobAnswer): string {
     stateLine(job, clock),
   ];
   if (job.state === "pending") {
-    lines.push(job.waitSentence ?? "Not yet considered by the scheduler.");
+    lines.push(job.waitSentence ?? AWAITING_NEXT_PASS);
   }
   const decisions = job.decisions.slice(-SHOWN_DECISIONS);
   const earlier = job.decisions.length - decisions.length;

@@ -16,6 +16,7 @@ import { getNow } from "./db/clock";
 import { toSec, type Tx } from "./tick/load-state";
 import { orderRankingLikeFairTree, readRanking, type RankingRow } from "./tick/ranking";
 import { createTickCache, createVersionMemo } from "./tick/tick-cache";
+import { AWAITING_NEXT_PASS } from "../sentences/not-yet-ranked";
 
 /** How old a live answer may be when no tick moved (acknowledgements between ticks). */
 const LIVE_MAX_AGE_MS = 2000;
@@ -256,10 +257,10 @@ async function computeClusterQueue(name: string, limit = 300): Promise<ClusterQu
               nodeName,
               ...(job.queuePosition !== null ? { jobsAhead: job.queuePosition - 1 } : {}),
             })
-          : "Not yet considered by the scheduler.",
+          : AWAITING_NEXT_PASS,
         sentence: job.waitReason
           ? explainLive(withCurrentUsage(job.waitReason), nowSec, nodeName)
-          : "Not yet considered by the scheduler.",
+          : AWAITING_NEXT_PASS,
         ...estimateLiveStart(job.waitReason, nowSec, nodeName),
       };
     }),
