@@ -4,10 +4,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { LiveDeps } from "./api-config";
-import type { CliIo } from "./io";
 import { WAITING_JOB } from "./live-fixtures";
-import { main } from "./main";
+import { runLive } from "./test-helpers";
 
 /** SLURM job id -> the clusters that have it (each a job of its own). */
 const SLURM_JOBS: Record<string, string[]> = { "812": ["b200"], "77": ["h100", "b200"] };
@@ -49,23 +47,8 @@ function fakeApi(request: IncomingMessage, response: ServerResponse): void {
   answer(response, 404, { error: { code: "not_found", message: "No such path." } });
 }
 
-async function allot(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIo = {
-    stdout: (text) => out.push(text),
-    stderr: (text) => err.push(text),
-    isStderrTty: false,
-    readText: () => "",
-    writeText: () => undefined,
-  };
-  const live: LiveDeps = {
-    env: { ALLOT_SERVER: url, ALLOT_TOKEN: "allot_p_test" },
-    homeDir: "/home/rae",
-    readConfigFile: () => null,
-  };
-  const code = await main(argv, io, live);
-  return { code, stdout: out.join(""), stderr: err.join("") };
+function allot(...argv: string[]) {
+  return runLive(argv, { ALLOT_SERVER: url, ALLOT_TOKEN: "allot_p_test" });
 }
 
 beforeAll(async () => {

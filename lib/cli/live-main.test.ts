@@ -1,66 +1,49 @@
 import { describe, expect, it } from "vitest";
 import { freeEphemeralPort } from "../testing/free-port";
-import type { LiveDeps } from "./api-config";
-import type { CliIo } from "./io";
-import { main } from "./main";
-
-async function run(argv: string[], env: Record<string, string>) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIo = {
-    stdout: (text) => out.push(text),
-    stderr: (text) => err.push(text),
-    isStderrTty: false,
-    readText: () => "",
-    writeText: () => undefined,
-  };
-  const live: LiveDeps = { env, homeDir: "/home/rae", readConfigFile: () => null };
-  const code = await main(argv, io, live);
-  return { code, stdout: out.join(""), stderr: err.join("") };
-}
-
-const CONFIG = "/home/rae/.config/allot/config.json";
+import { LIVE_CONFIG_FILE, runLive } from "./test-helpers";
 
 describe("the live commands' exit codes", () => {
   it("print help for each, with the exit codes", async () => {
     for (const command of ["squeue", "sshare", "why", "submit", "cancel", "budgets"]) {
-      const help = await run([command, "--help"], {});
+      const help = await runLive([command, "--help"], {});
       expect(help.code).toBe(0);
       expect(help.stdout).toMatch(new RegExp(`^Usage: allot ${command}`));
       expect(help.stdout).toContain("3 server unreachable, 4 no token");
     }
-    expect((await run(["--help"], {})).stdout).toContain(
+    expect((await runLive(["--help"], {})).stdout).toContain(
       "squeue [--cluster C]          the ranked queue, reasons and start estimates (--me, --start)",
     );
   });
 
   it("2 for bad usage, before any request", async () => {
-    expect(await run(["squeue", "--bogus"], {})).toEqual({
+    expect(await runLive(["squeue", "--bogus"], {})).toEqual({
       code: 2,
       stdout: "",
       stderr: "allot: squeue: unknown option --bogus (see allot squeue --help)\n",
     });
-    expect(await run(["sshare"], {})).toEqual({
+    expect(await runLive(["sshare"], {})).toEqual({
       code: 2,
       stdout: "",
-      stderr: `allot: no server: pass --server <url>, set ALLOT_SERVER, or put "server" in ${CONFIG}\n`,
+      stderr: `allot: no server: pass --server <url>, set ALLOT_SERVER, or put "server" in ${LIVE_CONFIG_FILE}\n`,
     });
-    expect((await run(["cancel"], { ALLOT_SERVER: "http://a:1" })).stderr).toBe(
+    expect((await runLive(["cancel"], { ALLOT_SERVER: "http://a:1" })).stderr).toBe(
       "allot: cancel: missing <job> (see allot cancel --help)\n",
     );
   });
 
   it("4 without a token, 3 when nothing answers, each saying what to do", async () => {
     const server = `http://127.0.0.1:${await freeEphemeralPort()}`;
-    expect(await run(["budgets"], { ALLOT_SERVER: server })).toEqual({
+    expect(await runLive(["budgets"], { ALLOT_SERVER: server })).toEqual({
       code: 4,
       stdout: "",
-      stderr: `allot: no token: make one on ${server}/tokens (API tokens) and set ALLOT_TOKEN or "token" in ${CONFIG}\n`,
+      stderr: `allot: no token: make one on ${server}/tokens (API tokens) and set ALLOT_TOKEN or "token" in ${LIVE_CONFIG_FILE}\n`,
     });
-    expect(await run(["why", "job1", "--server", server], { ALLOT_TOKEN: "allot_p_x" })).toEqual({
+    expect(
+      await runLive(["why", "job1", "--server", server], { ALLOT_TOKEN: "allot_p_x" }),
+    ).toEqual({
       code: 3,
       stdout: "",
-      stderr: `allot: cannot reach the server at ${server} (connection refused; the URL is from --server). Is it up, and is the URL right? Set it with --server, ALLOT_SERVER or "server" in ${CONFIG}\n`,
+      stderr: `allot: cannot reach the server at ${server} (connection refused; the URL is from --server). Is it up, and is the URL right? Set it with --server, ALLOT_SERVER or "server" in ${LIVE_CONFIG_FILE}\n`,
     });
   });
 });

@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { assertWritable } from "./file-checks";
+import type { LiveDeps } from "./api-config";
 import type { CliIo } from "./io";
 import { main } from "./main";
 
@@ -19,6 +20,28 @@ export async function runMain(argv: string[], isStderrTty = false) {
     checkWritable: assertWritable,
   };
   const code = await main(argv, io);
+  return { code, stdout: out.join(""), stderr: err.join("") };
+}
+
+/** The config file a live command reads when `env` leaves server or token unset (never there). */
+export const LIVE_CONFIG_FILE = "/home/rae/.config/allot/config.json";
+
+/**
+ * Runs a live command in this process with `env` as its environment (ALLOT_SERVER,
+ * ALLOT_TOKEN) and no config file, keeping its streams for the test.
+ */
+export async function runLive(argv: string[], env: Record<string, string>) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: CliIo = {
+    stdout: (text) => out.push(text),
+    stderr: (text) => err.push(text),
+    isStderrTty: false,
+    readText: () => "",
+    writeText: () => undefined,
+  };
+  const live: LiveDeps = { env, homeDir: "/home/rae", readConfigFile: () => null };
+  const code = await main(argv, io, live);
   return { code, stdout: out.join(""), stderr: err.join("") };
 }
 
