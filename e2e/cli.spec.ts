@@ -15,7 +15,8 @@ import { DEMO_USERS, type DemoRole } from "../lib/demo/lab-org";
 import { liveTimeFormatter } from "../lib/format";
 import { createPersonalToken } from "../lib/demo/seed-org";
 import { seedDemoLab } from "../prisma/seed";
-import { freePort } from "./fixtures";
+import { slurmAccountName } from "../lib/data/slurm-mapping";
+import { freePort, waitForHydration } from "./fixtures";
 import { startSecondServer, type SecondServer } from "./second-server";
 
 const BIN = path.resolve(import.meta.dirname, "..", "bin", "allot.mjs");
@@ -325,6 +326,78 @@ test("bad input is exit 2 naming the flag, also when the server finds it", async
   expect(noCluster).toMatchObject({
     code: 1,
     stderr: 'allot: the server refused: No cluster is named "nope".\n',
+  });
+});
+
+test("a job submitted with sbatch goes by SLURM's id in squeue, why, cancel and the browser", async ({
+  page,
+}) => {
+  // A SLURM cluster as `allot slurm register` makes it, and the bridge's report of an sbatch.
+  const admin = { authorization: `Bearer ${tokens.admin}`, "content-type": "application/json" };
+  const registered = await fetch(`${server.url}/api/v1/clusters`, {
+    method: "POST",
+    headers: admin,
+    body: JSON.stringify({
+      name: "e2e-slurm",
+      gpuType: "H100",
+      executor: "slurm",
+      nodes: [{ hostname: "gpu1", gpus: 8 }],
+      tokenName: "e2e bridge",
+    }),
+  });
+  expect(registered.status).toBe(201);
+  const { token } = (await registered.json()) as { token: string };
+  const sbatch = (externalId: string, name: string) => ({
+    id: `e2e-${externalId}`,
+    kind: "job.submitted",
+    externalId,
+    account: slurmAccountName(researcherBudget, "lab"),
+    user: "riley",
+    name,
+    gpus: 8,
+    minRuntimeSec: 3600,
+    isResumable: true,
+    priority: "normal",
+  });
+  const events = await fetch(`${server.url}/api/v1/clusters/e2e-slurm/events`, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${token}`,
+      "content-type": "application/json",
+      "x-allot-executor": "slurm",
+    },
+    body: JSON.stringify({ events: [sbatch("4242", "sb-run"), sbatch("4243", "sb-wait")] }),
+  });
+  expect(events.status).toBe(200);
+
+  // squeue shows SLURM's ids; why and cancel take them, found among every cluster.
+  const squeue = await allotAs("researcher", ["squeue", "--cluster", "e2e-slurm"]);
+  expect(squeue.stdout).toMatch(/^e2e-slurm +4242 +sb-run +Riley Chen .* R /m);
+  expect(squeue.stdout).toMatch(/^e2e-slurm +4243 +sb-wait +Riley Chen .* PD /m);
+  const why = await allotAs("pi", ["why", "4243"]);
+  expect(why.code).toBe(0);
+  expect(why.stdout).toMatch(/^Job c[a-z0-9]+ "sb-wait" on e2e-slurm, by Riley Chen/);
+  expect(why.stdout).toMatch(/^State: pending, #1 in the queue/m);
+  expect(await allotAs("pi", ["why", "4244"])).toMatchObject({
+    code: 1,
+    stderr: expect.stringMatching(/^allot: no job has SLURM job id 4244 on .*e2e-slurm/),
+  });
+
+  // In the browser: the queue names the SLURM job, and the jobs list finds it by that id.
+  await page.goto(`${server.url}/signin`);
+  await waitForHydration(page);
+  await page.getByRole("button", { name: /Sign in as Riley Chen/ }).click();
+  await expect(page.getByText("Signed in as Riley Chen")).toBeVisible();
+  await page.goto(`${server.url}/clusters/e2e-slurm`);
+  await expect(page.getByRole("row", { name: /sb-wait .*SLURM job 4243/ })).toBeVisible();
+  await page.goto(`${server.url}/jobs?q=4242`);
+  await expect(page.getByRole("row", { name: /sb-run .*SLURM job 4242/ })).toBeVisible();
+  await expect(page.getByRole("row", { name: /sb-wait/ })).toHaveCount(0);
+
+  const cancel = await allotAs("researcher", ["cancel", "4243", "--cluster", "e2e-slurm"]);
+  expect(cancel).toMatchObject({
+    code: 0,
+    stdout: expect.stringMatching(/^Cancelled job c[a-z0-9]+ "sb-wait" on e2e-slurm\n$/),
   });
 });
 

@@ -29,6 +29,12 @@ function fakeApi(request: IncomingMessage, response: ServerResponse): void {
       ],
     });
   }
+  if (path.endsWith("/jobs/900")) {
+    // An older server: no route for SLURM ids, so proxy.ts answers.
+    return answer(response, 404, {
+      error: { code: "not_found", message: `No API route at ${path}.` },
+    });
+  }
   const byExternalId = /^\/api\/v1\/clusters\/(\w+)\/jobs\/(\d+)$/.exec(path);
   if (byExternalId) {
     const [, cluster, externalId] = byExternalId as unknown as [string, string, string];
@@ -66,10 +72,10 @@ describe("a SLURM job id given to why and cancel", () => {
     const why = await allot("why", "812");
     expect(why.code).toBe(0);
     expect(why.stdout).toMatch(/^Job job-b200-812 "eval" on b200, by Riley Chen/);
-    expect(requests).toEqual([
+    expect(requests.sort()).toEqual([
       "GET /api/v1/clusters",
-      "GET /api/v1/clusters/h100/jobs/812",
       "GET /api/v1/clusters/b200/jobs/812",
+      "GET /api/v1/clusters/h100/jobs/812",
     ]);
   });
 
@@ -93,7 +99,28 @@ describe("a SLURM job id given to why and cancel", () => {
     expect(await allot("why", "5")).toEqual({
       code: 1,
       stdout: "",
-      stderr: "allot: the server refused: No job has SLURM job id 5 on h100, b200.\n",
+      stderr: "allot: no job has SLURM job id 5 on h100, b200\n",
+    });
+  });
+
+  it("refuses an array or heterogeneous job's element id, naming the id to give", async () => {
+    for (const id of ["812_3", "812+1"]) {
+      expect(await allot("cancel", id)).toEqual({
+        code: 2,
+        stdout: "",
+        stderr: `allot: cancel: ${id} names an element of a SLURM job array or heterogeneous job; Allot knows each element by its own job id, which squeue -o %A shows\n`,
+      });
+    }
+    expect(requests).toEqual([]);
+  });
+
+  it("says so when the server is older than SLURM job ids, rather than 'no job'", async () => {
+    const why = await allot("why", "900");
+    expect(why).toEqual({
+      code: 1,
+      stdout: "",
+      stderr:
+        "allot: the server refused: this server does not look jobs up by SLURM job id (it is older than this allot); give Allot's id, as allot squeue shows it\n",
     });
   });
 

@@ -3,17 +3,21 @@
 import { jobEnvelopeAnswer, type JobAnswer } from "./api-answers";
 import type { ApiClient } from "./api-client";
 import { ApiRequestError } from "./api-errors";
-import { UsageError } from "./io";
+import { InputError, UsageError } from "./io";
 import { clusterNames, jobPath } from "./live-command";
 
 /** SLURM's job ids are numbers; Allot's ids are cuids, which start with a letter. */
 const SLURM_JOB_ID = /^\d+$/;
+
+/** An element of a job array ("812_3") or of a heterogeneous job ("812+1"), as squeue shows it. */
+const SLURM_ELEMENT_ID = /^\d+[_+]\d+$/;
 
 /** The path of a job by its executor's id on a cluster. */
 function clusterJobPath(cluster: string, externalId: string): string {
   return `/api/v1/clusters/${encodeURIComponent(cluster)}/jobs/${encodeURIComponent(externalId)}`;
 }
 
+/** The job on one cluster, or null when the cluster has none of that id. */
 async function findOnCluster(
   client: ApiClient,
   cluster: string,
@@ -22,14 +26,22 @@ async function findOnCluster(
   try {
     return (await client.get(clusterJobPath(cluster, externalId), jobEnvelopeAnswer)).job;
   } catch (error) {
-    if (error instanceof ApiRequestError && error.status === 404) return null;
-    throw error;
+    if (!(error instanceof ApiRequestError) || error.status !== 404) throw error;
+    // A server from before SLURM ids were looked up has no such route (proxy.ts says so).
+    if (error.message.startsWith("No API route")) {
+      throw new ApiRequestError(
+        404,
+        "not_found",
+        "this server does not look jobs up by SLURM job id (it is older than this allot); give Allot's id, as allot squeue shows it",
+      );
+    }
+    return null;
   }
 }
 
 /**
  * The job SLURM knows as `slurmJobId`, on `--cluster` or else on every cluster: none having it
- * is the server's 404 (exit 1), several having it a usage error asking for --cluster.
+ * is exit 1, several having it a usage error asking for --cluster.
  */
 async function findSlurmJob(
   client: ApiClient,
@@ -41,16 +53,13 @@ async function findSlurmJob(
     return (await client.get(clusterJobPath(clusterFlag, slurmJobId), jobEnvelopeAnswer)).job;
   }
   const clusters = await clusterNames(client, undefined);
-  const found: JobAnswer[] = [];
-  for (const cluster of clusters) {
-    const job = await findOnCluster(client, cluster, slurmJobId);
-    if (job) found.push(job);
-  }
+  const answers = await Promise.all(
+    clusters.map((cluster) => findOnCluster(client, cluster, slurmJobId)),
+  );
+  const found = answers.filter((job) => job !== null);
   if (found.length === 0) {
-    throw new ApiRequestError(
-      404,
-      "not_found",
-      `No job has SLURM job id ${slurmJobId} on ${clusters.join(", ") || "any cluster"}.`,
+    throw new InputError(
+      `no job has SLURM job id ${slurmJobId} on ${clusters.join(", ") || "any cluster"}`,
     );
   }
   if (found.length > 1) {
@@ -62,6 +71,13 @@ async function findSlurmJob(
   return found[0]!;
 }
 
+/** A usage error for an array or heterogeneous job's element id, saying which id to give. */
+function refuseElementId(command: string, arg: string): never {
+  throw new UsageError(
+    `${command}: ${arg} names an element of a SLURM job array or heterogeneous job; Allot knows each element by its own job id, which squeue -o %A shows`,
+  );
+}
+
 /** The job `arg` names: Allot's id, or a SLURM job id (see findSlurmJob). */
 export async function getJobByArg(
   client: ApiClient,
@@ -69,6 +85,7 @@ export async function getJobByArg(
   arg: string,
   clusterFlag: unknown,
 ): Promise<JobAnswer> {
+  if (SLURM_ELEMENT_ID.test(arg)) refuseElementId(command, arg);
   return SLURM_JOB_ID.test(arg)
     ? findSlurmJob(client, command, arg, clusterFlag)
     : (await client.get(jobPath(arg), jobEnvelopeAnswer)).job;
@@ -81,5 +98,6 @@ export async function jobIdOfArg(
   arg: string,
   clusterFlag: unknown,
 ): Promise<string> {
+  if (SLURM_ELEMENT_ID.test(arg)) refuseElementId(command, arg);
   return SLURM_JOB_ID.test(arg) ? (await findSlurmJob(client, command, arg, clusterFlag)).id : arg;
 }
