@@ -33,16 +33,20 @@ describe("isDemoMode", () => {
 });
 
 describe("listenUrlOf", () => {
-  it("is HOST itself when it names one address, an IPv6 address in brackets", () => {
-    expect(listenUrlOf("127.0.0.1", 3000)).toBe("http://127.0.0.1:3000");
+  it("is HOST itself when it names one address, an IPv6 address in brackets once", () => {
+    expect(listenUrlOf("10.0.0.5", 3000)).toBe("http://10.0.0.5:3000");
     expect(listenUrlOf("allot-1.lab.example", 3001)).toBe("http://allot-1.lab.example:3001");
-    expect(listenUrlOf("::1", 3000)).toBe("http://[::1]:3000");
+    expect(listenUrlOf("fd00::5", 3000)).toBe("http://[fd00::5]:3000");
+    expect(listenUrlOf("[fd00::5]", 3000)).toBe("http://[fd00::5]:3000");
   });
 
-  it("is localhost for a HOST that listens everywhere (0.0.0.0, ::) or an empty one", () => {
-    expect(listenUrlOf("0.0.0.0", 3000)).toBe("http://localhost:3000");
-    expect(listenUrlOf("::", 8080)).toBe("http://localhost:8080");
-    expect(listenUrlOf("", 3000)).toBe("http://localhost:3000");
+  it("is localhost for a HOST that listens everywhere, or on loopback, or an empty one", () => {
+    for (const host of ["0.0.0.0", "::", "::0", "0:0:0:0:0:0:0:0", "[::]", ""]) {
+      expect(listenUrlOf(host, 3000)).toBe("http://localhost:3000");
+    }
+    for (const host of ["127.0.0.1", "127.1.2.3", "::1", "[::1]", "0:0:0:0:0:0:0:1"]) {
+      expect(listenUrlOf(host, 8080)).toBe("http://localhost:8080");
+    }
   });
 });
 

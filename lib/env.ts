@@ -20,19 +20,32 @@ export function isDemoMode(env: Env = process.env): boolean {
   );
 }
 
-/** HOST values that listen on every interface: the server is reached as localhost there. */
-const WILDCARD_HOSTS: ReadonlySet<string> = new Set(["", "0.0.0.0", "::"]);
+/**
+ * HOST values reached as localhost: every interface (0.0.0.0, ::, their long forms, empty) and
+ * the loopback addresses, which a browser on the machine opens as localhost.
+ */
+function isReachedAsLocalhost(host: string): boolean {
+  const bare = host.replace(/^\[(.*)\]$/, "$1");
+  return (
+    bare === "" ||
+    /^0+(\.0+){3}$/.test(bare) ||
+    /^[0:]*$/.test(bare) ||
+    /^127(\.\d{1,3}){3}$/.test(bare) ||
+    /^(0*:)+:?0*1$/.test(bare)
+  );
+}
 
 /**
- * The URL at which a server listening on `host` and `port` answers: `host` itself, or localhost
- * for a wildcard address; an IPv6 address in brackets. serve.ts prints it and defaults
- * NEXTAUTH_URL to it.
+ * The URL at which a server listening on `host` and `port` answers: localhost for every
+ * interface or a loopback address, else `host` itself (an IPv6 address in brackets). serve.ts
+ * prints it and defaults NEXTAUTH_URL to it.
  *
- * @example listenUrlOf("127.0.0.1", 3000) // "http://127.0.0.1:3000"
+ * @example listenUrlOf("10.0.0.5", 3000) // "http://10.0.0.5:3000"
  * @example listenUrlOf("0.0.0.0", 3000) // "http://localhost:3000"
  */
 export function listenUrlOf(host: string, port: number): string {
-  const name = WILDCARD_HOSTS.has(host) ? "localhost" : host.includes(":") ? `[${host}]` : host;
+  const bare = host.replace(/^\[(.*)\]$/, "$1");
+  const name = isReachedAsLocalhost(host) ? "localhost" : bare.includes(":") ? `[${bare}]` : bare;
   return `http://${name}:${port}`;
 }
 

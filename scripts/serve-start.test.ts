@@ -45,10 +45,10 @@ describe("scripts/serve.ts at start", () => {
     // opens a database or looks for a build.
     const { code, stderr } = start({
       ALLOT_DEMO: "1",
-      HOST: "127.0.0.1",
+      HOST: "10.0.0.5",
       ALLOT_ADMINS: "not-an-email",
     });
     expect(code).toBe(1);
-    expect(stderr).toContain("WARNING: Serving http://127.0.0.1:3999, listening on 127.0.0.1.");
+    expect(stderr).toContain("WARNING: Serving http://10.0.0.5:3999, listening on 10.0.0.5.");
   }, 60_000);
 });
