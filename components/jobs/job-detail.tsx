@@ -15,8 +15,8 @@ import { formatPercent, liveTimeFormatter } from "@/lib/format";
 import type { CancelFacts } from "@/lib/sentences/consequences";
 import { cancelSentence } from "@/lib/sentences/history";
 import { jobQuery } from "@/lib/queries/jobs";
+import { AWAITING_NEXT_PASS } from "@/lib/sentences/awaiting-next-pass";
 import "@/components/queue/queue.css";
-import { AWAITING_NEXT_PASS } from "@/lib/sentences/not-yet-ranked";
 
 /** What the cancel confirmation states about the job. */
 function cancelFactsOf(job: JobView): CancelFacts {

@@ -122,14 +122,11 @@ describe("why", () => {
     );
   });
 
-  it("a job requeued since the last pass waits for the next one, not 'not yet considered'", () => {
+  it("a pending job without a reason yet (new, or requeued since the last pass) waits for the next pass", () => {
     const requeued = {
       ...WAITING_JOB,
       queuePosition: null,
       waitSentence: null,
-      decisions: [
-        { kind: "preempt", atSec: NOW_SEC - 60, sentence: "Preempted at 05:19 UTC: ..." },
-      ],
     };
     expect(formatWhy(requeued).split("\n").slice(2, 4)).toEqual([
       "State: pending, in the queue, budget rank 1 of 3 (0.0% of its share used)",

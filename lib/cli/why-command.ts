@@ -7,7 +7,7 @@ import { expectPositionals, parseCommandArgs } from "./args";
 import type { CliIo } from "./io";
 import { getJobByArg } from "./job-arg";
 import { connect, LIVE_HELP, LIVE_OPTIONS, printJson } from "./live-command";
-import { AWAITING_NEXT_PASS } from "../sentences/not-yet-ranked";
+import { AWAITING_NEXT_PASS } from "../sentences/awaiting-next-pass";
 
 /** `allot why --help`. */
 export const WHY_HELP = `Usage: allot why <job> [--cluster <name>] [--json]

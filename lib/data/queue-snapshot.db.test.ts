@@ -85,7 +85,7 @@ async function waitForJobsLockWait(client: pg.Client): Promise<void> {
 }
 
 describe("the live queue", () => {
-  it("reads through its snapshot transaction (on PGlite too)", async () => {
+  it("answers through its RepeatableRead transaction, which PGlite accepts too", async () => {
     const queue = await getClusterQueue(CLUSTER);
     expect(queue.pending.map((job) => [job.position, job.rank])).toEqual([[1, 1]]);
     expect(queue.cluster).toMatchObject({ name: CLUSTER, gpus: 8, pendingJobs: 1 });

@@ -16,7 +16,7 @@ import { getNow } from "./db/clock";
 import { toSec, type Tx } from "./tick/load-state";
 import { orderRankingLikeFairTree, readRanking, type RankingRow } from "./tick/ranking";
 import { createTickCache, createVersionMemo } from "./tick/tick-cache";
-import { AWAITING_NEXT_PASS } from "../sentences/not-yet-ranked";
+import { AWAITING_NEXT_PASS } from "../sentences/awaiting-next-pass";
 
 /** How old a live answer may be when no tick moved (acknowledgements between ticks). */
 const LIVE_MAX_AGE_MS = 2000;
@@ -24,9 +24,11 @@ const LIVE_MAX_AGE_MS = 2000;
 const VERSION_REUSE_MS = 500;
 /**
  * A queue's reads see one snapshot: a tick committing between them would pair its wait reasons
- * and places with the previous tick's ranking. PostgreSQL and the embedded PGlite both take it.
+ * and places with the previous tick's ranking. PostgreSQL and the embedded PGlite both take it;
+ * PGlite runs one transaction at a time, so the snapshot may wait for a tick: as long as a tick
+ * waits for its own turn (lib/data/tick/tick.ts).
  */
-const SNAPSHOT = { isolationLevel: "RepeatableRead", timeout: 20_000, maxWait: 10_000 } as const;
+const SNAPSHOT = { isolationLevel: "RepeatableRead", timeout: 20_000, maxWait: 60_000 } as const;
 
 /** A cluster's load; the GPU parts (see `GpuSplit`) add up to `gpus`. */
 export type ClusterLoad = GpuSplit & {
