@@ -134,7 +134,7 @@ test("a researcher pages, filters and sorts their jobs; the URL keeps it all", a
   await expect(page.getByRole("row", { name: new RegExp(`${tag} 26`) })).toContainText(PRETRAIN);
 
   await page.goto(`/jobs?state=running`);
-  await page.getByLabel("Name contains").fill(`${tag} 1`);
+  await page.getByLabel("Name or SLURM job id").fill(`${tag} 1`);
   await page.getByRole("button", { name: "Apply filters" }).click();
   // 10 to 19: ten jobs whose names contain "<tag> 1".
   await expect(page.getByText("Showing 1–10 of 10")).toBeVisible();

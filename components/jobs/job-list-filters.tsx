@@ -16,7 +16,7 @@ export function JobListFilters({
   return (
     <form className="job-filters" method="get" action="/jobs" aria-label="Filter jobs">
       <div className="field">
-        <label htmlFor="jf-q">Name contains</label>
+        <label htmlFor="jf-q">Name or SLURM job id</label>
         <input id="jf-q" type="text" name="q" defaultValue={query.q ?? ""} />
       </div>
       <div className="field">

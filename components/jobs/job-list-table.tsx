@@ -82,6 +82,9 @@ export function JobListTable({
             <tr key={job.id}>
               <th scope="row" className="tree-row-head">
                 <Link href={`/jobs/${job.id}`}>{job.name}</Link>
+                {job.externalId === null ? null : (
+                  <div className="muted">SLURM job {job.externalId}</div>
+                )}
               </th>
               <td>
                 <Link href={`/clusters/${job.cluster}`}>{job.cluster}</Link>

@@ -15,6 +15,11 @@ function ratio(value: number | null): string {
 }
 
 /** "yours", in words beside the name: a mark that does not rely on colour. */
+/** " · SLURM job 812" beside the owner of a job submitted with sbatch; nothing for others. */
+function slurmIdNote(externalId: string | null): string {
+  return externalId === null ? "" : ` · SLURM job ${externalId}`;
+}
+
 export function MineMark() {
   return <span className="mine-mark">yours</span>;
 }
@@ -72,7 +77,10 @@ export function PendingTable({
                 <th scope="row" className="tree-row-head">
                   <Link href={`/jobs/${job.jobId}`}>{job.name}</Link>
                   {isMine ? <MineMark /> : null}
-                  <div className="muted">{job.userName}</div>
+                  <div className="muted">
+                    {job.userName}
+                    {slurmIdNote(job.externalId)}
+                  </div>
                 </th>
                 <td>{job.budgetPath}</td>
                 <td className="num">
@@ -155,6 +163,7 @@ export function RunningTable({
                   {isMine ? <MineMark /> : null}
                   <div className="muted">
                     {run.userName}
+                    {slurmIdNote(run.externalId)}
                     {run.isStartAcknowledged ? "" : " · starting"}
                   </div>
                 </th>

@@ -7,7 +7,10 @@ import { GET as getClusterJob } from "../../app/api/v1/clusters/[name]/jobs/[ext
 import { registerCluster } from "../data/cluster-registration";
 import { createPrismaClient } from "../data/db/client";
 import { issuePersonalToken } from "../data/personal-tokens";
+import { listJobs } from "../data/job-list";
 import { getClusterQueue } from "../data/queue";
+import type { SessionUser } from "../data/users";
+import { withDefaults } from "../validation/job-list";
 import { DEMO_USERS } from "../demo/lab-org";
 import { removeTestCluster } from "../testing/remove-cluster";
 
@@ -16,6 +19,7 @@ const db = createPrismaClient(databaseUrl, 2);
 const CLUSTER = "zz-ext-slurm";
 const LABEL = "zz-ext admin";
 let adminToken = "";
+let admin: SessionUser;
 
 function getJob(cluster: string, externalId: string): Promise<Response> {
   return getClusterJob(
@@ -28,7 +32,10 @@ function getJob(cluster: string, externalId: string): Promise<Response> {
 
 beforeAll(async () => {
   await seedDemoLab(databaseUrl, { withHistory: false });
-  const admin = await db.user.findUniqueOrThrow({ where: { email: DEMO_USERS.admin.email } });
+  admin = await db.user.findUniqueOrThrow({
+    where: { email: DEMO_USERS.admin.email },
+    select: { id: true, email: true, name: true, isAdmin: true },
+  });
   adminToken = (await issuePersonalToken(admin.id, { name: LABEL, expiresInDays: 1 })).token;
   await registerCluster(
     { name: CLUSTER, gpuType: "H100", executor: "slurm", nodes: [{ hostname: "n1", gpus: 8 }] },
@@ -104,5 +111,15 @@ describe("a job by SLURM's job id", () => {
     expect(queue.pending).toEqual([
       expect.objectContaining({ jobId: waiting!.id, externalId: "813" }),
     ]);
+  });
+
+  it("is what the jobs list's search finds by that id, besides jobs named with it", async () => {
+    const search = async (q: string) =>
+      (await listJobs(admin, withDefaults({ q, cluster: CLUSTER }))).jobs.map(
+        (job) => job.externalId,
+      );
+    expect(await search("812")).toEqual(["812"]);
+    expect(await search("81")).toEqual([]);
+    expect((await search("sbatch")).sort()).toEqual(["812", "813"]);
   });
 });

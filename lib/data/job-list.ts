@@ -16,6 +16,8 @@ import { readRanking } from "./tick/ranking";
 export type JobListRow = {
   id: string;
   name: string;
+  /** SLURM's job id of a job submitted with sbatch; null for jobs submitted to Allot. */
+  externalId: string | null;
   cluster: string;
   budgetPath: string;
   user: { id: string; name: string };
@@ -110,9 +112,10 @@ async function resolveFilters(query: JobListQuery, scope: JobScope, tree: Tree):
   if (clusterId) filterWheres.push([`cluster ${query.cluster}`, { clusterId }]);
   if (budgetIds) filterWheres.push([`budget ${query.budget}`, { budgetId: { in: budgetIds } }]);
   if (query.q) {
+    // The text a researcher has at hand: part of the name, or the id sbatch printed.
     filterWheres.push([
-      `name containing "${query.q}"`,
-      { name: { contains: query.q, mode: "insensitive" } },
+      `name containing "${query.q}" or SLURM job id ${query.q}`,
+      { OR: [{ name: { contains: query.q, mode: "insensitive" } }, { externalId: query.q }] },
     ]);
   }
   if (query.user) filterWheres.push(["the person chosen", { userId: query.user }]);
@@ -195,6 +198,7 @@ export async function listJobs(user: SessionUser, query: JobListQuery): Promise<
       select: {
         id: true,
         name: true,
+        externalId: true,
         budgetId: true,
         gpus: true,
         state: true,
@@ -240,6 +244,7 @@ export async function listJobs(user: SessionUser, query: JobListQuery): Promise<
       return {
         id: job.id,
         name: job.name,
+        externalId: job.externalId,
         cluster: job.cluster.name,
         budgetPath: pathOf(job.budgetId),
         user: job.user,

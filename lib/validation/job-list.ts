@@ -43,7 +43,8 @@ export const jobListQuerySchema = z
         "Only jobs charged to this budget or below it, by path (e.g. `language/lm-pretrain`; a path no budget has: 422).",
     }),
     q: optional(lineString().trim().max(120, "Search text has at most 120 characters.")).meta({
-      description: "Only jobs whose name contains this text (any case).",
+      description:
+        "Only jobs whose name contains this text (any case), or whose SLURM job id (`externalId`) is this text.",
     }),
     user: optional(lineString().trim().max(64, "A user id has at most 64 characters.")).meta({
       description:
