@@ -186,7 +186,7 @@ export const OPERATIONS: Record<string, Partial<Record<Method, Operation>>> = {
     GET: person(
       "The live ranked queue: every job's reason, plain summary and start estimate",
       ok(
-        "The queue. Each pending row has `expectedStartAt` (ISO 8601 or null: the time by which it should start, when the pass keeps nodes for it) and `startNote` (or null: what would have to change).",
+        "The queue. Each pending row has `expectedStartAt` (ISO 8601 or null: the time by which it should start, when the pass keeps nodes for it) and `startNote` (or null: what would have to change); pending and running rows have `externalId`, SLURM's job id of a job submitted with sbatch (else null).",
       ),
     ),
   },

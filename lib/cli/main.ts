@@ -32,7 +32,7 @@ both in ~/.config/allot/config.json):
   why <job>                     a job's state, rank and decisions, in sentences (<job>: Allot's
                                 or SLURM's job id)
   submit --cluster C ...        submit a job (--name, --gpus, --min-runtime, --budget...)
-  cancel <job>...               cancel jobs
+  cancel <job>...               cancel jobs (<job>: Allot's or SLURM's job id)
   budgets                       the budget tree: weights, fractions, effective shares, leads
 
 Scenario commands (offline, from a scenario file):

@@ -25,8 +25,9 @@ export const SQUEUE_HELP = `Usage: allot squeue [--cluster <name>] [--me] [--sta
 The live queue of a cluster (every cluster without --cluster), like squeue: running jobs, then
 pending jobs in the order the scheduler will consider them (POS), each with its budget's rank
 and the reason it waits. JOBID is SLURM's job id for a job submitted with sbatch, else Allot's;
-\`allot why\` and \`allot cancel\` take either. START is when a running job started and, for a pending job, the time
-by which it is expected to start when the server knows one (else -). Times are UTC.
+\`allot why\` and \`allot cancel\` take either. START is when a running job started and, for
+a pending job, the time by which it is expected to start when the server knows one (else -).
+Times are UTC.
 
 Options:
   --cluster <name>   one cluster
