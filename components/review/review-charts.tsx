@@ -23,6 +23,7 @@ import type { ClusterUsageRatios, PeriodSeries } from "@/lib/reports/review-seri
 import type { ReviewRow } from "@/lib/reports/review-table";
 import {
   FULFILMENT_TARGET,
+  NO_SHARE,
   toFulfilmentBars,
   toUsageBars,
   type FulfilmentBar,
@@ -314,9 +315,10 @@ function UsageRatioChart({
                 interval={0}
               />
               <Tooltip
-                formatter={(_value, name, item) =>
-                  `${(item.payload as UsageBars).textByCluster[String(name)]} of share`
-                }
+                formatter={(_value, name, item) => {
+                  const text = (item.payload as UsageBars).textByCluster[String(name)];
+                  return text === NO_SHARE ? "no share here" : `${text} of share`;
+                }}
               />
               <Legend verticalAlign="top" height={24} />
               <ReferenceLine

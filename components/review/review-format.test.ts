@@ -46,7 +46,7 @@ describe("toUsageBars", () => {
       {
         name: "lm-pretrain",
         percentByCluster: { b300: 98, h100: 4.12, b200: 0 },
-        textByCluster: { b300: "98.0%", h100: "4.12%", b200: "0.0%" },
+        textByCluster: { b300: "98.0%", h100: "4.12%", b200: "—" },
       },
     ]);
   });

@@ -55,9 +55,13 @@ export type UsageBars = {
   textByCluster: Record<string, string>;
 };
 
+/** The label of a budget's bar on a cluster where it has no share. */
+export const NO_SHARE = "—";
+
 /**
  * The usage-of-share chart's bars, one per budget and cluster, labelled in the page's percent
- * format. A budget with no ratio on a cluster (no share there) draws an empty bar.
+ * format. A budget with no ratio on a cluster (no share there) draws an empty bar labelled
+ * {@link NO_SHARE}, as the review's table writes a missing figure.
  *
  * @example toUsageBars([{ id: "a", name: "lm" }], [{ cluster: "b300", ratios: { a: 0.5 } }])[0].textByCluster // { b300: "50.0%" }
  */
@@ -69,9 +73,9 @@ export function toUsageBars(
     const percentByCluster: Record<string, number> = {};
     const textByCluster: Record<string, string> = {};
     for (const { cluster, ratios } of usageRatios) {
-      const ratio = ratios[row.id] ?? 0;
-      percentByCluster[cluster] = ratio * 100;
-      textByCluster[cluster] = formatPercent(ratio);
+      const ratio = ratios[row.id] ?? null;
+      percentByCluster[cluster] = (ratio ?? 0) * 100;
+      textByCluster[cluster] = ratio === null ? NO_SHARE : formatPercent(ratio);
     }
     return { name: row.name, percentByCluster, textByCluster };
   });
