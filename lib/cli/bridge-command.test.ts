@@ -1,21 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { freeEphemeralPort } from "../testing/free-port";
-import type { CliIo } from "./io";
-import { runMain } from "./test-helpers";
+import { captureIo, runMain } from "./test-helpers";
 import { runBridgeCommand } from "./bridge-command";
 import type { SlurmRunner } from "../slurm/slurm-cli";
-
-function memoryIo() {
-  const out: string[] = [];
-  const io: CliIo = {
-    stdout: (text) => out.push(text),
-    stderr: (text) => out.push(text),
-    isStderrTty: false,
-    readText: () => "",
-    writeText: () => undefined,
-  };
-  return { io, text: () => out.join("") };
-}
 
 const slurmUp: SlurmRunner = async () => "Slurmctld(primary) at localhost is UP\n";
 const savedPath = process.env.PATH;
@@ -37,7 +24,7 @@ describe("allot slurm bridge at start", () => {
   });
 
   it("exits 1 with a clear message when SLURM's controller is down", async () => {
-    const { io } = memoryIo();
+    const { io } = captureIo();
     const down: SlurmRunner = async () => "Slurmctld(primary) at localhost is DOWN\n";
     const args = ["--cluster", "c", "--server", "http://x"];
     await expect(runBridgeCommand(args, io, { ALLOT_TOKEN: "t" }, down)).rejects.toThrow(
@@ -46,7 +33,7 @@ describe("allot slurm bridge at start", () => {
   });
 
   it("exits 1 with a clear message when Allot cannot be reached", async () => {
-    const { io } = memoryIo();
+    const { io } = captureIo();
     const env = { ALLOT_TOKEN: "allot_c_test" };
     const server = `http://127.0.0.1:${await freeEphemeralPort()}`;
     const args = ["--cluster", "c", "--server", server];

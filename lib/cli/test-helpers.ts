@@ -9,18 +9,32 @@ import { main } from "./main";
  * test; stderr is shown as a terminal's if asked.
  */
 export async function runMain(argv: string[], isStderrTty = false) {
+  const { io, result } = captureIo({
+    isStderrTty,
+    readText: (file) => readFileSync(file, "utf8"),
+    writeText: (file, text) => writeFileSync(file, text),
+    checkWritable: assertWritable,
+  });
+  return result(await main(argv, io));
+}
+
+/**
+ * An in-memory CliIo (no files unless `overrides` give them) and the command's result: its exit
+ * code with what it printed to each stream.
+ */
+export function captureIo(overrides: Partial<CliIo> = {}) {
   const out: string[] = [];
   const err: string[] = [];
   const io: CliIo = {
     stdout: (text) => out.push(text),
     stderr: (text) => err.push(text),
-    isStderrTty,
-    readText: (file) => readFileSync(file, "utf8"),
-    writeText: (file, text) => writeFileSync(file, text),
-    checkWritable: assertWritable,
+    isStderrTty: false,
+    readText: () => "",
+    writeText: () => undefined,
+    ...overrides,
   };
-  const code = await main(argv, io);
-  return { code, stdout: out.join(""), stderr: err.join("") };
+  const result = (code: number) => ({ code, stdout: out.join(""), stderr: err.join("") });
+  return { io, result };
 }
 
 /** The config file a live command reads when `env` leaves server or token unset (never there). */
@@ -31,18 +45,9 @@ export const LIVE_CONFIG_FILE = "/home/rae/.config/allot/config.json";
  * ALLOT_TOKEN) and no config file, keeping its streams for the test.
  */
 export async function runLive(argv: string[], env: Record<string, string>) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIo = {
-    stdout: (text) => out.push(text),
-    stderr: (text) => err.push(text),
-    isStderrTty: false,
-    readText: () => "",
-    writeText: () => undefined,
-  };
+  const { io, result } = captureIo();
   const live: LiveDeps = { env, homeDir: "/home/rae", readConfigFile: () => null };
-  const code = await main(argv, io, live);
-  return { code, stdout: out.join(""), stderr: err.join("") };
+  return result(await main(argv, io, live));
 }
 
 /** `allot simulate` of both schedulers on `threads` threads, writing a report and a timeline. */
