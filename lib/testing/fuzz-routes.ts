@@ -356,6 +356,9 @@ export const FUZZ_ROUTES: Record<string, Partial<Record<Method, CaseMaker>>> = {
       paramCases({ name: fixture.cluster }, undefined, ["admin", "researcher", "cluster"]),
   },
   "/api/v1/clusters/:name/nodes": { GET: idRoute("name") },
+  "/api/v1/clusters/:name/jobs/:externalId": {
+    GET: (fixture) => paramCases({ name: fixture.cluster, externalId: "4242" }),
+  },
   "/api/v1/clusters/:name/queue": { GET: idRoute("name") },
   "/api/v1/drafts/:id": { GET: idRoute("id") },
   "/api/v1/drafts/:id/adopt": {
