@@ -77,6 +77,35 @@ test("a program lead previews a new split of their program, saves it and reads t
   await restoreSplit(page, "language", seeded.children);
 });
 
+test("a split that funds nobody below is saved only once the lead ticks that they mean it", async ({
+  page,
+}) => {
+  await signInAs(page, "programLead");
+  const seeded = await splitOf(page, "language");
+  const editor = await openEditor(page, "language");
+  const weights = editor.getByRole("spinbutton", { name: /^Weight of / });
+  for (const weight of await weights.all()) await weight.fill("0");
+  await expect(editor.getByText(/^Every child weighs 0: /)).toBeVisible();
+  await editor.getByRole("textbox", { name: /Reason for the change/ }).fill("e2e: pause language");
+  await editor.getByRole("button", { name: "Save split" }).click();
+  await expect(editor.getByRole("alert")).toHaveText(
+    'Tick "Save it anyway: nobody below is owed GPU time" to save this split, or change a weight.',
+  );
+  expect((await splitOf(page, "language")).node.version).toBe(seeded.node.version);
+
+  await editor
+    .getByRole("checkbox", { name: "Save it anyway: nobody below is owed GPU time" })
+    .check();
+  await editor.getByRole("button", { name: "Save split" }).click();
+  await expect(
+    page.getByRole("status").filter({ hasText: "Saved the split of language" }),
+  ).toBeVisible();
+  expect((await splitOf(page, "language")).children.map((child) => child.weight)).toEqual(
+    seeded.children.map(() => 0),
+  );
+  await restoreSplit(page, "language", seeded.children);
+});
+
 test("a PI sees no edit controls on a sibling program, and the API answers 403", async ({
   page,
 }) => {

@@ -27,6 +27,9 @@ import {
 
 type Base = Pick<ChildrenState, "version" | "children">;
 
+/** What a lead ticks to save a split the editor warns about (every child at weight 0). */
+const ACCEPT_WARNING = "Save it anyway: nobody below is owed GPU time";
+
 function draftOf(base: Base): DraftChild[] {
   return base.children.map((child) => ({
     key: child.id,
@@ -115,6 +118,8 @@ export function SplitEditor({
   const [note, setNote] = useState<string | null>(null);
   const [isPending, startTransition] = useTransition();
   const [addedCount, setAddedCount] = useState(0);
+  // A split that funds nobody below the node is saved only once the lead ticks that they mean it.
+  const [isWarningAccepted, setIsWarningAccepted] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
   // Opening the editor moves focus into it: the first weight, or "Add a budget" for a leaf.
   useEffect(() => {
@@ -194,6 +199,10 @@ export function SplitEditor({
     setHasTried(true);
     setError(null);
     if (clientIssues.length > 0) return;
+    if (warnings.length > 0 && !isWarningAccepted) {
+      setError(`Tick "${ACCEPT_WARNING}" to save this split, or change a weight.`);
+      return;
+    }
     startTransition(async () => {
       const result = await saveChildren(node.id, body);
       if (result.ok) {
@@ -278,6 +287,18 @@ export function SplitEditor({
             {warning}
           </p>
         ))}
+        {warnings.length > 0 ? (
+          <div className="field">
+            <label>
+              <input
+                type="checkbox"
+                checked={isWarningAccepted}
+                onChange={(event) => setIsWarningAccepted(event.target.checked)}
+              />{" "}
+              {ACCEPT_WARNING}
+            </label>
+          </div>
+        ) : null}
         <SplitPreview preview={preview} clusters={clusters} />
         <div className="field">
           <label htmlFor="split-reason">Reason for the change (kept in the history)</label>
