@@ -113,7 +113,9 @@ describe("reviewRows and reviewCsv", () => {
       jobClassesOf([
         { waits: { zeta: {} as never, interactive: {} as never, debug: {} as never } },
       ]),
-    ).toEqual(["debug", "interactive", "zeta"]);
+    ).toEqual(["debug", "training", "interactive", "zeta"]);
+    // A period without jobs has the same columns as one with debug and training jobs.
+    expect(jobClassesOf([{ waits: {} }])).toEqual(["debug", "training"]);
   });
 
   it("writes one CSV line per node with a column trio per job class", () => {
@@ -121,12 +123,12 @@ describe("reviewRows and reviewCsv", () => {
     expect(lines[0]).toBe(
       "path,name,depth,is_leaf,effective_share,entitled_gpu_hours,work_conserving_gpu_hours," +
         "received_gpu_hours,received_allocated_gpu_hours,received_unallocated_gpu_hours," +
-        "fulfilment,hourly_fulfilment,preemptions,training_jobs,training_wait_p50_sec," +
-        "training_wait_p90_sec",
+        "fulfilment,hourly_fulfilment,preemptions,debug_jobs,debug_wait_p50_sec," +
+        "debug_wait_p90_sec,training_jobs,training_wait_p50_sec,training_wait_p90_sec",
     );
-    expect(lines[1]).toBe(",lab,0,false,1,4,4.5,4,3,1,1,0.75,2,0,,");
-    expect(lines[2]).toBe('"lang/a,b","a,b",2,true,1,4,4.5,4,3,1,1,0.75,2,2,30,600');
-    expect(lines[3]).toBe("old,old,1,false,1,4,4.5,4,3,1,,,0,0,,");
+    expect(lines[1]).toBe(",lab,0,false,1,4,4.5,4,3,1,1,0.75,2,0,,,0,,");
+    expect(lines[2]).toBe('"lang/a,b","a,b",2,true,1,4,4.5,4,3,1,1,0.75,2,0,,,2,30,600');
+    expect(lines[3]).toBe("old,old,1,false,1,4,4.5,4,3,1,,,0,0,,,0,,");
     expect(lines[4]).toBe("");
   });
 });

@@ -40,10 +40,20 @@ export function reviewRows(
   }));
 }
 
-/** Job classes that occur in any row, debug, training and interactive first. */
+/** The classes every submitted job falls in (lib/data/jobs.ts): the review always has them. */
+const ALWAYS_SHOWN_CLASSES = ["debug", "training"];
+
+/**
+ * The review's job classes: debug and training always (so a month without jobs has the same
+ * CSV columns as any other), then any other class that occurs in a row; debug, training and
+ * interactive first.
+ */
 export function jobClassesOf(rows: readonly Pick<ReviewRow, "waits">[]): string[] {
   const known = ["debug", "training", "interactive"];
-  const found = new Set(rows.flatMap((row) => Object.keys(row.waits)));
+  const found = new Set([
+    ...ALWAYS_SHOWN_CLASSES,
+    ...rows.flatMap((row) => Object.keys(row.waits)),
+  ]);
   const rank = (name: string) => (known.includes(name) ? known.indexOf(name) : known.length);
   return [...found].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 }
