@@ -113,7 +113,7 @@ test("a program lead drafts a split, replays today's demand under it, and adopts
   // lm-eval's share of every cluster: 40% x 1/11 now, 40% x 4/14 with the draft.
   await expect(results.getByRole("row", { name: /lm-eval, Replay, draft/ })).toContainText("11.4%");
   await expect(results.getByRole("row", { name: /lm-eval, Replay, current split/ })).toContainText(
-    "3.6%",
+    "3.64%",
   );
   await expect(page.getByRole("img", { name: /Received GPU-hours per budget/ })).toBeVisible();
 

@@ -7,9 +7,10 @@ import {
   formatFulfilment,
   formatGpuHoursNumber,
   formatInteger,
-  formatShare,
+  formatPercent,
   formatWait,
 } from "@/lib/format";
+import { orderJobClasses } from "@/lib/reports/review-table";
 import type { Figures, WhatIfRow } from "@/lib/simulations/what-if/compare";
 import type { WhatIfSummary } from "@/lib/simulations/what-if/summary";
 import { WhatIfChart } from "./what-if-chart";
@@ -57,6 +58,7 @@ function WhatIfTables({ summary }: { summary: WhatIfSummary }) {
       (hasHappened || column.key !== "happened") && (control !== null || column.key !== "current"),
   );
   const total = summary.rows[0]!;
+  const classes = orderJobClasses(summary.classes);
   return (
     <>
       <Card title={<>Results for {summary.nodeName}</>} headingId="results-heading">
@@ -119,7 +121,7 @@ function WhatIfTables({ summary }: { summary: WhatIfSummary }) {
                 <th scope="col" className="num">
                   Fulfilment
                 </th>
-                {summary.classes.map((jobClass) => (
+                {classes.map((jobClass) => (
                   <th scope="col" className="num" key={jobClass}>
                     {jobClass} wait p50 / p90
                   </th>
@@ -136,7 +138,7 @@ function WhatIfTables({ summary }: { summary: WhatIfSummary }) {
                       label={column.label}
                       colour={column.key}
                       figures={row[column.key]}
-                      classes={summary.classes}
+                      classes={classes}
                       isFirst={index === 0}
                       span={columns.length}
                     />
@@ -222,7 +224,7 @@ function FigureRow({
         <span className={`swatch swatch-${colour}`} aria-hidden="true" />
         {label}
       </td>
-      <td className="num">{figures ? formatShare(figures.effectiveShare) : "–"}</td>
+      <td className="num">{figures ? formatPercent(figures.effectiveShare) : "–"}</td>
       <td className="num">{figures ? formatGpuHoursNumber(figures.entitledGpuHours) : "–"}</td>
       <td className="num">{figures ? formatGpuHoursNumber(figures.receivedGpuHours) : "–"}</td>
       <td className="num">{figures ? formatGpuHoursNumber(figures.unallocatedGpuHours) : "–"}</td>

@@ -44,18 +44,26 @@ export function reviewRows(
 const ALWAYS_SHOWN_CLASSES = ["debug", "training"];
 
 /**
+ * Job classes in the order the review's columns take them: debug, training and interactive
+ * first, then the others by name. The what-if's result uses the same order.
+ *
+ * @example orderJobClasses(["training", "opportunistic", "debug"]) // ["debug", "training", "opportunistic"]
+ */
+export function orderJobClasses(names: Iterable<string>): string[] {
+  const known = ["debug", "training", "interactive"];
+  const rank = (name: string) => (known.includes(name) ? known.indexOf(name) : known.length);
+  return [...new Set(names)].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+}
+
+/**
  * The review's job classes: debug and training always (so a month without jobs has the same
- * CSV columns as any other), then any other class that occurs in a row; debug, training and
- * interactive first.
+ * CSV columns as any other), then any other class that occurs in a row.
  */
 export function jobClassesOf(rows: readonly Pick<ReviewRow, "waits">[]): string[] {
-  const known = ["debug", "training", "interactive"];
-  const found = new Set([
+  return orderJobClasses([
     ...ALWAYS_SHOWN_CLASSES,
     ...rows.flatMap((row) => Object.keys(row.waits)),
   ]);
-  const rank = (name: string) => (known.includes(name) ? known.indexOf(name) : known.length);
-  return [...found].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 }
 
 /** The viewer's part of the review: rows they lead (the highest of each branch) and their budgets. */
