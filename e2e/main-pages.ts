@@ -214,6 +214,24 @@ export const MAIN_PAGES: MainPage[] = [
       await expect(page.getByRole("table", { name: "What-if results per budget" })).toBeVisible();
     },
   },
+  {
+    name: "a draft with its what-ifs",
+    role: "programLead",
+    open: async (page) => {
+      // The what-if's page without its last two parts: the draft it belongs to.
+      await go(page, (await whatIfPath(page)).replace(/\/what-ifs\/[^/]+$/, ""));
+      await expect(page.getByRole("table", { name: "What-ifs of this draft" })).toBeVisible();
+    },
+  },
+  {
+    name: "a budget's history",
+    role: "programLead",
+    open: async (page) => {
+      const language = (await budgetNodes(page)).find((node) => node.path === "language")!;
+      await go(page, `/budgets/${language.id}/history`);
+      await expect(page.getByRole("heading", { name: "History of language" })).toBeVisible();
+    },
+  },
   { name: "simulations", role: "researcher", open: (page) => go(page, "/simulations") },
   { name: "a new simulation", role: "researcher", open: (page) => go(page, "/simulations/new") },
   {

@@ -1,6 +1,7 @@
 import type { HistoryEntry, WeightEntry } from "@/lib/data/budget-history";
 import { formatPercent, formatDateTime, formatWeight } from "@/lib/format";
 import "./budget-tree.css";
+import { ScrollRegion } from "@/components/layout/scroll-region";
 
 type Child = { id: string; name: string; weight: number };
 
@@ -9,52 +10,63 @@ function fractions(children: Child[]): Map<string, number> {
   return new Map(children.map((child) => [child.id, total > 0 ? child.weight / total : 0]));
 }
 
-function ChildrenDiff({ before, after }: { before: Child[]; after: Child[] }) {
+function ChildrenDiff({
+  label,
+  before,
+  after,
+}: {
+  /** The scroll region's name: one per change, so that each names its own. */
+  label: string;
+  before: Child[];
+  after: Child[];
+}) {
   const ids = [...new Set([...before.map((child) => child.id), ...after.map((child) => child.id)])];
   const fractionBefore = fractions(before);
   const fractionAfter = fractions(after);
   return (
-    <table>
-      <thead>
-        <tr>
-          <th scope="col">Budget</th>
-          <th scope="col" className="num">
-            Weight before
-          </th>
-          <th scope="col" className="num">
-            Weight after
-          </th>
-          <th scope="col" className="num">
-            Of parent before
-          </th>
-          <th scope="col" className="num">
-            Of parent after
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {ids.map((id) => {
-          const old = before.find((child) => child.id === id);
-          const now = after.find((child) => child.id === id);
-          const renamed = old && now && old.name !== now.name ? ` (was ${old.name})` : "";
-          const isChanged = !old || !now || old.weight !== now.weight || old.name !== now.name;
-          return (
-            <tr key={id} className={isChanged ? "is-changed" : undefined}>
-              <th scope="row" className="tree-row-head">
-                {(now ?? old)!.name}
-                {renamed}
-                {!old ? <span className="pill">added</span> : null}
-                {!now ? <span className="pill">removed</span> : null}
-              </th>
-              <td className="num">{old ? formatWeight(old.weight) : "—"}</td>
-              <td className="num">{now ? formatWeight(now.weight) : "—"}</td>
-              <td className="num">{old ? formatPercent(fractionBefore.get(id) ?? 0) : "—"}</td>
-              <td className="num">{now ? formatPercent(fractionAfter.get(id) ?? 0) : "—"}</td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
+    <ScrollRegion label={label}>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Budget</th>
+            <th scope="col" className="num">
+              Weight before
+            </th>
+            <th scope="col" className="num">
+              Weight after
+            </th>
+            <th scope="col" className="num">
+              Of parent before
+            </th>
+            <th scope="col" className="num">
+              Of parent after
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {ids.map((id) => {
+            const old = before.find((child) => child.id === id);
+            const now = after.find((child) => child.id === id);
+            const renamed = old && now && old.name !== now.name ? ` (was ${old.name})` : "";
+            const isChanged = !old || !now || old.weight !== now.weight || old.name !== now.name;
+            return (
+              <tr key={id} className={isChanged ? "is-changed" : undefined}>
+                <th scope="row" className="tree-row-head">
+                  {(now ?? old)!.name}
+                  {renamed}
+                  {!old ? <span className="pill">added</span> : null}
+                  {!now ? <span className="pill">removed</span> : null}
+                </th>
+                <td className="num">{old ? formatWeight(old.weight) : "—"}</td>
+                <td className="num">{now ? formatWeight(now.weight) : "—"}</td>
+                <td className="num">{old ? formatPercent(fractionBefore.get(id) ?? 0) : "—"}</td>
+                <td className="num">{now ? formatPercent(fractionAfter.get(id) ?? 0) : "—"}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </ScrollRegion>
   );
 }
 
@@ -74,7 +86,11 @@ export function HistoryList({ changes }: { changes: HistoryEntry[] }) {
           </p>
           <p className="history-reason">“{change.reason}”</p>
           {change.kind === "children" ? (
-            <ChildrenDiff before={change.before} after={change.after} />
+            <ChildrenDiff
+              label={`Split change of ${formatDateTime(change.at)}`}
+              before={change.before}
+              after={change.after}
+            />
           ) : (
             <p>
               {change.after
@@ -95,32 +111,34 @@ export function HistoryList({ changes }: { changes: HistoryEntry[] }) {
 export function WeightTimeline({ weights }: { weights: WeightEntry[] }) {
   if (weights.length === 0) return <p className="muted">No weight recorded.</p>;
   return (
-    <table>
-      <thead>
-        <tr>
-          <th scope="col">From</th>
-          <th scope="col" className="num">
-            Weight before
-          </th>
-          <th scope="col" className="num">
-            Weight from then on
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {weights.map((row) => (
-          <tr key={`${row.at}-${row.weightAfter}`}>
-            <td>{formatDateTime(row.at)}</td>
-            <td className="num">
-              {row.weightBefore === null ? "— (created)" : formatWeight(row.weightBefore)}
-            </td>
-            <td className="num">
-              {row.weightAfter === null ? "— (removed)" : formatWeight(row.weightAfter)}
-            </td>
+    <ScrollRegion label="The weight over time">
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">From</th>
+            <th scope="col" className="num">
+              Weight before
+            </th>
+            <th scope="col" className="num">
+              Weight from then on
+            </th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {weights.map((row) => (
+            <tr key={`${row.at}-${row.weightAfter}`}>
+              <td>{formatDateTime(row.at)}</td>
+              <td className="num">
+                {row.weightBefore === null ? "— (created)" : formatWeight(row.weightBefore)}
+              </td>
+              <td className="num">
+                {row.weightAfter === null ? "— (removed)" : formatWeight(row.weightAfter)}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </ScrollRegion>
   );
 }
 

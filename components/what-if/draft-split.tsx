@@ -1,5 +1,6 @@
 import { formatPercent, formatWeight } from "@/lib/format";
 import type { DraftChildView } from "@/lib/data/budget-drafts";
+import { ScrollRegion } from "@/components/layout/scroll-region";
 
 type Child = { id?: string | undefined; name: string; weight: number };
 
@@ -21,49 +22,56 @@ export function DraftSplit({
   const currentIndex = new Map(current.map((child, index) => [child.id, index]));
   const leftOut = current.filter((child) => !proposed.some((row) => row.id === child.id));
   return (
-    <table className="draft-split">
-      <thead>
-        <tr>
-          <th>Budget</th>
-          <th className="num">Weight now</th>
-          <th className="num">Draft weight</th>
-          <th className="num">Share of the parent now</th>
-          <th className="num">With the draft</th>
-        </tr>
-      </thead>
-      <tbody>
-        {proposed.map((child, index) => {
-          const at = child.id === undefined ? undefined : currentIndex.get(child.id);
-          const before = at === undefined ? undefined : current[at];
-          const isChanged = !before || before.weight !== child.weight || before.name !== child.name;
-          return (
-            <tr key={child.id ?? `new-${index}`}>
-              <td>
-                {child.name}
-                {before && before.name !== child.name ? ` (now ${before.name})` : null}
-                {!before ? " (new)" : null}
-              </td>
-              <td className="num">{before ? formatWeight(before.weight) : "–"}</td>
-              <td className={`num${isChanged ? " changed" : ""}`}>{formatWeight(child.weight)}</td>
-              <td className="num">
-                {at === undefined ? "–" : formatPercent(currentFractions[at]!)}
-              </td>
-              <td className={`num${isChanged ? " changed" : ""}`}>
-                {formatPercent(proposedFractions[index]!)}
-              </td>
-            </tr>
-          );
-        })}
-        {leftOut.map((child) => (
-          <tr key={child.id}>
-            <td>{child.name} (left out: removed on adoption)</td>
-            <td className="num">{formatWeight(child.weight)}</td>
-            <td className="num changed">–</td>
-            <td className="num">{formatPercent(currentFractions[currentIndex.get(child.id)!]!)}</td>
-            <td className="num changed">–</td>
+    <ScrollRegion label="The draft beside the split in force">
+      <table className="draft-split">
+        <thead>
+          <tr>
+            <th>Budget</th>
+            <th className="num">Weight now</th>
+            <th className="num">Draft weight</th>
+            <th className="num">Share of the parent now</th>
+            <th className="num">With the draft</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {proposed.map((child, index) => {
+            const at = child.id === undefined ? undefined : currentIndex.get(child.id);
+            const before = at === undefined ? undefined : current[at];
+            const isChanged =
+              !before || before.weight !== child.weight || before.name !== child.name;
+            return (
+              <tr key={child.id ?? `new-${index}`}>
+                <td>
+                  {child.name}
+                  {before && before.name !== child.name ? ` (now ${before.name})` : null}
+                  {!before ? " (new)" : null}
+                </td>
+                <td className="num">{before ? formatWeight(before.weight) : "–"}</td>
+                <td className={`num${isChanged ? " changed" : ""}`}>
+                  {formatWeight(child.weight)}
+                </td>
+                <td className="num">
+                  {at === undefined ? "–" : formatPercent(currentFractions[at]!)}
+                </td>
+                <td className={`num${isChanged ? " changed" : ""}`}>
+                  {formatPercent(proposedFractions[index]!)}
+                </td>
+              </tr>
+            );
+          })}
+          {leftOut.map((child) => (
+            <tr key={child.id}>
+              <td>{child.name} (left out: removed on adoption)</td>
+              <td className="num">{formatWeight(child.weight)}</td>
+              <td className="num changed">–</td>
+              <td className="num">
+                {formatPercent(currentFractions[currentIndex.get(child.id)!]!)}
+              </td>
+              <td className="num changed">–</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </ScrollRegion>
   );
 }

@@ -8,6 +8,7 @@ import { readForEditor } from "./read-for-editor";
 import { formatDateTime, formatWeight } from "@/lib/format";
 import { PageHead } from "@/components/layout/page-head";
 import { Card } from "@/components/layout/card";
+import { ScrollRegion } from "@/components/layout/scroll-region";
 
 export const metadata: Metadata = { title: "Drafts" };
 export const dynamic = "force-dynamic";
@@ -57,44 +58,46 @@ export default async function DraftsPage({ params }: { params: Promise<{ nodeId:
         <p className="card">No drafts yet: start one above.</p>
       ) : (
         <Card title="Drafts" headingId="drafts-heading">
-          <table>
-            <thead>
-              <tr>
-                <th>Created</th>
-                <th>By</th>
-                <th>Split</th>
-                <th>Why</th>
-                <th className="num">What-ifs</th>
-                <th>State</th>
-              </tr>
-            </thead>
-            <tbody>
-              {drafts.map((draft) => (
-                <tr key={draft.id}>
-                  <td>
-                    <Link href={`/budgets/${encodeURIComponent(nodeId)}/drafts/${draft.id}`}>
-                      {formatDateTime(draft.createdAt)}
-                    </Link>
-                  </td>
-                  <td>{draft.authorName}</td>
-                  <td>
-                    {draft.children
-                      .map((child) => `${child.name} ${formatWeight(child.weight)}`)
-                      .join(" · ")}
-                  </td>
-                  <td>{draft.reason}</td>
-                  <td className="num">{draft.whatIfCount}</td>
-                  <td>
-                    {draft.adoptedAt
-                      ? `adopted ${draft.adoptedAt.slice(0, 10)}`
-                      : draft.basedOnVersion === node.version
-                        ? "open"
-                        : "outdated: the split changed since"}
-                  </td>
+          <ScrollRegion label="Drafts">
+            <table>
+              <thead>
+                <tr>
+                  <th>Created</th>
+                  <th>By</th>
+                  <th>Split</th>
+                  <th>Why</th>
+                  <th className="num">What-ifs</th>
+                  <th>State</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {drafts.map((draft) => (
+                  <tr key={draft.id}>
+                    <td>
+                      <Link href={`/budgets/${encodeURIComponent(nodeId)}/drafts/${draft.id}`}>
+                        {formatDateTime(draft.createdAt)}
+                      </Link>
+                    </td>
+                    <td>{draft.authorName}</td>
+                    <td>
+                      {draft.children
+                        .map((child) => `${child.name} ${formatWeight(child.weight)}`)
+                        .join(" · ")}
+                    </td>
+                    <td>{draft.reason}</td>
+                    <td className="num">{draft.whatIfCount}</td>
+                    <td>
+                      {draft.adoptedAt
+                        ? `adopted ${draft.adoptedAt.slice(0, 10)}`
+                        : draft.basedOnVersion === node.version
+                          ? "open"
+                          : "outdated: the split changed since"}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </ScrollRegion>
         </Card>
       )}
     </>
