@@ -86,6 +86,29 @@ describe("compareOutcomes", () => {
     });
   });
 
+  it("weighs hour-by-hour fulfilment by entitlement, where the period figure says 100% twice", () => {
+    const hourly = (entitled: number, fulfilment: number, hourlyFulfilment: number) => ({
+      ...leaf(entitled, entitled * fulfilment, fulfilment),
+      hourlyFulfilment,
+    });
+    const [total] = compareOutcomes({
+      tree: TREE,
+      draftTree: TREE,
+      nodeId: "lang",
+      happened: null,
+      current: outcome({ pre: hourly(100, 1, 0.8), riley: hourly(50, 1, 0.5) }),
+      draft: outcome({
+        pre: hourly(100, 1, 0.9),
+        riley: hourly(50, 1, 0.9),
+        eval: leaf(0, 5, null),
+      }),
+    });
+    expect(total!.current).toMatchObject({ fulfilment: 1, hourlyFulfilment: (80 + 25) / 150 });
+    expect(total!.draft).toMatchObject({ fulfilment: 1, hourlyFulfilment: 0.9 });
+    // A what-if stored before the figure was kept: no hour-by-hour figure, not 0%.
+    expect(rows[0]!.current!.hourlyFulfilment).toBeNull();
+  });
+
   it("sums hours and weighs fulfilment by entitlement; waits pool the branch's jobs only", () => {
     const total = rows[0]!;
     expect(total.current).toMatchObject({
@@ -148,6 +171,7 @@ describe("outcomeFromReport", () => {
           allocatedGpuHours: 9,
           unallocatedGpuHours: 3,
           fulfilment: 0.9,
+          hourlyFulfilment: 0.85,
         },
       ],
     ]);

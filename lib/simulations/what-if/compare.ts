@@ -16,6 +16,12 @@ export type LeafOutcome = {
   unallocatedGpuHours: number;
   /** null when nothing was entitled. */
   fulfilment: number | null;
+  /**
+   * The stricter hour-by-hour figure (docs/fulfilment.md): GPU-hours beyond one hour's
+   * entitlement make up for no other hour. Below 100% where the period figure is capped at it.
+   * Absent from what-ifs stored before it was kept.
+   */
+  hourlyFulfilment?: number | null;
 };
 
 /** One job's queue wait: first start minus submit, seconds (a job that never started: to the end). */
@@ -68,6 +74,7 @@ const NONE: LeafOutcome = {
   allocatedGpuHours: 0,
   unallocatedGpuHours: 0,
   fulfilment: null,
+  hourlyFulfilment: null,
 };
 
 /**
@@ -90,6 +97,7 @@ export function outcomeFromReport(
       allocatedGpuHours: budget.allocatedGpuHours,
       unallocatedGpuHours: budget.unallocatedGpuHours,
       fulfilment: budget.fulfilment,
+      hourlyFulfilment: budget.hourlyFulfilment,
     });
   }
   return { nodes, waits };
@@ -109,6 +117,7 @@ export function outcomeFromPeriodReport(report: PeriodReport, waits: readonly Jo
       allocatedGpuHours: node.receivedAllocatedGpuHours,
       unallocatedGpuHours: node.receivedUnallocatedGpuHours,
       fulfilment: node.fulfilment,
+      hourlyFulfilment: node.hourlyFulfilment,
     });
   }
   return { nodes, waits, hasBranches: true };
@@ -177,6 +186,21 @@ function waitFigures(
 }
 
 /**
+ * Leaves' hour-by-hour fulfilment together: each leaf's hourly-capped GPU-hours (its figure
+ * times its entitlement) over their entitlement; null when nothing was entitled.
+ */
+function hourlyFulfilmentOf(leaves: readonly LeafOutcome[]): number | null {
+  let entitled = 0;
+  let fulfilled = 0;
+  for (const leaf of leaves) {
+    if (leaf.hourlyFulfilment === null || leaf.hourlyFulfilment === undefined) continue;
+    entitled += leaf.entitledGpuHours;
+    fulfilled += leaf.hourlyFulfilment * leaf.entitledGpuHours;
+  }
+  return entitled > 0 ? fulfilled / entitled : null;
+}
+
+/**
  * One row's figures: the node's own when the outcome has it as a branch (the review's row),
  * else its leaves summed, hours and shares adding up, fulfilment by computeFulfilment over them
  * (docs/fulfilment.md).
@@ -196,6 +220,7 @@ function figuresOf(outcome: Outcome, id: string, leafIds: readonly string[]): Fi
   return {
     ...sum,
     fulfilment: own ? own.fulfilment : computeFulfilment(leaves),
+    hourlyFulfilment: own ? (own.hourlyFulfilment ?? null) : hourlyFulfilmentOf(leaves),
     waits: waitFigures(outcome.waits, new Set(leafIds)),
   };
 }

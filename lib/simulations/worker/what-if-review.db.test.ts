@@ -95,7 +95,7 @@ async function runWhatIf(
 }
 
 describe("the what-if's 'what happened' is the review's", () => {
-  it("for the lab: the same entitled, received and fulfilment, on every row", async () => {
+  it("for the lab: the same entitled, received and fulfilment (both), on every row", async () => {
     const summary = await runWhatIf(ids[""]!, [
       { id: ids["language"]!, name: "language", weight: 60 },
       { id: ids["vision"]!, name: "vision", weight: 15 },
@@ -126,7 +126,12 @@ describe("the what-if's 'what happened' is the review's", () => {
         expected.receivedGpuHours,
       ]);
       expect(row.happened!.fulfilment).toBe(expected.fulfilment);
+      expect(row.happened!.hourlyFulfilment).toBe(expected.hourlyFulfilment);
     }
+    // The replays have the hour-by-hour figure too: where the period's is capped at 100%, it
+    // is what tells two splits apart.
+    expect(lab.draft.hourlyFulfilment).toBeGreaterThan(0);
+    expect(lab.draft.hourlyFulfilment).toBeLessThanOrEqual(lab.draft.fulfilment!);
     // The budget created after the period has no review row and is not in the replays' tree.
     expect(summary.rows.some((row) => row.id === ids["language/zz-later"])).toBe(false);
     // A replay's lab row adds up its leaves.
