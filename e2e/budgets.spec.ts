@@ -84,6 +84,11 @@ test("a split that funds nobody below is saved only once the lead ticks that the
   const seeded = await splitOf(page, "language");
   const editor = await openEditor(page, "language");
   const weights = editor.getByRole("spinbutton", { name: /^Weight of / });
+  // A weight the form refuses has its message beside it; the preview waits, quoting no check.
+  await weights.first().fill("-3");
+  await expect(editor.getByText(/^No preview yet: /)).toHaveText(
+    "No preview yet: give every budget a weight the form accepts (see above).",
+  );
   for (const weight of await weights.all()) await weight.fill("0");
   await expect(editor.getByText(/^Every child weighs 0: /)).toBeVisible();
   await editor.getByRole("textbox", { name: /Reason for the change/ }).fill("e2e: pause language");

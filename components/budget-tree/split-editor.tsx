@@ -152,7 +152,19 @@ export function SplitEditor({
   const issues = [...clientIssues, ...serverIssues].filter(
     (issue) => hasTried || issue.path !== "reason",
   );
-  const preview = useMemo(() => previewSplit(rows, node.id, draft), [rows, node.id, draft]);
+  // A weight the form refuses (empty, negative, too large) has its own message beside it: the
+  // preview waits for it rather than counting it as 0 or quoting the engine's check.
+  const hasWeightIssue = clientIssues.some((issue) => /^children\.\d+\.weight$/.test(issue.path));
+  const preview = useMemo(
+    () =>
+      hasWeightIssue
+        ? {
+            ok: false as const,
+            message: "give every budget a weight the form accepts (see above).",
+          }
+        : previewSplit(rows, node.id, draft),
+    [hasWeightIssue, rows, node.id, draft],
+  );
   const removed = base.children.filter((child) => !draft.some((row) => row.id === child.id));
   const warnings = getSplitWarnings(
     draft.map((child) => ({ weight: parseWeight(child.weightText) ?? 1 })),
