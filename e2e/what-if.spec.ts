@@ -187,4 +187,15 @@ test("a what-if of a period with nothing to replay is refused with the field and
   expect(((await future.json()) as { error: { message: string } }).error.message).toBe(
     "The period has not started yet.",
   );
+
+  // On the draft's page a refused period says why once, beside the field, under one alert.
+  await page.goto(`/budgets/${language.id}/drafts/${draft.id}`);
+  await waitForHydration(page);
+  await page.getByLabel("First day").fill("2026-11-10");
+  await page.getByLabel("Last day").fill("2026-11-01");
+  await page.getByRole("button", { name: "Run what-if" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "invalid fields" })).toHaveText(
+    "The request has invalid fields.",
+  );
+  await expect(page.getByText("The period must end after it starts.")).toHaveCount(1);
 });

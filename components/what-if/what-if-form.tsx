@@ -58,6 +58,10 @@ export function WhatIfForm({
     });
   }
   const issueAt = (path: string) => issues.find((issue) => issue.path.startsWith(path))?.message;
+  // The dates' issues stand beside their fields; the alert adds only the others (clusters...).
+  const otherIssues = issues.filter(
+    (issue) => !issue.path.startsWith("from") && !issue.path.startsWith("to"),
+  );
   return (
     <form className="draft-form" onSubmit={submit} noValidate>
       <div className="field">
@@ -118,7 +122,9 @@ export function WhatIfForm({
       {error ? (
         <p className="alert" role="alert">
           {error}
-          {issues.length > 0 ? ` ${issues.map((issue) => issue.message).join(" ")}` : null}
+          {otherIssues.length > 0
+            ? ` ${otherIssues.map((issue) => issue.message).join(" ")}`
+            : null}
         </p>
       ) : null}
     </form>
