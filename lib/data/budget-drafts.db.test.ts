@@ -123,6 +123,53 @@ describe("drafts", () => {
     ]);
   });
 
+  it("refuses at once a what-if splitting a leaf that had jobs in the period, naming one", async () => {
+    const soloId = branch.ids[`${LABEL}/solo`]!;
+    const solo = await getChildrenState(db, soloId);
+    const cluster = await db.cluster.findFirstOrThrow({ where: { name: "b300" } });
+    const dayMs = 86_400_000;
+    const job = await db.job.create({
+      data: {
+        clusterId: cluster.id,
+        budgetId: soloId,
+        userId: branch.users.pi.id,
+        name: "zz solo job",
+        gpus: 1,
+        minRuntimeSec: 600,
+        isResumable: true,
+        state: "completed",
+        submittedAt: new Date(Date.now() - 3 * dayMs),
+        endedAt: new Date(Date.now() - 2 * dayMs),
+      },
+    });
+    try {
+      const draft = await createDraft(branch.users.pi, soloId, {
+        version: solo.version,
+        reason: "split solo in two",
+        children: [
+          { name: "solo-a", weight: 1 },
+          { name: "solo-b", weight: 1 },
+        ],
+      });
+      const error = await expectAppError(
+        startWhatIf(branch.users.pi, draft.id, {
+          from: new Date(Date.now() - 4 * dayMs),
+          to: new Date(Date.now() - dayMs),
+          clusters: ["b300"],
+        }),
+        "validation_failed",
+      );
+      expect(error.issues).toEqual([
+        {
+          path: "children",
+          message: `solo had jobs in the period (job ${job.id}), and only leaves are charged: under this split their work would have no budget. Replay a period in which solo had no jobs.`,
+        },
+      ]);
+    } finally {
+      await db.job.delete({ where: { id: job.id } });
+    }
+  });
+
   it("adopts through the normal edit with a history entry, once; a moved split gives 409", async () => {
     const before = await programSplit();
     const [proj, solo] = before.children;

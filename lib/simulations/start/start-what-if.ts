@@ -62,6 +62,42 @@ async function assertHistoryIn(
 }
 
 /**
+ * A draft that splits a leaf cannot be replayed on a period in which that leaf had jobs: only
+ * leaves are charged, so their work would have no budget. Said at once (422 on `children`),
+ * rather than by the replay failing after it ran.
+ */
+async function assertNoJobsOfSplitLeaf(
+  db: ReturnType<typeof getDb>,
+  input: {
+    nodes: readonly { id: string; parentId: string | null; name: string }[];
+    draft: { nodeId: string; children: readonly unknown[] };
+    period: { from: Date; to: Date };
+    clusters: string[];
+  },
+): Promise<void> {
+  const { nodes, draft, period, clusters } = input;
+  const isLeaf = !nodes.some((node) => node.parentId === draft.nodeId);
+  if (!isLeaf || draft.children.length === 0) return;
+  const job = await db.job.findFirst({
+    where: {
+      budgetId: draft.nodeId,
+      cluster: { name: { in: clusters } },
+      submittedAt: { lt: period.to },
+      OR: [{ endedAt: null }, { endedAt: { gt: period.from } }],
+    },
+    select: { id: true },
+  });
+  if (!job) return;
+  const name = nodes.find((node) => node.id === draft.nodeId)?.name ?? draft.nodeId;
+  throw new AppError("validation_failed", "This split cannot be replayed on this period.", [
+    {
+      path: "children",
+      message: `${name} had jobs in the period (job ${job.id}), and only leaves are charged: under this split their work would have no budget. Replay a period in which ${name} had no jobs.`,
+    },
+  ]);
+}
+
+/**
  * Queues a what-if of `draftId` for `user` (who must be allowed to edit the draft's node):
  * 404 unknown draft, 403, 422 unknown cluster, a period starting in the future (one that
  * has not ended is replayed up to now) or one that ends before the clusters' history begins
@@ -96,6 +132,7 @@ export async function startWhatIf(user: SessionUser, draftId: string, input: Sta
     where: { removedAt: null },
     select: { id: true, parentId: true, name: true, weight: true },
   });
+  await assertNoJobsOfSplitLeaf(db, { nodes, draft, period, clusters: chosen });
   const formerChildIds = await findFormerChildIds(db, draft.nodeId, draft.children);
   const applied = applyChildrenEdit(nodes, draft.nodeId, draft.children, { formerChildIds });
   if (!applied.ok) {
