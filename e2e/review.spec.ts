@@ -92,10 +92,17 @@ test("a program lead opens last month, sees their branch first and exports the C
   expect(Number(row.debug_jobs)).toBeGreaterThan(0);
   expect(records[0]!.name).toBe("lab");
 
-  // From the review, a lead goes on to a draft of their branch's split.
+  // From the review, a lead goes on to a draft of their branch's split, tried on the period and
+  // cluster they were reading.
+  await page.goto(`/review?month=${MONTH.month}&cluster=b300`);
+  await waitForHydration(page);
   await page.getByRole("link", { name: "Try a new split (what-if)" }).click();
   await expect(
     page.getByRole("heading", { name: "Drafts of the split of language", level: 1 }),
+  ).toBeVisible();
+  await page.getByRole("link", { name: "Start a draft" }).click();
+  await expect(
+    page.getByRole("button", { name: `Try on ${formatPeriod(MONTH)} on b300` }),
   ).toBeVisible();
 });
 

@@ -16,6 +16,7 @@ import type { SubtreeTotals } from "./budget-tree-rows";
 import { BudgetTreeView } from "./budget-tree-view";
 import { NodeDetails } from "./node-details";
 import { useOpenBranches } from "./tree-fold";
+import type { TryPeriod } from "@/lib/reports/try-period";
 import { SplitEditor } from "./split-editor";
 import {
   expandTree,
@@ -102,11 +103,14 @@ export function BudgetWorkspace({
   clusters,
   initialSelectedId,
   isEditingAtStart = false,
+  tryPeriod = null,
 }: {
   tree: CompactTree;
   clusters: ClusterRef[];
   initialSelectedId: string;
   isEditingAtStart?: boolean;
+  /** The review period the lead came from: the editor's what-if replays it. */
+  tryPeriod?: TryPeriod | null;
 }) {
   const rows = useMemo(() => expandTree(tree), [tree]);
   const [query, setQuery] = useState("");
@@ -157,6 +161,7 @@ export function BudgetWorkspace({
           node={editing}
           rows={rows}
           clusters={clusters}
+          tryPeriod={tryPeriod}
           onClose={() => setEditingId(null)}
           onSaved={(text, newNames) => {
             setSavedMessage({ text, nodeId: editing.id, newNames });

@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useEffect, useMemo, useRef, useState, useTransition, type FormEvent } from "react";
+import type { TryPeriod } from "@/lib/reports/try-period";
 import { getSplitWarnings, MAX_WEIGHT, setChildrenSchema } from "@/lib/validation/budgets";
 import type { FieldIssue } from "@/lib/errors";
 import { whatIfHref } from "@/components/what-if/what-if-href";
@@ -92,12 +93,15 @@ export function SplitEditor({
   node,
   rows,
   clusters,
+  tryPeriod = null,
   onClose,
   onSaved,
 }: {
   node: NodeRow;
   rows: NodeRow[];
   clusters: ClusterRef[];
+  /** The review period the lead came from; else the what-if takes the review's default one. */
+  tryPeriod?: TryPeriod | null;
   onClose: () => void;
   /** After a save: the message, and the names of the budgets it added. */
   onSaved: (message: string, newNames: string[]) => void;
@@ -200,7 +204,10 @@ export function SplitEditor({
       const draftId = saved.value.draft.id;
       const draftHref = `/budgets/${encodeURIComponent(node.id)}/drafts/${encodeURIComponent(draftId)}`;
       if (!isTrying) return router.push(draftHref);
-      const run = await startWhatIf(draftId, {});
+      const run = await startWhatIf(
+        draftId,
+        tryPeriod ? { from: tryPeriod.from, to: tryPeriod.to, clusters: tryPeriod.clusters } : {},
+      );
       if (!run.ok) return router.push(draftHref);
       router.push(whatIfHref(node.id, draftId, run.value.whatIf.id));
     });
@@ -353,9 +360,13 @@ export function SplitEditor({
             className="button"
             disabled={isPending || conflict !== null}
             onClick={() => keepDraft(true)}
-            title="Keep this split as a draft and replay under it the demand of the review's default period: the last full month once the roll-ups cover it, else the 30 whole days before today"
+            title={
+              tryPeriod
+                ? `Keep this split as a draft and replay under it the demand of ${tryPeriod.label}, the review period you came from`
+                : "Keep this split as a draft and replay under it the demand of the review's default period: the last full month once the roll-ups cover it, else the 30 whole days before today"
+            }
           >
-            Try on the review period
+            {tryPeriod ? `Try on ${tryPeriod.label}` : "Try on the review period"}
           </button>
           <span className="muted small">Editing version {base.version}.</span>
         </div>

@@ -8,6 +8,7 @@ import { listBudgetUsage } from "@/lib/data/budget-usage";
 import { getBudgetTreeFor } from "@/lib/data/budgets";
 import { listClusters } from "@/lib/data/clusters";
 import { PageHead } from "@/components/layout/page-head";
+import { tryPeriodOf } from "@/lib/reports/try-period";
 
 export const metadata: Metadata = { title: "Budgets" };
 export const dynamic = "force-dynamic";
@@ -15,11 +16,12 @@ export const dynamic = "force-dynamic";
 export default async function BudgetsPage({
   searchParams,
 }: {
-  searchParams: Promise<{ node?: string; edit?: string }>;
+  /** node, edit=1, and the review's period (month, from, to, cluster) when it led here. */
+  searchParams: Promise<Record<string, string | undefined>>;
 }) {
   const user = await getSessionUser();
   if (!user) return null; // the (app) layout redirects to sign-in
-  const [{ node: selectedId, edit }, nodes, clusters, rights, openJobs, usage] = await Promise.all([
+  const [query, nodes, clusters, rights, openJobs, usage] = await Promise.all([
     searchParams,
     getBudgetTreeFor(user),
     listClusters(),
@@ -27,6 +29,7 @@ export default async function BudgetsPage({
     countOpenJobsByBudget(),
     listBudgetUsage(),
   ]);
+  const { node: selectedId, edit } = query;
   const people: Person[] = [];
   const personIndex = new Map<string, number>();
   const indexOf = (person: Person) => {
@@ -81,6 +84,7 @@ export default async function BudgetsPage({
           isEditingAtStart={
             edit === "1" && tree.rows.some((row) => row.id === selectedId && row.canEdit)
           }
+          tryPeriod={tryPeriodOf(query)}
         />
       ) : (
         <p className="card">

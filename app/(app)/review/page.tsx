@@ -124,8 +124,11 @@ export default async function ReviewPage({
           </a>
           <PrintButton />
           {draftBranchId ? (
-            // Leads go from the review to a draft of their branch's split, replayed on a period.
-            <Link className="button" href={`/budgets/${encodeURIComponent(draftBranchId)}/drafts`}>
+            // Leads go from the review to a draft of their branch's split, replayed on this period.
+            <Link
+              className="button"
+              href={`/budgets/${encodeURIComponent(draftBranchId)}/drafts?${search}`}
+            >
               Try a new split (what-if)
             </Link>
           ) : null}

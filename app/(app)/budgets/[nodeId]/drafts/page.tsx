@@ -6,6 +6,7 @@ import { AppError } from "@/lib/errors";
 import { pageParam } from "../../../path-param";
 import { readForEditor } from "./read-for-editor";
 import { formatDateTime, formatWeight } from "@/lib/format";
+import { reviewQueryString } from "@/lib/reports/try-period";
 import { PageHead } from "@/components/layout/page-head";
 import { Card } from "@/components/layout/card";
 import { ScrollRegion } from "@/components/layout/scroll-region";
@@ -13,7 +14,14 @@ import { ScrollRegion } from "@/components/layout/scroll-region";
 export const metadata: Metadata = { title: "Drafts" };
 export const dynamic = "force-dynamic";
 
-export default async function DraftsPage({ params }: { params: Promise<{ nodeId: string }> }) {
+export default async function DraftsPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ nodeId: string }>;
+  /** The review's period when the lead came from the review (month, from, to, cluster). */
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const user = await getSessionUser();
   if (!user) return null;
   const nodeId = pageParam((await params).nodeId);
@@ -26,7 +34,8 @@ export default async function DraftsPage({ params }: { params: Promise<{ nodeId:
     );
   }
   const { node, drafts } = listed;
-  const startHref = `/budgets?node=${encodeURIComponent(nodeId)}&edit=1`;
+  const review = reviewQueryString(await searchParams);
+  const startHref = `/budgets?node=${encodeURIComponent(nodeId)}&edit=1${review ? `&${review}` : ""}`;
   return (
     <>
       <PageHead
