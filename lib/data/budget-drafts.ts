@@ -197,7 +197,7 @@ export async function getDraftForEditor(
 
 /**
  * Adopts a draft: saves its split through the normal edit (same checks, one history entry
- * whose reason names the draft and its latest what-if) and marks it adopted, in one
+ * whose reason names the draft and its what-ifs) and marks it adopted, in one
  * transaction. 409 when it was adopted already or the split changed since it was drafted
  * (with the split as saved now, as a stale edit gets).
  */
@@ -218,14 +218,15 @@ export async function adoptDraft(
         kind: "already-adopted",
       });
     }
-    const latest = await tx.simulation.findFirst({
+    const done = await tx.simulation.findMany({
       where: { draftId, status: "done" },
       orderBy: { createdAt: "desc" },
       select: { name: true },
     });
+    const periods = done.map((run) => run.name);
     const result = await setChildrenIn(tx, user, draft.nodeId, {
       version: draft.basedOnVersion,
-      reason: adoptionReason(draft.createdAt, latest?.name ?? null, reason).slice(0, 500),
+      reason: adoptionReason(draft.createdAt, periods, reason).slice(0, 500),
       children: draft.children,
     });
     await tx.budgetDraft.update({

@@ -19,16 +19,22 @@ export function peopleChangeReason(change: {
 }
 
 /**
- * The adopter's own reason, naming the draft and the period of its latest what-if (if any).
+ * The adopter's own reason, naming the draft and the periods of its finished what-ifs, newest
+ * first (the three newest, then how many more): the lead may have read any of them.
  *
- * @example adoptionReason(new Date("2026-11-02T10:00:00Z"), "Oct 2026", "eval needs it")
+ * @example adoptionReason(new Date("2026-11-02T10:00:00Z"), ["Oct 2026"], "eval needs it")
  * // "Adopted the draft of 2026-11-02 after a what-if on Oct 2026: eval needs it"
  */
 export function adoptionReason(
   draftCreatedAt: Date,
-  period: string | null,
+  whatIfPeriods: readonly string[],
   reason: string,
 ): string {
-  const after = period ? ` after a what-if on ${period}` : "";
+  const shown = whatIfPeriods.slice(0, 3);
+  const more = whatIfPeriods.length - shown.length;
+  const after =
+    shown.length === 0
+      ? ""
+      : ` after ${shown.length === 1 ? "a what-if" : "what-ifs"} on ${shown.join("; ")}${more > 0 ? ` and ${more} more` : ""}`;
   return `Adopted the draft of ${formatDate(draftCreatedAt)}${after}: ${reason}`;
 }
