@@ -16,7 +16,7 @@ import type { SubtreeTotals } from "./budget-tree-rows";
 import { BudgetTreeView } from "./budget-tree-view";
 import { NodeDetails } from "./node-details";
 import { useOpenBranches } from "./tree-fold";
-import type { TryPeriod } from "@/lib/reports/try-period";
+import type { TryPeriod } from "@/lib/validation/try-period";
 import { SplitEditor } from "./split-editor";
 import {
   expandTree,

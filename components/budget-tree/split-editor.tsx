@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useEffect, useMemo, useRef, useState, useTransition, type FormEvent } from "react";
-import type { TryPeriod } from "@/lib/reports/try-period";
+import type { TryPeriod } from "@/lib/validation/try-period";
 import { getSplitWarnings, MAX_WEIGHT, setChildrenSchema } from "@/lib/validation/budgets";
 import type { FieldIssue } from "@/lib/errors";
 import { whatIfHref } from "@/components/what-if/what-if-href";

@@ -8,7 +8,7 @@ import { listBudgetUsage } from "@/lib/data/budget-usage";
 import { getBudgetTreeFor } from "@/lib/data/budgets";
 import { listClusters } from "@/lib/data/clusters";
 import { PageHead } from "@/components/layout/page-head";
-import { tryPeriodOf } from "@/lib/reports/try-period";
+import { tryPeriodOf } from "@/lib/validation/try-period";
 
 export const metadata: Metadata = { title: "Budgets" };
 export const dynamic = "force-dynamic";

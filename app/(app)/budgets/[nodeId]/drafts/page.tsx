@@ -6,7 +6,7 @@ import { AppError } from "@/lib/errors";
 import { pageParam } from "../../../path-param";
 import { readForEditor } from "./read-for-editor";
 import { formatDateTime, formatWeight } from "@/lib/format";
-import { reviewQueryString } from "@/lib/reports/try-period";
+import { reviewQueryString } from "@/lib/validation/try-period";
 import { PageHead } from "@/components/layout/page-head";
 import { Card } from "@/components/layout/card";
 import { ScrollRegion } from "@/components/layout/scroll-region";

@@ -1,8 +1,8 @@
 // The review's period, carried to the split editor so that "Try on the review period" replays
 // the period the lead was reading (lib/validation/review.ts's query: month, or from and to, and
 // a cluster), not the review's default one.
-import { reviewQuerySchema } from "../validation/review";
-import { datePeriod, formatPeriod, monthPeriod } from "./review-period";
+import { reviewQuerySchema } from "./review";
+import { datePeriod, formatPeriod, monthPeriod } from "../reports/review-period";
 
 /** A what-if's period as POST /api/v1/drafts/{id}/what-ifs takes it, with words for its button. */
 export type TryPeriod = { from: string; to: string; clusters?: string[]; label: string };
