@@ -82,12 +82,12 @@ export async function listClusterLoads(): Promise<ClusterLoad[]> {
   return loadsCache.get("all", version, () => computeClusterLoads(getDb()));
 }
 
-/** The loads of every cluster, or of the one named, read through `db` (a snapshot's too). */
-async function computeClusterLoads(db: Tx, name?: string): Promise<ClusterLoad[]> {
-  const ofCluster = name === undefined ? {} : { cluster: { name } };
+/** The loads of every cluster, or of the one with id `clusterId`, read through `db` (a snapshot's too). */
+async function computeClusterLoads(db: Tx, clusterId?: string): Promise<ClusterLoad[]> {
+  const ofCluster = clusterId === undefined ? {} : { clusterId };
   const [clusters, runs, pending] = await Promise.all([
     db.cluster.findMany({
-      where: name === undefined ? {} : { name },
+      where: clusterId === undefined ? {} : { id: clusterId },
       select: {
         id: true,
         name: true,
@@ -313,9 +313,8 @@ async function readQueueRows(tx: Tx, name: string, limit: number) {
     },
   });
   if (!cluster) throw new AppError("not_found", `No cluster is named "${name}".`);
-  const [[load], pendingTotal, pendingRows, runRows] = await Promise.all([
-    computeClusterLoads(tx, name),
-    tx.job.count({ where: { clusterId: cluster.id, state: "pending" } }),
+  const [[load], pendingRows, runRows] = await Promise.all([
+    computeClusterLoads(tx, cluster.id),
     tx.job.findMany({
       where: { clusterId: cluster.id, state: "pending" },
       orderBy: [{ queuePosition: { sort: "asc", nulls: "first" } }, { submittedAt: "asc" }],
@@ -335,5 +334,6 @@ async function readQueueRows(tx: Tx, name: string, limit: number) {
   ]);
   // Never missing: the snapshot that found the cluster counts its load.
   if (!load) throw new AppError("not_found", `No cluster is named "${name}".`);
-  return { cluster, load, pendingTotal, pendingRows, runRows };
+  // Every pending job, where the rows stop at `limit`: the load counts them already.
+  return { cluster, load, pendingTotal: load.pendingJobs, pendingRows, runRows };
 }
