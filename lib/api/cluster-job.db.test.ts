@@ -13,6 +13,7 @@ import type { SessionUser } from "../data/users";
 import { withDefaults } from "../validation/job-list";
 import { DEMO_USERS } from "../demo/lab-org";
 import { removeTestCluster } from "../testing/remove-cluster";
+import { sbatchSubmitted } from "../testing/sbatch-event";
 
 const databaseUrl = inject("databaseUrl");
 const db = createPrismaClient(databaseUrl, 2);
@@ -41,18 +42,9 @@ beforeAll(async () => {
     { name: CLUSTER, gpuType: "H100", executor: "slurm", nodes: [{ hostname: "n1", gpus: 8 }] },
     admin.id,
   );
-  const submitted = (externalId: string) => ({
-    id: `zz-ext-${externalId}-submitted`,
-    kind: "job.submitted",
-    externalId,
-    account: "language.lm-pretrain",
-    user: "riley",
-    name: "sbatch job",
-    gpus: 8,
-    minRuntimeSec: null,
-    isResumable: true,
-    priority: "normal",
-  });
+  const submitted = (externalId: string) =>
+    sbatchSubmitted(`zz-ext-${externalId}-submitted`, externalId);
+
   const response = await postEvents(
     new Request(`http://localhost/api/v1/clusters/${CLUSTER}/events`, {
       method: "POST",

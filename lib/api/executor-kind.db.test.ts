@@ -11,6 +11,7 @@ import { createPrismaClient } from "../data/db/client";
 import { issuePersonalToken } from "../data/personal-tokens";
 import { DEMO_USERS } from "../demo/lab-org";
 import { removeTestCluster } from "../testing/remove-cluster";
+import { sbatchSubmitted } from "../testing/sbatch-event";
 
 const databaseUrl = inject("databaseUrl");
 const db = createPrismaClient(databaseUrl, 2);
@@ -43,18 +44,7 @@ function call(
   );
 }
 
-const submitted = {
-  id: "zz-kind-1-submitted",
-  kind: "job.submitted",
-  externalId: "zz-kind-1",
-  account: "language.lm-pretrain",
-  user: "riley",
-  name: "sbatch job",
-  gpus: 8,
-  minRuntimeSec: null,
-  isResumable: true,
-  priority: "normal",
-};
+const submitted = sbatchSubmitted("zz-kind-1-submitted", "zz-kind-1");
 
 beforeAll(async () => {
   await seedDemoLab(databaseUrl, { withHistory: false });

@@ -12,6 +12,7 @@ import { submitJob } from "./jobs";
 import { getPlan, ingestEvents } from "./executor";
 import { listDriverClusters } from "../demo/executor/reads";
 import { expectAppError } from "../testing/expect-app-error";
+import { sbatchSubmitted } from "../testing/sbatch-event";
 
 const databaseUrl = inject("databaseUrl");
 const CLUSTER = "slurm-test";
@@ -43,19 +44,7 @@ afterAll(async () => {
 let sequence = 0;
 function submitted(extra: Record<string, unknown> = {}) {
   sequence += 1;
-  return {
-    id: `slurm-${100 + sequence}-submit`,
-    kind: "job.submitted" as const,
-    externalId: String(100 + sequence),
-    account: "language.lm-pretrain",
-    user: "riley",
-    name: "sbatch job",
-    gpus: 8,
-    minRuntimeSec: null,
-    isResumable: true,
-    priority: "normal" as const,
-    ...extra,
-  };
+  return sbatchSubmitted(`slurm-${100 + sequence}-submit`, String(100 + sequence), extra);
 }
 
 describe("a registered SLURM cluster", () => {
