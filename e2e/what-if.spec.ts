@@ -145,7 +145,7 @@ test("a program lead drafts a split, replays today's demand under it, and adopts
   expect(restored.status()).toBe(200);
 });
 
-test("a what-if of a period with nothing to replay is refused with the field and why", async ({
+test("a what-if of a period with nothing to replay is refused with the field and why; the draft is discarded", async ({
   page,
 }) => {
   await signInAs(page, "programLead");
@@ -199,4 +199,15 @@ test("a what-if of a period with nothing to replay is refused with the field and
     "The request has invalid fields.",
   );
   await expect(page.getByText("The period must end after it starts.")).toHaveCount(1);
+
+  // The lead discards the draft: asked first, then back on the node's drafts without it.
+  await page.getByRole("button", { name: "Discard this draft" }).click();
+  const discard = page.getByRole("dialog", { name: "Discard this draft?" });
+  await expect(discard).toContainText("The draft is deleted. The split in force does not change.");
+  await discard.getByRole("button", { name: "Discard the draft" }).click();
+  await expect(
+    page.getByRole("heading", { name: "Drafts of the split of language" }),
+  ).toBeVisible();
+  await expect(page.getByText("e2e: periods with nothing to replay")).toHaveCount(0);
+  expect((await page.request.get(`/api/v1/drafts/${draft.id}`)).status()).toBe(404);
 });

@@ -17,7 +17,8 @@ type Props = {
   /** What will happen, concretely: which job, which runs, which weights. */
   children: ReactNode;
   confirmLabel: string;
-  reason: ReasonField;
+  /** Absent: no reason is asked for (nothing would keep it). */
+  reason?: ReasonField;
   /** Does the work; resolves to an error message to show, or null when done. */
   onConfirm: (reason: string) => Promise<string | null>;
   onClose: () => void;
@@ -53,7 +54,7 @@ export function ConfirmDialog({
   async function submit(event: FormEvent) {
     event.preventDefault();
     const trimmed = text.trim();
-    if (reason.isRequired && trimmed === "") {
+    if (reason?.isRequired && trimmed === "") {
       setError(reason.requiredMessage ?? "Give a reason.");
       return;
     }
@@ -78,21 +79,23 @@ export function ConfirmDialog({
         <div id={`${id}-what`} className="confirm-what">
           {children}
         </div>
-        <div className="field">
-          <label htmlFor={`${id}-reason`}>
-            {reason.label}
-            {reason.isRequired ? " (required)" : " (optional)"}
-          </label>
-          <textarea
-            id={`${id}-reason`}
-            rows={2}
-            value={text}
-            required={reason.isRequired}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? `${id}-error` : undefined}
-            onChange={(event) => setText(event.target.value)}
-          />
-        </div>
+        {reason ? (
+          <div className="field">
+            <label htmlFor={`${id}-reason`}>
+              {reason.label}
+              {reason.isRequired ? " (required)" : " (optional)"}
+            </label>
+            <textarea
+              id={`${id}-reason`}
+              rows={2}
+              value={text}
+              required={reason.isRequired}
+              aria-invalid={error ? true : undefined}
+              aria-describedby={error ? `${id}-error` : undefined}
+              onChange={(event) => setText(event.target.value)}
+            />
+          </div>
+        ) : null}
         {error ? (
           <p id={`${id}-error`} role="alert" className="field-error">
             {error}

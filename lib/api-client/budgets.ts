@@ -51,6 +51,11 @@ export function saveDraft(nodeId: string, body: SplitBody) {
   return callApi<{ draft: DraftListItem }>("POST", `${nodePath(nodeId)}/drafts`, body);
 }
 
+export function discardDraft(draftId: string) {
+  // A write signed by cookie is JSON, body or not (lib/guards/request-guard.ts).
+  return callApi<{ discarded: { id: string; nodeId: string } }>("DELETE", draftPath(draftId), {});
+}
+
 export function adoptDraft(draftId: string, reason: string) {
   return callApi<{ version: number; changeId: string }>("POST", `${draftPath(draftId)}/adopt`, {
     reason,

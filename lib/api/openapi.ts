@@ -192,6 +192,10 @@ export const OPERATIONS: Record<string, Partial<Record<Method, Operation>>> = {
   },
   "/api/v1/drafts/:id": {
     GET: person("A draft, the split in force and its what-ifs", ok("The draft.")),
+    DELETE: person("Discard a draft that was not adopted, with its what-ifs", {
+      ...ok("The discarded draft's id and node."),
+      hasConflict: true,
+    }),
   },
   "/api/v1/drafts/:id/adopt": {
     POST: person("Put the draft's split in force (a normal edit, with history)", {

@@ -19,7 +19,7 @@ export const API_ROUTES: Record<string, readonly string[]> = {
   "/api/v1/clusters/:name/nodes/:node/health": ["POST"],
   "/api/v1/clusters/:name/plan": ["GET"],
   "/api/v1/clusters/:name/queue": ["GET"],
-  "/api/v1/drafts/:id": ["GET"],
+  "/api/v1/drafts/:id": ["GET", "DELETE"],
   "/api/v1/drafts/:id/adopt": ["POST"],
   "/api/v1/drafts/:id/what-ifs": ["GET", "POST"],
   "/api/v1/drafts/:id/what-ifs/:runId": ["GET"],

@@ -4,7 +4,7 @@ import { expectAppError } from "../testing/expect-app-error";
 import { createTestBranch, type TestBranch } from "../testing/budget-branch";
 import { runScheduler } from "../simulations/run-scenario";
 import { prepareWhatIf, summariseWhatIf } from "../simulations/worker/what-if-run";
-import { adoptDraft, createDraft, getDraft, listDrafts } from "./budget-drafts";
+import { adoptDraft, createDraft, discardDraft, getDraft, listDrafts } from "./budget-drafts";
 import { setChildren } from "./budget-edits";
 import { getChildrenState } from "./budget-state";
 import { createPrismaClient } from "./db/client";
@@ -217,6 +217,51 @@ describe("drafts", () => {
     expect((await programSplit()).children.map((child) => child.weight)).toEqual([2, 5]);
     expect((await getDraft(branch.users.programLead, second.id)).isStale).toBe(true);
     await expectAppError(adoptDraft(branch.users.pi, second.id, "not mine"), "forbidden");
+  });
+
+  it("discards a draft with its what-ifs, but not an adopted one nor one with a what-if running", async () => {
+    const before = await programSplit();
+    const draftOf = (reason: string) =>
+      createDraft(branch.users.programLead, branch.ids[LABEL]!, {
+        version: before.version,
+        reason,
+        children: before.children.map(({ id, name, weight }) => ({ id, name, weight: weight + 1 })),
+      });
+    const whatIf = (draftId: string) =>
+      insertWhatIf({
+        userId: branch.users.programLead.id,
+        draftId,
+        name: "November 2026",
+        options: { from: "2026-11-01", to: "2026-12-01", clusters: [] },
+      });
+    const idle = await draftOf("to discard");
+    const finished = await whatIf(idle.id);
+    await db.simulation.update({ where: { id: finished }, data: { status: "done" } });
+    await expectAppError(discardDraft(branch.users.pi, idle.id), "forbidden");
+
+    const busy = await draftOf("what-if running");
+    const running = await whatIf(busy.id);
+    const refused = await expectAppError(
+      discardDraft(branch.users.programLead, busy.id),
+      "conflict",
+    );
+    expect(refused.details).toEqual({ kind: "what-if-running" });
+    expect(await db.simulation.count({ where: { id: running } })).toBe(1);
+
+    expect(await discardDraft(branch.users.programLead, idle.id)).toEqual({
+      id: idle.id,
+      nodeId: branch.ids[LABEL],
+    });
+    expect(await db.budgetDraft.count({ where: { id: idle.id } })).toBe(0);
+    expect(await db.simulation.count({ where: { id: finished } })).toBe(0);
+    await expectAppError(discardDraft(branch.users.programLead, idle.id), "not_found");
+
+    await db.simulation.update({ where: { id: running }, data: { status: "failed" } });
+    await adoptDraft(branch.users.admin, busy.id, "adopted before the discard");
+    const kept = await expectAppError(discardDraft(branch.users.admin, busy.id), "conflict");
+    expect(kept.details).toEqual({ kind: "already-adopted" });
+    expect(await db.budgetDraft.count({ where: { id: busy.id } })).toBe(1);
+    expect((await programSplit()).version).toBe(before.version + 1);
   });
 });
 

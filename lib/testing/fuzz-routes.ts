@@ -360,7 +360,7 @@ export const FUZZ_ROUTES: Record<string, Partial<Record<Method, CaseMaker>>> = {
     GET: (fixture) => paramCases({ name: fixture.cluster, externalId: "4242" }),
   },
   "/api/v1/clusters/:name/queue": { GET: idRoute("name") },
-  "/api/v1/drafts/:id": { GET: idRoute("id") },
+  "/api/v1/drafts/:id": { GET: idRoute("id"), DELETE: idRoute("id") },
   "/api/v1/drafts/:id/adopt": {
     POST: (fixture) => {
       const params = { id: fixture.draftId };

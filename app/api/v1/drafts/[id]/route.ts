@@ -1,7 +1,9 @@
 // GET /api/v1/drafts/[id] - a draft, the split in force now, and its what-ifs
+// DELETE /api/v1/drafts/[id] - discard a draft that was not adopted, with its what-ifs
 import { NextResponse } from "next/server";
 import { apiRoute } from "@/lib/api/respond";
 import { requireApiCaller } from "@/lib/auth";
+import { discardDraft } from "@/lib/data/budget-drafts";
 import { getDraftWithWhatIfs } from "@/lib/simulations/store/what-ifs";
 import { parsePathParams } from "@/lib/validation/params";
 
@@ -13,4 +15,10 @@ export const GET = apiRoute(async (request, { params }: Context) => {
   const user = await requireApiCaller(request);
   const { id } = parsePathParams(await params);
   return NextResponse.json({ draft: await getDraftWithWhatIfs(user, id) });
+});
+
+export const DELETE = apiRoute(async (request, { params }: Context) => {
+  const user = await requireApiCaller(request);
+  const { id } = parsePathParams(await params);
+  return NextResponse.json({ discarded: await discardDraft(user, id) });
 });

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { PrefetchedQueries, seedQuery } from "@/components/providers/prefetched-queries";
 import { AdoptDraft } from "@/components/what-if/adopt-draft";
+import { DiscardDraft } from "@/components/what-if/discard-draft";
 import { DraftByline } from "@/components/what-if/draft-byline";
 import { DraftSplit } from "@/components/what-if/draft-split";
 import { WhatIfForm } from "@/components/what-if/what-if-form";
@@ -65,6 +66,15 @@ export default async function DraftPage({
           currentVersion={draft.currentVersion}
           currentChildren={draft.currentChildren}
         />
+        {draft.adoptedAt ? null : (
+          <div className="editor-actions">
+            <DiscardDraft
+              draftId={draft.id}
+              nodeId={draft.nodeId}
+              whatIfCount={draft.whatIfs.length}
+            />
+          </div>
+        )}
       </Card>
       <Card title="What if this split had been in force?" headingId="what-if-heading">
         <p className="muted">
