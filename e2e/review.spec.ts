@@ -147,6 +147,19 @@ test("the period and cluster live in the URL; bad input is a 422 that names the 
     { path: "cluster", message: 'No cluster is named "nope".' },
   ]);
 
+  // A period that starts before h100's first roll-up (the seeded history's 35 days) says how much
+  // of it is recorded, and from when; b300 here has last month's roll-ups, so it is not named.
+  const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString();
+  await page.goto(`/review?from=${day(40).slice(0, 10)}&to=${day(2).slice(0, 10)}&cluster=h100`);
+  const note = page.getByRole("note");
+  await expect(note).toContainText(
+    /^Usage is recorded for part of this period only: h100 [\d,]+ of 936 hours \(from \d{4}-\d\d-\d\d \d\d:\d\d UTC\)\./,
+  );
+  const recorded = /h100 ([\d,]+) of/.exec((await note.textContent()) ?? "")![1]!;
+  // About 35 of the 39 days: the seed's first hour, and the hours since, up to the period's end.
+  expect(integer(recorded)).toBeGreaterThan(33 * 24);
+  expect(integer(recorded)).toBeLessThan(936);
+
   // A month to come is said to be one, not a month when nothing was used.
   await page.goto("/review?month=2030-01");
   await expect(

@@ -136,12 +136,17 @@ export function ReviewCharts({
 function EntitledChart({ branch, series }: { branch: ReviewRow; series: PeriodSeries }) {
   const prefix = useId().replace(/:/g, "");
   const values = series.byNode[branch.id];
-  const data = series.bucketStartSec.map((sec, index) => ({
-    label: series.bucketSec > 86_400 ? `wk ${formatDate(sec)}` : formatDate(sec),
-    entitled: values?.entitled[index] ?? 0,
-    allocated: values?.allocated[index] ?? 0,
-    unallocated: values?.unallocated[index] ?? 0,
-  }));
+  // A bucket with no roll-up is a gap, not a zero: nothing was recorded then.
+  const data = series.bucketStartSec.map((sec, index) => {
+    const valueOf = (list: number[] | undefined) =>
+      series.isRecorded[index] ? (list?.[index] ?? 0) : null;
+    return {
+      label: series.bucketSec > 86_400 ? `wk ${formatDate(sec)}` : formatDate(sec),
+      entitled: valueOf(values?.entitled),
+      allocated: valueOf(values?.allocated),
+      unallocated: valueOf(values?.unallocated),
+    };
+  });
   const per = series.bucketSec > 86_400 ? "week" : "day";
   return (
     <figure className="chart-card">
@@ -166,7 +171,11 @@ function EntitledChart({ branch, series }: { branch: ReviewRow; series: PeriodSe
               width={64}
               tickFormatter={(value: number) => formatInteger(value)}
             />
-            <Tooltip formatter={(value) => formatGpuHours(Number(value))} />
+            <Tooltip
+              formatter={(value) =>
+                value === null ? "not recorded" : formatGpuHours(Number(value))
+              }
+            />
             <Legend verticalAlign="top" height={28} />
             <Area
               type="stepAfter"

@@ -190,6 +190,28 @@ describe("loadReviewData", () => {
     );
   });
 
+  it("counts the hours its roll-ups cover, and charts a day without any as not recorded", async () => {
+    const day = await loadReviewData(db, { period: PERIOD, cluster: "zz-review-c1", nowSec: NOW });
+    // Hours 0 and 2 of the day have roll-ups; hour 1 and the others have none.
+    expect(day.coverage).toEqual([
+      { cluster: "zz-review-c1", periodHours: 24, recordedHours: 2, firstRecordedSec: T0 },
+    ]);
+    const threeDays = await loadReviewData(db, {
+      period: datePeriod("2020-03-01", "2020-03-03")!,
+      cluster: "zz-review-c1",
+      nowSec: T0 + 3 * 86_400,
+    });
+    expect(threeDays.series.isRecorded).toEqual([true, true, false]);
+    expect(threeDays.coverage[0]).toMatchObject({ periodHours: 72, recordedHours: 3 });
+    // A period still running counts only the whole hours gone by.
+    const running = await loadReviewData(db, {
+      period: PERIOD,
+      cluster: "zz-review-c1",
+      nowSec: T0 + 5 * H + 600,
+    });
+    expect(running.coverage[0]).toMatchObject({ periodHours: 5, recordedHours: 2 });
+  });
+
   it("refuses an unknown cluster on the cluster field", async () => {
     const error = await loadReviewData(db, { period: PERIOD, cluster: "nope", nowSec: NOW }).catch(
       (caught: unknown) => caught,

@@ -16,7 +16,7 @@ import { periodOfQuery, type ReviewQuery } from "../validation/review";
 import { loadTreeAccess } from "./budget-access";
 import type { Db } from "./db/client";
 import { getNow } from "./db/clock";
-import { loadDefaultPeriod, loadPeriodReview } from "./review";
+import { loadDefaultPeriod, loadPeriodReview, type ClusterCoverage } from "./review";
 import { createTickCache, createVersionMemo } from "./tick/tick-cache";
 import type { SessionUser } from "./users";
 
@@ -48,6 +48,8 @@ export type ReviewData = {
   usageRatios: ClusterUsageRatios[];
   /** Whether any roll-up hour fell in the period. */
   hasData: boolean;
+  /** Per cluster of the review: the period's whole hours gone by, and those recorded. */
+  coverage: ClusterCoverage[];
 };
 
 /**
@@ -82,6 +84,7 @@ export async function loadReviewData(
     series: periodSeries(review.daily, period.fromSec, period.toSec),
     usageRatios: usageRatiosOf(review.standings),
     hasData: report.clusters.length > 0,
+    coverage: review.coverage,
   };
 }
 

@@ -56,10 +56,23 @@ export type UsageStanding = {
   rank: number | null;
 };
 
+/** Of a period's whole hours gone by, how many a cluster's roll-ups cover (docs/fulfilment.md). */
+export type ClusterCoverage = {
+  cluster: string;
+  /** Whole hours of the period before now (before its end, for an ended period). */
+  periodHours: number;
+  /** Those of them with a roll-up: the hours every figure of the review is read from. */
+  recordedHours: number;
+  /** The first recorded hour's start, epoch seconds; null when none is. */
+  firstRecordedSec: number | null;
+};
+
 export type PeriodReview = {
   fromSec: number;
   toSec: number;
   cluster: string | null;
+  /** Per cluster of the review, in name order. */
+  coverage: ClusterCoverage[];
   /** buildPeriodReport over the roll-ups: per node entitled / received / fulfilment, headline. */
   report: PeriodReport;
   /** By node id (every node of `report.nodes`; a node with no job has no waits). */
@@ -162,7 +175,24 @@ export async function loadPeriodReview(db: Db, options: ReviewOptions): Promise<
   ]);
   const hours: ClusterHour[] = [];
   const preemptionsByLeaf = new Map<string, number>();
+  const elapsedEndSec = Math.min(untilSec, nowHourSec);
+  const coverage = new Map(
+    clusters.map((cluster) => [
+      cluster.id,
+      {
+        cluster: cluster.name,
+        periodHours: Math.max(0, (elapsedEndSec - hourStartOf(fromSec)) / ROLLUP_HOUR_SEC),
+        recordedHours: 0,
+        firstRecordedSec: null as number | null,
+      },
+    ]),
+  );
   for (const row of hourRows) {
+    const covered = coverage.get(row.clusterId);
+    if (covered && row.hourStartSec < elapsedEndSec) {
+      covered.recordedHours += 1;
+      covered.firstRecordedSec ??= row.hourStartSec;
+    }
     const hour: ClusterHour = {
       cluster: nameOf.get(row.clusterId) ?? row.clusterId,
       hourStartSec: row.hourStartSec,
@@ -203,6 +233,7 @@ export async function loadPeriodReview(db: Db, options: ReviewOptions): Promise<
     fromSec,
     toSec: untilSec,
     cluster: options.cluster ?? null,
+    coverage: [...coverage.values()],
     report,
     activity,
     daily: buckets.map((bucket) => ({ dayStartSec: bucket.startSec, nodes: bucket.nodes })),

@@ -23,6 +23,7 @@ describe("periodSeries", () => {
     );
     expect(series.bucketStartSec).toEqual([0, DAY]);
     expect(series.bucketSec).toBe(DAY);
+    expect(series.isRecorded).toEqual([true, true]);
     expect(series.byNode.a).toEqual({ entitled: [4, 3], allocated: [5, 2], unallocated: [1, 0] });
     expect(series.byNode.b).toEqual({
       entitled: [1, 0.33],
@@ -31,7 +32,7 @@ describe("periodSeries", () => {
     });
   });
 
-  it("sums days into weeks past 62 days, and leaves empty buckets at zero", () => {
+  it("sums days into weeks past 62 days, and leaves empty buckets at zero and not recorded", () => {
     const series = periodSeries(
       [
         { dayStartSec: 8 * DAY, nodes: { a: flow(1, 1) } },
@@ -45,6 +46,7 @@ describe("periodSeries", () => {
     expect(series.byNode.a?.allocated.slice(0, 3)).toEqual([0, 2.5, 0]);
     expect(series.byNode.a?.entitled.slice(0, 3)).toEqual([0, 3, 0]);
     expect(series.byNode.a?.unallocated[1]).toBe(0.5);
+    expect(series.isRecorded.slice(0, 3)).toEqual([false, true, false]);
   });
 });
 

@@ -12,6 +12,8 @@ export type PeriodSeries = {
   /** Start of each bucket, epoch seconds. */
   bucketStartSec: number[];
   bucketSec: number;
+  /** Per bucket: whether any roll-up hour fell in it. A bucket without one has no figures. */
+  isRecorded: boolean[];
   /** By node id; each array has one value per bucket. */
   byNode: Record<string, { entitled: number[]; allocated: number[]; unallocated: number[] }>;
 };
@@ -32,8 +34,8 @@ const round2 = (value: number) => roundTo(value, 2);
 /**
  * The period's entitled and received GPU-hours per node and day, summed into weeks past 62
  * days (entitlement is capped per hour, so the days add up exactly). Days outside
- * [fromSec, toSec) are ignored; days without roll-ups stay at zero. Values are rounded to
- * 0.01 GPU-hour.
+ * [fromSec, toSec) are ignored; days without roll-ups stay at zero and their bucket is not
+ * `isRecorded`. Values are rounded to 0.01 GPU-hour.
  *
  * @example periodSeries([{ dayStartSec: 0, nodes: { a: flow } }], 0, 2 * 86_400).bucketStartSec // [0, 86400]
  */
@@ -47,9 +49,11 @@ export function periodSeries(
   const count = Math.max(0, Math.ceil((toSec - fromSec) / bucketSec));
   const sums: Record<string, { entitled: number[]; allocated: number[]; unallocated: number[] }> =
     {};
+  const isRecorded = new Array<boolean>(count).fill(false);
   for (const day of daily) {
     if (day.dayStartSec < fromSec || day.dayStartSec >= toSec) continue;
     const index = Math.floor((day.dayStartSec - fromSec) / bucketSec);
+    isRecorded[index] = true;
     for (const [id, flow] of Object.entries(day.nodes)) {
       const series = (sums[id] ??= {
         entitled: new Array<number>(count).fill(0),
@@ -72,6 +76,7 @@ export function periodSeries(
   return {
     bucketStartSec: Array.from({ length: count }, (_, index) => fromSec + index * bucketSec),
     bucketSec,
+    isRecorded,
     byNode,
   };
 }

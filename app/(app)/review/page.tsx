@@ -17,6 +17,7 @@ import {
 import { AppError } from "@/lib/errors";
 import { formatPeriod, monthPeriod, type ReviewPeriod } from "@/lib/reports/review-period";
 import { findReviewFocus, focusNoteOf, jobClassesOf } from "@/lib/reports/review-table";
+import { reviewCoverageNote } from "@/lib/sentences/review-coverage";
 import { reviewQuerySchema } from "@/lib/validation/review";
 
 export const metadata: Metadata = { title: "Review" };
@@ -104,6 +105,7 @@ export default async function ReviewPage({
   const next = period.month ? monthPeriod(shiftMonth(period.month, 1)) : null;
   // An empty period may simply lie ahead (the clock is read only then).
   const isAhead = !review.hasData && period.fromSec > (await getReviewNowSec());
+  const coverageNote = reviewCoverageNote(review.coverage);
   return (
     <div className="review-page">
       <div className="page-head section-head">
@@ -156,6 +158,11 @@ export default async function ReviewPage({
       </div>
       {review.hasData ? (
         <>
+          {coverageNote ? (
+            <p className="card coverage-note" role="note">
+              {coverageNote}
+            </p>
+          ) : null}
           <ReviewHeadline headline={review.headline} clusterFigures={review.clusterFigures} />
           <section className="card review-table-card" aria-labelledby="table-heading">
             <h2 id="table-heading">Per budget</h2>

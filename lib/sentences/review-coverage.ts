@@ -1,0 +1,38 @@
+// The review's note on a period its roll-ups only partly cover (docs/fulfilment.md): hours
+// before Allot ran, or with no node in service, have no roll-up and count for nothing.
+import { formatDateTime, formatInteger } from "../format";
+
+/** A cluster's whole hours of the period gone by, and how many of them have a roll-up. */
+export type CoverageCount = {
+  cluster: string;
+  periodHours: number;
+  recordedHours: number;
+  firstRecordedSec: number | null;
+};
+
+/**
+ * What the review says when some cluster's roll-ups miss hours of the period, or null when
+ * every hour gone by is recorded. Clusters with no hour recorded at all are named apart.
+ *
+ * @example reviewCoverageNote([{ cluster: "b300", periodHours: 720, recordedHours: 300, firstRecordedSec: 1_763_442_000 }])
+ * // "Usage is recorded for part of this period only: b300 300 of 720 hours (from 2025-11-18 05:00 UTC). ..."
+ */
+export function reviewCoverageNote(coverage: readonly CoverageCount[]): string | null {
+  const partial = coverage.filter(
+    (count) => count.recordedHours > 0 && count.recordedHours < count.periodHours,
+  );
+  const none = coverage.filter((count) => count.recordedHours === 0 && count.periodHours > 0);
+  if (partial.length === 0 && (none.length === 0 || none.length === coverage.length)) return null;
+  const parts = partial.map(
+    (count) =>
+      `${count.cluster} ${formatInteger(count.recordedHours)} of ${formatInteger(count.periodHours)} hours` +
+      (count.firstRecordedSec === null ? "" : ` (from ${formatDateTime(count.firstRecordedSec)})`),
+  );
+  if (none.length > 0) parts.push(`${none.map((count) => count.cluster).join(", ")} none`);
+  return (
+    `Usage is recorded for part of this period only: ${parts.join("; ")}. ` +
+    "Every figure here is read from the recorded hours; an hour without a record (before Allot " +
+    "ran, or with no node in service) counts as neither entitled nor received, and the daily " +
+    "chart leaves a gap for a day without one."
+  );
+}
