@@ -46,6 +46,7 @@ function fakeApi(request: IncomingMessage, response: ServerResponse): void {
       job: { ...WAITING_JOB, id: `job-${cluster}-${externalId}`, cluster, externalId },
     });
   }
+  if (path === "/api/v1/jobs/job-wait") return answer(response, 200, { job: WAITING_JOB });
   const cancel = /^\/api\/v1\/jobs\/([\w-]+)\/cancel$/.exec(path);
   if (cancel && request.method === "POST") {
     return answer(response, 200, { job: { ...WAITING_JOB, id: cancel[1], state: "cancelled" } });
@@ -134,5 +135,21 @@ describe("a SLURM job id given to why and cancel", () => {
     requests.length = 0;
     expect((await allot("cancel", "job-wait")).code).toBe(0);
     expect(requests).toEqual(["POST /api/v1/jobs/job-wait/cancel"]);
+  });
+});
+
+describe("an Allot id given with --cluster", () => {
+  it("is the job when it is on that cluster, and not found (exit 1, nothing cancelled) when not", async () => {
+    expect((await allot("why", "job-wait", "--cluster", "h100")).code).toBe(0);
+    const elsewhere = {
+      code: 1,
+      stdout: "",
+      stderr: "allot: job job-wait is on h100, not on b200\n",
+    };
+    expect(await allot("why", "job-wait", "--cluster", "b200")).toEqual(elsewhere);
+    expect(await allot("cancel", "job-wait", "--cluster", "b200")).toEqual(elsewhere);
+    expect(requests.filter((request) => request.startsWith("POST"))).toEqual([]);
+    expect((await allot("cancel", "job-wait", "--cluster", "h100")).code).toBe(0);
+    expect(requests.at(-1)).toBe("POST /api/v1/jobs/job-wait/cancel");
   });
 });

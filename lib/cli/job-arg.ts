@@ -78,6 +78,19 @@ function refuseElementId(command: string, arg: string): never {
   );
 }
 
+/** The job of Allot's id `jobId`; with `--cluster`, not found (exit 1) when it is on another. */
+async function getAllotJob(
+  client: ApiClient,
+  jobId: string,
+  clusterFlag: unknown,
+): Promise<JobAnswer> {
+  const { job } = await client.get(jobPath(jobId), jobEnvelopeAnswer);
+  if (typeof clusterFlag === "string" && job.cluster !== clusterFlag) {
+    throw new InputError(`job ${jobId} is on ${job.cluster}, not on ${clusterFlag}`);
+  }
+  return job;
+}
+
 /** The job `arg` names: Allot's id, or a SLURM job id (see findSlurmJob). */
 export async function getJobByArg(
   client: ApiClient,
@@ -88,10 +101,13 @@ export async function getJobByArg(
   if (SLURM_ELEMENT_ID.test(arg)) refuseElementId(command, arg);
   return SLURM_JOB_ID.test(arg)
     ? findSlurmJob(client, command, arg, clusterFlag)
-    : (await client.get(jobPath(arg), jobEnvelopeAnswer)).job;
+    : getAllotJob(client, arg, clusterFlag);
 }
 
-/** Allot's id of the job `arg` names, asking the server only for a SLURM job id. */
+/**
+ * Allot's id of the job `arg` names. The server is asked only for a SLURM job id, or for an
+ * Allot id given with `--cluster` (which must then be the job's cluster).
+ */
 export async function jobIdOfArg(
   client: ApiClient,
   command: string,
@@ -99,5 +115,7 @@ export async function jobIdOfArg(
   clusterFlag: unknown,
 ): Promise<string> {
   if (SLURM_ELEMENT_ID.test(arg)) refuseElementId(command, arg);
-  return SLURM_JOB_ID.test(arg) ? (await findSlurmJob(client, command, arg, clusterFlag)).id : arg;
+  if (SLURM_JOB_ID.test(arg)) return (await findSlurmJob(client, command, arg, clusterFlag)).id;
+  if (typeof clusterFlag === "string") return (await getAllotJob(client, arg, clusterFlag)).id;
+  return arg;
 }
