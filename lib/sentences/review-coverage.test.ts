@@ -32,4 +32,17 @@ describe("reviewCoverageNote", () => {
     );
     expect(note).not.toContain("h100");
   });
+
+  it("names clusters recorded alike together", () => {
+    const since = { periodHours: 720, recordedHours: 679, firstRecordedSec: november + 41 * HOUR };
+    expect(
+      reviewCoverageNote([
+        { cluster: "b200", ...since },
+        { cluster: "b300", ...since },
+        { cluster: "h100", ...since, recordedHours: 600 },
+      ]),
+    ).toMatch(
+      /^Usage is recorded for part of this period only: b200, b300 679 of 720 hours each \(from 2026-11-02 17:00 UTC\); h100 600 of 720 hours \(from 2026-11-02 17:00 UTC\)\. /,
+    );
+  });
 });

@@ -23,11 +23,20 @@ export function reviewCoverageNote(coverage: readonly CoverageCount[]): string |
   );
   const none = coverage.filter((count) => count.recordedHours === 0 && count.periodHours > 0);
   if (partial.length === 0 && (none.length === 0 || none.length === coverage.length)) return null;
-  const parts = partial.map(
-    (count) =>
-      `${count.cluster} ${formatInteger(count.recordedHours)} of ${formatInteger(count.periodHours)} hours` +
-      (count.firstRecordedSec === null ? "" : ` (from ${formatDateTime(count.firstRecordedSec)})`),
-  );
+  // Clusters recorded alike (every cluster since Allot started, say) share one phrase.
+  const alike = new Map<string, CoverageCount[]>();
+  for (const count of partial) {
+    const key = `${count.recordedHours}:${count.periodHours}:${count.firstRecordedSec}`;
+    alike.set(key, [...(alike.get(key) ?? []), count]);
+  }
+  const parts = [...alike.values()].map((counts) => {
+    const [count] = counts as [CoverageCount];
+    const names = counts.map((each) => each.cluster).join(", ");
+    const hours = `${formatInteger(count.recordedHours)} of ${formatInteger(count.periodHours)} hours`;
+    const from =
+      count.firstRecordedSec === null ? "" : ` (from ${formatDateTime(count.firstRecordedSec)})`;
+    return `${names} ${hours}${counts.length > 1 ? " each" : ""}${from}`;
+  });
   if (none.length > 0) parts.push(`${none.map((count) => count.cluster).join(", ")} none`);
   return (
     `Usage is recorded for part of this period only: ${parts.join("; ")}. ` +
