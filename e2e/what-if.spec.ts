@@ -211,3 +211,31 @@ test("a what-if of a period with nothing to replay is refused with the field and
   await expect(page.getByText("e2e: periods with nothing to replay")).toHaveCount(0);
   expect((await page.request.get(`/api/v1/drafts/${draft.id}`)).status()).toBe(404);
 });
+
+test("a refused 'Try on …' opens the kept draft with the period tried and why", async ({
+  page,
+}) => {
+  await signInAs(page, "programLead");
+  const language = (await treeNodes(page)).find((node) => node.path === "language")!;
+  // From a review of a month long before the lab's history: nothing to replay.
+  await page.goto(`/budgets?node=${language.id}&edit=1&month=2020-01`);
+  await waitForHydration(page);
+  const editor = page.getByRole("region", { name: /Edit split of language$/ });
+  await editor.getByRole("spinbutton", { name: "Weight of lm-eval" }).fill("3");
+  await editor.getByRole("textbox", { name: /Reason for the change/ }).fill("e2e: refused try");
+  await editor.getByRole("button", { name: "Try on January 2020" }).click();
+
+  await expect(page.getByRole("heading", { name: "Draft split of language" })).toBeVisible();
+  await expect(page.getByRole("alert").filter({ hasText: "history" })).toHaveText(
+    "The period has no history to replay.",
+  );
+  await expect(page.getByLabel("First day")).toHaveValue("2020-01-01");
+  await expect(page.getByLabel("Last day")).toHaveValue("2020-01-31");
+  await expect(
+    page.getByText(/^Choose a period that ends later: their history begins /),
+  ).toBeVisible();
+  // Said once: a reload shows the draft's form as usual.
+  await page.reload();
+  await waitForHydration(page);
+  await expect(page.getByText(/^Choose a period that ends later/)).toHaveCount(0);
+});

@@ -6,6 +6,7 @@ import type { TryPeriod } from "@/lib/validation/try-period";
 import { getSplitWarnings, MAX_WEIGHT, setChildrenSchema } from "@/lib/validation/budgets";
 import type { FieldIssue } from "@/lib/errors";
 import { whatIfHref } from "@/components/what-if/what-if-href";
+import { keepWhatIfRefusal } from "@/components/what-if/what-if-refusal";
 import {
   saveChildren,
   saveDraft,
@@ -204,11 +205,19 @@ export function SplitEditor({
       const draftId = saved.value.draft.id;
       const draftHref = `/budgets/${encodeURIComponent(node.id)}/drafts/${encodeURIComponent(draftId)}`;
       if (!isTrying) return router.push(draftHref);
-      const run = await startWhatIf(
-        draftId,
-        tryPeriod ? { from: tryPeriod.from, to: tryPeriod.to, clusters: tryPeriod.clusters } : {},
-      );
-      if (!run.ok) return router.push(draftHref);
+      const asked = tryPeriod
+        ? { from: tryPeriod.from, to: tryPeriod.to, clusters: tryPeriod.clusters }
+        : {};
+      const run = await startWhatIf(draftId, asked);
+      if (!run.ok) {
+        // The draft is kept; its page shows why the what-if was not started.
+        keepWhatIfRefusal(draftId, {
+          ...asked,
+          message: run.error.message,
+          issues: run.error.issues,
+        });
+        return router.push(draftHref);
+      }
       router.push(whatIfHref(node.id, draftId, run.value.whatIf.id));
     });
   }

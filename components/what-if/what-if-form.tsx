@@ -1,11 +1,12 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState, useTransition, type FormEvent } from "react";
+import { useEffect, useState, useTransition, type FormEvent } from "react";
 import type { FieldIssue } from "@/lib/errors";
 import { startWhatIf } from "@/lib/api-client/budgets";
 import { formatDate } from "@/lib/format";
 import { whatIfHref } from "./what-if-href";
+import { takeWhatIfRefusal } from "./what-if-refusal";
 
 const DAY_SEC = 86_400;
 
@@ -35,6 +36,20 @@ export function WhatIfForm({
   const [issues, setIssues] = useState<FieldIssue[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [isPending, startTransition] = useTransition();
+
+  // Opened by the split editor after its "Try on …" was refused: show what was tried, and why.
+  // Browser storage, read once after hydration: the server's render cannot know it.
+  useEffect(() => {
+    const refusal = takeWhatIfRefusal(draftId);
+    if (!refusal) return;
+    /* eslint-disable react-hooks/set-state-in-effect */
+    if (refusal.from) setFrom(refusal.from.slice(0, 10));
+    if (refusal.to) setLastDay(formatDate(Date.parse(refusal.to) / 1000 - DAY_SEC));
+    if (refusal.clusters) setChosen(new Set(refusal.clusters));
+    setIssues(refusal.issues);
+    setError(refusal.message);
+    /* eslint-enable react-hooks/set-state-in-effect */
+  }, [draftId]);
 
   function submit(event: FormEvent) {
     event.preventDefault();
