@@ -9,6 +9,8 @@ import path from "node:path";
 import next from "next";
 import { databaseUrlOf, openDatabase } from "../lib/data/db/connect";
 import { applyMigrations } from "../lib/data/db/migrator";
+import { applyAdminList } from "../lib/data/admin-list";
+import { createPrismaClient } from "../lib/data/db/client";
 import { withStartupLock } from "../lib/data/db/startup-lock";
 import {
   adminEmails,
@@ -79,7 +81,7 @@ async function main(): Promise<void> {
   // A typo in the metrics allow-list stops the server here, not at the first scrape.
   metricsGuardOf(process.env);
   // Likewise a typo in the admins' list, not the first admin's sign-in.
-  adminEmails();
+  const admins = adminEmails();
   // And in the demo history's length or the lease's TTL, before anything is seeded or led.
   const historyDays = demoHistoryDays();
   leaseTtlSec();
@@ -106,6 +108,18 @@ async function main(): Promise<void> {
   process.env.DATABASE_URL = database.url;
   const applied = await applyMigrations(database.url);
   if (applied.length) console.log(`migrated: ${applied.join(", ")}`);
+  if (!isDemo && admins !== null) {
+    // The list is in force from the start, for open sessions and personal tokens too.
+    const db = createPrismaClient(database.url, 1);
+    try {
+      const { granted, revoked } = await applyAdminList(db, admins);
+      if (granted + revoked > 0) {
+        console.log(`ALLOT_ADMINS: ${granted} made admin, ${revoked} no longer admin`);
+      }
+    } finally {
+      await db.$disconnect();
+    }
+  }
   if (isDemo) {
     // Two replicas starting at once on one database seed one after the other (an embedded
     // database belongs to this process alone).

@@ -4,8 +4,10 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { openScratchDatabase, type ScratchDatabase } from "../testing/scratch-database";
 import { createPrismaClient, type Db } from "./db/client";
+import { applyAdminList } from "./admin-list";
+import { issuePersonalToken } from "./personal-tokens";
 import { ensureRootBudget, ROOT_BUDGET_NAME } from "./site-root";
-import { signInSsoUser } from "./users";
+import { findUserByToken, signInSsoUser } from "./users";
 
 let scratch: ScratchDatabase;
 let db: Db;
@@ -74,5 +76,19 @@ describe("ensureRootBudget", () => {
     expect(await ensureRootBudget(db)).toBe(false);
     expect((await signInSsoUser("ada@lab.example", "Ada", ["ada@lab.example"])).isAdmin).toBe(true);
     expect(await roots()).toHaveLength(1);
+  });
+});
+
+describe("applyAdminList (at the server's start)", () => {
+  it("takes admin from everyone off the list, their personal tokens included, and gives it to those on it", async () => {
+    const ada = (await signInSsoUser("ada@lab.example", "Ada", ["ada@lab.example"]))!;
+    const { token } = await issuePersonalToken(ada.id, { name: "scripts", expiresInDays: null });
+    expect((await findUserByToken(token))?.isAdmin).toBe(true);
+    // Ada and Eve are admins here (the tests above); Grace is not.
+    expect(await applyAdminList(db, ["grace@lab.example"])).toEqual({ granted: 1, revoked: 2 });
+    expect((await findUserByToken(token))?.isAdmin).toBe(false);
+    const admins = await db.user.findMany({ where: { isAdmin: true }, select: { email: true } });
+    expect(admins).toEqual([{ email: "grace@lab.example" }]);
+    expect(await applyAdminList(db, ["grace@lab.example"])).toEqual({ granted: 0, revoked: 0 });
   });
 });
