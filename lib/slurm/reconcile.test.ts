@@ -257,6 +257,29 @@ describe("following a running run", () => {
     expect(out.events.map((event) => event.kind)).toEqual(["job.finished"]);
   });
 
+  it("ends a run neither squeue nor sacct shows only after a second round without it", () => {
+    const memory = createBridgeMemory();
+    const planned = plan({ running: [running("1"), running("2")] });
+    const first = reconcile(input([], planned), memory);
+    expect(first.events).toEqual([]);
+    expect(first.notes).toContain(
+      "job 1: neither squeue nor sacct shows it; Allot ends it after 2 rounds in a row without it",
+    );
+    // Job 2 is back (one bad read); job 1 is still missing.
+    const second = reconcile(input([slurmJob("2", { state: "RUNNING" })], planned), memory);
+    expect(second.events).toEqual([
+      {
+        id: "slurm-1-run-1-failed",
+        kind: "job.failed",
+        runId: "run-1",
+        message: "SLURM no longer knows the job (neither squeue nor sacct).",
+      },
+    ]);
+    // Job 2's missing round was forgotten when it came back: one more miss is a note again.
+    const third = reconcile(input([], plan({ running: [running("2")] })), memory);
+    expect(third.events).toEqual([]);
+  });
+
   it("holds a job SLURM requeued by itself and ends its run in Allot", () => {
     const requeued = slurmJob("1", { state: "PENDING", priority: 4294901759, reason: "BeginTime" });
     const out = reconcile(
@@ -363,6 +386,22 @@ describe("keeping jobs in Allot's hands", () => {
         kind: "job.cancelled",
         jobId: "job-9",
         message: "SLURM shows it cancelled",
+      },
+    ]);
+  });
+
+  it("tells Allot a waiting job SLURM no longer knows is gone, after a second round", () => {
+    const memory = createBridgeMemory();
+    const planned = plan({
+      waiting: [{ jobId: "job-9", externalId: "9", queuePosition: 1, sentence: "waits" }],
+    });
+    expect(reconcile(input([], planned), memory).events).toEqual([]);
+    expect(reconcile(input([], planned), memory).events).toEqual([
+      {
+        id: "slurm-9-cancelled-job-9",
+        kind: "job.cancelled",
+        jobId: "job-9",
+        message: "SLURM no longer knows the job",
       },
     ]);
   });

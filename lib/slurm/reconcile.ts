@@ -39,7 +39,16 @@ export type BridgeMemory = {
   nodes: Map<string, { slurm: Health; allot: Health }>;
   /** Node name -> starts SLURM did not make there in a row. */
   failedStarts: Map<string, number>;
+  /** SLURM job id -> rounds in a row in which neither squeue nor sacct showed it. */
+  unseenRounds: Map<string, number>;
 };
+
+/**
+ * Rounds in a row a job Allot runs or queues must be missing from both squeue and sacct before
+ * it is ended in Allot: one empty read (slurmctld restarting, slurmdbd behind squeue's purge of
+ * a finished job) must not free GPUs that are busy, nor cancel work that waits.
+ */
+export const UNSEEN_ROUNDS_TO_END = 2;
 
 export function createBridgeMemory(): BridgeMemory {
   return {
@@ -48,7 +57,23 @@ export function createBridgeMemory(): BridgeMemory {
     commentedAtMs: new Map(),
     nodes: new Map(),
     failedStarts: new Map(),
+    unseenRounds: new Map(),
   };
+}
+
+/**
+ * Counts a round in which neither squeue nor sacct showed the job `id`: true once that has
+ * happened UNSEEN_ROUNDS_TO_END rounds in a row, else false with a note. A job shown again is
+ * forgotten by `forget`.
+ */
+function isGoneFromSlurm(id: string, memory: BridgeMemory, out: RoundOutput): boolean {
+  const rounds = (memory.unseenRounds.get(id) ?? 0) + 1;
+  memory.unseenRounds.set(id, rounds);
+  if (rounds >= UNSEEN_ROUNDS_TO_END) return true;
+  out.notes.push(
+    `job ${id}: neither squeue nor sacct shows it; Allot ends it after ${UNSEEN_ROUNDS_TO_END} rounds in a row without it`,
+  );
+  return false;
 }
 
 /** One SLURM command, with the reason it is logged with. */
@@ -120,7 +145,9 @@ export function reconcile(input: RoundInput, memory: BridgeMemory): RoundOutput 
         hosts.includes(node.name) &&
         (slurmHealthOf(node) === "down" || node.flags.includes("NOT_RESPONDING")),
     );
-    followRun(id, run, jobsById.get(id) ?? input.ended.get(id), isNodeLost, out);
+    const job = jobsById.get(id) ?? input.ended.get(id);
+    if (!job && !isGoneFromSlurm(id, memory, out)) continue;
+    followRun(id, run, job, isNodeLost, out);
   }
   for (const [id, stop] of view.stops) {
     handled.add(id);
@@ -136,6 +163,7 @@ export function reconcile(input: RoundInput, memory: BridgeMemory): RoundOutput 
   }
   for (const [id, wait] of view.waiting) {
     const job = jobsById.get(id) ?? input.ended.get(id);
+    if (!job && !isGoneFromSlurm(id, memory, out)) continue;
     if (job && !TERMINAL_STATES.has(job.state)) continue;
     // Cancelled on SLURM (or forgotten by it) while it waited in Allot.
     out.events.push({
@@ -152,6 +180,11 @@ export function reconcile(input: RoundInput, memory: BridgeMemory): RoundOutput 
   }
   writeComments(input, view.waiting, memory, out);
   forget(memory, jobsById, view);
+  for (const id of memory.unseenRounds.keys()) {
+    const isMissing = !jobsById.has(id) && !input.ended.has(id);
+    const isAllots = view.running.has(id) || view.waiting.has(id);
+    if (!isMissing || !isAllots) memory.unseenRounds.delete(id);
+  }
   return out;
 }
 
