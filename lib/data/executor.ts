@@ -123,7 +123,8 @@ export async function ingestEvents(
     },
     { timeout: 60_000, maxWait: 60_000 },
   );
-  recordBatch(clusterName, events, results);
+  // A person's node health change goes through here, but is not the executor's activity.
+  if (actor.source !== "person") recordBatch(clusterName, events, results);
   // Acknowledgements change nothing the engine sees (the run already holds its GPUs).
   const kindOf = new Map(events.map((event) => [event.id, event.kind]));
   const changed = results.some(

@@ -6,6 +6,7 @@ import { getNow } from "./db/clock";
 import { toSec } from "./tick/load-state";
 import { listClusterLoads, type ClusterLoad } from "./queue";
 import { readRanking } from "./tick/ranking";
+import { PERSON_EVENT_PREFIX } from "./node-health";
 
 export type BudgetSample = {
   cluster: string;
@@ -34,7 +35,11 @@ export async function loadMetricsSnapshot(): Promise<MetricsSnapshot> {
       where: { endedAt: null },
       _sum: { gpus: true },
     }),
-    db.executorEvent.groupBy({ by: ["clusterId"], _max: { receivedAt: true } }),
+    db.executorEvent.groupBy({
+      by: ["clusterId"],
+      where: { NOT: { eventId: { startsWith: PERSON_EVENT_PREFIX } } },
+      _max: { receivedAt: true },
+    }),
     getNow(db),
   ]);
   const nameById = new Map(rankings.map((cluster) => [cluster.id, cluster.name]));

@@ -24,6 +24,9 @@ export function requireNodeAdmin(user: SessionUser | null): SessionUser {
   return user;
 }
 
+/** The id prefix of a person's node health events: the executor's liveness leaves them out. */
+export const PERSON_EVENT_PREFIX = "admin-";
+
 /** Marks `node` of `cluster` as `input.health` for `user` (an admin), then ticks the cluster. */
 export async function setNodeHealthFor(
   user: SessionUser | null,
@@ -42,7 +45,7 @@ export async function setNodeHealthFor(
   }
   const { results } = await ingestEvents(
     cluster,
-    [{ id: `admin-${randomUUID()}`, kind: `node.${input.health}`, node }],
+    [{ id: `${PERSON_EVENT_PREFIX}${randomUUID()}`, kind: `node.${input.health}`, node }],
     { actor: { source: "person", userId: admin.id, reason: input.reason ?? null } },
   );
   return { cluster, node, health: input.health, note: results[0]?.note ?? null };

@@ -10,6 +10,7 @@ import { GET as getMetricsRoute } from "../../app/metrics/route";
 import { POST as postEvents } from "../../app/api/v1/clusters/[name]/events/route";
 import { POST as postJob } from "../../app/api/v1/jobs/route";
 import { createPrismaClient } from "../data/db/client";
+import { setNodeHealthFor } from "../data/node-health";
 import { listClusterLoads } from "../data/queue";
 import { createClusterToken } from "../data/tokens";
 import { DEMO_USERS } from "../demo/lab-org";
@@ -268,6 +269,32 @@ describe("GET /metrics", () => {
         status: "201",
       }),
     ).toBe(2);
+  });
+
+  it("does not count an admin's node health change as the executor's activity", async () => {
+    const quiet = `${CLUSTER}-quiet`;
+    await db.cluster.create({
+      data: { name: quiet, gpuType: "test", nodes: { create: [{ index: 0, gpus: 8 }] } },
+    });
+    try {
+      const admin = await db.user.findUniqueOrThrow({
+        where: { email: DEMO_USERS.admin.email },
+        select: { id: true, email: true, name: true, isAdmin: true },
+      });
+      await setNodeHealthFor(admin, quiet, 0, { health: "draining", reason: "zz-metrics check" });
+      expect(await db.clusterNode.findFirst({ where: { cluster: { name: quiet } } })).toMatchObject(
+        {
+          health: "draining",
+        },
+      );
+      const samples = parseSamples(await scrapeText());
+      expect(valueOf(samples, "allot_executor_last_event_age_seconds", { cluster: quiet })).toBe(
+        null,
+      );
+      expect(valueOf(samples, "allot_executor_events_total", { cluster: quiet })).toBe(null);
+    } finally {
+      await removeTestCluster(db, quiet);
+    }
   });
 
   it("still serves the counters when the database cannot be read", async () => {
