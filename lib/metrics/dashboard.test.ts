@@ -53,4 +53,14 @@ describe("the Grafana dashboard (docs/grafana-allot.json)", () => {
     expect(used.size).toBeGreaterThanOrEqual(15);
     expect([...used].filter((name) => !exported.has(name))).toEqual([]);
   });
+
+  it("never sums a gauge read from the database, which every replica reports alike", () => {
+    // docs/operations.md, "Two replicas": max (or avg) over replicas first, then sum if need be.
+    const fromDatabase =
+      /\bsum\s*(?:by\s*\([^)]*\)\s*)?\(\s*(allot_cluster_\w+|allot_budget_\w+|allot_executor_last_event_age_seconds)\b/;
+    expect(exprs.filter((expr) => fromDatabase.test(expr))).toEqual([]);
+    expect(fromDatabase.test('sum by (state) (allot_cluster_gpus{cluster=~"$cluster"})')).toBe(
+      true,
+    );
+  });
 });
