@@ -1,10 +1,11 @@
 // next-auth configuration: demo sign-in (demo mode only) and a generic OIDC provider
 // (docs/decisions/004-auth.md, 080-csrf-and-demo-mode.md). Sessions are JWTs carrying our user id.
-import type { NextAuthOptions } from "next-auth";
+import type { LoggerInstance, NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { findDemoUser, findUserByEmail, signInSsoUser } from "./data/users";
 import { DEMO_USERS } from "./demo/lab-org";
 import { adminEmails, isDemoMode, oidcSettings, type Env } from "./env";
+import { getLogger } from "./log/logger";
 
 /** The only accounts the demo provider signs in: the four seeded demo users. */
 const DEMO_EMAILS: ReadonlySet<string> = new Set(
@@ -61,9 +62,28 @@ function providers(env: Env): NextAuthOptions["providers"] {
   return list;
 }
 
+/**
+ * next-auth's own messages (a provider's refusal, say) as the server's JSON log lines, with the
+ * logger's redaction, instead of its multi-line console text (docs/operations.md).
+ */
+export const AUTH_LOGGER: LoggerInstance = {
+  error(code, metadata) {
+    const err = metadata instanceof Error ? metadata : metadata.error;
+    const detail = metadata instanceof Error ? {} : { ...metadata, error: undefined };
+    getLogger().error({ authCode: code, err, ...detail }, `sign-in: ${code}`);
+  },
+  warn(code) {
+    getLogger().warn({ authCode: code }, `sign-in: ${code}`);
+  },
+  debug(code, metadata) {
+    getLogger().debug({ authCode: code, metadata }, `sign-in: ${code}`);
+  },
+};
+
 export function authOptions(env: Env = process.env): NextAuthOptions {
   return {
     providers: providers(env),
+    logger: AUTH_LOGGER,
     session: { strategy: "jwt", maxAge: 12 * 60 * 60 },
     // next-auth sends sign-in errors (OAuthCallback...) to signIn, the others to error; the
     // sign-in page passes its errors on to the error page (app/signin/error).
