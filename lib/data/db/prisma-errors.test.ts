@@ -29,7 +29,18 @@ describe("toDatabaseAppError", () => {
     expect(toDatabaseAppError(terminated)?.status).toBe(503);
     const lostConnection = known("P2010", postgres("08006", "connection failure"));
     expect(isDatabaseUnreachable(lostConnection)).toBe(true);
-    const badQuery = known("P2010", postgres("42601", 'syntax error at or near "x"'));
+    // A database that does not accept connections (ALTER DATABASE ... ALLOW_CONNECTIONS false),
+    // as PrismaPg reports it: FATAL, whatever the code.
+    const closed = known(
+      "P2039",
+      postgres("55000", 'database "allot" is not currently accepting connections'),
+    );
+    expect(toDatabaseAppError(closed)?.code).toBe("database_unavailable");
+    const badQuery = known("P2010", {
+      driverAdapterError: {
+        cause: { kind: "postgres", code: "42601", severity: "ERROR", message: "syntax error" },
+      },
+    });
     expect(toDatabaseAppError(badQuery)).toBeNull();
     // Class 08 but a client's bug, or a commit whose outcome is unknown: not "retry later".
     const protocol = known("P2010", postgres("08P01", "protocol violation"));

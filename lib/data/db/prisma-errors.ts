@@ -33,6 +33,8 @@ const UNREACHABLE_SQLSTATES = new Set([
   "08004",
   "08006",
 ]);
+/** Broken connections a retry must not follow: a client's bug, a commit's outcome unknown. */
+const NOT_RETRYABLE_SQLSTATES = new Set(["08P01", "08007"]);
 /** Node's socket errors, for code that reaches `pg` without Prisma. */
 const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND"]);
 
@@ -45,7 +47,12 @@ export function isDatabaseUnreachable(error: unknown): boolean {
     if (UNREACHABLE_CODES.has(error.code)) return true;
     const cause = adapterErrorCause(error.meta);
     if (typeof cause?.kind === "string" && UNREACHABLE_KINDS.has(cause.kind)) return true;
-    const sqlState = cause?.kind === "postgres" && typeof cause.code === "string" ? cause.code : "";
+    if (cause?.kind !== "postgres") return false;
+    const sqlState = typeof cause.code === "string" ? cause.code : "";
+    if (NOT_RETRYABLE_SQLSTATES.has(sqlState)) return false;
+    // FATAL ends the session: the server refused or dropped the connection (a database not
+    // accepting connections, 55000; too many clients, 53300), whatever the query was.
+    if (cause.severity === "FATAL" || cause.severity === "PANIC") return true;
     return UNREACHABLE_SQLSTATES.has(sqlState);
   }
   if (error instanceof Prisma.PrismaClientInitializationError) return true;
@@ -59,9 +66,9 @@ export function isDatabaseUnreachable(error: unknown): boolean {
 /** The driver adapter's own error (PrismaPg): its `kind`, and PostgreSQL's code when it has one. */
 function adapterErrorCause(
   meta: Record<string, unknown> | undefined,
-): { kind?: unknown; code?: unknown } | undefined {
+): { kind?: unknown; code?: unknown; severity?: unknown } | undefined {
   const adapterError = meta?.driverAdapterError as
-    { cause?: { kind?: unknown; code?: unknown } } | undefined;
+    { cause?: { kind?: unknown; code?: unknown; severity?: unknown } } | undefined;
   return adapterError?.cause;
 }
 
