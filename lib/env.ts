@@ -64,6 +64,30 @@ export function demoModeWarning(url: string, host: string): string[] {
   ];
 }
 
+const OIDC_VARIABLES = ["OIDC_ISSUER", "OIDC_CLIENT_ID", "OIDC_CLIENT_SECRET"] as const;
+
+/**
+ * Throws when single sign-on is half set up (some of the three OIDC_* variables, not all), or
+ * OIDC_ISSUER is not an http(s) URL: checked at start, since the sign-in page would otherwise
+ * offer no way in and say nothing. True when single sign-on is set up, false when not at all.
+ *
+ * @example checkOidcSettings({ OIDC_ISSUER: "https://sso.lab.example" }) // throws, naming the two missing
+ */
+export function checkOidcSettings(env: Env = process.env): boolean {
+  const missing = OIDC_VARIABLES.filter((name) => !env[name]?.trim());
+  if (missing.length === OIDC_VARIABLES.length) return false;
+  if (missing.length > 0) {
+    throw new Error(
+      `Single sign-on needs all of ${OIDC_VARIABLES.join(", ")}; ${missing.join(" and ")} ${missing.length === 1 ? "is" : "are"} not set.`,
+    );
+  }
+  const issuer = env.OIDC_ISSUER!.trim();
+  if (!/^https?:\/\//i.test(issuer) || !URL.canParse(issuer)) {
+    throw new Error(`OIDC_ISSUER must be the provider's http(s) URL; got "${issuer}".`);
+  }
+  return true;
+}
+
 /** The generic OIDC provider, when all three variables are set. */
 export function oidcSettings(env: Env = process.env) {
   const issuer = env.OIDC_ISSUER?.trim();

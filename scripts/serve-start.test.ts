@@ -30,6 +30,18 @@ describe("scripts/serve.ts at start", () => {
       { DATABASE_URL: "mysql://u:secret@localhost/db" },
       'DATABASE_URL must be a PostgreSQL URL, postgresql://user@host:5432/database; got "mysql://u:***@localhost/db"',
     ],
+    [
+      { OIDC_ISSUER: "https://sso.lab.example" },
+      "Single sign-on needs all of OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET; OIDC_CLIENT_ID and OIDC_CLIENT_SECRET are not set.",
+    ],
+    [
+      { OIDC_ISSUER: "sso.lab.example", OIDC_CLIENT_ID: "allot", OIDC_CLIENT_SECRET: "s" },
+      'OIDC_ISSUER must be the provider\'s http(s) URL; got "sso.lab.example".',
+    ],
+    [
+      { DATABASE_URL: "postgres://allot:se/cr+et@db/allot" },
+      'DATABASE_URL must be a PostgreSQL URL, postgresql://user@host:5432/database; got "postgres://allot:***@db/allot"',
+    ],
   ])(
     "refuses %j with a line that names it",
     (env, message) => {

@@ -14,6 +14,7 @@ import { createPrismaClient } from "../lib/data/db/client";
 import { withStartupLock } from "../lib/data/db/startup-lock";
 import {
   adminEmails,
+  checkOidcSettings,
   demoHistoryDays,
   demoModeWarning,
   isDemoMode,
@@ -82,6 +83,12 @@ async function main(): Promise<void> {
   metricsGuardOf(process.env);
   // Likewise a typo in the admins' list, not the first admin's sign-in.
   const admins = adminEmails();
+  // And single sign-on half set up, which would leave the sign-in page with no way in.
+  if (!checkOidcSettings() && !isDemo) {
+    console.warn(
+      "No way to sign in in the browser: set OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET (README, Single sign-on).",
+    );
+  }
   // And in the demo history's length or the lease's TTL, before anything is seeded or led.
   const historyDays = demoHistoryDays();
   leaseTtlSec();

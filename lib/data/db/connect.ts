@@ -24,7 +24,9 @@ export function databaseUrlOf(
   const url = env.DATABASE_URL?.trim();
   if (!url) return undefined;
   if (!/^postgres(ql)?:\/\/./i.test(url) || !URL.canParse(url)) {
-    const shown = url.replace(/:[^:@/]*@/, ":***@");
+    // Everything between the user's name and the host's "@" (the last one) is the password,
+    // whatever it holds: a base64 password has "/" and "+".
+    const shown = url.replace(/^([a-z][\w+.-]*:\/\/[^:@/]*):.*@/i, "$1:***@");
     throw new Error(
       `DATABASE_URL must be a PostgreSQL URL, postgresql://user@host:5432/database; got "${shown}".`,
     );
