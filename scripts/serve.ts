@@ -28,6 +28,7 @@ import { stopLeaderElection } from "../lib/leader/leader-handle";
 import { metricsGuardOf, PEER_ADDRESS_HEADER } from "../lib/guards/metrics-guard";
 import { seedDemoLab } from "../prisma/seed";
 import { buildWorkerBundle } from "./build-worker";
+import { closeGracefully } from "./close-gracefully";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const isDev = process.argv.includes("--dev");
@@ -175,8 +176,8 @@ async function main(): Promise<void> {
     console.log(`\n${signal}: stopping`);
     // The lease goes first, so another replica takes the timers over at its next attempt.
     await stopLeaderElection().catch(() => undefined);
-    server.close();
-    server.closeAllConnections();
+    // Requests in flight are answered (up to SHUTDOWN_GRACE_MS); new connections are refused.
+    await closeGracefully(server);
     await app.close();
     await database.stop();
     process.exit(0);
