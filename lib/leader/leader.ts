@@ -76,7 +76,7 @@ export async function startLeaderElection(options: LeaderOptions): Promise<Leade
           previousHolder: held.previous?.holder ?? null,
           expiresAt: held.expiresAt.toISOString(),
         },
-        "lease taken: this replica runs the tick timer and the demo executor",
+        "lease taken: this replica leads (the `leader:` line says what it runs)",
       );
       try {
         await options.onLead(held);
@@ -93,7 +93,7 @@ export async function startLeaderElection(options: LeaderOptions): Promise<Leade
       gauge.set(0);
       log.warn(
         { lease, holder, reason: outcome.kind === "taken" ? "taken" : "not_renewed" },
-        "lease lost: this replica stops the tick timer and the demo executor",
+        "lease lost: this replica stops leading (the tick timer, and the demo executor if on)",
       );
       options.onLose();
     }
