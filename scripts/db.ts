@@ -1,14 +1,33 @@
-// npm run db:migrate | db:migrate:create <name> | db:seed | db:reset
+// npm run db:migrate | db:migrate:create <name> | db:seed | db:reset [-- --force]
 // Works against DATABASE_URL, or against the embedded database when it is unset.
+import pg from "pg";
 import { openDatabase } from "../lib/data/db/connect";
 import { applyMigrations, createMigration } from "../lib/data/db/migrator";
 import { resetDatabase } from "../lib/data/db/reset";
 import { seedDemoLab } from "../prisma/seed";
 
-const USAGE = "usage: tsx scripts/db.ts migrate | create <name> | seed | reset";
+const USAGE = "usage: tsx scripts/db.ts migrate | create <name> | seed [--force] | reset [--force]";
+
+/** Accounts that are not the demo's: people who signed in to a real site. 0 before migrations. */
+async function countSiteAccounts(url: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const found = await client.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM users WHERE NOT "isDemo"`,
+    );
+    return found.rows[0]?.n ?? 0;
+  } catch (error) {
+    if ((error as { code?: string }).code === "42P01") return 0; // no users table yet
+    throw error;
+  } finally {
+    await client.end();
+  }
+}
 
 async function main(argv: string[]): Promise<number> {
-  const [command, name] = argv;
+  const isForced = argv.includes("--force");
+  const [command, name] = argv.filter((arg) => arg !== "--force");
   if (!command || !["migrate", "create", "seed", "reset"].includes(command)) {
     console.error(USAGE);
     return 2;
@@ -19,6 +38,20 @@ async function main(argv: string[]): Promise<number> {
   }
   const database = await openDatabase();
   try {
+    if (command === "seed" || command === "reset") {
+      const accounts = isForced ? 0 : await countSiteAccounts(database.url);
+      if (accounts > 0) {
+        const what =
+          command === "reset"
+            ? "db:reset would delete everything in it"
+            : "db:seed would add the demo lab to it: its users (an admin among them), clusters and budgets";
+        console.error(
+          `This database has ${accounts === 1 ? "an account that is not a demo user" : `${accounts} accounts that are not demo users`}: it is a real site, and ${what}. ` +
+            `To do it anyway: npm run db:${command} -- --force`,
+        );
+        return 1;
+      }
+    }
     if (command === "create") {
       const folder = await createMigration(database.url, name ?? "");
       console.log(folder ? `created prisma/migrations/${folder}` : "the schema has not changed");
