@@ -6,7 +6,7 @@ import { AllotApiError, createAllotClient, type AllotClient } from "../slurm/all
 import { createBridge, runBridgeLoop, runBridgeRound } from "../slurm/bridge";
 import { createSlurmRunner, SlurmCommandError, type SlurmRunner } from "../slurm/slurm-cli";
 import { parseSinfo } from "../slurm/slurm-read";
-import { assertSlurmConf, requireServerFlag } from "./slurm-deps";
+import { assertSlurmConf, requireServer } from "./slurm-deps";
 
 export const BRIDGE_HELP = `Usage: allot slurm bridge --cluster <name> --server <url> [--interval 2s] [--once]
 
@@ -19,7 +19,7 @@ bridge, Allot or slurmctld loses nothing and starts nothing twice. See docs/slur
 
 Options:
   --cluster <name>     the Allot cluster (registered with allot slurm register)
-  --server <url>       Allot's address, e.g. https://allot.example.org
+  --server <url>       Allot's address, e.g. https://allot.example.org (default: ALLOT_SERVER)
   --interval <dur>     time between rounds (default 2s, at least 1s)
   --once               run one round and exit (a job gone from squeue and sacct is ended only
                        after two rounds in a row without it, by a bridge that keeps running)
@@ -38,7 +38,7 @@ the bridge. With --token-name, prints a new executor token for the bridge (shown
 
 Options:
   --cluster <name>              the Allot cluster to register or bring up to date
-  --server <url>                Allot's address, e.g. https://allot.example.org
+  --server <url>                Allot's address, e.g. https://allot.example.org (default: ALLOT_SERVER)
   --gpu-type <type>             the GPUs' type, e.g. H100
   --token-name <name>           also make an executor token of this name for the bridge
   --max-min-runtime <dur>       the longest minimum runtime a job may declare (default 8h)
@@ -101,7 +101,7 @@ export async function runBridgeCommand(
     return 0;
   }
   const cluster = requireString("slurm bridge", args, "cluster");
-  const server = requireServerFlag("slurm bridge", args);
+  const server = requireServer("slurm bridge", args, env);
   const intervalSec =
     typeof args.values.interval === "string"
       ? parseDurationFlag("slurm bridge", "interval", args.values.interval)
@@ -168,7 +168,7 @@ export async function runRegisterCommand(
   const name = requireString(command, args, "cluster");
   const gpuType = requireString(command, args, "gpu-type");
   const runtimes = minRuntimeFields(command, args.values);
-  const server = requireServerFlag(command, args);
+  const server = requireServer(command, args, env);
   const token = tokenFrom(env, command);
   assertSlurmConf(env);
   const body = {

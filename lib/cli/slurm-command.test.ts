@@ -71,6 +71,26 @@ describe("allot slurm", () => {
     await expect(setup({ token: "" }).run(SYNC)).rejects.toThrow(/set ALLOT_TOKEN/);
   });
 
+  it("takes the server from ALLOT_SERVER when --server is not given, and asks for one when neither is", async () => {
+    const fromEnv = await setup({ env: { ALLOT_SERVER: "http://allot" } }).run([
+      "sync-accounts",
+      "--cluster",
+      "b200",
+      "--dry-run",
+    ]);
+    expect(fromEnv.code).toBe(0);
+    await expect(setup().run(["sync-accounts", "--cluster", "b200"])).rejects.toThrow(
+      new UsageError("slurm sync-accounts: pass --server <url> or set ALLOT_SERVER"),
+    );
+    await expect(
+      setup({ env: { ALLOT_SERVER: "allot:3000" } }).run(["sync-accounts", "--cluster", "b200"]),
+    ).rejects.toThrow(
+      new UsageError(
+        'slurm sync-accounts: ALLOT_SERVER: "allot:3000" must start with http:// or https://',
+      ),
+    );
+  });
+
   it("refuses a --server that is not an http(s) URL as bad usage, before any call", async () => {
     const { run, calls } = setup();
     await expect(

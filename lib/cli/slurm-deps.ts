@@ -4,7 +4,7 @@ import { createAllotClient, type AllotClient } from "../slurm/allot-client";
 import { createSlurmRunner, findSlurmConfProblem, type SlurmRunner } from "../slurm/slurm-cli";
 import { normaliseServer } from "./api-config";
 import { requireString, type ParsedArgs } from "./args";
-import { InputError } from "./io";
+import { InputError, UsageError } from "./io";
 
 /** What the SLURM commands reach outside the process. */
 export type SlurmCommandDeps = {
@@ -29,9 +29,19 @@ export function assertSlurmConf(env: Record<string, string | undefined>): void {
 }
 
 /**
- * `--server` as a URL, or a usage error naming the flag: a mistyped address is bad usage, found
- * before SLURM's tools run, not a server that cannot be reached.
+ * `--server`, else ALLOT_SERVER, as a URL; a usage error naming where it came from otherwise: a
+ * mistyped address is bad usage, found before SLURM's tools run, not a server that cannot be
+ * reached. Not the person's config file: these commands run as root with a cluster's token.
  */
-export function requireServerFlag(command: string, args: ParsedArgs): string {
-  return normaliseServer(requireString(command, args, "server"), `${command}: --server`);
+export function requireServer(
+  command: string,
+  args: ParsedArgs,
+  env: Record<string, string | undefined>,
+): string {
+  if (typeof args.values.server === "string") {
+    return normaliseServer(requireString(command, args, "server"), `${command}: --server`);
+  }
+  const fromEnv = env.ALLOT_SERVER?.trim();
+  if (!fromEnv) throw new UsageError(`${command}: pass --server <url> or set ALLOT_SERVER`);
+  return normaliseServer(fromEnv, `${command}: ALLOT_SERVER`);
 }

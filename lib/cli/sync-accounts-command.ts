@@ -11,7 +11,7 @@ import {
 } from "../slurm/sync-accounts";
 import { parseCommandArgs, requireString } from "./args";
 import { InputError, UsageError, type CliIo } from "./io";
-import { assertSlurmConf, requireServerFlag, type SlurmCommandDeps } from "./slurm-deps";
+import { assertSlurmConf, requireServer, type SlurmCommandDeps } from "./slurm-deps";
 
 /** `allot slurm sync-accounts --help`. */
 export const SYNC_ACCOUNTS_HELP = `Usage: allot slurm sync-accounts --cluster <name> --server <url> [--dry-run]
@@ -38,7 +38,7 @@ clash: nothing is changed until it is removed or marked.
 
 Options:
   --cluster <name>  the Allot cluster this SLURM runs (the token must be its token, or an admin's)
-  --server <url>    the Allot server, e.g. http://allot:3000
+  --server <url>    the Allot server, e.g. http://allot:3000 (default: ALLOT_SERVER)
   --dry-run         print the sacctmgr commands it would run, one per line, and change nothing
   -h, --help        show this help
 
@@ -111,7 +111,7 @@ export async function runSyncAccountsCommand(
     throw new UsageError(`slurm sync-accounts: unexpected argument "${args.positionals[0]}"`);
   }
   const cluster = requireString("slurm sync-accounts", args, "cluster");
-  const server = requireServerFlag("slurm sync-accounts", args);
+  const server = requireServer("slurm sync-accounts", args, deps.env);
   const isDryRun = args.values["dry-run"] === true;
   assertSlurmConf(deps.env);
 
