@@ -36,6 +36,10 @@ export async function clusterNames(client: ApiClient, flag: unknown): Promise<st
   return clusters.map((cluster) => cluster.name);
 }
 
+/** What squeue and sshare print for a server with no cluster yet, rather than nothing. */
+export const NO_CLUSTERS_LINE =
+  "This server has no clusters yet: an admin registers one (allot slurm register, docs/slurm.md).\n";
+
 /** The path of a cluster's queue. */
 export function queuePath(cluster: string): string {
   return `/api/v1/clusters/${encodeURIComponent(cluster)}/queue`;

@@ -11,6 +11,7 @@ import { expectPositionals, parseCommandArgs } from "./args";
 import type { CliIo } from "./io";
 import {
   clusterNames,
+  NO_CLUSTERS_LINE,
   connect,
   LIVE_HELP,
   LIVE_OPTIONS,
@@ -182,6 +183,10 @@ export async function runSqueueCommand(argv: string[], io: CliIo, deps: LiveDeps
         pending,
       })),
     });
+    return 0;
+  }
+  if (queues.length === 0) {
+    io.stdout(NO_CLUSTERS_LINE);
     return 0;
   }
   io.stdout(formatSqueue(queues, { isOwn: me !== null, isStartView: args.values.start === true }));

@@ -13,6 +13,7 @@ import { expectPositionals, parseCommandArgs } from "./args";
 import type { CliIo } from "./io";
 import {
   clusterNames,
+  NO_CLUSTERS_LINE,
   connect,
   LIVE_HELP,
   LIVE_OPTIONS,
@@ -114,6 +115,6 @@ export async function runSshareCommand(argv: string[], io: CliIo, deps: LiveDeps
     });
     return 0;
   }
-  io.stdout(queues.map(formatSshare).join("\n"));
+  io.stdout(queues.length === 0 ? NO_CLUSTERS_LINE : queues.map(formatSshare).join("\n"));
   return 0;
 }
