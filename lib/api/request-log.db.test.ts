@@ -8,6 +8,7 @@ import { seedDemoLab } from "../../prisma/seed";
 import { POST as postEvents } from "../../app/api/v1/clusters/[name]/events/route";
 import { GET as getJobs } from "../../app/api/v1/jobs/route";
 import { createPrismaClient } from "../data/db/client";
+import { runTick } from "../data/tick/tick";
 import { createClusterToken } from "../data/tokens";
 import { removeTestCluster } from "../testing/remove-cluster";
 import { DEMO_USERS } from "../demo/lab-org";
@@ -133,6 +134,13 @@ describe("request logs", () => {
       tokenPrefix: clusterToken.slice(0, 12),
     });
     expect(typeof logged.find((entry) => entry.msg === "request")?.requestId).toBe("string");
+  });
+
+  it("leaves a pass that changed nothing out of the info log", async () => {
+    lines.length = 0;
+    const result = await runTick(CLUSTER);
+    expect(result.starts + result.preemptions + result.drainsCompleted).toBe(0);
+    expect(entries().filter((entry) => entry.msg === "tick")).toEqual([]);
   });
 
   it("logs a refused unknown token by its prefix only", async () => {

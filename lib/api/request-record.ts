@@ -7,7 +7,8 @@ import { getLogger } from "../log/logger";
 import type { RequestCaller } from "../log/request-context";
 import { getMetrics } from "../metrics/registry";
 
-const HEALTH_ROUTE = "/api/v1/health";
+/** Polled every few seconds by balancers and Prometheus: logged at debug while they succeed. */
+const POLLED_ROUTES = new Set(["/api/v1/health", "/metrics"]);
 
 /** Methods counted under their own name; any other is counted as `OTHER`, bounding the series. */
 const COUNTED_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
@@ -37,14 +38,14 @@ export type RequestRecord = {
 };
 
 /**
- * Writes the request's log line (at debug for a healthy health check, else info) and counts it
+ * Writes the request's log line (at debug for a successful health check or scrape, else info) and counts it
  * in the histogram. The metric's `route` is the pattern, or `other` for a path no route has, so
  * that unknown paths never become label values.
  */
 export function recordRequest(record: RequestRecord): void {
   const { requestId, method, route, pathname, status, durationMs, caller, refusal } = record;
-  // A balancer's health checks every few seconds would drown the log: at debug when healthy.
-  const level = route === HEALTH_ROUTE && status < 400 ? "debug" : "info";
+  // Health checks and scrapes every few seconds would drown the log: at debug when they succeed.
+  const level = route !== null && POLLED_ROUTES.has(route) && status < 400 ? "debug" : "info";
   getLogger()[level](
     {
       requestId,

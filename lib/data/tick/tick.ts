@@ -100,7 +100,9 @@ export async function runTick(clusterName: string, options: TickOptions = {}): P
     for (const { kind, rule, count } of result.decisionCounts) {
       metrics.decisions.inc({ cluster, kind, rule }, count);
     }
-    log.info(fields, "tick");
+    // A pass that changed nothing, every few seconds per cluster, would drown the log.
+    const isQuiet = result.starts + result.preemptions + result.drainsCompleted === 0;
+    log[isQuiet ? "debug" : "info"](fields, "tick");
   }
   return result;
 }
