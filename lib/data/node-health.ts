@@ -4,7 +4,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { AppError } from "../errors";
-import type { NodeHealthInput } from "../validation/oversight";
+import type { NodeHealthInput, NodeRef } from "../validation/oversight";
 import { getDb } from "./db/app-db";
 import { ingestEvents } from "./executor";
 import type { SessionUser } from "./users";
@@ -27,21 +27,31 @@ export function requireNodeAdmin(user: SessionUser | null): SessionUser {
 /** The id prefix of a person's node health events: the executor's liveness leaves them out. */
 export const PERSON_EVENT_PREFIX = "admin-";
 
-/** Marks `node` of `cluster` as `input.health` for `user` (an admin), then ticks the cluster. */
+/**
+ * Marks `node` of `cluster` (its index, or the executor's name for it) as `input.health` for
+ * `user` (an admin), then ticks the cluster.
+ */
 export async function setNodeHealthFor(
   user: SessionUser | null,
   cluster: string,
-  node: number,
+  ref: NodeRef,
   input: NodeHealthInput,
 ): Promise<NodeHealthResult> {
   const admin = requireNodeAdmin(user);
-  // An unknown cluster is refused by the ingest below; an unknown node, here.
   const found = await getDb().cluster.findUnique({
     where: { name: cluster },
-    select: { nodes: { where: { index: node }, select: { index: true } } },
+    select: {
+      nodes: {
+        where: typeof ref === "number" ? { index: ref } : { hostname: ref.hostname },
+        select: { index: true },
+      },
+    },
   });
-  if (found && found.nodes.length === 0) {
-    throw new AppError("not_found", `The cluster ${cluster} has no node ${node}.`);
+  if (!found) throw new AppError("not_found", `No cluster is named "${cluster}".`);
+  const node = found.nodes[0]?.index;
+  if (node === undefined) {
+    const named = typeof ref === "number" ? `no node ${ref}` : `no node named "${ref.hostname}"`;
+    throw new AppError("not_found", `The cluster ${cluster} has ${named}.`);
   }
   const { results } = await ingestEvents(
     cluster,

@@ -2,7 +2,6 @@
 // node's health, adopting a draft. Cancel's reason is optional; draining a node and adopting a
 // split need one, and a missing one is a 422 naming `reason`.
 import { z } from "zod";
-import { AppError } from "../errors";
 import { formInt4 } from "./numbers";
 import { textString } from "../text";
 
@@ -57,13 +56,11 @@ export const nodeIndexField = formInt4({
 
 export const ADOPT_REASON_MESSAGE = "Say why this split is adopted (kept in the budget's history).";
 
-/** A node index from a URL path ("4"); anything else names no node (404). */
-export function parseNodeIndex(segment: string): number {
+/** A node as a URL path names it: Allot's index ("4"), or the executor's name ("gpu04"). */
+export type NodeRef = number | { hostname: string };
+
+/** A node index ("4"), else the executor's node name (SLURM's NodeName, "gpu04"). */
+export function parseNodeRef(segment: string): NodeRef {
   const parsed = nodeIndexField.safeParse(segment);
-  if (!parsed.success) {
-    throw new AppError("not_found", `No node is numbered "${segment}".`, [
-      { path: "params.node", message: "Node indices are whole numbers from 0." },
-    ]);
-  }
-  return parsed.data;
+  return parsed.success ? parsed.data : { hostname: segment };
 }

@@ -1,0 +1,79 @@
+// An admin names a node by Allot's index or by the executor's name for it (SLURM's NodeName).
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { seedDemoLab } from "../../prisma/seed";
+import { DEMO_USERS } from "../demo/lab-org";
+import { expectAppError } from "../testing/expect-app-error";
+import { removeTestCluster } from "../testing/remove-cluster";
+import { createPrismaClient } from "./db/client";
+import { setNodeHealthFor } from "./node-health";
+import type { SessionUser } from "./users";
+
+const databaseUrl = inject("databaseUrl");
+const db = createPrismaClient(databaseUrl, 2);
+const CLUSTER = "zz-node-names";
+let admin: SessionUser;
+
+beforeAll(async () => {
+  await seedDemoLab(databaseUrl, { withHistory: false });
+  admin = await db.user.findUniqueOrThrow({
+    where: { email: DEMO_USERS.admin.email },
+    select: { id: true, email: true, name: true, isAdmin: true },
+  });
+  await db.cluster.create({
+    data: {
+      name: CLUSTER,
+      gpuType: "test",
+      executor: "slurm",
+      nodes: {
+        create: [
+          { index: 0, gpus: 8, hostname: "gpu03" },
+          { index: 1, gpus: 8, hostname: "gpu04" },
+        ],
+      },
+    },
+  });
+});
+afterAll(async () => {
+  await removeTestCluster(db, CLUSTER);
+  await db.$disconnect();
+});
+
+const healthOf = async (index: number) =>
+  (await db.clusterNode.findFirstOrThrow({ where: { cluster: { name: CLUSTER }, index } })).health;
+
+describe("setNodeHealthFor", () => {
+  it("finds a node by its executor's name as well as by its index", async () => {
+    const drained = await setNodeHealthFor(
+      admin,
+      CLUSTER,
+      { hostname: "gpu04" },
+      { health: "draining", reason: "fan failure" },
+    );
+    expect(drained).toMatchObject({ cluster: CLUSTER, node: 1, health: "draining" });
+    expect(await healthOf(1)).toBe("draining");
+    await setNodeHealthFor(admin, CLUSTER, 1, { health: "healthy", reason: undefined });
+    expect(await healthOf(1)).toBe("healthy");
+  });
+
+  it("says which node or cluster it does not know (404)", async () => {
+    const byName = await expectAppError(
+      setNodeHealthFor(
+        admin,
+        CLUSTER,
+        { hostname: "gpu99" },
+        { health: "healthy", reason: undefined },
+      ),
+      "not_found",
+    );
+    expect(byName.message).toBe(`The cluster ${CLUSTER} has no node named "gpu99".`);
+    const byIndex = await expectAppError(
+      setNodeHealthFor(admin, CLUSTER, 7, { health: "healthy", reason: undefined }),
+      "not_found",
+    );
+    expect(byIndex.message).toBe(`The cluster ${CLUSTER} has no node 7.`);
+    await expectAppError(
+      setNodeHealthFor(admin, "zz-nowhere", 0, { health: "healthy", reason: undefined }),
+      "not_found",
+    );
+  });
+});
