@@ -72,3 +72,57 @@ test("width: the budget tree fits 1366 px without its scroll bar", async ({ page
   await openMainPage(page, budgets);
   expect(await overflowingRegions(page)).toEqual([]);
 });
+
+// A long leaf name (robotics/embodied-agents) in a narrow name column wrapped away from its
+// arrow's space at 1280 px: it stood 28 px left of its siblings, on a line of its own.
+for (const width of [1280, 390]) {
+  test(`width: every budget name stays beside its arrow at ${width} px`, async ({ page }) => {
+    test.setTimeout(150_000);
+    await page.setViewportSize({ width, height: 900 });
+    const budgets = MAIN_PAGES.find((main) => main.name === "budgets with a leaf selected")!;
+    await openMainPage(page, budgets);
+    await page.getByRole("button", { name: "Expand all" }).click();
+    const apart = await page.evaluate(() =>
+      [...document.querySelectorAll(".tree-table tbody th")].flatMap((cell) => {
+        const arrow = cell.querySelector(".tree-toggle, .tree-toggle-space");
+        const name = cell.querySelector(".tree-select");
+        if (!arrow || !name) return [];
+        const middle = (element: Element) => {
+          const box = element.getBoundingClientRect();
+          return box.top + box.height / 2;
+        };
+        const gap = Math.abs(middle(arrow) - middle(name));
+        return gap > 4 ? [`${name.textContent}: ${Math.round(gap)} px`] : [];
+      }),
+    );
+    expect(apart).toEqual([]);
+  });
+}
+
+// At 390 px the review's chart legends wrap to three lines; a fixed legend height let them run
+// over the plot (and the share line's label over the legend).
+test("width: the review's chart legends stay above their plots at 390 px", async ({ page }) => {
+  test.setTimeout(150_000);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openMainPage(
+    page,
+    MAIN_PAGES.find((main) => main.name === "review")!,
+  );
+  await expect(page.locator(".chart-box .recharts-legend-wrapper").first()).toBeVisible();
+  const overlaps = await page.evaluate(() =>
+    [...document.querySelectorAll(".chart-box")].flatMap((chart) => {
+      const legend = chart.querySelector(".recharts-default-legend")?.getBoundingClientRect();
+      const plot = chart.querySelector(".recharts-cartesian-grid")?.getBoundingClientRect();
+      const label = chart.querySelector(".recharts-reference-line .recharts-label");
+      const labelTop = label?.getBoundingClientRect().top ?? Infinity;
+      if (!legend || !plot) return [];
+      const name = chart.getAttribute("aria-label")?.slice(0, 40) ?? "a chart";
+      return legend.bottom > Math.min(plot.top, labelTop) + 1
+        ? [
+            `${name}: legend bottom ${Math.round(legend.bottom)} > ${Math.round(Math.min(plot.top, labelTop))}`,
+          ]
+        : [];
+    }),
+  );
+  expect(overlaps).toEqual([]);
+});

@@ -2,7 +2,7 @@
 
 // The fold and unfold of every tree table (overview, budgets, review): which branches are
 // open, and the indented name cell with its arrow. Row filtering is tree-model's visibleRows.
-import { useCallback, useState, type ReactNode } from "react";
+import { Children, useCallback, useState, type ReactNode } from "react";
 
 /** Open branch ids and a stable toggle (memoised rows can take it as a prop). */
 export function useOpenBranches(initial: () => Set<string>) {
@@ -39,23 +39,29 @@ export function TreeRowName({
   /** The name itself and anything after it (a button, pills). */
   children: ReactNode;
 }) {
+  // The arrow (or its space) and the name never part when a narrow cell wraps: only what
+  // follows the name (pills, counts) moves to the next line.
+  const [label, ...after] = Children.toArray(children);
   return (
     <span className="tree-name" style={{ paddingLeft: `${depth * 1.25}rem` }}>
-      {isLeaf ? (
-        <span aria-hidden="true" className="tree-toggle-space" />
-      ) : (
-        <button
-          type="button"
-          className="tree-toggle"
-          aria-expanded={isOpen}
-          aria-label={`${isOpen ? "Collapse" : "Expand"} ${name}`}
-          disabled={isDisabled}
-          onClick={() => onToggle(id)}
-        >
-          {isOpen ? "▾" : "▸"}
-        </button>
-      )}
-      {children}
+      <span className="tree-name-head">
+        {isLeaf ? (
+          <span aria-hidden="true" className="tree-toggle-space" />
+        ) : (
+          <button
+            type="button"
+            className="tree-toggle"
+            aria-expanded={isOpen}
+            aria-label={`${isOpen ? "Collapse" : "Expand"} ${name}`}
+            disabled={isDisabled}
+            onClick={() => onToggle(id)}
+          >
+            {isOpen ? "▾" : "▸"}
+          </button>
+        )}
+        {label}
+      </span>
+      {after}
     </span>
   );
 }

@@ -176,7 +176,7 @@ function EntitledChart({ branch, series }: { branch: ReviewRow; series: PeriodSe
                 value === null ? "not recorded" : formatGpuHours(Number(value))
               }
             />
-            <Legend verticalAlign="top" height={28} />
+            <Legend verticalAlign="top" />
             <Area
               type="stepAfter"
               dataKey="allocated"
@@ -329,7 +329,8 @@ function UsageRatioChart({
                   return text === NO_SHARE ? "no share here" : `${text} of share`;
                 }}
               />
-              <Legend verticalAlign="top" height={24} />
+              {/* Room under the legend for the share line's label. */}
+              <Legend verticalAlign="top" wrapperStyle={{ paddingBottom: 14 }} />
               <ReferenceLine
                 x={100}
                 stroke={OKABE_ITO.black}

@@ -70,7 +70,7 @@ export function BudgetChart({ summary }: { summary: SimulationSummary }) {
             <XAxis {...budgetXAxisProps(-35)} />
             <YAxis {...GPU_HOURS_Y_AXIS_PROPS} />
             <Tooltip formatter={formatGpuHoursTooltip} />
-            <Legend verticalAlign="top" height={28} />
+            <Legend verticalAlign="top" />
             {names.map((name) => (
               <Bar
                 key={name}
