@@ -2,6 +2,7 @@
 // that two replicas behind one balancer report the same values.
 import "server-only";
 import { getDb } from "./db/app-db";
+import type { Db } from "./db/client";
 import { getNow } from "./db/clock";
 import { toSec } from "./tick/load-state";
 import { listClusterLoads, type ClusterLoad } from "./queue";
@@ -25,6 +26,24 @@ export type MetricsSnapshot = {
   lastEventSec: Map<string, number>;
 };
 
+/**
+ * Each cluster's newest executor event, a person's node health change left out: one short
+ * read per cluster down the (clusterId, receivedAt) index, however long the table.
+ */
+async function newestEvents(db: Db): Promise<{ clusterId: string; receivedAt: Date }[]> {
+  const clusters = await db.cluster.findMany({ select: { id: true } });
+  const rows = await Promise.all(
+    clusters.map(({ id }) =>
+      db.executorEvent.findFirst({
+        where: { clusterId: id, NOT: { eventId: { startsWith: PERSON_EVENT_PREFIX } } },
+        orderBy: { receivedAt: "desc" },
+        select: { clusterId: true, receivedAt: true },
+      }),
+    ),
+  );
+  return rows.filter((row) => row !== null);
+}
+
 export async function loadMetricsSnapshot(): Promise<MetricsSnapshot> {
   const db = getDb();
   const [clusters, rankings, held, lastEvents, now] = await Promise.all([
@@ -35,11 +54,7 @@ export async function loadMetricsSnapshot(): Promise<MetricsSnapshot> {
       where: { endedAt: null },
       _sum: { gpus: true },
     }),
-    db.executorEvent.groupBy({
-      by: ["clusterId"],
-      where: { NOT: { eventId: { startsWith: PERSON_EVENT_PREFIX } } },
-      _max: { receivedAt: true },
-    }),
+    newestEvents(db),
     getNow(db),
   ]);
   const nameById = new Map(rankings.map((cluster) => [cluster.id, cluster.name]));
@@ -63,7 +78,7 @@ export async function loadMetricsSnapshot(): Promise<MetricsSnapshot> {
   const lastEventSec = new Map<string, number>();
   for (const row of lastEvents) {
     const name = nameById.get(row.clusterId);
-    if (name && row._max.receivedAt) lastEventSec.set(name, toSec(row._max.receivedAt));
+    if (name) lastEventSec.set(name, toSec(row.receivedAt));
   }
   return { nowSec: toSec(now), clusters, budgets, lastEventSec };
 }

@@ -5,7 +5,9 @@
 import "server-only";
 import { getDb, getLeaseDb } from "../data/db/app-db";
 import { liveSpeed } from "../clock";
-import { setClockSpeed } from "../data/db/clock";
+import { getNow, setClockSpeed } from "../data/db/clock";
+import { toSec } from "../data/db/epoch";
+import { pruneExecutorEvents } from "../data/event-pruning";
 import type { HeldLease } from "../data/db/lease";
 import { tickAllClusters } from "../data/tick/tick";
 import { isDemoMode, leaseTtlSec, tickSeconds } from "../env";
@@ -18,15 +20,38 @@ const state = globalThis as unknown as { allotReplicaStarted?: boolean };
 
 /** Real seconds between timer ticks: ALLOT_TICK_SEC, default 5; 0 turns the timer off. */
 
-/** Ticks every cluster each `tickSec` until the returned function is called. */
+/** Real time between two prunings of old executor events by the leader. */
+const PRUNE_EVERY_MS = 3600_000;
+
+/** Deletes executor events past their keeping time (lib/data/event-pruning.ts), and says so. */
+async function pruneEvents(log: Logger): Promise<void> {
+  try {
+    const db = getDb();
+    const nowSec = toSec(await getNow(db));
+    const deleted = await pruneExecutorEvents(db, nowSec);
+    if (deleted > 0) log.info({ deleted }, "executor events pruned");
+  } catch (error) {
+    log.error({ err: error }, "executor events pruning failed");
+  }
+}
+
+/**
+ * Ticks every cluster each `tickSec` until the returned function is called; prunes old
+ * executor events at its first round and then hourly.
+ */
 function startTickTimer(tickSec: number, log: Logger): () => void {
   let isStopped = false;
   let timer: NodeJS.Timeout | undefined;
+  let prunedAtMs = -Infinity;
   const loop = async (): Promise<void> => {
     try {
       await tickAllClusters();
     } catch (error) {
       log.error({ err: error }, "tick timer failed");
+    }
+    if (performance.now() - prunedAtMs >= PRUNE_EVERY_MS) {
+      prunedAtMs = performance.now();
+      await pruneEvents(log);
     }
     if (!isStopped) timer = setTimeout(() => void loop(), tickSec * 1000);
   };
