@@ -1,23 +1,10 @@
 // next-auth's messages go to the server's JSON log, one line each, secrets redacted.
-import { Writable } from "node:stream";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { AUTH_LOGGER } from "./auth-options";
-import { resetLogger, setLogDestination } from "./log/logger";
+import { captureLogs } from "./testing/log-capture";
 
-const lines: string[] = [];
-
-beforeAll(() => {
-  setLogDestination(
-    new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        lines.push(...chunk.toString().split("\n").filter(Boolean));
-        done();
-      },
-    }),
-    "info",
-  );
-});
-afterAll(() => resetLogger());
+const logs = captureLogs();
+afterAll(() => logs.stop());
 
 describe("AUTH_LOGGER", () => {
   it("writes a provider's refusal as one JSON error line, with its code and cause", () => {
@@ -27,8 +14,8 @@ describe("AUTH_LOGGER", () => {
       clientSecret: "s3cret-not-for-logs",
     });
     AUTH_LOGGER.warn("NEXTAUTH_URL");
-    expect(lines).toHaveLength(2);
-    const [error, warning] = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    const [error, warning, ...more] = logs.entries();
+    expect(more).toEqual([]);
     expect(error).toMatchObject({
       level: "error",
       service: "allot",
@@ -38,7 +25,7 @@ describe("AUTH_LOGGER", () => {
       msg: "sign-in: OAUTH_CALLBACK_ERROR",
       err: { message: "invalid_client (client authentication failed)" },
     });
-    expect(lines[0]).not.toContain("s3cret-not-for-logs");
+    expect(logs.text()).not.toContain("s3cret-not-for-logs");
     expect(warning).toMatchObject({ level: "warn", authCode: "NEXTAUTH_URL" });
   });
 });

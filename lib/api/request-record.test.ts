@@ -1,24 +1,9 @@
-import { Writable } from "node:stream";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resetLogger, setLogDestination } from "../log/logger";
+import { afterAll, describe, expect, it } from "vitest";
+import { captureLogs } from "../testing/log-capture";
 import { recordRequest } from "./request-record";
 
-const lines: { level: string; route: string; status: number }[] = [];
-
-beforeAll(() => {
-  setLogDestination(
-    new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        for (const line of chunk.toString().split("\n").filter(Boolean)) {
-          lines.push(JSON.parse(line) as { level: string; route: string; status: number });
-        }
-        done();
-      },
-    }),
-    "debug",
-  );
-});
-afterAll(() => resetLogger());
+const logs = captureLogs("debug");
+afterAll(() => logs.stop());
 
 describe("recordRequest", () => {
   it("logs successful health checks and scrapes at debug, everything else at info", () => {
@@ -36,7 +21,9 @@ describe("recordRequest", () => {
     request("/metrics", 401);
     request("/api/v1/health", 503);
     request("/api/v1/jobs", 200);
-    expect(lines.map(({ level, route, status }) => `${level} ${route} ${status}`)).toEqual([
+    expect(
+      logs.entries().map((line) => `${line.level} ${String(line.route)} ${String(line.status)}`),
+    ).toEqual([
       "debug /api/v1/health 200",
       "debug /metrics 200",
       "info /metrics 401",
