@@ -1,29 +1,12 @@
 // npm run db:migrate | db:migrate:create <name> | db:seed | db:reset [-- --force]
 // Works against DATABASE_URL, or against the embedded database when it is unset.
-import pg from "pg";
 import { openDatabase } from "../lib/data/db/connect";
+import { countSiteAccounts } from "../lib/data/db/site-accounts";
 import { applyMigrations, createMigration } from "../lib/data/db/migrator";
 import { resetDatabase } from "../lib/data/db/reset";
 import { seedDemoLab } from "../prisma/seed";
 
 const USAGE = "usage: tsx scripts/db.ts migrate | create <name> | seed [--force] | reset [--force]";
-
-/** Accounts that are not the demo's: people who signed in to a real site. 0 before migrations. */
-async function countSiteAccounts(url: string): Promise<number> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const found = await client.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM users WHERE NOT "isDemo"`,
-    );
-    return found.rows[0]?.n ?? 0;
-  } catch (error) {
-    if ((error as { code?: string }).code === "42P01") return 0; // no users table yet
-    throw error;
-  } finally {
-    await client.end();
-  }
-}
 
 async function main(argv: string[]): Promise<number> {
   const isForced = argv.includes("--force");
