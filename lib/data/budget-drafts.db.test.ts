@@ -4,11 +4,12 @@ import { expectAppError } from "../testing/expect-app-error";
 import { createTestBranch, type TestBranch } from "../testing/budget-branch";
 import { runScheduler } from "../simulations/run-scenario";
 import { prepareWhatIf, summariseWhatIf } from "../simulations/worker/what-if-run";
-import { adoptDraft, createDraft, discardDraft, getDraft, listDrafts } from "./budget-drafts";
+import { adoptDraft, createDraft, getDraft, listDrafts } from "./budget-drafts";
 import { setChildren } from "./budget-edits";
 import { getChildrenState } from "./budget-state";
 import { createPrismaClient } from "./db/client";
 import {
+  discardDraft,
   getDraftWithWhatIfs,
   getWhatIfForEditor,
   insertWhatIf,
@@ -255,6 +256,14 @@ describe("drafts", () => {
     expect(await db.budgetDraft.count({ where: { id: idle.id } })).toBe(0);
     expect(await db.simulation.count({ where: { id: finished } })).toBe(0);
     await expectAppError(discardDraft(branch.users.programLead, idle.id), "not_found");
+
+    // A what-if whose worker went silent (shown as failed after 15 minutes) does not hold it.
+    const stale = await draftOf("what-if left running by a worker that died");
+    const dead = await whatIf(stale.id);
+    await db.$executeRaw`UPDATE simulations SET status = 'running',
+      "updatedAt" = now() - interval '20 minutes' WHERE id = ${dead}`;
+    expect((await discardDraft(branch.users.programLead, stale.id)).id).toBe(stale.id);
+    expect(await db.simulation.count({ where: { id: dead } })).toBe(0);
 
     await db.simulation.update({ where: { id: running }, data: { status: "failed" } });
     await adoptDraft(branch.users.admin, busy.id, "adopted before the discard");

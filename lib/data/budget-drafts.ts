@@ -196,49 +196,6 @@ export async function getDraftForEditor(
 }
 
 /**
- * Discards a draft that was not adopted, with its what-ifs: 404, 403, 409 when it was adopted
- * (it is then part of the budget's history) or one of its what-ifs is queued or running.
- */
-export async function discardDraft(
-  user: SessionUser,
-  draftId: string,
-): Promise<{ id: string; nodeId: string }> {
-  return getDb().$transaction(async (tx) => {
-    const draft = await getDraftForEditor(tx, user, draftId);
-    const deleted = draft.adoptedAt
-      ? { count: 0 }
-      : await tx.budgetDraft.deleteMany({
-          where: {
-            id: draftId,
-            adoptedAt: null,
-            simulations: { none: { status: { in: ["queued", "running"] } } },
-          },
-        });
-    if (deleted.count > 0) return { id: draftId, nodeId: draft.nodeId };
-    // Adopted or discarded before this call, or while it waited for the row's lock.
-    const now = await tx.budgetDraft.findUnique({
-      where: { id: draftId },
-      select: { adoptedAt: true },
-    });
-    if (!now) throw new AppError("not_found", `No draft has id "${draftId}".`);
-    if (now.adoptedAt) {
-      throw new AppError(
-        "conflict",
-        "This draft was adopted: it is part of the budget's history and is kept.",
-        undefined,
-        { kind: "already-adopted" },
-      );
-    }
-    throw new AppError(
-      "conflict",
-      "A what-if of this draft is still running; discard the draft once it has finished.",
-      undefined,
-      { kind: "what-if-running" },
-    );
-  }, TRANSACTION);
-}
-
-/**
  * Adopts a draft: saves its split through the normal edit (same checks, one history entry
  * whose reason names the draft and its what-ifs) and marks it adopted, in one
  * transaction. 409 when it was adopted already or the split changed since it was drafted

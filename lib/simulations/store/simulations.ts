@@ -6,7 +6,7 @@ import type { SimulationStatus } from "../../validation/simulations";
 import { countRunningSimulations, insertSimulation, type NewSimulation } from "./simulation-store";
 
 /** A running simulation whose worker has not written for this long is shown as failed. */
-const STALE_AFTER_MS = 15 * 60_000;
+export const STALE_AFTER_MS = 15 * 60_000;
 
 /** Headline numbers of one scheduler, for lists. */
 export type SchedulerHeadline = {

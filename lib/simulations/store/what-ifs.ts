@@ -5,7 +5,13 @@ import { getDb } from "../../data/db/app-db";
 import type { SessionUser } from "../../data/users";
 import { AppError } from "../../errors";
 import type { WhatIfOptions, WhatIfSummary } from "../what-if/summary";
-import { SIMULATION_VIEW, toSimulationView, type SimulationView } from "./simulations";
+import { TRANSACTION } from "../../data/budget-edits";
+import {
+  SIMULATION_VIEW,
+  STALE_AFTER_MS,
+  toSimulationView,
+  type SimulationView,
+} from "./simulations";
 
 /** A what-if as pages and the API show it. */
 export type WhatIfView = Omit<SimulationView, "summary" | "options" | "source"> & {
@@ -89,4 +95,55 @@ export async function getDraftWithWhatIfs(
 ): Promise<DraftView & { whatIfs: WhatIfView[] }> {
   const draft = await getDraft(user, draftId);
   return { ...draft, whatIfs: await listWhatIfs(draftId) };
+}
+
+/**
+ * Discards a draft that was not adopted, with its what-ifs: 404, 403, 409 when it was adopted
+ * (it is then part of the budget's history) or one of its what-ifs is queued or running (a
+ * running one whose worker has been silent for STALE_AFTER_MS, shown as failed, does not count).
+ */
+export async function discardDraft(
+  user: SessionUser,
+  draftId: string,
+): Promise<{ id: string; nodeId: string }> {
+  return getDb().$transaction(async (tx) => {
+    const draft = await getDraftForEditor(tx, user, draftId);
+    // A what-if being added meanwhile waits for this lock, then finds no draft (409).
+    await tx.$queryRaw`SELECT id FROM budget_drafts WHERE id = ${draftId} FOR UPDATE`;
+    const liveSince = new Date(Date.now() - STALE_AFTER_MS);
+    const deleted = draft.adoptedAt
+      ? { count: 0 }
+      : await tx.budgetDraft.deleteMany({
+          where: {
+            id: draftId,
+            adoptedAt: null,
+            simulations: {
+              none: {
+                OR: [{ status: "queued" }, { status: "running", updatedAt: { gt: liveSince } }],
+              },
+            },
+          },
+        });
+    if (deleted.count > 0) return { id: draftId, nodeId: draft.nodeId };
+    // Adopted or discarded before this call, or while it waited for the row's lock.
+    const now = await tx.budgetDraft.findUnique({
+      where: { id: draftId },
+      select: { adoptedAt: true },
+    });
+    if (!now) throw new AppError("not_found", `No draft has id "${draftId}".`);
+    if (now.adoptedAt) {
+      throw new AppError(
+        "conflict",
+        "This draft was adopted: it is part of the budget's history and is kept.",
+        undefined,
+        { kind: "already-adopted" },
+      );
+    }
+    throw new AppError(
+      "conflict",
+      "A what-if of this draft is still running; discard the draft once it has finished.",
+      undefined,
+      { kind: "what-if-running" },
+    );
+  }, TRANSACTION);
 }

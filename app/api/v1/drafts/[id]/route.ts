@@ -3,8 +3,7 @@
 import { NextResponse } from "next/server";
 import { apiRoute } from "@/lib/api/respond";
 import { requireApiCaller } from "@/lib/auth";
-import { discardDraft } from "@/lib/data/budget-drafts";
-import { getDraftWithWhatIfs } from "@/lib/simulations/store/what-ifs";
+import { discardDraft, getDraftWithWhatIfs } from "@/lib/simulations/store/what-ifs";
 import { parsePathParams } from "@/lib/validation/params";
 
 export const dynamic = "force-dynamic";
