@@ -22,7 +22,7 @@ Options:
   --server <url>       Allot's address, e.g. https://allot.example.org (default: ALLOT_SERVER)
   --interval <dur>     time between rounds (default 2s, at least 1s)
   --once               run one round and exit (a job gone from squeue and sacct is ended only
-                       after two rounds in a row without it, by a bridge that keeps running)
+                       when it has been missing for a minute, by a bridge that keeps running)
 Environment:
   ALLOT_TOKEN          the cluster's executor token (Clusters -> Nodes -> Executor tokens)
 Exit codes: 0 stopped by SIGTERM/SIGINT (or --once done), 1 SLURM or Allot unreachable at start,

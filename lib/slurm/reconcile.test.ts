@@ -4,6 +4,7 @@ import {
   COMMENT_EVERY_MS,
   START_TIMEOUT_BUSY_MS,
   START_TIMEOUT_MS,
+  UNSEEN_MS_TO_END,
   createBridgeMemory,
   reconcile,
   type RoundInput,
@@ -257,17 +258,21 @@ describe("following a running run", () => {
     expect(out.events.map((event) => event.kind)).toEqual(["job.finished"]);
   });
 
-  it("ends a run neither squeue nor sacct shows only after a second round without it", () => {
+  it("ends a run neither squeue nor sacct shows only once it has been missing for a minute", () => {
     const memory = createBridgeMemory();
     const planned = plan({ running: [running("1"), running("2")] });
-    const first = reconcile(input([], planned), memory);
+    const at = (ms: number, jobs: SlurmJob[] = []) =>
+      reconcile(input(jobs, planned, { nowMs: NOW + ms }), memory);
+    const first = at(0);
     expect(first.events).toEqual([]);
     expect(first.notes).toContain(
-      "job 1: neither squeue nor sacct shows it; Allot ends it after 2 rounds in a row without it",
+      "job 1: neither squeue nor sacct shows it; Allot ends it once it has been missing for 60 s",
     );
-    // Job 2 is back (one bad read); job 1 is still missing.
-    const second = reconcile(input([slurmJob("2", { state: "RUNNING" })], planned), memory);
-    expect(second.events).toEqual([
+    // Rounds every 2 s: still within the minute (slurmdbd may be behind squeue's purge).
+    expect(at(2_000).events).toEqual([]);
+    // Job 2 is back (one bad read); job 1 is still missing a minute after the first round.
+    const later = at(UNSEEN_MS_TO_END, [slurmJob("2", { state: "RUNNING" })]);
+    expect(later.events).toEqual([
       {
         id: "slurm-1-run-1-failed",
         kind: "job.failed",
@@ -275,9 +280,12 @@ describe("following a running run", () => {
         message: "SLURM no longer knows the job (neither squeue nor sacct).",
       },
     ]);
-    // Job 2's missing round was forgotten when it came back: one more miss is a note again.
-    const third = reconcile(input([], plan({ running: [running("2")] })), memory);
-    expect(third.events).toEqual([]);
+    // Job 2's miss was forgotten when it came back: missing again, its minute starts anew.
+    expect(at(UNSEEN_MS_TO_END + 2_000).events.map((event) => event.kind)).toEqual(["job.failed"]);
+    expect(
+      reconcile(input([], plan({ running: [running("2")] }), { nowMs: NOW + 90_000 }), memory)
+        .events,
+    ).toEqual([]);
   });
 
   it("holds a job SLURM requeued by itself and ends its run in Allot", () => {
@@ -390,13 +398,14 @@ describe("keeping jobs in Allot's hands", () => {
     ]);
   });
 
-  it("tells Allot a waiting job SLURM no longer knows is gone, after a second round", () => {
+  it("tells Allot a waiting job SLURM no longer knows is gone, a minute later", () => {
     const memory = createBridgeMemory();
     const planned = plan({
       waiting: [{ jobId: "job-9", externalId: "9", queuePosition: 1, sentence: "waits" }],
     });
     expect(reconcile(input([], planned), memory).events).toEqual([]);
-    expect(reconcile(input([], planned), memory).events).toEqual([
+    expect(reconcile(input([], planned, { nowMs: NOW + 30_000 }), memory).events).toEqual([]);
+    expect(reconcile(input([], planned, { nowMs: NOW + 60_000 }), memory).events).toEqual([
       {
         id: "slurm-9-cancelled-job-9",
         kind: "job.cancelled",

@@ -39,16 +39,17 @@ export type BridgeMemory = {
   nodes: Map<string, { slurm: Health; allot: Health }>;
   /** Node name -> starts SLURM did not make there in a row. */
   failedStarts: Map<string, number>;
-  /** SLURM job id -> rounds in a row in which neither squeue nor sacct showed it. */
-  unseenRounds: Map<string, number>;
+  /** SLURM job id -> since when (round time) neither squeue nor sacct has shown it. */
+  unseenSinceMs: Map<string, number>;
 };
 
 /**
- * Rounds in a row a job Allot runs or queues must be missing from both squeue and sacct before
- * it is ended in Allot: one empty read (slurmctld restarting, slurmdbd behind squeue's purge of
- * a finished job) must not free GPUs that are busy, nor cancel work that waits.
+ * How long a job Allot runs or queues must be missing from both squeue and sacct, over two
+ * rounds at least, before it is ended in Allot: one empty read (slurmctld restarting) or a
+ * slurmdbd behind squeue's purge of a finished job must not free GPUs that are busy, nor cancel
+ * work that waits.
  */
-export const UNSEEN_ROUNDS_TO_END = 2;
+export const UNSEEN_MS_TO_END = 60_000;
 
 export function createBridgeMemory(): BridgeMemory {
   return {
@@ -57,21 +58,26 @@ export function createBridgeMemory(): BridgeMemory {
     commentedAtMs: new Map(),
     nodes: new Map(),
     failedStarts: new Map(),
-    unseenRounds: new Map(),
+    unseenSinceMs: new Map(),
   };
 }
 
 /**
- * Counts a round in which neither squeue nor sacct showed the job `id`: true once that has
- * happened UNSEEN_ROUNDS_TO_END rounds in a row, else false with a note. A job shown again is
- * forgotten by `forget`.
+ * Notes a round in which neither squeue nor sacct showed the job `id`: true once it has been
+ * missing UNSEEN_MS_TO_END since an earlier round, else false with a note. A job shown again is
+ * forgotten at the round's end.
  */
-function isGoneFromSlurm(id: string, memory: BridgeMemory, out: RoundOutput): boolean {
-  const rounds = (memory.unseenRounds.get(id) ?? 0) + 1;
-  memory.unseenRounds.set(id, rounds);
-  if (rounds >= UNSEEN_ROUNDS_TO_END) return true;
+function isGoneFromSlurm(
+  id: string,
+  nowMs: number,
+  memory: BridgeMemory,
+  out: RoundOutput,
+): boolean {
+  const sinceMs = memory.unseenSinceMs.get(id);
+  if (sinceMs !== undefined && nowMs - sinceMs >= UNSEEN_MS_TO_END) return true;
+  if (sinceMs === undefined) memory.unseenSinceMs.set(id, nowMs);
   out.notes.push(
-    `job ${id}: neither squeue nor sacct shows it; Allot ends it after ${UNSEEN_ROUNDS_TO_END} rounds in a row without it`,
+    `job ${id}: neither squeue nor sacct shows it; Allot ends it once it has been missing for ${UNSEEN_MS_TO_END / 1000} s`,
   );
   return false;
 }
@@ -146,7 +152,7 @@ export function reconcile(input: RoundInput, memory: BridgeMemory): RoundOutput 
         (slurmHealthOf(node) === "down" || node.flags.includes("NOT_RESPONDING")),
     );
     const job = jobsById.get(id) ?? input.ended.get(id);
-    if (!job && !isGoneFromSlurm(id, memory, out)) continue;
+    if (!job && !isGoneFromSlurm(id, input.nowMs, memory, out)) continue;
     followRun(id, run, job, isNodeLost, out);
   }
   for (const [id, stop] of view.stops) {
@@ -163,7 +169,7 @@ export function reconcile(input: RoundInput, memory: BridgeMemory): RoundOutput 
   }
   for (const [id, wait] of view.waiting) {
     const job = jobsById.get(id) ?? input.ended.get(id);
-    if (!job && !isGoneFromSlurm(id, memory, out)) continue;
+    if (!job && !isGoneFromSlurm(id, input.nowMs, memory, out)) continue;
     if (job && !TERMINAL_STATES.has(job.state)) continue;
     // Cancelled on SLURM (or forgotten by it) while it waited in Allot.
     out.events.push({
@@ -180,10 +186,11 @@ export function reconcile(input: RoundInput, memory: BridgeMemory): RoundOutput 
   }
   writeComments(input, view.waiting, memory, out);
   forget(memory, jobsById, view);
-  for (const id of memory.unseenRounds.keys()) {
+  // A job shown again, or no longer Allot's to follow, is no longer counted as missing.
+  for (const id of memory.unseenSinceMs.keys()) {
     const isMissing = !jobsById.has(id) && !input.ended.has(id);
     const isAllots = view.running.has(id) || view.waiting.has(id);
-    if (!isMissing || !isAllots) memory.unseenRounds.delete(id);
+    if (!isMissing || !isAllots) memory.unseenSinceMs.delete(id);
   }
   return out;
 }
