@@ -39,6 +39,10 @@ describe("scripts/serve.ts at start", () => {
       'OIDC_ISSUER must be the provider\'s http(s) URL; got "sso.lab.example".',
     ],
     [
+      { DATABASE_URL: "allot:s3cret@db:5432/allot" },
+      'DATABASE_URL must be a PostgreSQL URL, postgresql://user@host:5432/database; got "allot:***@db:5432/allot"',
+    ],
+    [
       { DATABASE_URL: "postgres://allot:se/cr+et@db/allot" },
       'DATABASE_URL must be a PostgreSQL URL, postgresql://user@host:5432/database; got "postgres://allot:***@db/allot"',
     ],

@@ -43,8 +43,8 @@ function headers(token: string, extra: Record<string, string> = {}): Record<stri
   };
 }
 
-beforeAll(async () => {
-  process.env.NEXTAUTH_SECRET = NEXTAUTH_SECRET;
+/** Points the app's logger at `lines` and `allLines`, at `level`. */
+function listen(level: string): void {
   setLogDestination(
     new Writable({
       write(chunk: Buffer, _encoding, done) {
@@ -54,8 +54,13 @@ beforeAll(async () => {
         done();
       },
     }),
-    "info",
+    level,
   );
+}
+
+beforeAll(async () => {
+  process.env.NEXTAUTH_SECRET = NEXTAUTH_SECRET;
+  listen("info");
   await seedDemoLab(databaseUrl, { withHistory: false });
   const admin = await db.user.findUniqueOrThrow({ where: { email: DEMO_USERS.admin.email } });
   researcherId = (
@@ -136,11 +141,18 @@ describe("request logs", () => {
     expect(typeof logged.find((entry) => entry.msg === "request")?.requestId).toBe("string");
   });
 
-  it("leaves a pass that changed nothing out of the info log", async () => {
+  it("logs a pass that changed nothing at debug, not info", async () => {
     lines.length = 0;
-    const result = await runTick(CLUSTER);
-    expect(result.starts + result.preemptions + result.drainsCompleted).toBe(0);
-    expect(entries().filter((entry) => entry.msg === "tick")).toEqual([]);
+    listen("debug");
+    try {
+      const result = await runTick(CLUSTER);
+      expect(result.starts + result.preemptions + result.drainsCompleted).toBe(0);
+    } finally {
+      listen("info");
+    }
+    const ticks = entries().filter((entry) => entry.msg === "tick");
+    expect(ticks).toEqual([expect.objectContaining({ level: "debug", cluster: CLUSTER })]);
+    expect(ticks[0]).not.toHaveProperty("skipped");
   });
 
   it("logs a refused unknown token by its prefix only", async () => {

@@ -16,7 +16,8 @@ import { periodOfQuery, type ReviewQuery } from "../validation/review";
 import { loadTreeAccess } from "./budget-access";
 import type { Db } from "./db/client";
 import { getNow } from "./db/clock";
-import { loadDefaultPeriod, loadPeriodReview, type ClusterCoverage } from "./review";
+import type { ClusterCoverage } from "../sentences/review-coverage";
+import { loadDefaultPeriod, loadPeriodReview } from "./review";
 import { createTickCache, createVersionMemo } from "./tick/tick-cache";
 import type { SessionUser } from "./users";
 

@@ -12,6 +12,7 @@ import { defaultReviewPeriod, type ReviewPeriod } from "../reports/review-period
 import { hourStartOf, ROLLUP_HOUR_SEC } from "../reports/rollup";
 import { epochAt, type TreeEpoch } from "../reports/weights-in-force";
 import { AppError } from "../errors";
+import type { ClusterCoverage } from "../sentences/review-coverage";
 import type { Db } from "./db/client";
 import { fromSec as dateOfSec } from "./db/epoch";
 import { loadTreeEpochs } from "./tick/rollups";
@@ -54,17 +55,6 @@ export type UsageStanding = {
   usageRatio: number | null;
   /** Leaf rank, 1 = most under-served; null for inner nodes. */
   rank: number | null;
-};
-
-/** Of a period's whole hours gone by, how many a cluster's roll-ups cover (docs/fulfilment.md). */
-export type ClusterCoverage = {
-  cluster: string;
-  /** Whole hours of the period before now (before its end, for an ended period). */
-  periodHours: number;
-  /** Those of them with a roll-up: the hours every figure of the review is read from. */
-  recordedHours: number;
-  /** The first recorded hour's start, epoch seconds; null when none is. */
-  firstRecordedSec: number | null;
 };
 
 export type PeriodReview = {

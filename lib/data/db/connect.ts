@@ -26,7 +26,7 @@ export function databaseUrlOf(
   if (!/^postgres(ql)?:\/\/./i.test(url) || !URL.canParse(url)) {
     // Everything between the user's name and the host's "@" (the last one) is the password,
     // whatever it holds: a base64 password has "/" and "+".
-    const shown = url.replace(/^([a-z][\w+.-]*:\/\/[^:@/]*):.*@/i, "$1:***@");
+    const shown = url.replace(/^((?:[a-z][\w+.-]*:\/\/)?[^:@/]*):.*@/i, "$1:***@");
     throw new Error(
       `DATABASE_URL must be a PostgreSQL URL, postgresql://user@host:5432/database; got "${shown}".`,
     );

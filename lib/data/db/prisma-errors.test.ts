@@ -36,6 +36,11 @@ describe("toDatabaseAppError", () => {
       postgres("55000", 'database "allot" is not currently accepting connections'),
     );
     expect(toDatabaseAppError(closed)?.code).toBe("database_unavailable");
+    // The same from a server whose messages are not in English: the code alone says it.
+    const closedInGerman = known("P2039", {
+      driverAdapterError: { cause: { kind: "postgres", code: "55000", severity: "SCHWER" } },
+    });
+    expect(isDatabaseUnreachable(closedInGerman)).toBe(true);
     const badQuery = known("P2010", {
       driverAdapterError: {
         cause: { kind: "postgres", code: "42601", severity: "ERROR", message: "syntax error" },

@@ -24,6 +24,8 @@ const UNREACHABLE_KINDS = new Set([
  * adapter passes them on as kind "postgres" with the code.
  */
 const UNREACHABLE_SQLSTATES = new Set([
+  // A database not accepting connections (ALTER DATABASE ... ALLOW_CONNECTIONS false).
+  "55000",
   "57P01",
   "57P02",
   "57P03",
@@ -50,8 +52,9 @@ export function isDatabaseUnreachable(error: unknown): boolean {
     if (cause?.kind !== "postgres") return false;
     const sqlState = typeof cause.code === "string" ? cause.code : "";
     if (NOT_RETRYABLE_SQLSTATES.has(sqlState)) return false;
-    // FATAL ends the session: the server refused or dropped the connection (a database not
-    // accepting connections, 55000; too many clients, 53300), whatever the query was.
+    // FATAL ends the session: the server refused or dropped the connection, whatever the query
+    // was. The severity is in the server's language (lc_messages); the codes below do not depend
+    // on it.
     if (cause.severity === "FATAL" || cause.severity === "PANIC") return true;
     return UNREACHABLE_SQLSTATES.has(sqlState);
   }
