@@ -4,7 +4,7 @@ import { execFile } from "node:child_process";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { seedDemoLab } from "../prisma/seed";
-import { countSiteAccounts } from "../lib/data/db/site-accounts";
+import { countSiteAccounts } from "./site-accounts";
 import { openScratchDatabase, type ScratchDatabase } from "../lib/testing/scratch-database";
 
 let scratch: ScratchDatabase;

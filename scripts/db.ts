@@ -1,7 +1,7 @@
 // npm run db:migrate | db:migrate:create <name> | db:seed | db:reset [-- --force]
 // Works against DATABASE_URL, or against the embedded database when it is unset.
 import { openDatabase } from "../lib/data/db/connect";
-import { countSiteAccounts } from "../lib/data/db/site-accounts";
+import { countSiteAccounts } from "./site-accounts";
 import { applyMigrations, createMigration } from "../lib/data/db/migrator";
 import { resetDatabase } from "../lib/data/db/reset";
 import { seedDemoLab } from "../prisma/seed";

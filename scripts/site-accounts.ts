@@ -1,7 +1,7 @@
 // Whether a database is a real site's, for the commands that would mix the demo lab into it
-// (db:seed) or wipe it (db:reset). Free of server-only imports: scripts/db.ts uses it.
+// (db:seed) or wipe it (db:reset): scripts/db.ts.
 import pg from "pg";
-import { DEMO_DOMAIN } from "../../demo/lab-org";
+import { DEMO_DOMAIN } from "../lib/demo/lab-org";
 
 /**
  * Accounts the demo seed did not make (its people all have addresses at DEMO_DOMAIN): people
