@@ -161,7 +161,7 @@ test("exactly one leads: it alone runs the timer and the driver, both serve and 
   expect(await metric(leader, "allot_leader")).toBe(1);
   expect(await metric(follower, "allot_leader")).toBe(0);
   expect(
-    logLines(follower, "lease taken: this replica runs the tick timer and the demo executor"),
+    logLines(follower, "lease taken: this replica leads (the `leader:` line says what it runs)"),
   ).toHaveLength(0);
 
   // Load on both: the same cluster's jobs posted to both servers at the same moment, each post
@@ -285,7 +285,7 @@ test("SIGKILL of the leader's process group: the other leads and moves within a 
   expect(await metric(survivor, "allot_leader")).toBe(1);
   const taken = logLines(
     survivor,
-    "lease taken: this replica runs the tick timer and the demo executor",
+    "lease taken: this replica leads (the `leader:` line says what it runs)",
   );
   expect(taken.map((line) => line.previousHolder)).toEqual([deadHolder]);
 });

@@ -301,8 +301,16 @@ test("a wrong client secret gives a clear error page that names what to check", 
     expect(text).not.toMatch(/invalid_client|Error:|at .*\.js/);
     expect(await (await page.request.get(`${wrong.url}/api/auth/session`)).json()).toEqual({});
     // The cause is the secret: the provider refused the client, and the server's log says so.
-    expect(wrong.output()).toContain("[next-auth][error][OAUTH_CALLBACK_ERROR]");
-    expect(wrong.output()).toContain("invalid_client");
+    // One JSON line, as every other line of the server's log.
+    const refusal = wrong
+      .output()
+      .split("\n")
+      .find((line) => line.includes('"msg":"sign-in: OAUTH_CALLBACK_ERROR"'));
+    expect(JSON.parse(refusal ?? "{}")).toMatchObject({
+      level: "error",
+      authCode: "OAUTH_CALLBACK_ERROR",
+      err: { message: expect.stringContaining("invalid_client") },
+    });
     await page.context().close();
   } finally {
     await wrong.stop();

@@ -1,7 +1,7 @@
 // What a failed sign-in says, in the app's own words: next-auth's error codes (and the two of
 // our sign-in callback) mapped to what went wrong and what an admin should check. Pure, so the
 // sign-in error page stays thin and the texts are tested. No secret, no provider message, no
-// stack: those go to the server log (next-auth's `[next-auth][error]` lines).
+// stack: those go to the server log (JSON lines whose `msg` starts with "sign-in:").
 
 /** The explanation of one error code. */
 export type SignInErrorText = {
@@ -15,7 +15,7 @@ export type SignInErrorText = {
 /** The context the texts name: the provider's label and the app's origin. */
 export type SignInErrorContext = { providerName: string; origin: string };
 
-const SERVER_LOG = "The server's log has the details (lines starting [next-auth][error]).";
+const SERVER_LOG = 'The server\'s log has the details (lines whose msg starts with "sign-in:").';
 
 /**
  * The text for next-auth's `?error=` code. Unknown codes (and none) get a general text, so a
