@@ -94,7 +94,7 @@ test.beforeAll(async () => {
     env: {
       DATABASE_URL: database.url,
       ALLOT_DEMO: "1",
-      NEXTAUTH_SECRET: "e2e-cli-nextauth-secret-5d21",
+      NEXTAUTH_SECRET: "e2e-cli-nextauth-secret-5d21-0b7f4e2a",
     },
   });
 });

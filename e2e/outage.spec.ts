@@ -8,7 +8,7 @@ import { encode } from "next-auth/jwt";
 import { openScratchDatabase, type ScratchDatabase } from "../lib/testing/scratch-database";
 import { startSecondServer, type SecondServer } from "./second-server";
 
-const SECRET = "e2e-outage-secret";
+const SECRET = "e2e-outage-nextauth-secret-6b0e4d19a2";
 
 /** Forwards 127.0.0.1:port to `target` until closed; `open` listens again on the same port. */
 function createProxy(target: { host: string; port: number }) {

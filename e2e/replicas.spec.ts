@@ -99,7 +99,7 @@ test.beforeAll(async () => {
   env = {
     DATABASE_URL: databaseUrl,
     ALLOT_DEMO: "1",
-    NEXTAUTH_SECRET: "e2e-replicas-secret",
+    NEXTAUTH_SECRET: "e2e-replicas-nextauth-secret-0f9e2b7a",
     ALLOT_LIVE_SPEED: "60",
     ALLOT_TICK_SEC: "2",
     ALLOT_METRICS_TOKEN: METRICS_TOKEN,

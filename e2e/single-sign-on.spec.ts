@@ -60,7 +60,7 @@ test.afterAll(async () => {
 function serverEnv(clientSecret: string): Record<string, string> {
   return {
     DATABASE_URL: database.url,
-    NEXTAUTH_SECRET: "e2e-single-sign-on",
+    NEXTAUTH_SECRET: "e2e-single-sign-on-nextauth-secret-7c41",
     OIDC_ISSUER: identityProvider.issuer,
     OIDC_CLIENT_ID: identityProvider.clientId,
     OIDC_CLIENT_SECRET: clientSecret,
@@ -295,7 +295,11 @@ test("a wrong client secret gives a clear error page that names what to check", 
     await expect(page.getByRole("link", { name: "Back to sign-in" })).toBeVisible();
     // The app's words only: no secret, no provider message, no stack.
     const text = await page.locator("body").innerText();
-    for (const secret of [WRONG_SECRET, identityProvider.clientSecret, "e2e-single-sign-on"]) {
+    for (const secret of [
+      WRONG_SECRET,
+      identityProvider.clientSecret,
+      "e2e-single-sign-on-nextauth-secret-7c41",
+    ]) {
       expect(text).not.toContain(secret);
     }
     expect(text).not.toMatch(/invalid_client|Error:|at .*\.js/);

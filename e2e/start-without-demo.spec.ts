@@ -20,7 +20,7 @@ test.beforeAll(async () => {
   await applyMigrations(database.url);
   await seedDemoLab(database.url, { withHistory: false });
   server = await startSecondServer({
-    env: { NEXTAUTH_SECRET: "e2e-start-without-demo", DATABASE_URL: database.url },
+    env: { NEXTAUTH_SECRET: "e2e-start-without-demo-secret-3a8d1c", DATABASE_URL: database.url },
   });
   base = server.url;
 });

@@ -10,7 +10,7 @@ function start(env: Record<string, string>) {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
       NODE_ENV: "production",
-      NEXTAUTH_SECRET: "serve-start-test",
+      NEXTAUTH_SECRET: "serve-start-test-nextauth-secret-0001",
       PORT: "3999",
       ...env,
     } as NodeJS.ProcessEnv,
@@ -29,6 +29,10 @@ describe("scripts/serve.ts at start", () => {
     [
       { DATABASE_URL: "mysql://u:secret@localhost/db" },
       'DATABASE_URL must be a PostgreSQL URL, postgresql://user@host:5432/database; got "mysql://u:***@localhost/db"',
+    ],
+    [
+      { NEXTAUTH_SECRET: "x" },
+      "NEXTAUTH_SECRET must be at least 32 characters (it signs the sessions; a short one can be guessed)",
     ],
     [
       { OIDC_ISSUER: "https://sso.lab.example" },

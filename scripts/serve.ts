@@ -45,6 +45,8 @@ function demoSecret(): string {
   return secret;
 }
 
+/** The shortest NEXTAUTH_SECRET accepted outside demo mode (next-auth asks for 32 bytes). */
+const MIN_SECRET_LENGTH = 32;
 async function main(): Promise<void> {
   // Decide demo mode once (it throws on a value it does not know) and pin it for the server.
   const isDemo = isDemoMode();
@@ -76,6 +78,13 @@ async function main(): Promise<void> {
       );
     }
     process.env.NEXTAUTH_SECRET = demoSecret();
+  }
+  // A short secret can be guessed, and whoever guesses it signs sessions as anyone.
+  if (!isDemo && process.env.NEXTAUTH_SECRET.length < MIN_SECRET_LENGTH) {
+    throw new Error(
+      `NEXTAUTH_SECRET must be at least ${MIN_SECRET_LENGTH} characters (it signs the sessions; a short one can be guessed): ` +
+        "e.g. NEXTAUTH_SECRET=$(openssl rand -hex 32).",
+    );
   }
   if (isDemo) {
     for (const line of demoModeWarning(process.env.NEXTAUTH_URL, hostname)) console.warn(line);

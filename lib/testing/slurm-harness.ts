@@ -172,7 +172,7 @@ export async function openSlurmHarness(cluster: string, accounts: string[]): Pro
   const port = await freeEphemeralPort();
   const serverEnv = {
     DATABASE_URL: database.url,
-    NEXTAUTH_SECRET: "slurm-test-secret",
+    NEXTAUTH_SECRET: "slurm-test-nextauth-secret-4e1f0a9c27",
     ALLOT_TICK_SEC: "1",
   };
   let server = await startProductionServer(port, { env: serverEnv });
