@@ -107,31 +107,13 @@ export async function discardDraft(
   draftId: string,
 ): Promise<{ id: string; nodeId: string }> {
   return getDb().$transaction(async (tx) => {
-    const draft = await getDraftForEditor(tx, user, draftId);
-    // A what-if being added meanwhile waits for this lock, then finds no draft (409).
-    await tx.$queryRaw`SELECT id FROM budget_drafts WHERE id = ${draftId} FOR UPDATE`;
-    const liveSince = new Date(Date.now() - STALE_AFTER_MS);
-    const deleted = draft.adoptedAt
-      ? { count: 0 }
-      : await tx.budgetDraft.deleteMany({
-          where: {
-            id: draftId,
-            adoptedAt: null,
-            simulations: {
-              none: {
-                OR: [{ status: "queued" }, { status: "running", updatedAt: { gt: liveSince } }],
-              },
-            },
-          },
-        });
-    if (deleted.count > 0) return { id: draftId, nodeId: draft.nodeId };
-    // Adopted or discarded before this call, or while it waited for the row's lock.
-    const now = await tx.budgetDraft.findUnique({
-      where: { id: draftId },
-      select: { adoptedAt: true },
-    });
-    if (!now) throw new AppError("not_found", `No draft has id "${draftId}".`);
-    if (now.adoptedAt) {
+    const { nodeId } = await getDraftForEditor(tx, user, draftId);
+    // Locked to the end: an adoption, another discard or a what-if being added waits for it
+    // (the what-if then finds no draft, 409), so what is read below stays true.
+    const [locked] = await tx.$queryRaw<{ adoptedAt: Date | null }[]>`
+      SELECT "adoptedAt" FROM budget_drafts WHERE id = ${draftId} FOR UPDATE`;
+    if (!locked) throw new AppError("not_found", `No draft has id "${draftId}".`);
+    if (locked.adoptedAt) {
       throw new AppError(
         "conflict",
         "This draft was adopted: it is part of the budget's history and is kept.",
@@ -139,11 +121,22 @@ export async function discardDraft(
         { kind: "already-adopted" },
       );
     }
-    throw new AppError(
-      "conflict",
-      "A what-if of this draft is still running; discard the draft once it has finished.",
-      undefined,
-      { kind: "what-if-running" },
-    );
+    const liveSince = new Date(Date.now() - STALE_AFTER_MS);
+    const busy = await tx.simulation.count({
+      where: {
+        draftId,
+        OR: [{ status: "queued" }, { status: "running", updatedAt: { gt: liveSince } }],
+      },
+    });
+    if (busy > 0) {
+      throw new AppError(
+        "conflict",
+        "A what-if of this draft is still running; discard the draft once it has finished.",
+        undefined,
+        { kind: "what-if-running" },
+      );
+    }
+    await tx.budgetDraft.delete({ where: { id: draftId } });
+    return { id: draftId, nodeId };
   }, TRANSACTION);
 }
