@@ -27,21 +27,17 @@ export type MetricsSnapshot = {
 };
 
 /**
- * Each cluster's newest executor event, a person's node health change left out: one short
- * read per cluster down the (clusterId, receivedAt) index, however long the table.
+ * Each cluster's newest executor event, a person's node health change left out: one query, one
+ * short read per cluster down the (clusterId, receivedAt) index, however long the table.
  */
 async function newestEvents(db: Db): Promise<{ clusterId: string; receivedAt: Date }[]> {
-  const clusters = await db.cluster.findMany({ select: { id: true } });
-  const rows = await Promise.all(
-    clusters.map(({ id }) =>
-      db.executorEvent.findFirst({
-        where: { clusterId: id, NOT: { eventId: { startsWith: PERSON_EVENT_PREFIX } } },
-        orderBy: { receivedAt: "desc" },
-        select: { clusterId: true, receivedAt: true },
-      }),
-    ),
-  );
-  return rows.filter((row) => row !== null);
+  return db.$queryRaw`
+    SELECT c.id AS "clusterId", e."receivedAt"
+      FROM clusters c
+      CROSS JOIN LATERAL (
+        SELECT "receivedAt" FROM executor_events
+         WHERE "clusterId" = c.id AND "eventId" NOT LIKE ${`${PERSON_EVENT_PREFIX}%`}
+         ORDER BY "receivedAt" DESC LIMIT 1) e`;
 }
 
 export async function loadMetricsSnapshot(): Promise<MetricsSnapshot> {
