@@ -114,8 +114,7 @@ export async function jobIdOfArg(
   arg: string,
   clusterFlag: unknown,
 ): Promise<string> {
-  if (SLURM_ELEMENT_ID.test(arg)) refuseElementId(command, arg);
-  if (SLURM_JOB_ID.test(arg)) return (await findSlurmJob(client, command, arg, clusterFlag)).id;
-  if (typeof clusterFlag === "string") return (await getAllotJob(client, arg, clusterFlag)).id;
-  return arg;
+  const isLookedUp =
+    SLURM_JOB_ID.test(arg) || SLURM_ELEMENT_ID.test(arg) || typeof clusterFlag === "string";
+  return isLookedUp ? (await getJobByArg(client, command, arg, clusterFlag)).id : arg;
 }
