@@ -47,6 +47,7 @@ function demoSecret(): string {
 
 /** The shortest NEXTAUTH_SECRET accepted outside demo mode (next-auth asks for 32 bytes). */
 const MIN_SECRET_LENGTH = 32;
+
 async function main(): Promise<void> {
   // Decide demo mode once (it throws on a value it does not know) and pin it for the server.
   const isDemo = isDemoMode();

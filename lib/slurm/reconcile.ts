@@ -65,7 +65,7 @@ export function createBridgeMemory(): BridgeMemory {
 /**
  * Notes a round in which neither squeue nor sacct showed the job `id`: true once it has been
  * missing UNSEEN_MS_TO_END since an earlier round, else false with a note. A job shown again is
- * forgotten at the round's end.
+ * forgotten by `forget`.
  */
 function isGoneFromSlurm(
   id: string,
@@ -185,13 +185,7 @@ export function reconcile(input: RoundInput, memory: BridgeMemory): RoundOutput 
     keepInAllotsHands(job, view.waiting.has(job.id), memory, input.nowMs, out);
   }
   writeComments(input, view.waiting, memory, out);
-  forget(memory, jobsById, view);
-  // A job shown again, or no longer Allot's to follow, is no longer counted as missing.
-  for (const id of memory.unseenSinceMs.keys()) {
-    const isMissing = !jobsById.has(id) && !input.ended.has(id);
-    const isAllots = view.running.has(id) || view.waiting.has(id);
-    if (!isMissing || !isAllots) memory.unseenSinceMs.delete(id);
-  }
+  forget(memory, jobsById, input.ended, view);
   return out;
 }
 
@@ -517,12 +511,19 @@ function mirrorNodes(input: RoundInput, memory: BridgeMemory, out: RoundOutput):
   }
 }
 
-/** Drops memory of jobs neither side lists any more. */
+/** Drops memory of jobs neither side lists any more, and of missing jobs seen again. */
 function forget(
   memory: BridgeMemory,
   jobsById: Map<string, SlurmJob>,
+  ended: RoundInput["ended"],
   view: ReturnType<typeof allotView>,
 ): void {
+  // A job shown again, or no longer Allot's to follow, is no longer counted as missing.
+  for (const id of memory.unseenSinceMs.keys()) {
+    const isMissing = !jobsById.has(id) && !ended.has(id);
+    const isAllots = view.running.has(id) || view.waiting.has(id);
+    if (!isMissing || !isAllots) memory.unseenSinceMs.delete(id);
+  }
   for (const map of [memory.released, memory.stopping, memory.commentedAtMs] as Map<
     string,
     unknown
