@@ -7,7 +7,7 @@ import { getNow } from "./db/clock";
 import { toSec } from "./tick/load-state";
 import { listClusterLoads, type ClusterLoad } from "./queue";
 import { readRanking } from "./tick/ranking";
-import { PERSON_EVENT_PREFIX } from "./node-health";
+import { PERSON_EVENT_PREFIX } from "../validation/executor";
 
 export type BudgetSample = {
   cluster: string;

@@ -4,6 +4,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { AppError } from "../errors";
+import { PERSON_EVENT_PREFIX } from "../validation/executor";
 import type { NodeHealthInput, NodeRef } from "../validation/oversight";
 import { getDb } from "./db/app-db";
 import { ingestEvents } from "./executor";
@@ -23,9 +24,6 @@ export function requireNodeAdmin(user: SessionUser | null): SessionUser {
   if (!user.isAdmin) throw new AppError("forbidden", "Only admins manage nodes and tokens.");
   return user;
 }
-
-/** The id prefix of a person's node health events: the executor's liveness leaves them out. */
-export const PERSON_EVENT_PREFIX = "admin-";
 
 /**
  * Marks `node` of `cluster` (its index, or the executor's name for it) as `input.health` for

@@ -256,13 +256,13 @@ describe("the SLURM bridge", () => {
     const target = await h.db.clusterNode.findFirstOrThrow({
       where: { cluster: { name: CLUSTER }, hostname: "n3" },
     });
-    const post = (kind: string) =>
-      fetch(`${h.server().url}/api/v1/clusters/${CLUSTER}/events`, {
+    const post = (health: string) =>
+      fetch(`${h.server().url}/api/v1/clusters/${CLUSTER}/nodes/n3/health`, {
         method: "POST",
         headers: { authorization: `Bearer ${h.adminToken}`, "content-type": "application/json" },
-        body: JSON.stringify({ id: `admin-${kind}-${Date.now()}`, kind, node: target.index }),
+        body: JSON.stringify({ health, reason: "drained in Allot" }),
       });
-    expect((await post("node.draining")).status).toBe(200);
+    expect((await post("draining")).status).toBe(200);
     const slurmNode = async () =>
       parseSinfo(await run("sinfo", ["--json"])).find((node) => node.name === "n3")!;
     const drained = await h.waitFor("SLURM to drain n3", async () => {
@@ -270,7 +270,7 @@ describe("the SLURM bridge", () => {
       return node.flags.includes("DRAIN") ? node : null;
     });
     expect(drained.reason).toBe("Allot: drained in Allot");
-    expect((await post("node.healthy")).status).toBe(200);
+    expect((await post("healthy")).status).toBe(200);
     await h.waitFor("SLURM to resume n3", async () => !(await slurmNode()).flags.includes("DRAIN"));
     expect((await h.db.clusterNode.findUniqueOrThrow({ where: { id: target.id } })).health).toBe(
       "healthy",

@@ -48,6 +48,16 @@ describe("executor events", () => {
     );
   });
 
+  it("refuses ids starting admin-, kept for admins' node changes", () => {
+    expect(refusalOf({ id: "admin-1", kind: "node.healthy", node: 0 })).toEqual({
+      message: "The events are invalid; none was applied.",
+      paths: ["id"],
+    });
+    expect(parseExecutorEvents({ id: "node-admin-1", kind: "node.healthy", node: 0 })).toHaveLength(
+      1,
+    );
+  });
+
   it("refuses node indices past int4 and run ids over 200 characters; keeps newlines in messages", () => {
     expect(refusalOf({ id: "e", kind: "node.down", node: 2 ** 31 })?.paths).toEqual(["node"]);
     expect(refusalOf({ id: "e", kind: "job.started", runId: "r".repeat(201) })?.paths).toEqual([

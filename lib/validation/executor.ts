@@ -10,10 +10,20 @@ import { lineString, textString } from "../text";
 
 export const MAX_EVENTS_PER_BATCH = 500;
 
+/**
+ * The id prefix of a person's node health events (lib/data/node-health.ts): reserved, so that
+ * the executor's liveness, which leaves them out, counts every event an executor sends.
+ */
+export const PERSON_EVENT_PREFIX = "admin-";
+
 const eventId = lineString("Every event needs an id.")
   .trim()
   .min(1, "Every event needs an id.")
-  .max(200, "An event id has at most 200 characters.");
+  .max(200, "An event id has at most 200 characters.")
+  .refine(
+    (id) => !id.startsWith(PERSON_EVENT_PREFIX),
+    `Event ids starting "${PERSON_EVENT_PREFIX}" are kept for admins' node changes; choose another.`,
+  );
 const message = textString().max(2000, "A message has at most 2,000 characters.").optional();
 const runEvent = <Kind extends string>(kind: Kind) =>
   z.strictObject({
