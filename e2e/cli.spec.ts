@@ -273,6 +273,74 @@ test("budgets prints the tree with weights, fractions and effective shares", asy
   expect(table.stdout).toMatch(/^lab\s+1\s+-\s+100\.0%\s+86,016\s+14,784\s+172,032\s+Ada Okafor$/m);
 });
 
+test("nodes lists each node; an admin drains and resumes one, a researcher may not", async () => {
+  type NodesJson = {
+    clusters: { cluster: string; nodes: { index: number; health: string; usedGpus: number }[] }[];
+  };
+  const listed = await json<NodesJson>(
+    allotAs("researcher", ["nodes", "--cluster", "b300", "--json"]),
+  );
+  expect(listed.clusters.map((cluster) => cluster.cluster)).toEqual(["b300"]);
+  const nodes = listed.clusters[0]!.nodes;
+  expect(nodes.map((node) => node.index)).toEqual([...Array(11).keys()]);
+  const table = await allotAs("researcher", ["nodes", "--cluster", "b300"]);
+  expect(table.code).toBe(0);
+  const used = nodes.reduce((sum, node) => sum + node.usedGpus, 0);
+  expect(table.stdout.split("\n")[0]).toMatch(
+    new RegExp(
+      `^b300: 11 nodes, 88 GPUs: \\d+ healthy, \\d+ draining(, \\d+ down)?; ${used} GPUs in use$`,
+    ),
+  );
+  expect(table.stdout).toMatch(/^NODE\s+NAME\s+HEALTH\s+GPUS\s+USED\s+RUNS\s+SINCE\s+NOTE$/m);
+
+  const target = nodes.find((node) => node.health === "healthy")!.index;
+  const refused = await allotAs("researcher", [
+    "nodes",
+    "drain",
+    String(target),
+    "--cluster",
+    "b300",
+    "--reason",
+    "x",
+  ]);
+  expect(refused.code).toBe(4);
+  expect(refused.stderr).toMatch(/^allot: not allowed: Only admins manage nodes/);
+  const noReason = await allotAs("admin", ["nodes", "drain", String(target), "--cluster", "b300"]);
+  expect(noReason.code).toBe(2);
+  expect(noReason.stderr).toMatch(/^allot: nodes drain: --reason is required/);
+
+  const drained = await allotAs("admin", [
+    "nodes",
+    "drain",
+    String(target),
+    "--cluster",
+    "b300",
+    "--reason",
+    "e2e firmware update",
+  ]);
+  expect(drained).toEqual({ code: 0, stdout: `Node ${target} of b300 set draining\n`, stderr: "" });
+  const unhealthy = await allotAs("researcher", ["nodes", "--cluster", "b300", "--unhealthy"]);
+  expect(unhealthy.stdout).toMatch(
+    new RegExp(`^ +${target} +- +draining .*set by Ada Okafor at .*: e2e firmware update`, "m"),
+  );
+  const resumed = await allotAs("admin", ["nodes", "resume", String(target), "--cluster", "b300"]);
+  expect(resumed).toEqual({ code: 0, stdout: `Node ${target} of b300 set healthy\n`, stderr: "" });
+  const again = await allotAs("admin", ["nodes", "resume", String(target), "--cluster", "b300"]);
+  expect(again.code).toBe(0);
+  expect(again.stdout).toBe(`b300: Node ${target} is already healthy. Nothing changed.\n`);
+  const missing = await allotAs("admin", [
+    "nodes",
+    "drain",
+    "99",
+    "--cluster",
+    "b300",
+    "--reason",
+    "x",
+  ]);
+  expect(missing.code).toBe(1);
+  expect(missing.stderr).toBe("allot: the server refused: The cluster b300 has no node 99.\n");
+});
+
 test("cancel: another person's job is not allowed, the owner's is, an ended one is refused", async () => {
   const notYours = await allotAs("pi", ["cancel", bigJob]);
   expect(notYours.code).toBe(4);

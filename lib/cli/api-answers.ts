@@ -4,6 +4,8 @@
 import { z } from "zod";
 import type { BudgetNodeView } from "../data/budgets";
 import type { ChargeableBudget } from "../data/jobs";
+import type { NodeHealthResult } from "../data/node-health";
+import type { ClusterNodes } from "../data/nodes";
 import type { JobView } from "../data/job-views";
 import type { ClusterQueue } from "../data/queue";
 import type { SessionUser } from "../data/users";
@@ -164,6 +166,45 @@ export const budgetTreeAnswer = z.looseObject({
 });
 export type BudgetTreeAnswer = z.output<typeof budgetTreeAnswer>;
 
+const healthOfNode = z.enum(["healthy", "draining", "down"]);
+
+export const nodeAnswer = z.looseObject({
+  index: int,
+  /** The executor's name for it (SLURM's NodeName); null on a demo cluster, absent from older servers. */
+  hostname: z.string().nullish(),
+  gpus: int,
+  usedGpus: int,
+  runs: z.array(z.looseObject({ jobId: z.string(), gpus: int })),
+  health: healthOfNode,
+  healthChangedSec: z.number(),
+  isUnchangedOnRecord: z.boolean(),
+  lastChange: z
+    .looseObject({
+      atSec: z.number(),
+      actor: z.looseObject({
+        source: z.enum(["person", "executor", "demo_driver"]).nullable(),
+        name: z.string().nullable(),
+      }),
+      reason: z.string().nullable(),
+    })
+    .nullable(),
+  drainedSec: z.number().nullable(),
+  emptyBySec: z.number().nullable(),
+});
+export type NodeAnswer = z.output<typeof nodeAnswer>;
+
+/** GET /api/v1/clusters/{name}/nodes: the nodes (the history is let through for --json). */
+export const clusterNodesAnswer = z.looseObject({ nowSec: z.number(), nodes: z.array(nodeAnswer) });
+export type ClusterNodesAnswer = z.output<typeof clusterNodesAnswer>;
+
+/** POST /api/v1/clusters/{name}/nodes/{node}/health. */
+export const nodeHealthAnswer = z.looseObject({
+  cluster: z.string(),
+  node: int,
+  health: healthOfNode,
+  note: z.string().nullable(),
+});
+
 /** True when the server's type `Server` can be read as `Answer`. */
 type Reads<Server, Answer> = [Server] extends [Answer] ? true : false;
 
@@ -174,4 +215,7 @@ const readsBudgets: Reads<
   BudgetNodeView & { gpuHoursPerWeek: Record<string, number> },
   BudgetTreeAnswer["nodes"][number]
 > = true;
-export const ANSWERS_MATCH_SERVER = readsMe && readsQueue && readsJob && readsBudgets;
+const readsNodes: Reads<ClusterNodes, ClusterNodesAnswer> = true;
+const readsNodeHealth: Reads<NodeHealthResult, z.output<typeof nodeHealthAnswer>> = true;
+export const ANSWERS_MATCH_SERVER =
+  readsMe && readsQueue && readsJob && readsBudgets && readsNodes && readsNodeHealth;

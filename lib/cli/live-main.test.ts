@@ -4,7 +4,7 @@ import { LIVE_CONFIG_FILE, runLive } from "./test-helpers";
 
 describe("the live commands' exit codes", () => {
   it("print help for each, with the exit codes", async () => {
-    for (const command of ["squeue", "sshare", "why", "submit", "cancel", "budgets"]) {
+    for (const command of ["squeue", "sshare", "why", "submit", "cancel", "budgets", "nodes"]) {
       const help = await runLive([command, "--help"], {});
       expect(help.code).toBe(0);
       expect(help.stdout).toMatch(new RegExp(`^Usage: allot ${command}`));

@@ -8,6 +8,7 @@ import { runBudgetsCommand } from "./budgets-command";
 import { runCancelCommand } from "./cancel-command";
 import { runGenerateCommand } from "./generate-command";
 import { runImportTraceCommand } from "./import-trace-command";
+import { runNodesCommand } from "./nodes-command";
 import { assertWritable } from "./file-checks";
 import { InputError, UsageError, type CliIo } from "./io";
 import { runQueueCommand } from "./queue-command";
@@ -34,6 +35,7 @@ both in ~/.config/allot/config.json):
   submit --cluster C ...        submit a job (--name, --gpus, --min-runtime, --budget...)
   cancel <job>...               cancel jobs (<job>: Allot's or SLURM's job id)
   budgets                       the budget tree: weights, fractions, effective shares, leads
+  nodes [--cluster C]           nodes' health and use, like sinfo -N; admins: drain, down, resume
 
 Scenario commands (offline, from a scenario file):
   simulate <scenario>           run the simulator (allocation, baseline or both) and report
@@ -61,6 +63,7 @@ const COMMANDS: Record<string, Command> = {
   submit: runSubmitCommand,
   cancel: runCancelCommand,
   budgets: runBudgetsCommand,
+  nodes: runNodesCommand,
   simulate: runSimulateCommand,
   shares: runSharesCommand,
   queue: runQueueCommand,

@@ -29,6 +29,8 @@ export type HealthChangeView = {
 
 export type NodeView = {
   index: number;
+  /** The executor's name for the node (SLURM's NodeName); null on a demo cluster. */
+  hostname: string | null;
   gpus: number;
   usedGpus: number;
   runs: NodeRunView[];
@@ -233,6 +235,7 @@ export async function listClusterNodes(clusterName: string): Promise<ClusterNode
       const nodeRuns = onNode?.runs ?? [];
       return {
         index: node.index,
+        hostname: node.hostname,
         gpus: node.gpus,
         usedGpus: onNode?.gpus ?? 0,
         runs: nodeRuns,
