@@ -277,13 +277,14 @@ test("nodes lists each node; an admin drains and resumes one, a researcher may n
   type NodesJson = {
     clusters: { cluster: string; nodes: { index: number; health: string; usedGpus: number }[] }[];
   };
-  const listed = await json<NodesJson>(
-    allotAs("researcher", ["nodes", "--cluster", "b300", "--json"]),
-  );
+  /** `allot nodes ... --cluster b300` as `role`. */
+  const nodesOf = (role: DemoRole, ...argv: string[]) =>
+    allotAs(role, ["nodes", ...argv, "--cluster", "b300"]);
+  const listed = await json<NodesJson>(nodesOf("researcher", "--json"));
   expect(listed.clusters.map((cluster) => cluster.cluster)).toEqual(["b300"]);
   const nodes = listed.clusters[0]!.nodes;
   expect(nodes.map((node) => node.index)).toEqual([...Array(11).keys()]);
-  const table = await allotAs("researcher", ["nodes", "--cluster", "b300"]);
+  const table = await nodesOf("researcher");
   expect(table.code).toBe(0);
   const used = nodes.reduce((sum, node) => sum + node.usedGpus, 0);
   expect(table.stdout.split("\n")[0]).toMatch(
@@ -293,50 +294,26 @@ test("nodes lists each node; an admin drains and resumes one, a researcher may n
   );
   expect(table.stdout).toMatch(/^NODE\s+NAME\s+HEALTH\s+GPUS\s+USED\s+RUNS\s+SINCE\s+NOTE$/m);
 
-  const target = nodes.find((node) => node.health === "healthy")!.index;
-  const refused = await allotAs("researcher", [
-    "nodes",
-    "drain",
-    String(target),
-    "--cluster",
-    "b300",
-    "--reason",
-    "x",
-  ]);
+  const target = String(nodes.find((node) => node.health === "healthy")!.index);
+  const refused = await nodesOf("researcher", "drain", target, "--reason", "x");
   expect(refused.code).toBe(4);
   expect(refused.stderr).toMatch(/^allot: not allowed: Only admins manage nodes/);
-  const noReason = await allotAs("admin", ["nodes", "drain", String(target), "--cluster", "b300"]);
+  const noReason = await nodesOf("admin", "drain", target);
   expect(noReason.code).toBe(2);
   expect(noReason.stderr).toMatch(/^allot: nodes drain: --reason is required/);
 
-  const drained = await allotAs("admin", [
-    "nodes",
-    "drain",
-    String(target),
-    "--cluster",
-    "b300",
-    "--reason",
-    "e2e firmware update",
-  ]);
+  const drained = await nodesOf("admin", "drain", target, "--reason", "e2e firmware update");
   expect(drained).toEqual({ code: 0, stdout: `Node ${target} of b300 set draining\n`, stderr: "" });
-  const unhealthy = await allotAs("researcher", ["nodes", "--cluster", "b300", "--unhealthy"]);
+  const unhealthy = await nodesOf("researcher", "--unhealthy");
   expect(unhealthy.stdout).toMatch(
     new RegExp(`^ +${target} +- +draining .*set by Ada Okafor at .*: e2e firmware update`, "m"),
   );
-  const resumed = await allotAs("admin", ["nodes", "resume", String(target), "--cluster", "b300"]);
+  const resumed = await nodesOf("admin", "resume", target);
   expect(resumed).toEqual({ code: 0, stdout: `Node ${target} of b300 set healthy\n`, stderr: "" });
-  const again = await allotAs("admin", ["nodes", "resume", String(target), "--cluster", "b300"]);
+  const again = await nodesOf("admin", "resume", target);
   expect(again.code).toBe(0);
   expect(again.stdout).toBe(`b300: Node ${target} is already healthy. Nothing changed.\n`);
-  const missing = await allotAs("admin", [
-    "nodes",
-    "drain",
-    "99",
-    "--cluster",
-    "b300",
-    "--reason",
-    "x",
-  ]);
+  const missing = await nodesOf("admin", "drain", "99", "--reason", "x");
   expect(missing.code).toBe(1);
   expect(missing.stderr).toBe("allot: the server refused: The cluster b300 has no node 99.\n");
 });
