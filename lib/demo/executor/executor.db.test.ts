@@ -7,6 +7,7 @@ import { setChildren } from "../../data/budget-edits";
 import { changePerson } from "../../data/budget-people";
 import { getChildrenState } from "../../data/budget-state";
 import { createPrismaClient } from "../../data/db/client";
+import { getNow } from "../../data/db/clock";
 import { ingestEvents } from "../../data/executor";
 import { submitJob } from "../../data/jobs";
 import { createLogger } from "../../log/logger";
@@ -165,6 +166,51 @@ describe("driveRound", () => {
           tickMs: expect.any(Number),
         }),
       ]);
+    } finally {
+      vi.restoreAllMocks();
+      await removeTestCluster(db, name);
+    }
+  });
+
+  it("brings back a node it drained itself after an hour drained, never one an admin drained", async () => {
+    const name = "zz-driver-drains";
+    await removeTestCluster(db, name);
+    try {
+      await db.cluster.create({
+        data: {
+          name,
+          gpuType: "test",
+          nodes: { create: [0, 1].map((index) => ({ index, gpus: 8, health: "healthy" })) },
+        },
+      });
+      const drain = (node: number) => ({
+        id: `zz-drain-${node}`,
+        kind: "node.draining" as const,
+        node,
+      });
+      await ingestEvents(name, [drain(0)], {
+        actor: { source: "person", userId: branch.users.admin.id, reason: "fan replacement" },
+      });
+      await ingestEvents(name, [drain(1)], { actor: { source: "demo_driver" } });
+      // Both empty and drained two hours ago.
+      const twoHoursAgo = new Date((await getNow(db)).getTime() - 2 * 3600_000);
+      await db.clusterNode.updateMany({
+        where: { cluster: { name } },
+        data: { drainedAt: twoHoursAgo, healthChangedAt: twoHoursAgo },
+      });
+      vi.spyOn(Math, "random").mockReturnValue(0.99);
+      const driver: ClusterDriver = {
+        cluster: { name, gpuType: "test", nodes: 2, gpusPerNode: 8 },
+        arrivals: [],
+        lastSec: null,
+      };
+      await driveRound(driver, { log: captureLog().log });
+      const nodes = await db.clusterNode.findMany({
+        where: { cluster: { name } },
+        orderBy: { index: "asc" },
+        select: { health: true },
+      });
+      expect(nodes.map((node) => node.health)).toEqual(["draining", "healthy"]);
     } finally {
       vi.restoreAllMocks();
       await removeTestCluster(db, name);

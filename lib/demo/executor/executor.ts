@@ -185,7 +185,10 @@ export async function submitArrivals(
   }
 }
 
-/** Now and then a node drains (maintenance) or goes down, and comes back later. */
+/**
+ * Now and then a node drains (maintenance) or goes down, and comes back later; a node an admin
+ * drained or marked down stays so until an admin says otherwise.
+ */
 async function nodeEvents(cluster: DriverCluster, nowSec: number): Promise<ExecutorEvent[]> {
   const nodes = await listNodeHealth(cluster.name);
   const events: ExecutorEvent[] = [];
@@ -195,6 +198,7 @@ async function nodeEvents(cluster: DriverCluster, nowSec: number): Promise<Execu
     node,
   });
   for (const node of nodes) {
+    if (node.isSetByPerson) continue;
     const sinceSec = nowSec - node.healthChangedAt.getTime() / 1000;
     const drainedForSec = node.drainedAt ? nowSec - node.drainedAt.getTime() / 1000 : 0;
     if (node.health === "draining" && node.drainedAt && drainedForSec > HOUR_SEC) {

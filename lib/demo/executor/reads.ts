@@ -67,10 +67,27 @@ export async function listFinishedRuns(cluster: string, now: Date): Promise<stri
     .map((run) => run.id);
 }
 
+/**
+ * Each node's health, and whether a person set it (an admin's drain or mark down): the demo
+ * executor brings back only the nodes it took out itself.
+ */
 export async function listNodeHealth(cluster: string) {
-  return getDb().clusterNode.findMany({
-    where: { cluster: { name: cluster } },
-    select: { index: true, health: true, healthChangedAt: true, drainedAt: true },
-    orderBy: { index: "asc" },
-  });
+  const db = getDb();
+  const [nodes, lastChanges] = await Promise.all([
+    db.clusterNode.findMany({
+      where: { cluster: { name: cluster } },
+      select: { index: true, health: true, healthChangedAt: true, drainedAt: true },
+      orderBy: { index: "asc" },
+    }),
+    db.nodeHealthChange.findMany({
+      where: { cluster: { name: cluster } },
+      distinct: ["nodeIndex"],
+      orderBy: [{ nodeIndex: "asc" }, { at: "desc" }, { id: "desc" }],
+      select: { nodeIndex: true, source: true },
+    }),
+  ]);
+  const setByPerson = new Set(
+    lastChanges.filter((change) => change.source === "person").map((change) => change.nodeIndex),
+  );
+  return nodes.map((node) => ({ ...node, isSetByPerson: setByPerson.has(node.index) }));
 }
