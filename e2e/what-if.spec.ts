@@ -131,6 +131,19 @@ test("a program lead drafts a split, replays today's demand under it, and adopts
     page.getByText(/Adopted the draft of .* after what-ifs on [^;]+; [^;]+: Evaluation needs more/),
   ).toBeVisible();
   expect((await treeNodes(page)).find((node) => node.name === "lm-eval")!.weight).toBe(4);
+  // The adopted draft is shown beside the split it replaced, not the one it made.
+  await page.goto(draftUrl);
+  await expect(page.getByText(/^Adopted on /)).toBeVisible();
+  const adoptedSplit = page.getByRole("region", { name: "The draft beside the split in force" });
+  await expect(adoptedSplit.getByRole("columnheader", { name: "Weight before" })).toBeVisible();
+  await expect(adoptedSplit.getByRole("row", { name: /^lm-eval / }).getByRole("cell")).toHaveText([
+    "lm-eval",
+    "1",
+    "4",
+    "9.09%",
+    "28.6%",
+  ]);
+  await expect(adoptedSplit.getByText(/removed on adoption/)).toHaveCount(0);
 
   // Put the seeded split back for the specs that follow.
   const { version } = (await treeNodes(page)).find((node) => node.id === language.id)!;

@@ -9,14 +9,21 @@ function fractions(children: readonly Child[]): number[] {
   return children.map((child) => (total > 0 ? child.weight / total : 0));
 }
 
-/** The draft's children beside the split in force now: weights and fractions of the parent. */
+/**
+ * The draft's children beside the split in force now: weights and fractions of the parent. An
+ * adopted draft is shown beside the split it replaced (`isAdopted`), `proposed` being the split
+ * its adoption made, so its new budgets are matched by id.
+ */
 export function DraftSplit({
   proposed,
   current,
+  isAdopted = false,
 }: {
   proposed: readonly DraftChildView[];
   current: readonly Child[];
+  isAdopted?: boolean;
 }) {
+  const then = isAdopted ? "before" : "now";
   const proposedFractions = fractions(proposed);
   const currentFractions = fractions(current);
   const currentIndex = new Map(current.map((child, index) => [child.id, index]));
@@ -27,9 +34,9 @@ export function DraftSplit({
         <thead>
           <tr>
             <th>Budget</th>
-            <th className="num">Weight now</th>
+            <th className="num">Weight {then}</th>
             <th className="num">Draft weight</th>
-            <th className="num">Share of the parent now</th>
+            <th className="num">Share of the parent {then}</th>
             <th className="num">With the draft</th>
           </tr>
         </thead>
@@ -44,7 +51,7 @@ export function DraftSplit({
                 <td>
                   {child.name}
                   {before && before.name !== child.name ? ` (now ${before.name})` : null}
-                  {!before ? " (new)" : null}
+                  {!before ? (isAdopted ? " (added)" : " (new)") : null}
                 </td>
                 <td className="num">{before ? formatWeight(before.weight) : "–"}</td>
                 <td className={`num${isChanged ? " changed" : ""}`}>
@@ -61,7 +68,9 @@ export function DraftSplit({
           })}
           {leftOut.map((child) => (
             <tr key={child.id}>
-              <td>{child.name} (left out: removed on adoption)</td>
+              <td>
+                {child.name} ({isAdopted ? "removed on adoption" : "left out: removed on adoption"})
+              </td>
               <td className="num">{formatWeight(child.weight)}</td>
               <td className="num changed">–</td>
               <td className="num">

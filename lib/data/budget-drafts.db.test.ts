@@ -272,6 +272,32 @@ describe("drafts", () => {
     expect(await db.budgetDraft.count({ where: { id: busy.id } })).toBe(1);
     expect((await programSplit()).version).toBe(before.version + 1);
   });
+
+  it("an adopted draft keeps the split it replaced and the one it made, new budgets with ids", async () => {
+    const before = await programSplit();
+    const draft = await createDraft(branch.users.programLead, branch.ids[LABEL]!, {
+      version: before.version,
+      reason: "a new budget",
+      children: [
+        ...before.children.map(({ id, name, weight }) => ({ id, name, weight })),
+        { name: "extra", weight: 1 },
+      ],
+    });
+    expect((await getDraft(branch.users.programLead, draft.id)).adoption).toBeNull();
+    await adoptDraft(branch.users.programLead, draft.id, "extra work");
+    const adopted = await getDraft(branch.users.programLead, draft.id);
+    const after = await programSplit();
+    expect(adopted.adoption).toEqual({ before: before.children, after: after.children });
+    const extra = after.children.find((child) => child.name === "extra");
+    expect(extra?.id).toEqual(expect.any(String));
+    expect(before.children.some((child) => child.id === extra?.id)).toBe(false);
+    // The split as it was, for the replays below.
+    await setChildren(branch.users.programLead, branch.ids[LABEL]!, {
+      version: after.version,
+      reason: "test: extra removed",
+      children: before.children,
+    });
+  });
 });
 
 describe("what-if demand and replay", () => {

@@ -43,6 +43,11 @@ export type DraftView = DraftListItem & {
   isStale: boolean;
   /** The split in force now. */
   currentChildren: ChildState[];
+  /**
+   * An adopted draft's history entry: the split it replaced and the one it made (new budgets
+   * with their ids). Null until adopted (or for a draft adopted before entries were linked).
+   */
+  adoption: { before: ChildState[]; after: ChildState[] } | null;
 };
 
 const DRAFT = {
@@ -155,7 +160,10 @@ export async function listDrafts(
  */
 export async function getDraft(user: SessionUser, draftId: string): Promise<DraftView> {
   const db = getDb();
-  const row = await db.budgetDraft.findUnique({ where: { id: draftId }, select: DRAFT });
+  const row = await db.budgetDraft.findUnique({
+    where: { id: draftId },
+    select: { ...DRAFT, adoptedChange: { select: { before: true, after: true } } },
+  });
   if (!row) throw new AppError("not_found", `No draft has id "${draftId}".`);
   const node = await requireEditor(db, user, row.nodeId);
   const children = await db.budgetNode.findMany({
@@ -169,6 +177,12 @@ export async function getDraft(user: SessionUser, draftId: string): Promise<Draf
     currentVersion: node.version,
     isStale: row.adoptedAt === null && node.version !== row.basedOnVersion,
     currentChildren: children,
+    adoption: row.adoptedChange
+      ? {
+          before: row.adoptedChange.before as ChildState[],
+          after: row.adoptedChange.after as ChildState[],
+        }
+      : null,
   };
 }
 

@@ -54,7 +54,11 @@ export default async function DraftPage({
         <DraftByline draft={draft} />
       </PageHead>
       <Card title="Proposed split" headingId="split-heading">
-        <DraftSplit proposed={draft.children} current={draft.currentChildren} />
+        {draft.adoption ? (
+          <DraftSplit proposed={draft.adoption.after} current={draft.adoption.before} isAdopted />
+        ) : (
+          <DraftSplit proposed={draft.children} current={draft.currentChildren} />
+        )}
         <AdoptDraft
           draftId={draft.id}
           nodeId={draft.nodeId}
