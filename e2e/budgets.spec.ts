@@ -111,6 +111,24 @@ test("a split that funds nobody below is saved only once the lead ticks that the
   await restoreSplit(page, "language", seeded.children);
 });
 
+test("Back to the budgets page shows the budget selected there, as its URL says", async ({
+  page,
+}) => {
+  await signInAs(page, "programLead");
+  await page.goto("/budgets");
+  await waitForHydration(page);
+  await page.getByRole("button", { name: "language", exact: true }).click();
+  await expect(page.getByRole("complementary", { name: "language" })).toBeVisible();
+  await expect(page).toHaveURL(/\/budgets\?node=/);
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Jobs" }).click();
+  await expect(page.getByRole("heading", { name: "Jobs", level: 1 })).toBeVisible();
+  await page.goBack();
+  await expect(page).toHaveURL(/\/budgets\?node=/);
+  const details = page.getByRole("complementary", { name: "language" });
+  await expect(details).toBeVisible();
+  await expect(details.getByRole("button", { name: "Edit split of language" })).toBeVisible();
+});
+
 test("a PI sees no edit controls on a sibling program, and the API answers 403", async ({
   page,
 }) => {

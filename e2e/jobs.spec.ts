@@ -122,6 +122,8 @@ test("a researcher pages, filters and sorts their jobs; the URL keeps it all", a
   );
   await page.goBack();
   await expect(page.getByText("Showing 1–27 of 27")).toBeVisible();
+  // The form shows the filters of the list shown, not those of the list left.
+  await expect(page.getByLabel("State")).toHaveValue("");
 
   await page.getByLabel("Cluster").selectOption("b300");
   await page.getByRole("button", { name: "Apply filters" }).click();

@@ -131,9 +131,10 @@ test("a program lead drafts a split, replays today's demand under it, and adopts
     page.getByText(/Adopted the draft of .* after what-ifs on [^;]+; [^;]+: Evaluation needs more/),
   ).toBeVisible();
   expect((await treeNodes(page)).find((node) => node.name === "lm-eval")!.weight).toBe(4);
-  // The adopted draft is shown beside the split it replaced, not the one it made.
-  await page.goto(draftUrl);
+  // Back on the draft: adopted (not the page as it was before), beside the split it replaced.
+  await page.goBack();
   await expect(page.getByText(/^Adopted on /)).toBeVisible();
+  await expect(page.getByRole("button", { name: "Adopt this split" })).toHaveCount(0);
   const adoptedSplit = page.getByRole("region", { name: "The draft beside the split in force" });
   await expect(adoptedSplit.getByRole("columnheader", { name: "Weight before" })).toBeVisible();
   await expect(adoptedSplit.getByRole("row", { name: /^lm-eval / }).getByRole("cell")).toHaveText([
@@ -223,6 +224,10 @@ test("a what-if of a period with nothing to replay is refused with the field and
   ).toBeVisible();
   await expect(page.getByText("e2e: periods with nothing to replay")).toHaveCount(0);
   expect((await page.request.get(`/api/v1/drafts/${draft.id}`)).status()).toBe(404);
+  // Back to it: not the draft as it was, but that it is gone.
+  await page.goBack();
+  await expect(page.getByRole("heading", { name: "No such draft" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Discard this draft" })).toHaveCount(0);
 });
 
 test("a refused 'Try on …' opens the kept draft with the period tried and why", async ({

@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { useSearchParams } from "next/navigation";
 import "./budget-tree.css";
 import {
   useCallback,
@@ -114,7 +115,12 @@ export function BudgetWorkspace({
 }) {
   const rows = useMemo(() => expandTree(tree), [tree]);
   const [query, setQuery] = useState("");
-  const [selectedId, setSelectedId] = useState(initialSelectedId);
+  // The URL's budget first: a selection made here is written to it (replaceState), and Back to
+  // this page brings the server's first answer, made before that selection.
+  const urlId = useSearchParams().get("node");
+  const startId =
+    urlId !== null && tree.rows.some((row) => row.id === urlId) ? urlId : initialSelectedId;
+  const [selectedId, setSelectedId] = useState(startId);
   const [editingId, setEditingId] = useState<string | null>(
     isEditingAtStart ? initialSelectedId : null,
   );
@@ -128,11 +134,7 @@ export function BudgetWorkspace({
     const ids = new Set(rows.filter((row) => row.depth < 2 && !row.isLeaf).map((row) => row.id));
     // Open the way down to the budget the page was opened on.
     const byId = new Map(rows.map((row) => [row.id, row]));
-    for (
-      let id = byId.get(initialSelectedId)?.parentId ?? null;
-      id;
-      id = byId.get(id)?.parentId ?? null
-    ) {
+    for (let id = byId.get(startId)?.parentId ?? null; id; id = byId.get(id)?.parentId ?? null) {
       ids.add(id);
     }
     return ids;

@@ -14,7 +14,15 @@ export function JobListFilters({
   options: JobListOptions;
 }) {
   return (
-    <form className="job-filters" method="get" action="/jobs" aria-label="Filter jobs">
+    // autoComplete off: after Back, the browser would restore the fields of the list left, over
+    // the filters of the list shown.
+    <form
+      className="job-filters"
+      method="get"
+      action="/jobs"
+      aria-label="Filter jobs"
+      autoComplete="off"
+    >
       <div className="field">
         <label htmlFor="jf-q">Name or SLURM job id</label>
         <input id="jf-q" type="text" name="q" defaultValue={query.q ?? ""} />

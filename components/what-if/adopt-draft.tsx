@@ -54,6 +54,8 @@ export function AdoptDraft({
     setError(null);
     const result = await adoptDraft(draftId, reason);
     if (result.ok) {
+      // Pages kept for Back (this one, the tree) would show the split before the adoption.
+      router.refresh();
       router.push(`/budgets/${encodeURIComponent(nodeId)}/history`);
       return null;
     }

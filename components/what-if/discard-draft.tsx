@@ -23,6 +23,8 @@ export function DiscardDraft({
   async function discard(): Promise<string | null> {
     const result = await discardDraft(draftId);
     if (!result.ok) return result.error.message;
+    // Back would otherwise show the discarded draft as it was.
+    router.refresh();
     router.push(`/budgets/${encodeURIComponent(nodeId)}/drafts`);
     return null;
   }
