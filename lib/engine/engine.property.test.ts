@@ -309,6 +309,24 @@ describe("scheduling pass properties", () => {
     });
   });
 
+  it("a wait for GPUs counts every GPU of the cluster once: free, preemptable, protected, held, kept, unusable", () => {
+    check((input, result) => {
+      const clusterGpus = input.cluster.nodes.reduce((sum, node) => sum + node.gpus, 0);
+      for (const { reason } of result.waiting) {
+        if (reason.rule !== "wait-resources") continue;
+        const parts =
+          reason.freeGpus +
+          reason.preemptableGpus! +
+          reason.protectedGpus +
+          reason.heldByHigherGpus +
+          reason.heldWithinShareGpus +
+          (reason.keptForShort?.gpus ?? 0) +
+          reason.unusableGpus;
+        expect(parts).toBe(clusterGpus);
+      }
+    });
+  });
+
   it("every preemption between budgets passes the share guard on what they held just before, but a short job's, which says when it did not", () => {
     check((input, result) => {
       const runs = new Map(input.runs.map((run) => [run.id, run]));

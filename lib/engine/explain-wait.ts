@@ -65,6 +65,13 @@ function explainWaitForResources(
         ? ` (${plural(reason.freeWholeNodes, "whole node", "whole nodes")})`
         : ""),
   ];
+  const preemptable = reason.preemptableGpus ?? 0;
+  if (preemptable > 0) {
+    parts.push(
+      `${preemptable} ${preemptable === 1 ? "is" : "are"} held by runs it may preempt ` +
+        "(unallocated work, or unprotected runs of budgets ranked below its budget)",
+    );
+  }
   if (reason.protectedGpus > 0) {
     const until =
       reason.readyAtSec !== null && reason.readyAtSec > reason.atSec
@@ -111,8 +118,15 @@ function explainWaitForResources(
     parts.push(`${reason.unusableGpus} are on draining or down nodes`);
   }
   if (reason.readyAtSec === reason.atSec && reason.reservedNodes.length === 0) {
+    const kept = reason.keptForOther;
     parts.push(
-      `enough GPUs are free or preemptable, but not ${reason.isWholeNodes ? "as whole nodes" : "on one node"}`,
+      `enough GPUs are free or preemptable, but not ${reason.isWholeNodes ? "as whole nodes" : "on one node"}` +
+        (kept
+          ? ` outside ${nodes(kept.nodes)}, kept for a job ahead of it` +
+            (kept.readyAtSec !== null && kept.readyAtSec > reason.atSec
+              ? ` (expected to start by ${time(kept.readyAtSec)})`
+              : "")
+          : ""),
     );
   }
   parts.push(above(reason.budgetsAbove));

@@ -168,9 +168,21 @@ export type WaitReason =
       heldWithinShareGpus: number;
       /** GPUs on draining or down nodes. */
       unusableGpus: number;
+      /**
+       * GPUs it may preempt now: unallocated work and unprotected runs of lower-ranked budgets,
+       * less those the share guard keeps and those kept for short jobs. With the other counts,
+       * every GPU of the cluster once. Absent from older reasons.
+       */
+      preemptableGpus?: number;
       budgetsAbove: number;
       /** Nodes kept for this job (it is the first job that cannot start); empty otherwise. */
       reservedNodes: number[];
+      /**
+       * Nodes the pass keeps for another job, ahead of this one, which this job may not use
+       * (EASY backfill aside): absent when the pass keeps none, for the holder itself, and from
+       * older reasons.
+       */
+      keptForOther?: { nodes: number[]; readyAtSec: number | null };
       /**
        * The budget ranked above this one that holds the most of those `heldByHigherGpus` (its
        * GPUs there), its own budget aside; null when none does. Absent from older reasons.

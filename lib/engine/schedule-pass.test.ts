@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createPassScratch } from "./pass-scratch";
 import { explainReason } from "./explain";
+import { estimateStart } from "./start-estimate";
 import { queueFromPending } from "./pending-queue";
 import { runReferencePass } from "./reference-pass";
 import {
@@ -426,9 +427,39 @@ describe("runSchedulePass queue order and reservation", () => {
     // big, of hi, holds the reservation; hi ranks first.
     expect(holderRankOf(extra)).toBe(1);
     expect(result.waiting.map((wait) => explainReason(wait.reason))).toEqual([
-      "Waiting: needs 16 GPUs on 2 whole nodes; 6 are free (0 whole nodes); 8 are held by protected runs of budgets ranked below its budget (enough for this job are out of protection by +2h40m); no budget ranks above its budget; nodes 0-1 are kept for it, expected ready by +2h40m.",
+      "Waiting: needs 16 GPUs on 2 whole nodes; 6 are free (0 whole nodes); 2 are held by runs it may preempt (unallocated work, or unprotected runs of budgets ranked below its budget); 8 are held by protected runs of budgets ranked below its budget (enough for this job are out of protection by +2h40m); no budget ranks above its budget; nodes 0-1 are kept for it, expected ready by +2h40m.",
       "Waiting: needs 4 GPUs on one node; it would fit, but nodes 0-1 are kept for a job of hi that needs 16 GPUs (ready by +2h40m; a job protected only until then may use them); hi (at 0% of its weekly share) ranks above lo (at 21%), its sibling, so their own figures decide; 1 budget ranks above its budget.",
     ]);
+  });
+
+  it("a job whose preemptable whole nodes are kept for a job ahead says so, not that none are whole", () => {
+    const free = (id: string, node: number) =>
+      makeRun(id, "lo", [{ node, gpus: 8 }], { startSec: 6000, isAllocated: false });
+    const result = pass({
+      cluster: makeCluster(3),
+      runs: [
+        makeRun("p0", "lo", [{ node: 0, gpus: 8 }], { startSec: 6000, protectedUntilSec: 9600 }),
+        free("f1", 1),
+        free("f2", 2),
+      ],
+      pending: [makeJob("big", "hi", 24), makeJob("pair", "lo", 16, { minRuntimeSec: 4 * 3600 })],
+    });
+    expect(startsOf(result)).toEqual([]);
+    expect(waitingOf(result)).toEqual([
+      ["big", "wait-resources"],
+      ["pair", "wait-resources"],
+    ]);
+    const pair = result.waiting[1]!.reason;
+    expect(pair).toMatchObject({
+      preemptableGpus: 16,
+      keptForOther: { nodes: [0, 1, 2], readyAtSec: 9600 },
+    });
+    expect(explainReason(pair)).toBe(
+      "Waiting: needs 16 GPUs on 2 whole nodes; 0 are free (0 whole nodes); 16 are held by runs it may preempt (unallocated work, or unprotected runs of budgets ranked below its budget); 8 are used by its own budget's runs; enough GPUs are free or preemptable, but not as whole nodes outside nodes 0-2, kept for a job ahead of it (expected to start by +2h40m); 1 budget ranks above its budget.",
+    );
+    expect(estimateStart(pair).note).toBe(
+      "Enough GPUs are free or preemptable, but not as whole nodes outside nodes 0-2, kept for a job ahead of it (expected to start by +2h40m): it starts once that job has started, when runs end elsewhere to free what it needs, or when fewer jobs wait ahead of it.",
+    );
   });
 
   it("backfill: a lower-ranked job protected only until the reserved nodes are ready may use them", () => {

@@ -82,6 +82,19 @@ export function estimateStart(
         );
       }
       if (reason.readyAtSec === reason.atSec) {
+        const kept = reason.keptForOther;
+        const where = reason.isWholeNodes ? "as whole nodes" : "on one node";
+        if (kept) {
+          return note(
+            `Enough GPUs are free or preemptable, but not ${where} outside ` +
+              `${formatNodes(kept.nodes, nodeName)}, kept for a job ahead of it` +
+              (kept.readyAtSec !== null && kept.readyAtSec > reason.atSec
+                ? ` (expected to start by ${formatTime(kept.readyAtSec)})`
+                : "") +
+              ": it starts once that job has started, when runs end elsewhere to free what it " +
+              "needs, or when fewer jobs wait ahead of it.",
+          );
+        }
         return note(
           (reason.isWholeNodes
             ? "Enough GPUs are free or preemptable, but not as whole nodes: it starts when " +

@@ -222,8 +222,12 @@ function buildReason(
     heldByOwnGpus: view.ownGpus(job.budgetId),
     heldWithinShareGpus,
     unusableGpus: facts.unusableGpus,
+    preemptableGpus: view.preemptableGpus - heldWithinShareGpus - keptGpus,
     budgetsAbove: rank - 1,
     reservedNodes: isHolder && reservation ? reservation.nodes : [],
+    ...(reservation && !isHolder
+      ? { keptForOther: { nodes: reservation.nodes, readyAtSec: reservation.readyAtSec } }
+      : {}),
     heldMostBy,
     ...(keptGpus > 0
       ? { keptForShort: { node: context.pool.indexOf[context.shortReserveAt]!, gpus: keptGpus } }
