@@ -61,7 +61,11 @@ export function PendingTable({
             <th scope="col" className="num">
               GPUs
             </th>
-            <th scope="col" className="num">
+            <th
+              scope="col"
+              className="num"
+              title="Since it was submitted, or since its last run ended when it was requeued"
+            >
               Waiting
             </th>
             <th scope="col">Why waiting</th>

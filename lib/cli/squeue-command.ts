@@ -28,7 +28,8 @@ pending jobs in the order the scheduler will consider them (POS), each with its 
 and the reason it waits. JOBID is SLURM's job id for a job submitted with sbatch, else Allot's;
 \`allot why\` and \`allot cancel\` take either. START is when a running job started and, for
 a pending job, the time by which it is expected to start when the server knows one (else -).
-Times are UTC.
+TIME is how long a running job has run, and a pending one has waited: since it was submitted,
+or since its last run ended when it was requeued. Times are UTC.
 
 Options:
   --cluster <name>   one cluster

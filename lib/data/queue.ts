@@ -148,6 +148,7 @@ export type QueuedJob = {
   priority: string;
   gpus: number;
   minRuntimeSec: number;
+  /** Since it was submitted, or, requeued after a run, since that run ended. */
   waitingSec: number;
   rule: string | null;
   /** One short plain sentence that leads `sentence`. */
@@ -251,7 +252,7 @@ async function computeClusterQueue(name: string, limit = 300): Promise<ClusterQu
         priority: job.priority,
         gpus: job.gpus,
         minRuntimeSec: job.minRuntimeSec,
-        waitingSec: Math.max(0, nowSec - toSec(job.submittedAt)),
+        waitingSec: Math.max(0, nowSec - toSec(job.runs[0]?.endedAt ?? job.submittedAt)),
         rule,
         summary: job.waitReason
           ? summarizeLive(job.waitReason, nowSec, {
@@ -319,7 +320,11 @@ async function readQueueRows(tx: Tx, name: string, limit: number) {
       where: { clusterId: cluster.id, state: "pending" },
       orderBy: [{ queuePosition: { sort: "asc", nulls: "first" } }, { submittedAt: "asc" }],
       take: limit,
-      include: { user: { select: { id: true, name: true } } },
+      include: {
+        user: { select: { id: true, name: true } },
+        // A requeued job waits again from its last run's end.
+        runs: { select: { endedAt: true }, orderBy: { endedAt: "desc" }, take: 1 },
+      },
     }),
     tx.run.findMany({
       where: { clusterId: cluster.id, endedAt: null },
