@@ -4,7 +4,7 @@ import { expectPositionals, parseCommandArgs } from "./args";
 import type { CliIo } from "./io";
 import { connect, LIVE_HELP, LIVE_OPTIONS, printJson } from "./live-command";
 import { formatTable, type Align } from "./table";
-import { formatNumber, formatShare } from "../format";
+import { formatNumber, formatPercent } from "../format";
 
 /** `allot budgets --help`. */
 export const BUDGETS_HELP = `Usage: allot budgets [--json]
@@ -22,7 +22,7 @@ export function formatBudgets(answer: BudgetTreeAnswer): string {
     `${"  ".repeat(node.depth)}${node.name}`,
     formatNumber(node.weight, Number.isInteger(node.weight) ? 0 : 2),
     node.depth === 0 ? "-" : node.fraction.toFixed(4),
-    formatShare(node.effectiveShare, "-"),
+    formatPercent(node.effectiveShare),
     ...answer.clusters.map((cluster) => formatNumber(node.gpuHoursPerWeek[cluster.name] ?? 0)),
     node.leads.map((lead) => lead.name).join(", "),
   ]);

@@ -2,7 +2,7 @@ import { fairShareFactor, rankBudgets } from "../engine";
 import {
   formatLevelFairShare,
   formatNumber,
-  formatShare,
+  formatPercent,
   formatSimMoment,
   formatUsageRatio,
 } from "../format";
@@ -92,7 +92,7 @@ export function runSharesCommand(argv: string[], io: CliIo): number {
         `${"  ".repeat(depthOf(row.path))}${row.path === "" ? row.name : row.name}`,
         formatNumber(row.weight, Number.isInteger(row.weight) ? 0 : 2),
         row.path === "" ? "-" : row.fraction.toFixed(4),
-        formatShare(row.effectiveShare, "-"),
+        formatPercent(row.effectiveShare),
         formatNumber(row.usageGpuSeconds / 3600, 1),
         formatUsageRatio(row.usageRatio),
         row.path === "" ? "-" : formatLevelFairShare(row.levelFairShare),

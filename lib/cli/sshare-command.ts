@@ -3,7 +3,7 @@ import {
   formatDateTime,
   formatLevelFairShare,
   formatNumber,
-  formatShare,
+  formatPercent,
   formatSpan,
   formatUsageRatio,
 } from "../format";
@@ -58,7 +58,7 @@ export function formatSshare(queue: ClusterQueueAnswer): string {
         ? "-"
         : formatNumber(row.weight, Number.isInteger(row.weight) ? 0 : 2),
       isRoot || row.fraction === undefined ? "-" : row.fraction.toFixed(4),
-      formatShare(row.effectiveShare, "-"),
+      formatPercent(row.effectiveShare),
       formatNumber(row.usageGpuSeconds / 3600, 1),
       formatUsageRatio(row.usageRatio),
       isRoot ? "-" : formatLevelFairShare(row.levelFairShare),
