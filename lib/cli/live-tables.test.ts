@@ -263,4 +263,26 @@ describe("budgets' table", () => {
       ].join("\n"),
     );
   });
+
+  it("writes a share under 10% with two decimals, as the browser does", () => {
+    const answer = {
+      clusters: [],
+      nodes: [
+        {
+          id: "riley",
+          name: "riley",
+          path: "lang/riley",
+          depth: 2,
+          isLeaf: true,
+          weight: 1,
+          fraction: 0.1,
+          effectiveShare: 0.003_52,
+          leads: [],
+          members: [],
+          gpuHoursPerWeek: {},
+        },
+      ],
+    };
+    expect(formatBudgets(answer).split("\n")[2]).toBe("    riley       1    0.1000      0.35%");
+  });
 });
