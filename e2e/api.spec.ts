@@ -13,6 +13,13 @@ test("API errors are JSON in one shape: 401, bad token, 404, 405", async ({ requ
   expect(anonymous.status()).toBe(401);
   expect((await anonymous.json()).error.code).toBe("unauthorized");
 
+  // A write with neither a token nor a browser's cookie and Origin: 401, not the Origin rule.
+  const anonymousWrite = await request.post("/api/v1/jobs", { data: {} });
+  expect(anonymousWrite.status()).toBe(401);
+  expect(await anonymousWrite.json()).toEqual({
+    error: { code: "unauthorized", message: "Sign in, or send 'Authorization: Bearer <token>'." },
+  });
+
   const badToken = await request.get("/api/v1/budgets", {
     headers: { Authorization: "Bearer not-a-real-token" },
   });

@@ -58,6 +58,15 @@ describe("checkWrite on API mutations signed in by cookie", () => {
     });
   });
 
+  it("answers 401 to an API write with no token, no cookie and no Origin: a script without its token", () => {
+    expect(checkWrite(request("POST", "/api/v1/jobs", {}), APP)).toEqual({
+      code: "unauthorized",
+      message: "Sign in, or send 'Authorization: Bearer <token>'.",
+    });
+    // A server action without an Origin stays a 403: it is a browser's.
+    expect(checkWrite(request("POST", "/budgets", {}), APP)?.code).toBe("forbidden");
+  });
+
   it("refuses a matching Origin when the browser says the request is cross-site or same-site", () => {
     for (const site of ["cross-site", "same-site", "none"]) {
       expect(
@@ -133,9 +142,13 @@ describe("checkWrite exemptions", () => {
 
   it("does not take an Authorization header that is not a bearer token as one", () => {
     const headers = { authorization: "Basic dXNlcjpwYXNz", "content-type": "application/json" };
-    expect(checkWrite(request("POST", "/api/v1/jobs", headers), APP)?.code).toBe("forbidden");
+    // Refused (401: neither a token nor a browser), not let through as a bearer call.
+    expect(checkWrite(request("POST", "/api/v1/jobs", headers), APP)?.code).toBe("unauthorized");
     const empty = { authorization: "Bearer ", "content-type": "application/json" };
-    expect(checkWrite(request("POST", "/api/v1/jobs", empty), APP)?.code).toBe("forbidden");
+    expect(checkWrite(request("POST", "/api/v1/jobs", empty), APP)?.code).toBe("unauthorized");
+    // With a cookie, it is a browser's write: the Origin rules apply.
+    const cookied = { ...headers, cookie: "s=1" };
+    expect(checkWrite(request("POST", "/api/v1/jobs", cookied), APP)?.code).toBe("forbidden");
   });
 
   it("leaves next-auth's routes to next-auth (its own CSRF token, the IdP's callbacks)", () => {

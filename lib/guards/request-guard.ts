@@ -113,7 +113,8 @@ export function checkJsonType(contentType: string | null): Refusal | null {
  * - `Sec-Fetch-Site`, when the browser sends it, must be `same-origin`;
  * - on the API, `Content-Type` must be `application/json`, body or not, which a cross-site
  *   form or a no-cors fetch cannot send.
- * A refusal is 403 `forbidden` or 415 `unsupported_media_type`.
+ * A refusal is 403 `forbidden` or 415 `unsupported_media_type`; an API write with neither a
+ * cookie nor an Origin (a script without its token) is 401 `unauthorized`.
  *
  * @example checkWrite({ method: "POST", pathname: "/api/v1/jobs", headers }, "https://allot.lab.example")
  */
@@ -127,6 +128,10 @@ export function checkWrite(request: WriteRequest, appOrigin: string): Refusal | 
 
   const what = kind === "api" ? `A ${method} to the API signed in by cookie` : "A server action";
   const origin = headers.get("origin");
+  if (kind === "api" && origin === null && headers.get("cookie") === null) {
+    // Neither a browser nor signed in: a script that forgot its token.
+    return { code: "unauthorized", message: "Sign in, or send 'Authorization: Bearer <token>'." };
+  }
   if (origin === null) {
     return {
       code: "forbidden",
