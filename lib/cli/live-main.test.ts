@@ -29,6 +29,10 @@ describe("the live commands' exit codes", () => {
     expect((await runLive(["cancel"], { ALLOT_SERVER: "http://a:1" })).stderr).toBe(
       "allot: cancel: missing <job> (see allot cancel --help)\n",
     );
+    // The offline twins of squeue and sshare point to them.
+    expect((await runLive(["queue"], {})).stderr).toBe(
+      "allot: queue: missing <scenario> (a scenario file; a server's live queue is allot squeue)\n",
+    );
   });
 
   it("4 without a token, 3 when nothing answers, each saying what to do", async () => {

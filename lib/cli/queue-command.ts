@@ -8,7 +8,7 @@ import {
   rowsLikeFairTree,
   simulateUntil,
 } from "./cluster-moment";
-import type { CliIo } from "./io";
+import { UsageError, type CliIo } from "./io";
 import { loadScenario } from "./scenario-file";
 import { formatTable } from "./table";
 
@@ -54,6 +54,11 @@ export function runQueueCommand(argv: string[], io: CliIo): number {
   if (args.values.help) {
     io.stdout(QUEUE_HELP);
     return 0;
+  }
+  if (args.positionals.length === 0) {
+    throw new UsageError(
+      `queue: missing <scenario> (a scenario file; a server's live queue is allot squeue)`,
+    );
   }
   const [path] = expectPositionals("queue", args, ["scenario"]);
   const atSec = parseDurationFlag("queue", "at", requireString("queue", args, "at"));

@@ -13,7 +13,7 @@ import {
   rowsLikeFairTree,
   simulateUntil,
 } from "./cluster-moment";
-import type { CliIo } from "./io";
+import { UsageError, type CliIo } from "./io";
 import { loadScenario } from "./scenario-file";
 import { formatTable } from "./table";
 
@@ -42,6 +42,11 @@ export function runSharesCommand(argv: string[], io: CliIo): number {
   if (args.values.help) {
     io.stdout(SHARES_HELP);
     return 0;
+  }
+  if (args.positionals.length === 0) {
+    throw new UsageError(
+      `shares: missing <scenario> (a scenario file; a server's live budget tree is allot sshare)`,
+    );
   }
   const [path] = expectPositionals("shares", args, ["scenario"]);
   const atSec = parseDurationFlag("shares", "at", requireString("shares", args, "at"));
