@@ -369,8 +369,8 @@ test("bad input is exit 2 naming the flag, also when the server finds it", async
   });
   const noCluster = await allotAs("researcher", ["squeue", "--cluster", "nope"]);
   expect(noCluster).toMatchObject({
-    code: 1,
-    stderr: 'allot: the server refused: No cluster is named "nope".\n',
+    code: 2,
+    stderr: "allot: --cluster nope: no such cluster (clusters: b200, b300, h100)\n",
   });
 });
 

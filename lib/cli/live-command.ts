@@ -4,7 +4,7 @@ import { createApiClient, type ApiClient } from "./api-client";
 import { clusterListAnswer } from "./api-answers";
 import { resolveConnection, type LiveDeps } from "./api-config";
 import type { ParsedArgs } from "./args";
-import type { CliIo } from "./io";
+import { UsageError, type CliIo } from "./io";
 
 /** Flags every live command takes (with parseCommandArgs). */
 export const LIVE_OPTIONS = {
@@ -29,11 +29,16 @@ export function connect(deps: LiveDeps, args: ParsedArgs): ApiClient {
   return createApiClient(resolveConnection(deps, args.values.server as string | undefined));
 }
 
-/** `--cluster c` as given, else every cluster of the server (by name). */
+/** `--cluster c` (checked: a usage error naming the clusters there are), else every cluster. */
 export async function clusterNames(client: ApiClient, flag: unknown): Promise<string[]> {
-  if (typeof flag === "string") return [flag];
   const { clusters } = await client.get("/api/v1/clusters", clusterListAnswer);
-  return clusters.map((cluster) => cluster.name);
+  const names = clusters.map((cluster) => cluster.name);
+  if (typeof flag !== "string") return names;
+  if (!names.includes(flag)) {
+    const known = names.length > 0 ? `clusters: ${names.join(", ")}` : "no clusters yet";
+    throw new UsageError(`--cluster ${flag}: no such cluster (${known})`);
+  }
+  return [flag];
 }
 
 /** What squeue and sshare print for a server with no cluster yet, rather than nothing. */

@@ -92,7 +92,11 @@ export function checkSubmission(
   const issues: FieldIssue[] = [];
   const cluster = context.clusters.get(input.cluster);
   if (!cluster) {
-    issues.push({ path: "cluster", message: `No cluster is named "${input.cluster}".` });
+    const known = [...context.clusters.keys()].sort().join(", ");
+    issues.push({
+      path: "cluster",
+      message: `No cluster is named "${input.cluster}" (${known ? `clusters: ${known}` : "none yet"}).`,
+    });
   } else if (cluster.isSlurm) {
     issues.push({
       path: "cluster",
