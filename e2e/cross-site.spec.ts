@@ -194,6 +194,10 @@ test("an executor's bearer token posts with no Origin; a body not sent as JSON i
   await executor.dispose();
 
   await page.getByRole("button", { name: "Revoke token e2e cross-site executor" }).click();
+  await page
+    .getByRole("dialog", { name: "Revoke token e2e cross-site executor?" })
+    .getByRole("button", { name: "Revoke the token" })
+    .click();
   await expect(
     page.getByRole("row", { name: /^e2e cross-site executor .* revoked$/ }),
   ).toBeVisible();

@@ -37,6 +37,14 @@ test("a person makes a token on the tokens page, uses it on the API, and revokes
   const usedRow = page.getByRole("row", { name: /e2e laptop/ });
   await expect(usedRow.getByRole("cell").nth(2)).toHaveText(/^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
   await usedRow.getByRole("button", { name: "Revoke token e2e laptop" }).click();
+  // Asked first: cancelling keeps it.
+  const ask = page.getByRole("dialog", { name: "Revoke token e2e laptop?" });
+  await expect(ask).toContainText("scripts and the command line that send it are refused");
+  await ask.getByRole("button", { name: "Keep as is" }).click();
+  await expect(page.getByRole("row", { name: /e2e laptop/ })).not.toContainText("revoked");
+  expect((await request.get("/api/v1/jobs", { headers: bearer })).status()).toBe(200);
+  await usedRow.getByRole("button", { name: "Revoke token e2e laptop" }).click();
+  await ask.getByRole("button", { name: "Revoke the token" }).click();
   await expect(page.getByRole("row", { name: /e2e laptop/ })).toContainText("revoked");
 
   const refused = await request.get("/api/v1/jobs", { headers: bearer });

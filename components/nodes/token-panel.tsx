@@ -67,6 +67,7 @@ export function RevokeTokenForm({ cluster, tokenId, tokenName, revokeAction }: R
     <RevokeTokenButton
       fields={{ cluster, tokenId }}
       tokenName={tokenName}
+      usedBy={`${cluster}'s executor and any script`}
       revokeAction={revokeAction}
     />
   );

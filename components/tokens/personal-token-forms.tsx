@@ -1,6 +1,7 @@
 "use client";
 
 import { useActionState } from "react";
+import { CopyButton } from "./copy-button";
 import { RevokeTokenForm } from "./revoke-token-form";
 import type { PersonalTokenState, RevokePersonalTokenState } from "@/app/(app)/tokens/actions";
 
@@ -62,6 +63,12 @@ export function CreatePersonalTokenForm({ createAction }: CreateProps) {
           <p className="token-once" aria-label="New token">
             {state.data.token}
           </p>
+          <CopyButton text={state.data.token} label="Copy the token" />
+          <p className="muted small">
+            For the command line: <code>export ALLOT_TOKEN=…</code> and <code>ALLOT_SERVER</code>{" "}
+            this server&apos;s address, or both in <code>~/.config/allot/config.json</code> (docs:
+            command line).
+          </p>
         </div>
       ) : null}
     </div>
@@ -79,5 +86,12 @@ type RevokeProps = {
 
 /** The Revoke button of one token, with the refusal (if any) beside it. */
 export function RevokePersonalTokenForm({ tokenId, tokenName, revokeAction }: RevokeProps) {
-  return <RevokeTokenForm fields={{ tokenId }} tokenName={tokenName} revokeAction={revokeAction} />;
+  return (
+    <RevokeTokenForm
+      fields={{ tokenId }}
+      tokenName={tokenName}
+      usedBy="scripts and the command line"
+      revokeAction={revokeAction}
+    />
+  );
 }

@@ -76,7 +76,7 @@ export default async function ExecutorTokensPage({ params }: Props) {
           script) uses a cluster token to post events to and read the plan of this cluster only. How
           to connect one: <Link href="/docs/executor.md">Connecting an executor</Link>.
         </p>
-        <ClockNote />
+        <ClockNote clock="real" />
       </PageHead>
       <Card title="Create a token" headingId="new-token-heading">
         <CreateTokenForm cluster={cluster} createAction={createTokenAction} />
