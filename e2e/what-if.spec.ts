@@ -213,6 +213,14 @@ test("a what-if of a period with nothing to replay is refused with the field and
     "The request has invalid fields.",
   );
   await expect(page.getByText("The period must end after it starts.")).toHaveCount(1);
+  // With no cluster ticked, the button is off and says why.
+  const clusters = ["b200", "b300", "h100"].map((name) => page.getByRole("checkbox", { name }));
+  for (const box of clusters) await box.uncheck();
+  await expect(page.getByRole("button", { name: "Run what-if" })).toBeDisabled();
+  await expect(page.getByRole("button", { name: "Run what-if" })).toHaveAccessibleDescription(
+    "Tick at least one cluster to replay.",
+  );
+  for (const box of clusters) await box.check();
 
   // The lead discards the draft: asked first, then back on the node's drafts without it.
   await page.getByRole("button", { name: "Discard this draft" }).click();

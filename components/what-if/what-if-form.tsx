@@ -118,6 +118,11 @@ export function WhatIfForm({
             {name}
           </label>
         ))}
+        {chosen.size === 0 ? (
+          <p className="field-error" id="what-if-no-cluster">
+            Tick at least one cluster to replay.
+          </p>
+        ) : null}
       </fieldset>
       <label>
         <input
@@ -131,6 +136,7 @@ export function WhatIfForm({
         type="submit"
         className="button button-primary"
         disabled={isPending || chosen.size === 0}
+        aria-describedby={chosen.size === 0 ? "what-if-no-cluster" : undefined}
       >
         {isPending ? "Starting…" : "Run what-if"}
       </button>
