@@ -26,8 +26,14 @@ const instant = instantDate();
  */
 export const startWhatIfSchema = z
   .strictObject({
-    from: instant.optional(),
-    to: instant.optional(),
+    from: instant.optional().meta({
+      description: "The period's first instant (ISO 8601; a date is its midnight, UTC).",
+    }),
+    to: instant.optional().meta({
+      description:
+        "The instant the period ends, not included: to=2026-12-01 replays up to the end of " +
+        "2026-11-30 (the review's `to` is a last day, included).",
+    }),
     clusters: z
       .array(lineString().trim().min(1).max(64))
       .min(1, "Choose at least one cluster.")
