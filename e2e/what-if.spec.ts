@@ -203,6 +203,15 @@ test("a what-if of a period with nothing to replay is refused with the field and
     "The period has not started yet.",
   );
 
+  // Opened from a review of one cluster's days, the form tries those days on that cluster.
+  await page.goto(
+    `/budgets/${language.id}/drafts/${draft.id}?from=2026-11-07&to=2026-12-06&cluster=b300`,
+  );
+  await expect(page.getByLabel("First day")).toHaveValue("2026-11-07");
+  await expect(page.getByLabel("Last day")).toHaveValue("2026-12-06");
+  await expect(page.getByRole("checkbox", { name: "b300" })).toBeChecked();
+  await expect(page.getByRole("checkbox", { name: "h100" })).not.toBeChecked();
+
   // On the draft's page a refused period says why once, beside the field, under one alert.
   await page.goto(`/budgets/${language.id}/drafts/${draft.id}`);
   await waitForHydration(page);

@@ -20,6 +20,7 @@ export function WhatIfForm({
   clusters,
   defaultFrom,
   defaultTo,
+  defaultClusters = clusters,
 }: {
   draftId: string;
   nodeId: string;
@@ -27,11 +28,13 @@ export function WhatIfForm({
   /** First day, and the day after the last one, "YYYY-MM-DD". */
   defaultFrom: string;
   defaultTo: string;
+  /** The clusters ticked at first (a review of one cluster led here); default all. */
+  defaultClusters?: string[];
 }) {
   const router = useRouter();
   const [from, setFrom] = useState(defaultFrom);
   const [lastDay, setLastDay] = useState(formatDate(Date.parse(defaultTo) / 1000 - DAY_SEC));
-  const [chosen, setChosen] = useState<Set<string>>(() => new Set(clusters));
+  const [chosen, setChosen] = useState<Set<string>>(() => new Set(defaultClusters));
   const [hasControl, setHasControl] = useState(false);
   const [issues, setIssues] = useState<FieldIssue[]>([]);
   const [error, setError] = useState<string | null>(null);

@@ -15,6 +15,7 @@ import { pageParam } from "../../../../path-param";
 import { readForEditor } from "../read-for-editor";
 import { getDefaultReviewPeriod } from "@/lib/data/review-page";
 import { formatDate } from "@/lib/format";
+import { tryPeriodOf } from "@/lib/validation/try-period";
 import { whatIfListQuery } from "@/lib/queries/what-ifs";
 import { PageHead } from "@/components/layout/page-head";
 import { Card } from "@/components/layout/card";
@@ -24,8 +25,11 @@ export const dynamic = "force-dynamic";
 
 export default async function DraftPage({
   params,
+  searchParams,
 }: {
   params: Promise<{ nodeId: string; draftId: string }>;
+  /** The review's period (month, or from and to; cluster) when a review led here. */
+  searchParams: Promise<Record<string, string | undefined>>;
 }) {
   const user = await getSessionUser();
   if (!user) return null;
@@ -38,7 +42,14 @@ export default async function DraftPage({
       </p>
     );
   }
-  const [clusters, period] = await Promise.all([listClusters(), getDefaultReviewPeriod()]);
+  const [clusters, period, query] = await Promise.all([
+    listClusters(),
+    getDefaultReviewPeriod(),
+    searchParams,
+  ]);
+  // The review's period the lead came from, else the review's default one.
+  const tried = tryPeriodOf(query);
+  const names = clusters.map((cluster) => cluster.name);
   const nodeHref = `/budgets/${encodeURIComponent(draft.nodeId)}`;
   return (
     <>
@@ -90,9 +101,10 @@ export default async function DraftPage({
         <WhatIfForm
           draftId={draft.id}
           nodeId={draft.nodeId}
-          clusters={clusters.map((cluster) => cluster.name)}
-          defaultFrom={formatDate(period.fromSec)}
-          defaultTo={formatDate(period.toSec)}
+          clusters={names}
+          defaultFrom={formatDate(tried?.from ?? period.fromSec)}
+          defaultTo={formatDate(tried?.to ?? period.toSec)}
+          defaultClusters={tried?.clusters?.filter((name) => names.includes(name)) ?? names}
         />
         <PrefetchedQueries seeds={[seedQuery(whatIfListQuery(draft.id), draft.whatIfs)]}>
           <WhatIfList nodeId={draft.nodeId} draftId={draft.id} />
