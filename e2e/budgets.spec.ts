@@ -111,6 +111,24 @@ test("a split that funds nobody below is saved only once the lead ticks that the
   await restoreSplit(page, "language", seeded.children);
 });
 
+test("a weight typed too large, that cuts others under a tenth of their part, is asked about", async ({
+  page,
+}) => {
+  await signInAs(page, "programLead");
+  const seeded = await splitOf(page, "language");
+  const editor = await openEditor(page, "language");
+  await editor.getByRole("spinbutton", { name: "Weight of lm-pretrain" }).fill("1e3");
+  await expect(editor.getByText(/^lm-posttrain: its part falls from /)).toHaveText(
+    /^lm-posttrain: its part falls from \d+\.\d+% to 0\.\d+%, under a tenth; is a weight mistyped\?$/,
+  );
+  await editor.getByRole("textbox", { name: /Reason for the change/ }).fill("e2e: a typo");
+  await editor.getByRole("button", { name: "Save split" }).click();
+  await expect(editor.getByRole("alert")).toHaveText(
+    'Tick "Save it anyway: I mean these weights" to save this split, or change a weight.',
+  );
+  expect((await splitOf(page, "language")).node.version).toBe(seeded.node.version);
+});
+
 test("Back to the budgets page shows the budget selected there, as its URL says", async ({
   page,
 }) => {

@@ -3,8 +3,14 @@
 import { useRouter } from "next/navigation";
 import { useEffect, useMemo, useRef, useState, useTransition, type FormEvent } from "react";
 import type { TryPeriod } from "@/lib/validation/try-period";
-import { getSplitWarnings, MAX_WEIGHT, setChildrenSchema } from "@/lib/validation/budgets";
+import {
+  getSharpCutWarnings,
+  getSplitWarnings,
+  MAX_WEIGHT,
+  setChildrenSchema,
+} from "@/lib/validation/budgets";
 import type { FieldIssue } from "@/lib/errors";
+import { formatPercent } from "@/lib/format";
 import { whatIfHref } from "@/components/what-if/what-if-href";
 import { keepWhatIfRefusal } from "@/components/what-if/what-if-refusal";
 import {
@@ -30,7 +36,9 @@ import {
 type Base = Pick<ChildrenState, "version" | "children">;
 
 /** What a lead ticks to save a split the editor warns about (every child at weight 0). */
-const ACCEPT_WARNING = "Save it anyway: nobody below is owed GPU time";
+/** The box a lead ticks to save a split the editor warns about: the zero split's, or a cut's. */
+const ACCEPT_ZERO = "Save it anyway: nobody below is owed GPU time";
+const ACCEPT_CUT = "Save it anyway: I mean these weights";
 
 function draftOf(base: Base): DraftChild[] {
   return base.children.map((child) => ({
@@ -171,9 +179,14 @@ export function SplitEditor({
     [hasWeightIssue, rows, node.id, draft],
   );
   const removed = base.children.filter((child) => !draft.some((row) => row.id === child.id));
-  const warnings = getSplitWarnings(
+  const zeroWarnings = getSplitWarnings(
     draft.map((child) => ({ weight: parseWeight(child.weightText) ?? 1 })),
   );
+  const warnings = [
+    ...zeroWarnings,
+    ...(hasWeightIssue ? [] : getSharpCutWarnings(base.children, body.children, formatPercent)),
+  ];
+  const acceptLabel = zeroWarnings.length > 0 ? ACCEPT_ZERO : ACCEPT_CUT;
 
   function update(next: DraftChild[]) {
     setDraft(next);
@@ -228,7 +241,7 @@ export function SplitEditor({
     setError(null);
     if (clientIssues.length > 0) return;
     if (warnings.length > 0 && !isWarningAccepted) {
-      setError(`Tick "${ACCEPT_WARNING}" to save this split, or change a weight.`);
+      setError(`Tick "${acceptLabel}" to save this split, or change a weight.`);
       return;
     }
     startTransition(async () => {
@@ -323,7 +336,7 @@ export function SplitEditor({
                 checked={isWarningAccepted}
                 onChange={(event) => setIsWarningAccepted(event.target.checked)}
               />{" "}
-              {ACCEPT_WARNING}
+              {acceptLabel}
             </label>
           </div>
         ) : null}

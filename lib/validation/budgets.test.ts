@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { zodIssues } from "../api/respond";
-import { getSplitWarnings, personSchema, setChildrenSchema } from "./budgets";
+import { getSharpCutWarnings, getSplitWarnings, personSchema, setChildrenSchema } from "./budgets";
 
 function issuesOf(body: unknown) {
   const result = setChildrenSchema.safeParse(body);
@@ -168,5 +168,31 @@ describe("personSchema", () => {
     expect(personSchema.parse({ email: "  Riley@Allot.Example " })).toEqual({
       email: "riley@allot.example",
     });
+  });
+});
+
+describe("getSharpCutWarnings", () => {
+  const percent = (fraction: number) => `${(fraction * 100).toFixed(2)}%`;
+  const before = [
+    { id: "a", name: "pretrain", weight: 5 },
+    { id: "b", name: "posttrain", weight: 3 },
+    { id: "c", name: "eval", weight: 3 },
+  ];
+
+  it("names a budget whose part a weight typed too large cuts under a tenth", () => {
+    const after = [{ ...before[0]!, weight: 1000 }, before[1]!, before[2]!];
+    expect(getSharpCutWarnings(before, after, percent)).toEqual([
+      "posttrain: its part falls from 27.27% to 0.30%, under a tenth; is a weight mistyped?",
+      "eval: its part falls from 27.27% to 0.30%, under a tenth; is a weight mistyped?",
+    ]);
+  });
+
+  it("says nothing of an ordinary change, of a weight set to 0, or of new budgets", () => {
+    const doubled = [{ ...before[0]!, weight: 10 }, before[1]!, before[2]!];
+    expect(getSharpCutWarnings(before, doubled, percent)).toEqual([]);
+    const zeroed = [before[0]!, { ...before[1]!, weight: 0 }, before[2]!];
+    expect(getSharpCutWarnings(before, zeroed, percent)).toEqual([]);
+    const added = [...before, { name: "new", weight: 0.01 }];
+    expect(getSharpCutWarnings(before, added, percent)).toEqual([]);
   });
 });

@@ -144,3 +144,37 @@ export function getSplitWarnings(children: readonly { weight: number }[]): strin
   }
   return [];
 }
+
+/** A child's part of its parent that an edit cuts to under this fraction of what it was. */
+const SHARP_CUT = 0.1;
+
+/**
+ * The children whose part of the parent an edit cuts to under a tenth of what it was (from at
+ * least 1%), while they keep a weight: a weight typed too large elsewhere ("1e3", a 0 too
+ * many) reads like that more often than a meant cut, so the editor asks before saving.
+ *
+ * @example getSharpCutWarnings([{ id: "a", name: "a", weight: 1 }, { id: "b", name: "b", weight: 1 }],
+ *   [{ id: "a", name: "a", weight: 1 }, { id: "b", name: "b", weight: 1000 }], formatPercent)
+ * // ["a: its part falls from 50.0% to 0.10%, under a tenth; is a weight mistyped?"]
+ */
+export function getSharpCutWarnings(
+  before: readonly { id: string; name: string; weight: number }[],
+  after: readonly { id?: string | undefined; name: string; weight: number }[],
+  formatPart: (fraction: number) => string,
+): string[] {
+  const total = (children: readonly { weight: number }[]) =>
+    children.reduce((sum, child) => sum + child.weight, 0);
+  const beforeTotal = total(before);
+  const afterTotal = total(after);
+  if (beforeTotal <= 0 || afterTotal <= 0) return [];
+  return after.flatMap((child) => {
+    const old = before.find((candidate) => candidate.id === child.id);
+    if (!old || child.weight <= 0) return [];
+    const was = old.weight / beforeTotal;
+    const now = child.weight / afterTotal;
+    if (was < 0.01 || now >= was * SHARP_CUT) return [];
+    return [
+      `${child.name}: its part falls from ${formatPart(was)} to ${formatPart(now)}, under a tenth; is a weight mistyped?`,
+    ];
+  });
+}
