@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { sameOrigin, signInAs } from "./fixtures";
+import { sameOrigin, signInAs, waitForHydration } from "./fixtures";
 
 test("a person makes a token on the tokens page, uses it on the API, and revokes it", async ({
   page,
@@ -95,6 +95,36 @@ test("the session makes and revokes tokens through the API too, its own only", a
     headers: { Authorization: `Bearer ${token}` },
   });
   expect(after.status()).toBe(401);
+});
+
+test("an admin sees others' tokens in force and revokes one of a person who leaves", async ({
+  page,
+  browser,
+  request,
+}) => {
+  const researcher = await (await browser.newContext()).newPage();
+  await signInAs(researcher, "researcher");
+  const created = await researcher.request.post("/api/v1/tokens", {
+    headers: sameOrigin(),
+    data: { name: "e2e leaving", expiresInDays: null },
+  });
+  expect(created.status()).toBe(201);
+  const { token } = await created.json();
+  const bearer = { Authorization: `Bearer ${token}` };
+
+  await signInAs(page, "admin");
+  await page.goto("/tokens");
+  await waitForHydration(page);
+  const others = page.getByRole("region", { name: "Everyone else's tokens in force" });
+  const row = others.getByRole("row", { name: /Riley Chen .* e2e leaving/ });
+  await expect(row).toBeVisible();
+  await row.getByRole("button", { name: "Revoke token e2e leaving of Riley Chen" }).click();
+  await page
+    .getByRole("dialog", { name: "Revoke token e2e leaving of Riley Chen?" })
+    .getByRole("button", { name: "Revoke the token" })
+    .click();
+  await expect(others.getByRole("row", { name: /e2e leaving/ })).toHaveCount(0);
+  expect((await request.get("/api/v1/jobs", { headers: bearer })).status()).toBe(401);
 });
 
 test("the API description is public JSON: OpenAPI 3.1 with every route", async ({ request }) => {

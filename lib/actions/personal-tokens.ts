@@ -25,10 +25,10 @@ export async function createOwnToken(user: SessionUser | null, form: FormData) {
 // z.object, not strictObject: React may add its own fields to a form sent before hydration.
 const revokeSchema = z.object({ tokenId: pathParamSchema });
 
-/** Revokes one of the signed-in person's own tokens; another's is 404. */
+/** Revokes one of the signed-in person's own tokens (an admin's: anyone's); another's is 404. */
 export async function revokeOwnToken(user: SessionUser | null, form: FormData) {
-  const owner = requireUser(user);
+  const caller = requireUser(user);
   const { tokenId } = revokeSchema.parse(Object.fromEntries(form));
-  const view = await revokePersonalToken(owner.id, tokenId);
+  const view = await revokePersonalToken(caller, tokenId);
   return { name: view.name };
 }

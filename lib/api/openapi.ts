@@ -293,9 +293,12 @@ export const OPERATIONS: Record<string, Partial<Record<Method, Operation>>> = {
     }),
   },
   "/api/v1/tokens/:id": {
-    DELETE: person("Revoke one of the caller's own personal tokens (idempotent)", {
-      ...ok("The revoked token.", personalTokenSchema),
-    }),
+    DELETE: person(
+      "Revoke one of the caller's own personal tokens, or (admins) anyone's (idempotent)",
+      {
+        ...ok("The revoked token.", personalTokenSchema),
+      },
+    ),
   },
 };
 

@@ -14,7 +14,7 @@ import { safeAction } from "../actions/safe-action";
 import { getChildrenState } from "../data/budget-state";
 import { setChildren } from "../data/budget-edits";
 import { createPrismaClient } from "../data/db/client";
-import { issuePersonalToken } from "../data/personal-tokens";
+import { issuePersonalToken, listOthersLiveTokens } from "../data/personal-tokens";
 import { createClusterToken } from "../data/tokens";
 import { findUserByToken, hashToken, LAST_USED_WRITE_MS } from "../data/users";
 import { createTestBranch, type TestBranch } from "../testing/budget-branch";
@@ -115,8 +115,9 @@ describe("personal tokens through /api/v1/tokens", () => {
       name: `${LABEL} spare`,
       expiresInDays: null,
     });
-    const adminToken = await tokenFor("admin");
-    const refused = await call(deleteToken, adminToken, {
+    // Another person's token is not found, but by an admin (below, and the page's action).
+    const researcherToken = await tokenFor("researcher");
+    const refused = await call(deleteToken, researcherToken, {
       method: "DELETE",
       params: { id: view.id },
     });
@@ -296,6 +297,27 @@ describe("the tokens page's actions", () => {
     );
     expect(revoked.ok).toBe(true);
     expect(await findUserByToken(created.data.token)).toBeNull();
+  });
+
+  it("an admin lists everyone else's tokens in force and revokes one (a person who leaves)", async () => {
+    const { token, view } = await issuePersonalToken(branch.users.researcher.id, {
+      name: `${LABEL} leaving`,
+      expiresInDays: null,
+    });
+    const listed = await listOthersLiveTokens(branch.users.admin.id);
+    expect(listed.find((row) => row.id === view.id)).toMatchObject({
+      name: `${LABEL} leaving`,
+      owner: { name: branch.users.researcher.name, email: branch.users.researcher.email },
+    });
+    expect(listed.every((row) => row.revokedAt === null)).toBe(true);
+    const revoked = await safeAction(() =>
+      revokeOwnToken(branch.users.admin, formOf({ tokenId: view.id })),
+    );
+    expect(revoked.ok).toBe(true);
+    expect(await findUserByToken(token)).toBeNull();
+    expect(
+      (await listOthersLiveTokens(branch.users.admin.id)).some((row) => row.id === view.id),
+    ).toBe(false);
   });
 
   it("refuse a blank name and an expiry out of range with field errors, and a signed-out caller", async () => {

@@ -1,5 +1,5 @@
 // Personal API tokens: each person creates, lists and revokes their own (the tokens page and
-// /api/v1/tokens). Shown once, stored as a SHA-256 hash, optionally expiring; the owner's
+// /api/v1/tokens); admins also revoke anyone's, for a person who leaves. Shown once, stored as a SHA-256 hash, optionally expiring; the owner's
 // rights are the token's rights (lib/auth.ts getApiCaller).
 import "server-only";
 import { randomBytes } from "node:crypto";
@@ -91,21 +91,50 @@ export async function listPersonalTokens(userId: string): Promise<PersonalTokenV
   return rows.map(toView);
 }
 
+/** A personal token of someone else, as an admin sees it: whose it is. */
+export type OwnedTokenView = PersonalTokenView & { owner: { name: string; email: string } };
+
 /**
- * Revokes one of the person's own tokens; revoking it again changes nothing. Another
- * person's token, or a cluster token, is 404: its id tells the caller nothing.
+ * For admins: everyone else's personal tokens still in force (not revoked, not expired), by
+ * owner, so that a person who leaves can be cut off at once rather than at expiry.
+ */
+export async function listOthersLiveTokens(
+  adminId: string,
+  now: Date = new Date(),
+): Promise<OwnedTokenView[]> {
+  const rows = await getDb().apiToken.findMany({
+    where: {
+      kind: "personal",
+      userId: { not: adminId },
+      revokedAt: null,
+      OR: [{ expiresAt: null }, { expiresAt: { gt: now } }],
+    },
+    orderBy: [{ user: { name: "asc" } }, { createdAt: "desc" }],
+    select: { ...VIEW_COLUMNS, user: { select: { name: true, email: true } } },
+  });
+  return rows.map(({ user, ...row }) => ({
+    ...toView(row),
+    owner: { name: user?.name ?? "(no owner)", email: user?.email ?? "" },
+  }));
+}
+
+/**
+ * Revokes a personal token: the caller's own, or, for an admin, anyone's. Revoking it again
+ * changes nothing. Another person's token (to a non-admin), or a cluster token, is 404: its id
+ * tells the caller nothing.
  */
 export async function revokePersonalToken(
-  userId: string,
+  caller: { id: string; isAdmin: boolean },
   tokenId: string,
 ): Promise<PersonalTokenView> {
   const db = getDb();
+  const whose = caller.isAdmin ? {} : { userId: caller.id };
   await db.apiToken.updateMany({
-    where: { id: tokenId, kind: "personal", userId, revokedAt: null },
+    where: { id: tokenId, kind: "personal", ...whose, revokedAt: null },
     data: { revokedAt: new Date() },
   });
   const row = await db.apiToken.findFirst({
-    where: { id: tokenId, kind: "personal", userId },
+    where: { id: tokenId, kind: "personal", ...whose },
     select: VIEW_COLUMNS,
   });
   if (!row) throw new AppError("not_found", "You have no token with that id.");

@@ -5,7 +5,12 @@ import {
   RevokePersonalTokenForm,
 } from "@/components/tokens/personal-token-forms";
 import { getSessionUser } from "@/lib/auth";
-import { listPersonalTokens, type PersonalTokenView } from "@/lib/data/personal-tokens";
+import {
+  listOthersLiveTokens,
+  listPersonalTokens,
+  type OwnedTokenView,
+  type PersonalTokenView,
+} from "@/lib/data/personal-tokens";
 import { createPersonalTokenAction, revokePersonalTokenAction } from "./actions";
 import { DataTable, type Column } from "@/components/layout/data-table";
 import { formatDateTime } from "@/lib/format";
@@ -43,10 +48,38 @@ function tokenColumns(now: Date): Column<PersonalTokenView>[] {
   ];
 }
 
+/** For admins: others' tokens in force, by owner, each with its Revoke. */
+function othersColumns(): Column<OwnedTokenView>[] {
+  return [
+    {
+      header: "Person",
+      isRowHeader: true,
+      cell: (token) => `${token.owner.name} (${token.owner.email})`,
+    },
+    { header: "Name", cell: (token) => token.name },
+    { header: "Starts with", cell: (token) => <code>{token.prefix}…</code> },
+    { header: "Last used", cell: (token) => orNever(token.lastUsedAt) },
+    { header: "Expires", cell: (token) => orNever(token.expiresAt) },
+    {
+      header: "Status",
+      cell: (token) => (
+        <RevokePersonalTokenForm
+          tokenId={token.id}
+          tokenName={`${token.name} of ${token.owner.name}`}
+          revokeAction={revokePersonalTokenAction}
+        />
+      ),
+    },
+  ];
+}
+
 export default async function TokensPage() {
   const user = await getSessionUser();
   if (!user) redirect("/signin");
-  const tokens = await listPersonalTokens(user.id);
+  const [tokens, others] = await Promise.all([
+    listPersonalTokens(user.id),
+    user.isAdmin ? listOthersLiveTokens(user.id) : Promise.resolve(null),
+  ]);
   return (
     <>
       <PageHead title="API tokens">
@@ -71,6 +104,24 @@ export default async function TokensPage() {
           />
         )}
       </Card>
+      {others ? (
+        <Card title="Everyone else's tokens in force" headingId="others-tokens-heading">
+          <p className="muted">
+            You are an admin: revoke a person&apos;s tokens when they leave, as single sign-on stops
+            only their sign-in.
+          </p>
+          {others.length === 0 ? (
+            <p>None.</p>
+          ) : (
+            <DataTable
+              label="Everyone else's tokens in force"
+              columns={othersColumns()}
+              rows={others}
+              rowKey={(token) => token.id}
+            />
+          )}
+        </Card>
+      ) : null}
     </>
   );
 }

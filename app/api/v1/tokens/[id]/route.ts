@@ -1,4 +1,5 @@
-// DELETE /api/v1/tokens/[id] - revoke one of the caller's own personal tokens (idempotent)
+// DELETE /api/v1/tokens/[id] - revoke one of the caller's own personal tokens, or (admins)
+// anyone's (idempotent)
 import { NextResponse } from "next/server";
 import { apiRoute } from "@/lib/api/respond";
 import { requireApiCaller } from "@/lib/auth";
@@ -12,5 +13,5 @@ type Context = { params: Promise<{ id: string }> };
 export const DELETE = apiRoute(async (request, { params }: Context) => {
   const { id } = parsePathParams(await params);
   const user = await requireApiCaller(request);
-  return NextResponse.json(await revokePersonalToken(user.id, id));
+  return NextResponse.json(await revokePersonalToken(user, id));
 });
