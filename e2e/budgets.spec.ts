@@ -89,6 +89,13 @@ test("a split that funds nobody below is saved only once the lead ticks that the
   await expect(editor.getByText(/^No preview yet: /)).toHaveText(
     "No preview yet: give every budget a weight the form accepts (see above).",
   );
+  // So does a name left empty, rather than quoting the engine's check.
+  await weights.first().fill("1");
+  await editor.getByRole("button", { name: "Add a budget" }).click();
+  await expect(editor.getByText(/^No preview yet: /)).toHaveText(
+    "No preview yet: give every budget a name the form accepts (see above).",
+  );
+  await editor.getByRole("button", { name: /^Remove new budget/ }).click();
   for (const weight of await weights.all()) await weight.fill("0");
   await expect(editor.getByText(/^Every child weighs 0: /)).toBeVisible();
   await editor.getByRole("textbox", { name: /Reason for the change/ }).fill("e2e: pause language");

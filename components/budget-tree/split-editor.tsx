@@ -165,18 +165,19 @@ export function SplitEditor({
   const issues = [...clientIssues, ...serverIssues].filter(
     (issue) => hasTried || issue.path !== "reason",
   );
-  // A weight the form refuses (empty, negative, too large) has its own message beside it: the
-  // preview waits for it rather than counting it as 0 or quoting the engine's check.
+  // A weight or name the form refuses (empty, negative, too large) has its own message beside
+  // it: the preview waits for it rather than counting it as 0 or quoting the engine's check.
   const hasWeightIssue = clientIssues.some((issue) => /^children\.\d+\.weight$/.test(issue.path));
+  const hasNameIssue = clientIssues.some((issue) => /^children\.\d+\.name$/.test(issue.path));
   const preview = useMemo(
     () =>
-      hasWeightIssue
+      hasWeightIssue || hasNameIssue
         ? {
             ok: false as const,
-            message: "give every budget a weight the form accepts (see above).",
+            message: `give every budget a ${hasWeightIssue ? "weight" : "name"} the form accepts (see above).`,
           }
         : previewSplit(rows, node.id, draft),
-    [hasWeightIssue, rows, node.id, draft],
+    [hasWeightIssue, hasNameIssue, rows, node.id, draft],
   );
   const removed = base.children.filter((child) => !draft.some((row) => row.id === child.id));
   const zeroWarnings = getSplitWarnings(
