@@ -134,6 +134,11 @@ test("a weight typed too large, that cuts others under a tenth of their part, is
     'Tick "Save it anyway: I mean these weights" to save this split, or change a weight.',
   );
   expect((await splitOf(page, "language")).node.version).toBe(seeded.node.version);
+  // Ticked for these cuts, it asks again when another weight changes what is cut.
+  const accept = editor.getByRole("checkbox", { name: "Save it anyway: I mean these weights" });
+  await accept.check();
+  await editor.getByRole("spinbutton", { name: "Weight of lm-eval" }).fill("5000");
+  await expect(accept).not.toBeChecked();
 });
 
 test("Back to the budgets page shows the budget selected there, as its URL says", async ({

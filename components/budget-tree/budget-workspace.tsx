@@ -121,8 +121,9 @@ export function BudgetWorkspace({
   const startId =
     urlId !== null && tree.rows.some((row) => row.id === urlId) ? urlId : initialSelectedId;
   const [selectedId, setSelectedId] = useState(startId);
+  // ?edit=1 opens the editor of the server's selection, unless the URL has moved on since.
   const [editingId, setEditingId] = useState<string | null>(
-    isEditingAtStart ? initialSelectedId : null,
+    isEditingAtStart && startId === initialSelectedId ? startId : null,
   );
   const [savedMessage, setSavedMessage] = useState<SavedMessage | null>(null);
   const savedRef = useRef<HTMLDivElement>(null);

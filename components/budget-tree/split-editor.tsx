@@ -131,8 +131,9 @@ export function SplitEditor({
   const [note, setNote] = useState<string | null>(null);
   const [isPending, startTransition] = useTransition();
   const [addedCount, setAddedCount] = useState(0);
-  // A split that funds nobody below the node is saved only once the lead ticks that they mean it.
-  const [isWarningAccepted, setIsWarningAccepted] = useState(false);
+  // A split the editor warns about is saved only once the lead ticks that they mean it: these
+  // warnings, so that a new one (another weight mistyped) asks again.
+  const [acceptedWarnings, setAcceptedWarnings] = useState<string | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
   // Opening the editor moves focus into it: the first weight, or "Add a budget" for a leaf.
   useEffect(() => {
@@ -188,6 +189,7 @@ export function SplitEditor({
     ...(hasWeightIssue ? [] : getSharpCutWarnings(base.children, body.children, formatPercent)),
   ];
   const acceptLabel = zeroWarnings.length > 0 ? ACCEPT_ZERO : ACCEPT_CUT;
+  const isWarningAccepted = acceptedWarnings === warnings.join("\n");
 
   function update(next: DraftChild[]) {
     setDraft(next);
@@ -335,7 +337,9 @@ export function SplitEditor({
               <input
                 type="checkbox"
                 checked={isWarningAccepted}
-                onChange={(event) => setIsWarningAccepted(event.target.checked)}
+                onChange={(event) =>
+                  setAcceptedWarnings(event.target.checked ? warnings.join("\n") : null)
+                }
               />{" "}
               {acceptLabel}
             </label>

@@ -304,12 +304,20 @@ describe("the tokens page's actions", () => {
       name: `${LABEL} leaving`,
       expiresInDays: null,
     });
+    // An expired token is no longer in force: not listed.
+    const expired = await issuePersonalToken(
+      branch.users.researcher.id,
+      { name: `${LABEL} expired`, expiresInDays: 1 },
+      new Date(Date.now() - 2 * 86_400_000),
+    );
     const listed = await listOthersLiveTokens(branch.users.admin.id);
+    expect(listed.some((row) => row.id === expired.view.id)).toBe(false);
     expect(listed.find((row) => row.id === view.id)).toMatchObject({
       name: `${LABEL} leaving`,
       owner: { name: branch.users.researcher.name, email: branch.users.researcher.email },
     });
     expect(listed.every((row) => row.revokedAt === null)).toBe(true);
+
     const revoked = await safeAction(() =>
       revokeOwnToken(branch.users.admin, formOf({ tokenId: view.id })),
     );

@@ -323,7 +323,12 @@ async function readQueueRows(tx: Tx, name: string, limit: number) {
       include: {
         user: { select: { id: true, name: true } },
         // A requeued job waits again from its last run's end.
-        runs: { select: { endedAt: true }, orderBy: { endedAt: "desc" }, take: 1 },
+        runs: {
+          where: { endedAt: { not: null } },
+          select: { endedAt: true },
+          orderBy: { endedAt: "desc" },
+          take: 1,
+        },
       },
     }),
     tx.run.findMany({

@@ -179,8 +179,9 @@ export type WaitReason =
       reservedNodes: number[];
       /**
        * Nodes the pass keeps for another job, ahead of this one, which this job may not use
-       * (EASY backfill aside): absent when the pass keeps none, for the holder itself, and from
-       * older reasons.
+       * (EASY backfill aside), when enough GPUs are free or preemptable by count and those nodes
+       * hold some this job could take: then they are part of why it waits. Absent otherwise,
+       * for the holder itself, and from older reasons.
        */
       keptForOther?: { nodes: number[]; readyAtSec: number | null };
       /**

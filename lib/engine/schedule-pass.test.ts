@@ -462,6 +462,30 @@ describe("runSchedulePass queue order and reservation", () => {
     );
   });
 
+  it("nodes kept for a job ahead that hold nothing a waiting job could take are not its reason", () => {
+    const protectedLo = (id: string, node: number) =>
+      makeRun(id, "lo", [{ node, gpus: 8 }], { startSec: 6000, protectedUntilSec: 9600 });
+    const result = pass({
+      cluster: makeCluster(4),
+      runs: [
+        protectedLo("p0", 0),
+        protectedLo("p1", 1),
+        makeRun("h2", "hi", [{ node: 2, gpus: 4 }], { startSec: 6000 }),
+        makeRun("h3", "hi", [{ node: 3, gpus: 4 }], { startSec: 6000 }),
+      ],
+      pending: [makeJob("big", "hi", 16), makeJob("six", "lo", 6)],
+    });
+    expect(waitingOf(result)).toEqual([
+      ["big", "wait-resources"],
+      ["six", "wait-resources"],
+    ]);
+    const six = result.waiting[1]!.reason;
+    expect(six).not.toHaveProperty("keptForOther");
+    expect(estimateStart(six).note).toBe(
+      "Enough GPUs are free or preemptable, but not on one node: it starts when runs on one node end, or when fewer jobs wait ahead of it.",
+    );
+  });
+
   it("backfill: a lower-ranked job protected only until the reserved nodes are ready may use them", () => {
     const result = pass({
       cluster: makeCluster(2),

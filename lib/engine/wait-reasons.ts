@@ -42,6 +42,9 @@ type WaitFacts = FreeCounts & {
   heldMostByBudget: Map<string, (Comparison & { gpus: number }) | null>;
   /** Unprotected allocated runs on the node kept for short jobs (ADR 098), read once. */
   keptForShortRuns: LiveRun[];
+  /** Free GPUs on the nodes kept for the reservation's holder, and the runs there. */
+  reservedFreeGpus: number;
+  reservedRuns: LiveRun[];
 };
 
 /**
@@ -69,6 +72,7 @@ export function describeWaiting(
         holdsOn(entry, context.shortReserveAt),
     ),
     heldMostByBudget: new Map(),
+    ...onReservedNodes(context),
   };
   // Jobs of one budget, size and kind wait for the same reason: share one (immutable) object.
   const shared = new Map<string, Map<number, WaitReason>>();
@@ -90,6 +94,37 @@ export function describeWaiting(
     }
     return { jobId: job.id, budgetId: job.budgetId, isError: false, reason };
   };
+}
+
+/** Free GPUs and runs on the usable nodes kept for the reservation's holder, if any. */
+function onReservedNodes(context: WaitContext): {
+  reservedFreeGpus: number;
+  reservedRuns: LiveRun[];
+} {
+  const { pool, live, reservation } = context;
+  if (!reservation) return { reservedFreeGpus: 0, reservedRuns: [] };
+  const isKept = (position: number) =>
+    reservation.isExcluded[position] === 1 && pool.isUsable[position] === 1;
+  let reservedFreeGpus = 0;
+  for (let position = 0; position < pool.free.length; position += 1) {
+    if (isKept(position)) reservedFreeGpus += pool.free[position]!;
+  }
+  const reservedRuns = live.filter(
+    (entry) => !entry.isGone && entry.slices.some((slice) => isKept(slice.position)),
+  );
+  return { reservedFreeGpus, reservedRuns };
+}
+
+/**
+ * Whether the nodes kept for another job hold GPUs a job of `rank` could take now: free ones,
+ * or runs it may preempt (unallocated work, unprotected runs of budgets ranked below; the share
+ * guard aside). Only then do they explain why it waits.
+ */
+function isServedByReservedNodes(facts: WaitFacts, rank: number): boolean {
+  if (facts.reservedFreeGpus > 0) return true;
+  return facts.reservedRuns.some(
+    (entry) => !entry.isAllocated || (!entry.isProtectedNow && entry.rank > rank),
+  );
 }
 
 /** GPUs of unprotected lower-ranked runs `job` may not take: the share guard keeps them. */
@@ -204,6 +239,16 @@ function buildReason(
     };
     facts.heldMostByBudget.set(job.budgetId, heldMostBy);
   }
+  const readyAtSec =
+    isHolder && reservation
+      ? reservation.readyAtSec
+      : readyAtSecFor(facts, view, job.gpus, heldWithinShareGpus + keptGpus);
+  // Enough GPUs by count, yet no placement: the nodes kept for another job may be why.
+  const isKeptOut =
+    reservation !== null &&
+    !isHolder &&
+    readyAtSec === nowSec &&
+    isServedByReservedNodes(facts, rank);
   return {
     rule: "wait-resources",
     atSec: nowSec,
@@ -214,10 +259,7 @@ function buildReason(
     freeGpus,
     freeWholeNodes,
     protectedGpus: view.protectedGpus,
-    readyAtSec:
-      isHolder && reservation
-        ? reservation.readyAtSec
-        : readyAtSecFor(facts, view, job.gpus, heldWithinShareGpus + keptGpus),
+    readyAtSec,
     heldByHigherGpus: view.heldByHigherGpus,
     heldByOwnGpus: view.ownGpus(job.budgetId),
     heldWithinShareGpus,
@@ -225,7 +267,7 @@ function buildReason(
     preemptableGpus: view.preemptableGpus - heldWithinShareGpus - keptGpus,
     budgetsAbove: rank - 1,
     reservedNodes: isHolder && reservation ? reservation.nodes : [],
-    ...(reservation && !isHolder
+    ...(isKeptOut
       ? { keptForOther: { nodes: reservation.nodes, readyAtSec: reservation.readyAtSec } }
       : {}),
     heldMostBy,
