@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { addToHours, createHourBins } from "./hourly";
+import { addToHours, createHourBins, roundFulfilment, roundTo } from "./hourly";
 
 type Interval = [startSec: number, endSec: number, rate: number];
 
@@ -50,5 +50,14 @@ describe("createHourBins", () => {
       ),
       { numRuns: 500 },
     );
+  });
+});
+
+describe("roundFulfilment", () => {
+  it("rounds as roundTo, but a fulfilment below 1 never to 1", () => {
+    expect(roundFulfilment(0.999987, 4)).toBe(0.9999);
+    expect(roundFulfilment(0.99994, 4)).toBe(0.9999);
+    expect(roundFulfilment(1, 4)).toBe(1);
+    expect(roundFulfilment(0.12345, 4)).toBe(roundTo(0.12345, 4));
   });
 });

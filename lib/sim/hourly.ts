@@ -111,3 +111,14 @@ export function roundTo(value: number, digits: number): number {
   const factor = 10 ** digits;
   return Math.round(value * factor) / factor + 0;
 }
+
+/**
+ * A fulfilment rounded to `digits` decimals, except that one below 1 never becomes 1: a lab
+ * short of its due by a little must not read as every budget served in full.
+ *
+ * @example roundFulfilment(0.999987, 4) // 0.9999
+ */
+export function roundFulfilment(value: number, digits: number): number {
+  const rounded = roundTo(value, digits);
+  return value < 1 && rounded >= 1 ? 1 - 10 ** -digits : rounded;
+}

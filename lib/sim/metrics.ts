@@ -7,7 +7,14 @@ import {
   type BudgetTree,
   type HourFlows,
 } from "../engine";
-import { createHourBins, HOUR_SEC, percentile, roundTo, type HourBins } from "./hourly";
+import {
+  createHourBins,
+  HOUR_SEC,
+  percentile,
+  roundFulfilment,
+  roundTo,
+  type HourBins,
+} from "./hourly";
 import type { BudgetSummary, ClassSummary, ReportJob, SimulationReport } from "./report-types";
 import type { Scenario } from "./scenario";
 import type { ClusterRecord, JobRecord, SimulationResult } from "./sim-types";
@@ -213,8 +220,9 @@ export function buildReport(scenario: Scenario, result: SimulationResult): Simul
       receivedGpuHours: roundTo(received(total), 1),
       allocatedGpuHours: roundTo(total.allocatedSec / HOUR_SEC, 1),
       unallocatedGpuHours: roundTo(total.unallocatedSec / HOUR_SEC, 1),
-      fulfilment: fulfilment === null ? null : roundTo(fulfilment, 4),
-      hourlyFulfilment: leaf.entitled > 0 ? roundTo(leaf.fulfilled / leaf.entitled, 4) : null,
+      fulfilment: fulfilment === null ? null : roundFulfilment(fulfilment, 4),
+      hourlyFulfilment:
+        leaf.entitled > 0 ? roundFulfilment(leaf.fulfilled / leaf.entitled, 4) : null,
       preemptions: total.preemptions,
       workConservingGpuHours: roundTo(leaf.workConserving, 1),
       workConservingFulfilment:
@@ -239,10 +247,10 @@ export function buildReport(scenario: Scenario, result: SimulationResult): Simul
     horizonSec: roundTo(horizonSec, 3),
     utilisation: availableSec > 0 ? roundTo(busySec / availableSec, 4) : 0,
     unallocatedShare: busySec > 0 ? roundTo(unallocatedSec / busySec, 4) : 0,
-    fulfilment: labFulfilment === null ? null : roundTo(labFulfilment, 4),
-    hourlyFulfilment: sums.entitled > 0 ? roundTo(sums.fulfilled / sums.entitled, 4) : null,
+    fulfilment: labFulfilment === null ? null : roundFulfilment(labFulfilment, 4),
+    hourlyFulfilment: sums.entitled > 0 ? roundFulfilment(sums.fulfilled / sums.entitled, 4) : null,
     workConservingFulfilment:
-      sums.workConserving > 0 ? roundTo(sums.workFulfilled / sums.workConserving, 4) : null,
+      sums.workConserving > 0 ? roundFulfilment(sums.workFulfilled / sums.workConserving, 4) : null,
     preemptions,
     automatedDrains: result.clusters.reduce((sum, cluster) => sum + cluster.automatedDrains, 0),
     classes: summariseClasses(jobs, horizonSec),
