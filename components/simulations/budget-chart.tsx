@@ -56,7 +56,9 @@ export function BudgetChart({ summary }: { summary: SimulationSummary }) {
       <div className="chart-head">
         <h3>GPU-hours per {isGrouped ? "program" : "budget"} vs entitlement</h3>
         <span className="muted">
-          Entitled: share of capacity, capped by demand (allocation run)
+          Entitled: share of capacity, capped by demand, in the allocation run. Demand counts the
+          hours a job waits, so each scheduler is owed its own: the fulfilment figures above use
+          each one&apos;s, this chart the allocation run&apos;s.
         </span>
       </div>
       <div
@@ -79,7 +81,12 @@ export function BudgetChart({ summary }: { summary: SimulationSummary }) {
                 fill={SCHEDULER_COLOURS[name] ?? "#888"}
               />
             ))}
-            <Scatter dataKey="entitled" name="entitled" fill={ENTITLED_COLOUR} shape="diamond" />
+            <Scatter
+              dataKey="entitled"
+              name="entitled (allocation run)"
+              fill={ENTITLED_COLOUR}
+              shape="diamond"
+            />
           </ComposedChart>
         </ResponsiveContainer>
       </div>

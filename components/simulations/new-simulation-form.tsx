@@ -222,7 +222,7 @@ export function NewSimulationForm() {
             type="number"
             min={8}
             step={8}
-            hint={`Every cluster resized to this many GPUs, 8 per node. Empty: ${
+            hint={`Every cluster resized to about this many GPUs, in whole nodes of its own size; a job asking for more is cut to the cluster's size. Empty: ${
               source === "philly" ? `${PHILLY_DEFAULT_GPUS} GPUs` : "as the scenario gives them"
             }.`}
           />
