@@ -38,7 +38,7 @@ function checkUpload(input: CreateSimulationInput): void {
   const count = result.issues.length;
   throw new AppError(
     "validation_failed",
-    `The scenario file has ${count} problem${count === 1 ? "" : "s"}.`,
+    `The scenario file has ${count.toLocaleString("en-US")} problem${count === 1 ? "" : "s"}.`,
     result.issues.map((issue) => ({ path: issue.path, message: issue.message })),
   );
 }

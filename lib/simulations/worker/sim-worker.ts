@@ -76,10 +76,17 @@ async function runSimulationOn(
   const parsed = await loadCachedSimulationScenario(db, inputs, SCENARIO_CACHE);
   if (!parsed.ok) {
     const lines = parsed.issues.slice(0, 50).map((issue) => `${issue.path}: ${issue.message}`);
-    throw new Error(`The scenario has ${parsed.issues.length} problem(s):\n${lines.join("\n")}`);
+    throw new Error(
+      `The scenario has ${parsed.issues.length.toLocaleString("en-US")} problem(s):\n${lines.join("\n")}`,
+    );
   }
   const scenario: Scenario = parsed.value;
-  await recordProgress(db, inputs.id, 0.05, `simulating ${scenario.jobs.length} jobs`);
+  await recordProgress(
+    db,
+    inputs.id,
+    0.05,
+    `simulating ${scenario.jobs.length.toLocaleString("en-US")} jobs`,
+  );
   lap("scenario");
   const progress = createProgressWriter(db, inputs.id, COMPARED_SCHEDULERS, {
     from: 0.05,
