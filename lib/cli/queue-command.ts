@@ -18,7 +18,7 @@ export const QUEUE_HELP = `Usage: allot queue <scenario.json> --at <duration> --
 Simulates the scenario with the allocation scheduler up to --at and lists the cluster's running
 and pending jobs in rank order, each with the reason it runs or waits (like squeue + sprio),
 then the budget tree as Fair Tree walks it (siblings by level fair-share, like sshare -l), which
-shows why a budget ranks where it does.
+shows why a budget ranks where it does. "age" is the time since the job was submitted.
 
 Options:
   --at <duration>    moment to show, e.g. 36h or 3d; at most the scenario's horizon
