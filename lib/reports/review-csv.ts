@@ -1,15 +1,6 @@
-import { roundTo as round } from "../sim/hourly";
+import { roundFulfilment, roundTo as round } from "../sim/hourly";
 import { toCsv, type CsvCell } from "./csv";
 import { jobClassesOf, type ReviewRow } from "./review-table";
-
-/**
- * A fulfilment to 4 decimals, never rounded up to 1 from below: the page shows 0.99996 as
- * "99.9%", so the CSV says 0.9999, not 1.
- */
-export function roundFulfilment(fraction: number): number {
-  const rounded = round(fraction, 4);
-  return fraction < 1 && rounded >= 1 ? 0.9999 : rounded;
-}
 
 /**
  * The review table as CSV, one line per tree node in tree order: path (the budget path: empty

@@ -58,6 +58,9 @@ describe("roundFulfilment", () => {
     expect(roundFulfilment(0.999987, 4)).toBe(0.9999);
     expect(roundFulfilment(0.99994, 4)).toBe(0.9999);
     expect(roundFulfilment(1, 4)).toBe(1);
+    // Float noise under 1 is not a shortfall.
+    expect(roundFulfilment(1 - 1e-12)).toBe(1);
     expect(roundFulfilment(0.12345, 4)).toBe(roundTo(0.12345, 4));
+    expect(roundFulfilment(0.97314)).toBe(0.9731);
   });
 });

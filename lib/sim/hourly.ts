@@ -112,13 +112,18 @@ export function roundTo(value: number, digits: number): number {
   return Math.round(value * factor) / factor + 0;
 }
 
+/** Below 1 by less than this, a fulfilment is 1: sums of hours in another order, not a shortfall. */
+const FULL_EPSILON = 1e-9;
+
 /**
- * A fulfilment rounded to `digits` decimals, except that one below 1 never becomes 1: a lab
- * short of its due by a little must not read as every budget served in full.
+ * A fulfilment rounded to `digits` decimals (reports, the review's CSV), except that one below 1
+ * never becomes 1: the pages show 0.99996 as "99.9%", and a lab short of its due by a little
+ * must not read as every budget served in full. Float noise under 1e-9 is not short.
  *
- * @example roundFulfilment(0.999987, 4) // 0.9999
+ * @example roundFulfilment(0.999987) // 0.9999
+ * @example roundFulfilment(0.9999999999999) // 1
  */
-export function roundFulfilment(value: number, digits: number): number {
+export function roundFulfilment(value: number, digits = 4): number {
   const rounded = roundTo(value, digits);
-  return value < 1 && rounded >= 1 ? 1 - 10 ** -digits : rounded;
+  return value < 1 - FULL_EPSILON && rounded >= 1 ? 1 - 10 ** -digits : rounded;
 }
