@@ -44,6 +44,12 @@ beforeAll(async () => {
   branch = await createTestBranch(db, "zz-driver");
 });
 afterAll(async () => {
+  // The submitted jobs may have started on b300: their runs end with them, or a later file's
+  // tick there would requeue a job of the removed branch.
+  await db.run.updateMany({
+    where: { job: { name: "driver test" }, endedAt: null },
+    data: { endedAt: new Date(), endReason: "cancelled" },
+  });
   await db.job.updateMany({
     where: { name: "driver test", state: { in: ["pending", "running"] } },
     data: { state: "cancelled", endedAt: new Date() },
