@@ -16,7 +16,7 @@ import { submitJobSchema } from "../validation/jobs";
 import { pathParamSchema } from "../validation/params";
 import { reviewQuerySchema } from "../validation/review";
 import { createSimulationSchema } from "../validation/simulations";
-import { createPersonalTokenSchema } from "../validation/tokens";
+import { createPersonalTokenSchema, tokenListQuerySchema } from "../validation/tokens";
 import { cancelJobSchema, nodeHealthSchema } from "../validation/oversight";
 import { adoptDraftSchema, createDraftSchema, startWhatIfSchema } from "../validation/what-if";
 import {
@@ -282,9 +282,13 @@ export const OPERATIONS: Record<string, Partial<Record<Method, Operation>>> = {
     GET: person("Per-GPU run segments of both schedulers", ok("The timeline.")),
   },
   "/api/v1/tokens": {
-    GET: person("The caller's own personal tokens (admins too see only their own)", {
-      ...ok("The tokens.", z.object({ tokens: z.array(personalTokenSchema) })),
-    }),
+    GET: person(
+      "The caller's own personal tokens; with scope=others (admins) everyone else's in force, each with its owner",
+      {
+        query: tokenListQuerySchema,
+        ...ok("The tokens.", z.object({ tokens: z.array(personalTokenSchema) })),
+      },
+    ),
     POST: person("Create a personal token of the caller", {
       body: createPersonalTokenSchema,
       status: 201,

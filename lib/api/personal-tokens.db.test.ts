@@ -30,12 +30,17 @@ type Handler = (request: Request, context: { params: Promise<never> }) => Promis
 function call(
   handler: unknown,
   token: string,
-  { method = "GET", body, params = {} }: { method?: string; body?: unknown; params?: object } = {},
+  {
+    method = "GET",
+    body,
+    params = {},
+    query = "",
+  }: { method?: string; body?: unknown; params?: object; query?: string } = {},
 ): Promise<Response> {
   const headers: Record<string, string> = { authorization: `Bearer ${token}` };
   if (body !== undefined) headers["content-type"] = "application/json";
   return (handler as Handler)(
-    new Request("http://localhost/api/v1/x", {
+    new Request(`http://localhost/api/v1/x${query}`, {
       method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -317,6 +322,22 @@ describe("the tokens page's actions", () => {
       owner: { name: branch.users.researcher.name, email: branch.users.researcher.email },
     });
     expect(listed.every((row) => row.revokedAt === null)).toBe(true);
+    // The same through the API, for a script that offboards people; others may not ask.
+    const adminToken = await tokenFor("admin");
+    const viaApi = await call(getTokens, adminToken, { query: "?scope=others" });
+    expect(viaApi.status).toBe(200);
+    const { tokens } = (await viaApi.json()) as { tokens: { id: string; owner: object }[] };
+    expect(tokens.find((row) => row.id === view.id)?.owner).toEqual({
+      name: branch.users.researcher.name,
+      email: branch.users.researcher.email,
+    });
+    const researcherToken = await tokenFor("researcher");
+    expect((await call(getTokens, researcherToken, { query: "?scope=others" })).status).toBe(403);
+    const bad = await call(getTokens, adminToken, { query: "?scope=all" });
+    expect(bad.status).toBe(422);
+    expect(((await bad.json()) as { error: { issues: { path: string }[] } }).error.issues).toEqual([
+      expect.objectContaining({ path: "scope" }),
+    ]);
 
     const revoked = await safeAction(() =>
       revokeOwnToken(branch.users.admin, formOf({ tokenId: view.id })),

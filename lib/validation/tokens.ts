@@ -37,3 +37,17 @@ export const createPersonalTokenFormSchema = z.object({
     .optional()
     .transform((value) => value ?? null),
 });
+
+/**
+ * GET /api/v1/tokens's query: the caller's own tokens (default), or, for admins, everyone
+ * else's in force (a person who leaves is cut off by revoking them).
+ */
+export const tokenListQuerySchema = z.object({
+  scope: z
+    .enum(["own", "others"], "Give scope=own (your tokens) or scope=others (admins).")
+    .default("own")
+    .meta({
+      description:
+        "own: the caller's tokens; others (admins): everyone else's in force, each with its owner.",
+    }),
+});
