@@ -43,9 +43,12 @@ type WaitFacts = FreeCounts & {
   /** Unprotected allocated runs on the node kept for short jobs (ADR 098), read once. */
   keptForShortRuns: LiveRun[];
   /** Free GPUs on the nodes kept for the reservation's holder, and the runs there. */
-  reservedFreeGpus: number;
-  reservedRuns: LiveRun[];
+  /** What the nodes kept for the holder hold, read the first time a reason needs it. */
+  onReserved: ReservedHoldings | null;
 };
+
+/** Free GPUs on the nodes kept for the reservation's holder, and the runs there. */
+type ReservedHoldings = { freeGpus: number; runs: LiveRun[] };
 
 /**
  * Builds the reason for every job still pending after a pass (internal to the pass). Cluster
@@ -72,7 +75,7 @@ export function describeWaiting(
         holdsOn(entry, context.shortReserveAt),
     ),
     heldMostByBudget: new Map(),
-    ...onReservedNodes(context),
+    onReserved: null,
   };
   // Jobs of one budget, size and kind wait for the same reason: share one (immutable) object.
   const shared = new Map<string, Map<number, WaitReason>>();
@@ -96,23 +99,20 @@ export function describeWaiting(
   };
 }
 
-/** Free GPUs and runs on the usable nodes kept for the reservation's holder, if any. */
-function onReservedNodes(context: WaitContext): {
-  reservedFreeGpus: number;
-  reservedRuns: LiveRun[];
-} {
+/** Free GPUs and runs on the usable nodes kept for the reservation's holder (none: empty). */
+function readReservedNodes(context: WaitContext): ReservedHoldings {
   const { pool, live, reservation } = context;
-  if (!reservation) return { reservedFreeGpus: 0, reservedRuns: [] };
+  if (!reservation) return { freeGpus: 0, runs: [] };
   const isKept = (position: number) =>
     reservation.isExcluded[position] === 1 && pool.isUsable[position] === 1;
-  let reservedFreeGpus = 0;
+  let freeGpus = 0;
   for (let position = 0; position < pool.free.length; position += 1) {
-    if (isKept(position)) reservedFreeGpus += pool.free[position]!;
+    if (isKept(position)) freeGpus += pool.free[position]!;
   }
-  const reservedRuns = live.filter(
+  const runs = live.filter(
     (entry) => !entry.isGone && entry.slices.some((slice) => isKept(slice.position)),
   );
-  return { reservedFreeGpus, reservedRuns };
+  return { freeGpus, runs };
 }
 
 /**
@@ -121,8 +121,9 @@ function onReservedNodes(context: WaitContext): {
  * guard aside). Only then do they explain why it waits.
  */
 function isServedByReservedNodes(facts: WaitFacts, rank: number): boolean {
-  if (facts.reservedFreeGpus > 0) return true;
-  return facts.reservedRuns.some(
+  facts.onReserved ??= readReservedNodes(facts.context);
+  if (facts.onReserved.freeGpus > 0) return true;
+  return facts.onReserved.runs.some(
     (entry) => !entry.isAllocated || (!entry.isProtectedNow && entry.rank > rank),
   );
 }
