@@ -73,19 +73,22 @@ export async function listFinishedRuns(cluster: string, now: Date): Promise<stri
  */
 export async function listNodeHealth(cluster: string) {
   const db = getDb();
-  const [nodes, lastChanges] = await Promise.all([
-    db.clusterNode.findMany({
-      where: { cluster: { name: cluster } },
-      select: { index: true, health: true, healthChangedAt: true, drainedAt: true },
-      orderBy: { index: "asc" },
-    }),
-    db.nodeHealthChange.findMany({
-      where: { cluster: { name: cluster } },
-      distinct: ["nodeIndex"],
-      orderBy: [{ nodeIndex: "asc" }, { at: "desc" }, { id: "desc" }],
-      select: { nodeIndex: true, source: true },
-    }),
-  ]);
+  const nodes = await db.clusterNode.findMany({
+    where: { cluster: { name: cluster } },
+    select: { index: true, health: true, healthChangedAt: true, drainedAt: true },
+    orderBy: { index: "asc" },
+  });
+  // Who set a node matters only for one that is not healthy: most rounds ask about none.
+  const unhealthy = nodes.filter((node) => node.health !== "healthy").map((node) => node.index);
+  const lastChanges =
+    unhealthy.length === 0
+      ? []
+      : await db.nodeHealthChange.findMany({
+          where: { cluster: { name: cluster }, nodeIndex: { in: unhealthy } },
+          distinct: ["nodeIndex"],
+          orderBy: [{ nodeIndex: "asc" }, { at: "desc" }, { id: "desc" }],
+          select: { nodeIndex: true, source: true },
+        });
   const setByPerson = new Set(
     lastChanges.filter((change) => change.source === "person").map((change) => change.nodeIndex),
   );
