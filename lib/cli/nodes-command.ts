@@ -60,9 +60,9 @@ function isVerb(word: string | undefined): word is Verb {
   return word !== undefined && Object.hasOwn(HEALTH_OF_VERB, word);
 }
 
-/** The path of one node's health. */
-function healthPath(cluster: string, node: string): string {
-  return `/api/v1/clusters/${encodeURIComponent(cluster)}/nodes/${encodeURIComponent(node)}/health`;
+/** The path of a cluster's nodes. */
+function nodesPath(cluster: string): string {
+  return `/api/v1/clusters/${encodeURIComponent(cluster)}/nodes`;
 }
 
 /** What a node's NOTE cell says: who set its state and why, and when a drain is done. */
@@ -136,8 +136,7 @@ async function listNodes(
   }
   const answers = [];
   for (const name of names) {
-    const path = `/api/v1/clusters/${encodeURIComponent(name)}/nodes`;
-    answers.push({ cluster: name, ...(await client.get(path, clusterNodesAnswer)) });
+    answers.push({ cluster: name, ...(await client.get(nodesPath(name), clusterNodesAnswer)) });
   }
   if (values.json) printJson(io, { clusters: answers });
   else
@@ -170,7 +169,11 @@ async function changeHealth(
   for (const node of nodes) {
     let result;
     try {
-      result = await client.post(healthPath(cluster, node), body, nodeHealthAnswer);
+      result = await client.post(
+        `${nodesPath(cluster)}/${encodeURIComponent(node)}/health`,
+        body,
+        nodeHealthAnswer,
+      );
     } catch (error) {
       if (error instanceof ApiRequestError && error.status === 422) {
         throw new UsageError(

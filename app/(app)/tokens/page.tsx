@@ -27,13 +27,27 @@ function statusOf(token: PersonalTokenView, now: Date): string | null {
   return null;
 }
 
+/** Columns both tables show, of any personal token. */
+const STARTS_WITH: Column<PersonalTokenView> = {
+  header: "Starts with",
+  cell: (token) => <code>{token.prefix}…</code>,
+};
+const LAST_USED: Column<PersonalTokenView> = {
+  header: "Last used",
+  cell: (token) => orNever(token.lastUsedAt),
+};
+const EXPIRES: Column<PersonalTokenView> = {
+  header: "Expires",
+  cell: (token) => orNever(token.expiresAt),
+};
+
 function tokenColumns(now: Date): Column<PersonalTokenView>[] {
   return [
     { header: "Name", isRowHeader: true, cell: (token) => token.name },
-    { header: "Starts with", cell: (token) => <code>{token.prefix}…</code> },
+    STARTS_WITH,
     { header: "Created", cell: (token) => formatDateTime(token.createdAt) },
-    { header: "Last used", cell: (token) => orNever(token.lastUsedAt) },
-    { header: "Expires", cell: (token) => orNever(token.expiresAt) },
+    LAST_USED,
+    EXPIRES,
     {
       header: "Status",
       cell: (token) =>
@@ -57,9 +71,9 @@ function othersColumns(): Column<OwnedTokenView>[] {
       cell: (token) => `${token.owner.name} (${token.owner.email})`,
     },
     { header: "Name", cell: (token) => token.name },
-    { header: "Starts with", cell: (token) => <code>{token.prefix}…</code> },
-    { header: "Last used", cell: (token) => orNever(token.lastUsedAt) },
-    { header: "Expires", cell: (token) => orNever(token.expiresAt) },
+    STARTS_WITH,
+    LAST_USED,
+    EXPIRES,
     {
       header: "Status",
       cell: (token) => (
