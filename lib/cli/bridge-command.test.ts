@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { freeEphemeralPort } from "../testing/free-port";
 import { captureIo, runMain } from "./test-helpers";
+import { ServerUnreachableError } from "./api-errors";
 import { runBridgeCommand } from "./bridge-command";
 import type { SlurmRunner } from "../slurm/slurm-cli";
 
@@ -32,14 +33,14 @@ describe("allot slurm bridge at start", () => {
     );
   });
 
-  it("exits 1 with a clear message when Allot cannot be reached", async () => {
+  it("exits 3 with a clear message when Allot cannot be reached", async () => {
     const { io } = captureIo();
     const env = { ALLOT_TOKEN: "allot_c_test" };
     const server = `http://127.0.0.1:${await freeEphemeralPort()}`;
     const args = ["--cluster", "c", "--server", server];
-    await expect(runBridgeCommand(args, io, env, slurmUp)).rejects.toThrow(
-      `cannot reach Allot at ${server} (ECONNREFUSED)`,
-    );
+    const failure = runBridgeCommand(args, io, env, slurmUp);
+    await expect(failure).rejects.toThrow(ServerUnreachableError);
+    await expect(failure).rejects.toThrow(`cannot reach Allot at ${server} (ECONNREFUSED)`);
   });
 
   it("exits 2 on an --interval below 1 s, before calling SLURM or Allot", async () => {
@@ -81,7 +82,10 @@ describe("allot slurm bridge at start", () => {
   it("needs a token and the cluster", async () => {
     delete process.env.ALLOT_TOKEN;
     const noToken = await runMain(["slurm", "bridge", "--cluster", "c", "--server", "http://x"]);
-    expect(noToken).toMatchObject({ code: 2, stderr: expect.stringMatching(/set ALLOT_TOKEN/) });
+    expect(noToken).toMatchObject({
+      code: 4,
+      stderr: "allot: slurm bridge: set ALLOT_TOKEN to cluster c's executor token\n",
+    });
     const noCluster = await runMain(["slurm", "bridge", "--server", "http://x"]);
     expect(noCluster).toMatchObject({
       code: 2,

@@ -2,11 +2,11 @@
 // (bridge.ts) and of registering a SLURM cluster in Allot from sinfo.
 import { parseCommandArgs, parseDurationFlag, requireString } from "./args";
 import { InputError, UsageError, type CliIo } from "./io";
-import { AllotApiError, createAllotClient, type AllotClient } from "../slurm/allot-client";
+import { createAllotClient, type AllotClient } from "../slurm/allot-client";
 import { createBridge, runBridgeLoop, runBridgeRound } from "../slurm/bridge";
 import { createSlurmRunner, SlurmCommandError, type SlurmRunner } from "../slurm/slurm-cli";
 import { parseSinfo } from "../slurm/slurm-read";
-import { assertSlurmConf, requireServer } from "./slurm-deps";
+import { allotCallError, assertSlurmConf, requireAllotToken, requireServer } from "./slurm-deps";
 
 export const BRIDGE_HELP = `Usage: allot slurm bridge --cluster <name> --server <url> [--interval 2s] [--once]
 
@@ -25,8 +25,9 @@ Options:
                        when it has been missing for a minute, by a bridge that keeps running)
 Environment:
   ALLOT_TOKEN          the cluster's executor token (Clusters -> Nodes -> Executor tokens)
-Exit codes: 0 stopped by SIGTERM/SIGINT (or --once done), 1 SLURM or Allot unreachable at start,
-2 bad usage.
+Exit codes: 0 stopped by SIGTERM/SIGINT (or --once done), 1 SLURM unreachable at start or
+Allot's refusal (a cluster SLURM does not run), 2 bad usage, 3 Allot unreachable at start,
+4 no token or Allot refused it.
 `;
 
 export const REGISTER_HELP = `Usage: allot slurm register --cluster <name> --server <url> --gpu-type <type>
@@ -46,20 +47,14 @@ Options:
                                 (default 1h; at most the maximum)
 Environment:
   ALLOT_TOKEN                   an admin's personal token
-Exit codes: 0 registered or updated, 1 SLURM or Allot refused the request or could not be
-reached, 2 bad usage (a missing flag, or no ALLOT_TOKEN).
+Exit codes: 0 registered or updated, 1 SLURM unreachable or Allot refused the request, 2 bad
+usage (a missing flag), 3 Allot unreachable, 4 no token or Allot refused it.
 `;
 
 /** The shortest time between rounds (--interval). */
 const MIN_INTERVAL_SEC = 1;
 
 type Env = Record<string, string | undefined>;
-
-function tokenFrom(env: Env, command: string): string {
-  const token = env.ALLOT_TOKEN;
-  if (!token) throw new UsageError(`${command}: set ALLOT_TOKEN to the token Allot gave you`);
-  return token;
-}
 
 function stamp(cluster: string): (line: string) => string {
   return (line) => `${new Date().toISOString()} bridge[${cluster}] ${line}\n`;
@@ -78,8 +73,7 @@ async function checkBothSides(slurm: SlurmRunner, allot: AllotClient, cluster: s
   try {
     await allot.get(`/api/v1/clusters/${encodeURIComponent(cluster)}/plan`);
   } catch (error) {
-    if (error instanceof AllotApiError) throw new InputError(error.message);
-    throw error;
+    throw allotCallError(error, ` (ALLOT_TOKEN must be cluster ${cluster}'s executor token)`);
   }
 }
 
@@ -112,7 +106,8 @@ export async function runBridgeCommand(
       `slurm bridge: --interval ${String(args.values.interval)} is below ${MIN_INTERVAL_SEC}s: each round runs squeue and sinfo and asks Allot for the plan; use ${MIN_INTERVAL_SEC}s or more`,
     );
   }
-  const allot = createAllotClient(server, tokenFrom(env, "slurm bridge"));
+  const token = requireAllotToken("slurm bridge", env, `cluster ${cluster}'s executor token`);
+  const allot = createAllotClient(server, token);
   assertSlurmConf(env);
   await checkBothSides(slurm, allot, cluster);
   const line = stamp(cluster);
@@ -169,7 +164,7 @@ export async function runRegisterCommand(
   const gpuType = requireString(command, args, "gpu-type");
   const runtimes = minRuntimeFields(command, args.values);
   const server = requireServer(command, args, env);
-  const token = tokenFrom(env, command);
+  const token = requireAllotToken(command, env, "an admin's personal token");
   assertSlurmConf(env);
   const body = {
     name,
@@ -186,8 +181,7 @@ export async function runRegisterCommand(
   try {
     registered = await allot.post<Registered>("/api/v1/clusters", body);
   } catch (error) {
-    if (error instanceof AllotApiError) throw new InputError(error.message);
-    throw error;
+    throw allotCallError(error, " (ALLOT_TOKEN must be an admin's personal token)");
   }
   const gpus = registered.nodes.reduce((sum, node) => sum + node.gpus, 0);
   io.stdout(

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AllotClient } from "../slurm/allot-client";
 import { AllotApiError } from "../slurm/allot-client";
+import { ServerUnreachableError, TokenRefusedError } from "./api-errors";
 import type { SlurmRunner } from "../slurm/slurm-cli";
 import type { CliIo } from "./io";
 import { InputError, UsageError } from "./io";
@@ -117,7 +118,7 @@ describe("allot slurm", () => {
     expect(result.calls.filter((call) => call.startsWith("sacctmgr -i"))).toEqual([]);
   });
 
-  it("turns a refused token into an input error that says what to check", async () => {
+  it("turns a refused token into the refused exit, naming the token it needs", async () => {
     const answer = () => {
       throw new AllotApiError(
         "Allot answered 401 to GET /x: The token is unknown or revoked.",
@@ -125,8 +126,21 @@ describe("allot slurm", () => {
       );
     };
     const failure = setup({ answer }).run(SYNC);
-    await expect(failure).rejects.toThrow(InputError);
-    await expect(setup({ answer }).run(SYNC)).rejects.toThrow(/check ALLOT_TOKEN/);
+    await expect(failure).rejects.toThrow(TokenRefusedError);
+    await expect(setup({ answer }).run(SYNC)).rejects.toThrow(
+      /revoked\. \(ALLOT_TOKEN must be cluster "b200"'s token or an admin's\)$/,
+    );
+  });
+
+  it("turns an unreachable Allot into the unreachable exit, and a refused call into 1", async () => {
+    const unreachable = () => {
+      throw new AllotApiError("cannot reach Allot at http://x (ECONNREFUSED)", null);
+    };
+    await expect(setup({ answer: unreachable }).run(SYNC)).rejects.toThrow(ServerUnreachableError);
+    const notFound = () => {
+      throw new AllotApiError("Allot answered 404 to GET /x: No cluster b200.", 404);
+    };
+    await expect(setup({ answer: notFound }).run(SYNC)).rejects.toThrow(InputError);
   });
 });
 

@@ -1,9 +1,10 @@
 // What the `allot slurm` commands reach outside the process: the environment, SLURM's own tools
 // and an Allot server. Tests pass stand-ins; the CLI passes createSlurmDeps().
-import { createAllotClient, type AllotClient } from "../slurm/allot-client";
+import { AllotApiError, createAllotClient, type AllotClient } from "../slurm/allot-client";
 import { createSlurmRunner, findSlurmConfProblem, type SlurmRunner } from "../slurm/slurm-cli";
 import { normaliseServer } from "./api-config";
 import { requireString, type ParsedArgs } from "./args";
+import { ServerUnreachableError, TokenRefusedError } from "./api-errors";
 import { InputError, UsageError } from "./io";
 
 /** What the SLURM commands reach outside the process. */
@@ -44,4 +45,29 @@ export function requireServer(
   const fromEnv = env.ALLOT_SERVER?.trim();
   if (!fromEnv) throw new UsageError(`${command}: pass --server <url> or set ALLOT_SERVER`);
   return normaliseServer(fromEnv, `${command}: ALLOT_SERVER`);
+}
+
+/** ALLOT_TOKEN, or exit 4 saying which token to set, as the live commands do without one. */
+export function requireAllotToken(
+  command: string,
+  env: Record<string, string | undefined>,
+  which: string,
+): string {
+  const token = env.ALLOT_TOKEN?.trim();
+  if (!token) throw new TokenRefusedError(`${command}: set ALLOT_TOKEN to ${which}`);
+  return token;
+}
+
+/**
+ * The command line's error for a call to Allot that failed, with every live command's exit
+ * codes (docs/cli.md): 3 when it could not be reached, 4 when it refused the token (`refusedHint`
+ * says which token it wants), else 1 with Allot's message; any other error as it is.
+ */
+export function allotCallError(error: unknown, refusedHint = ""): unknown {
+  if (!(error instanceof AllotApiError)) return error;
+  if (error.status === null) return new ServerUnreachableError(error.message);
+  if (error.status === 401 || error.status === 403) {
+    return new TokenRefusedError(`${error.message}${refusedHint}`);
+  }
+  return new InputError(error.message);
 }

@@ -1,6 +1,5 @@
 // `allot slurm sync-accounts`: reads the wanted accounts from Allot and SLURM's current ones,
 // plans with lib/slurm/sync-accounts.ts and runs the plan's sacctmgr commands one by one.
-import { AllotApiError } from "../slurm/allot-client";
 import { SlurmCommandError } from "../slurm/slurm-cli";
 import {
   formatSacctmgrCommand,
@@ -11,7 +10,13 @@ import {
 } from "../slurm/sync-accounts";
 import { parseCommandArgs, requireString } from "./args";
 import { InputError, UsageError, type CliIo } from "./io";
-import { assertSlurmConf, requireServer, type SlurmCommandDeps } from "./slurm-deps";
+import {
+  allotCallError,
+  assertSlurmConf,
+  requireAllotToken,
+  requireServer,
+  type SlurmCommandDeps,
+} from "./slurm-deps";
 
 /** `allot slurm sync-accounts --help`. */
 export const SYNC_ACCOUNTS_HELP = `Usage: allot slurm sync-accounts --cluster <name> --server <url> [--dry-run]
@@ -43,23 +48,14 @@ Options:
   -h, --help        show this help
 
 Environment: ALLOT_TOKEN (a cluster token or an admin's personal token), SLURM_CONF.
-Exit codes: 0 in sync, 1 a failed command or call (unreachable, bad token, clash), 2 bad usage.
+Exit codes: 0 in sync, 1 a failed command or call (a clash, Allot's refusal), 2 bad usage,
+3 Allot unreachable, 4 no token or Allot refused it.
 `;
 
 type AccountsResponse = { cluster: string; accounts: WantedAccount[] };
 
-function explainApiError(error: AllotApiError, cluster: string): string {
-  if (error.status === 401) return `${error.message} (check ALLOT_TOKEN)`;
-  if (error.status === 403) {
-    return `${error.message} (ALLOT_TOKEN must be cluster "${cluster}"'s token or an admin's)`;
-  }
-  return error.message;
-}
-
 async function fetchWanted(deps: SlurmCommandDeps, server: string, cluster: string) {
-  const token = deps.env.ALLOT_TOKEN?.trim();
-  if (!token)
-    throw new UsageError("slurm sync-accounts: set ALLOT_TOKEN to a cluster or admin token");
+  const token = requireAllotToken("slurm sync-accounts", deps.env, "a cluster or admin token");
   try {
     const client = deps.createClient(server, token);
     const body = await client.get<AccountsResponse>(
@@ -67,8 +63,10 @@ async function fetchWanted(deps: SlurmCommandDeps, server: string, cluster: stri
     );
     return body.accounts;
   } catch (error) {
-    if (error instanceof AllotApiError) throw new InputError(explainApiError(error, cluster));
-    throw error;
+    throw allotCallError(
+      error,
+      ` (ALLOT_TOKEN must be cluster "${cluster}"'s token or an admin's)`,
+    );
   }
 }
 

@@ -320,14 +320,14 @@ describe("allot slurm sync-accounts on the demo lab", () => {
     process.env.ALLOT_TOKEN = "allot_c_not-a-token";
     const badToken = await sync();
     process.env.ALLOT_TOKEN = token;
-    expect(badToken.code).toBe(1);
-    expect(badToken.stderr).toMatch(/401 .*unknown or revoked.*check ALLOT_TOKEN/);
+    expect(badToken.code).toBe(4);
+    expect(badToken.stderr).toMatch(/401 .*unknown or revoked.*ALLOT_TOKEN must be cluster/);
 
     const unreachable = await main(
       ["slurm", "sync-accounts", "--cluster", CLUSTER, "--server", "http://127.0.0.1:9"],
       { stdout: () => undefined, stderr: () => undefined, isStderrTty: false } as unknown as CliIo,
     );
-    expect(unreachable).toBe(1);
+    expect(unreachable).toBe(3);
 
     const path = process.env.PATH;
     process.env.PATH = "/nonexistent";
