@@ -211,6 +211,53 @@ async function applyCancel(
   return null;
 }
 
+/**
+ * A node's new health, recorded with who set it. A person who sets the state a node is already
+ * in takes it over from the executor that set it, so that the demo executor, which brings back
+ * only the nodes it took out itself, leaves it alone.
+ */
+async function applyNodeHealth(
+  tx: Tx,
+  clusterId: string,
+  node: number,
+  kind: string,
+  message: string | undefined,
+  now: Date,
+  actor: EventActor,
+): Promise<string | null> {
+  const health = kind.slice("node.".length) as "healthy" | "draining" | "down";
+  const updated = await tx.clusterNode.updateMany({
+    where: { clusterId, index: node, health: { not: health } },
+    data: { health, healthChangedAt: now, ...(health === "draining" ? { drainedAt: null } : {}) },
+  });
+  const record = () =>
+    tx.nodeHealthChange.create({
+      data: {
+        clusterId,
+        nodeIndex: node,
+        at: now,
+        health,
+        source: actor.source,
+        userId: actor.source === "person" ? actor.userId : null,
+        reason: (actor.source === "person" ? actor.reason : message?.trim()) || null,
+      },
+    });
+  if (updated.count > 0) {
+    await record();
+    return null;
+  }
+  if (actor.source !== "person" || health === "healthy")
+    return `Node ${node} is already ${health}.`;
+  const last = await tx.nodeHealthChange.findFirst({
+    where: { clusterId, nodeIndex: node },
+    orderBy: [{ at: "desc" }, { id: "desc" }],
+    select: { source: true },
+  });
+  if (last?.source === "person") return `Node ${node} is already ${health}.`;
+  await record();
+  return `Node ${node} was already ${health} (set by its executor); it is now recorded as set by you.`;
+}
+
 /** Applies one new event; returns why it changed nothing, or null when it was applied. */
 async function applyEvent(
   tx: Tx,
@@ -223,24 +270,7 @@ async function applyEvent(
   if (event.kind.startsWith("node.")) {
     const { node, message } = event as { node: number; message?: string };
     if (!nodeIndices.has(node)) return `The cluster has no node ${node}.`;
-    const health = event.kind.slice("node.".length) as "healthy" | "draining" | "down";
-    const updated = await tx.clusterNode.updateMany({
-      where: { clusterId, index: node, health: { not: health } },
-      data: { health, healthChangedAt: now, ...(health === "draining" ? { drainedAt: null } : {}) },
-    });
-    if (updated.count === 0) return `Node ${node} is already ${health}.`;
-    await tx.nodeHealthChange.create({
-      data: {
-        clusterId,
-        nodeIndex: node,
-        at: now,
-        health,
-        source: actor.source,
-        userId: actor.source === "person" ? actor.userId : null,
-        reason: (actor.source === "person" ? actor.reason : message?.trim()) || null,
-      },
-    });
-    return null;
+    return applyNodeHealth(tx, clusterId, node, event.kind, message, now, actor);
   }
   if (!("runId" in event)) return "Not an event about a run.";
   const runId = event.runId;

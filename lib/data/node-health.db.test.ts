@@ -5,6 +5,8 @@ import { DEMO_USERS } from "../demo/lab-org";
 import { expectAppError } from "../testing/expect-app-error";
 import { removeTestCluster } from "../testing/remove-cluster";
 import { createPrismaClient } from "./db/client";
+import { listNodeHealth } from "../demo/executor/reads";
+import { ingestEvents } from "./executor";
 import { setNodeHealthFor } from "./node-health";
 import type { SessionUser } from "./users";
 
@@ -75,5 +77,35 @@ describe("setNodeHealthFor", () => {
       setNodeHealthFor(admin, "zz-nowhere", 0, { health: "healthy", reason: undefined }),
       "not_found",
     );
+  });
+
+  it("takes over a node its executor drained, so the demo executor leaves it to people", async () => {
+    await ingestEvents(CLUSTER, [{ id: "zz-exec-drain-0", kind: "node.draining", node: 0 }]);
+    const setByPerson = async () =>
+      (await listNodeHealth(CLUSTER)).find((node) => node.index === 0)!.isSetByPerson;
+    expect(await setByPerson()).toBe(false);
+
+    const drained = await setNodeHealthFor(admin, CLUSTER, 0, {
+      health: "draining",
+      reason: "memory errors",
+    });
+    expect(drained.note).toBe(
+      "Node 0 was already draining (set by its executor); it is now recorded as set by you.",
+    );
+    expect(await setByPerson()).toBe(true);
+    const last = await db.nodeHealthChange.findFirstOrThrow({
+      where: { cluster: { name: CLUSTER }, nodeIndex: 0 },
+      orderBy: [{ at: "desc" }, { id: "desc" }],
+    });
+    expect(last).toMatchObject({ health: "draining", source: "person", userId: admin.id });
+    expect(last.reason).toBe("memory errors");
+
+    // Set again by a person: nothing more to record.
+    const again = await setNodeHealthFor(admin, CLUSTER, 0, { health: "draining", reason: "x" });
+    expect(again.note).toBe("Node 0 is already draining.");
+    expect(
+      await db.nodeHealthChange.count({ where: { cluster: { name: CLUSTER }, nodeIndex: 0 } }),
+    ).toBe(2);
+    await setNodeHealthFor(admin, CLUSTER, 0, { health: "healthy", reason: undefined });
   });
 });
