@@ -66,8 +66,9 @@ describe("createProgressTracker", () => {
     expect(tracker.snapshot().fractions[1]).toBe(0);
     expect(tracker.snapshot().overall).toBeCloseTo(first / 2, 12);
     expect(tracker.snapshot().running).toEqual([
-      { replay: 0, cluster: "big", nowSec: 18_000 },
-      { replay: 0, cluster: "small", nowSec: 144_000 },
+      // With a horizon, a clock past it is not "finishing": the replay stops there.
+      { replay: 0, cluster: "big", nowSec: 18_000, isFinishing: false },
+      { replay: 0, cluster: "small", nowSec: 144_000, isFinishing: false },
     ]);
     for (const task of [0, 2, 4]) tracker.finish(task);
     tracker.update(0, 1); // a late clock after the end changes nothing
@@ -82,6 +83,9 @@ describe("createProgressTracker", () => {
     const tracker = createProgressTracker(replays, tasks);
     tracker.update(0, 2 * 3600); // small: last arrival at 4 h
     expect(tracker.snapshot().fractions[0]).toBeCloseTo((40 * 0.5) / (40 + 32 + 1), 12);
+    expect(tracker.snapshot().running[0]!.isFinishing).toBe(false);
+    tracker.update(0, 4 * 3600); // at its last arrival: what is left is the queue
+    expect(tracker.snapshot().running[0]).toMatchObject({ cluster: "small", isFinishing: true });
   });
 });
 
@@ -92,12 +96,24 @@ describe("describeProgress", () => {
         fractions: [0.4567, 1],
         overall: 0.7,
         running: [
-          { replay: 0, cluster: "h100", nowSec: 8.5 * 86_400 },
-          { replay: 0, cluster: "b300", nowSec: 0 },
+          { replay: 0, cluster: "h100", nowSec: 8.5 * 86_400, isFinishing: false },
+          { replay: 0, cluster: "b300", nowSec: 0, isFinishing: false },
         ],
       },
       ["current split", "draft"],
     );
     expect(text).toBe("current split 45% (h100 day 9, b300 day 1) · draft 100%");
+  });
+
+  it("says when a cluster is past its last submission and runs out its queue", () => {
+    const text = describeProgress(
+      {
+        fractions: [0.99],
+        overall: 0.99,
+        running: [{ replay: 0, cluster: "philly", nowSec: 110 * 86_400, isFinishing: true }],
+      },
+      ["budget"],
+    );
+    expect(text).toBe("budget 99% (philly day 111, past the last submission, finishing the queue)");
   });
 });

@@ -39,8 +39,11 @@ export type ReplayProgress = {
   fractions: number[];
   /** All replays together, in [0, 1], weighted the same way. */
   overall: number;
-  /** Clusters started and not finished, in task order, with their clocks (seconds). */
-  running: { replay: number; cluster: string; nowSec: number }[];
+  /**
+   * Clusters started and not finished, in task order, with their clocks (seconds); `isFinishing`
+   * once a replay with no horizon is past its last submission and runs out its queue.
+   */
+  running: { replay: number; cluster: string; nowSec: number; isFinishing: boolean }[];
 };
 
 /** Follows the tasks of {@link planClusterTasks} as threads report their clocks. */
@@ -100,7 +103,10 @@ export function createProgressTracker(
         overall: fractionOf(() => true),
         running: tasks.flatMap(({ replay, cluster }, i) => {
           const nowSec = clocks[i] ?? null;
-          return nowSec === null || isDone[i] ? [] : [{ replay, cluster, nowSec }];
+          if (nowSec === null || isDone[i]) return [];
+          const isFinishing =
+            replays[replay]!.scenario.horizonSec === null && nowSec >= endSecs[i]!;
+          return [{ replay, cluster, nowSec, isFinishing }];
         }),
       };
     },
@@ -119,7 +125,11 @@ export function describeProgress(progress: ReplayProgress, labels: readonly stri
       const percent = Math.floor((progress.fractions[replay] ?? 0) * 100);
       const days = progress.running
         .filter((clock) => clock.replay === replay)
-        .map((clock) => `${clock.cluster} day ${Math.floor(clock.nowSec / 86_400) + 1}`);
+        .map(
+          (clock) =>
+            `${clock.cluster} day ${Math.floor(clock.nowSec / 86_400) + 1}` +
+            (clock.isFinishing ? ", past the last submission, finishing the queue" : ""),
+        );
       return `${label} ${percent}%${days.length > 0 ? ` (${days.join(", ")})` : ""}`;
     })
     .join(" · ");
