@@ -116,6 +116,11 @@ test("upload a small scenario, watch it run, see both result columns and the tim
     await expect(canvas).toHaveAttribute("data-bar-count", String(expected));
   }
 
+  // Each timeline keys its colours: one entry per program.
+  const keys = page.getByRole("list", { name: "Programs' colours" });
+  await expect(keys).toHaveCount(2);
+  await expect(keys.first().getByRole("listitem")).toHaveText(["llm", "vision"]);
+
   // Zooming in draws fewer bars; the whole-run button brings them back.
   const allocation = page.getByTestId("timeline-allocation");
   const before = Number(await allocation.getAttribute("data-bar-count"));

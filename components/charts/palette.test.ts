@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { budgetColours, PROGRAM_COLOURS } from "./palette";
+import { budgetColours, programKey, PROGRAM_COLOURS } from "./palette";
 
 describe("budget colours", () => {
   it("gives a program's first project the program colour and its others shades of it", () => {
@@ -13,5 +13,15 @@ describe("budget colours", () => {
   it("keeps budgets directly under the root (edge: no project part) distinct past nine programs", () => {
     const paths = Array.from({ length: 15 }, (_, i) => `vc${i}`);
     expect(new Set(budgetColours(paths)).size).toBe(15);
+  });
+
+  it("keys each program once, in order of first appearance, by its first budget's colour", () => {
+    const paths = ["vision/v", "llm/b", "llm/a", "vision/w/x"];
+    const colours = budgetColours(paths);
+    expect(programKey(paths, colours)).toEqual([
+      { program: "vision", colour: PROGRAM_COLOURS[0] },
+      { program: "llm", colour: colours[1] },
+    ]);
+    expect(colours[1]).toBe(PROGRAM_COLOURS[1]);
   });
 });

@@ -72,6 +72,24 @@ export function budgetColours(paths: readonly string[]): string[] {
   });
 }
 
+/**
+ * The key of {@link budgetColours}: each program once, in order of first appearance, with the
+ * colour of its first budget (its projects are shades of it).
+ *
+ * @example programKey(["llm/pretrain", "llm/eval", "vision/video"], colours) // llm, vision
+ */
+export function programKey(
+  paths: readonly string[],
+  colours: readonly string[],
+): { program: string; colour: string }[] {
+  const key = new Map<string, string>();
+  paths.forEach((path, i) => {
+    const program = path.split("/")[0] ?? path;
+    if (!key.has(program)) key.set(program, colours[i] ?? PROGRAM_COLOURS[0]!);
+  });
+  return [...key].map(([program, colour]) => ({ program, colour }));
+}
+
 /** The three columns of a what-if (Okabe & Ito): what happened, replay now, replay with the draft. */
 export const WHAT_IF_COLOURS = {
   happened: "#E69F00",

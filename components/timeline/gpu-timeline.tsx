@@ -9,7 +9,7 @@ import {
   type KeyboardEvent,
   type PointerEvent,
 } from "react";
-import { budgetColours } from "@/components/charts/palette";
+import { budgetColours, programKey } from "@/components/charts/palette";
 import { formatRatioPair } from "@/lib/engine/ratio-pair";
 import { formatSimMoment } from "@/lib/format";
 import {
@@ -194,6 +194,14 @@ export function GpuTimeline({ data, label }: { data: TimelineData; label: string
           </button>
         </span>
       </div>
+      <ul className="timeline-key" aria-label="Programs' colours">
+        {programKey(data.budgets, colours).map(({ program, colour }) => (
+          <li key={program}>
+            <span className="timeline-swatch" style={{ background: colour }} aria-hidden="true" />
+            {program}
+          </li>
+        ))}
+      </ul>
       <div ref={boxRef} className="timeline-canvas-box">
         <canvas
           ref={canvasRef}
