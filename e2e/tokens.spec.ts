@@ -67,6 +67,21 @@ test("the session makes and revokes tokens through the API too, its own only", a
   expect(created.status()).toBe(201);
   const { token, id, expiresAt } = await created.json();
   expect(expiresAt).toBeNull();
+  const refused = await page.request.post("/api/v1/tokens", {
+    headers: sameOrigin(),
+    data: { name: "e2e script", expiresInDays: 0 },
+  });
+  expect(refused.status()).toBe(422);
+  expect((await refused.json()).error.issues.map((issue: { path: string }) => issue.path)).toEqual([
+    "expiresInDays",
+  ]);
+
+  // A token cannot make a token: one that expires could otherwise make one that never does.
+  const byToken = await request.post("/api/v1/tokens", {
+    headers: { Authorization: `Bearer ${token}` },
+    data: { name: "e2e forever", expiresInDays: null },
+  });
+  expect(byToken.status()).toBe(403);
 
   // The PI's token acts as the PI: it reads the queue the PI reads in the browser.
   const queue = await request.get("/api/v1/clusters/h100/queue", {

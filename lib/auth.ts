@@ -49,6 +49,22 @@ export async function requireApiCaller(request: Request): Promise<SessionUser> {
 }
 
 /**
+ * The signed-in person of an API call made from the browser session, not with a token: personal
+ * tokens are made only there, so that a token, which may expire or leak, cannot make another
+ * that outlives it (docs/security.md).
+ */
+export async function requireSessionCaller(request: Request): Promise<SessionUser> {
+  const user = await requireApiCaller(request);
+  if (request.headers.get("authorization")) {
+    throw new AppError(
+      "forbidden",
+      "A token cannot make tokens: make one on the API tokens page, signed in.",
+    );
+  }
+  return user;
+}
+
+/**
  * An executor for `clusterName`: a cluster token of that cluster, or an admin (browser session
  * or personal token). Cluster tokens of other clusters get 403.
  */

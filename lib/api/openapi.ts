@@ -289,10 +289,11 @@ export const OPERATIONS: Record<string, Partial<Record<Method, Operation>>> = {
         ...ok("The tokens.", z.object({ tokens: z.array(personalTokenSchema) })),
       },
     ),
-    POST: person("Create a personal token of the caller", {
+    POST: person("Create a personal token of the signed-in caller (browser session only)", {
       body: createPersonalTokenSchema,
       status: 201,
-      description: "The token, in this answer only.",
+      description:
+        "The token, in this answer only. Only from the browser session: a call with a token is 403, so a token that expires or leaks cannot make one that outlives it.",
       schema: newPersonalTokenSchema,
     }),
   },

@@ -1,9 +1,10 @@
 // GET /api/v1/tokens - the caller's own personal tokens; ?scope=others (admins): everyone
 // else's in force, with their owners
-// POST /api/v1/tokens - create a personal token of the caller; the token is in the answer once
+// POST /api/v1/tokens - create a personal token of the signed-in caller (browser session, not a
+// token); the token is in the answer once
 import { NextResponse } from "next/server";
 import { apiRoute, readJson } from "@/lib/api/respond";
-import { requireApiCaller } from "@/lib/auth";
+import { requireApiCaller, requireSessionCaller } from "@/lib/auth";
 import {
   issuePersonalToken,
   listOthersLiveTokens,
@@ -25,7 +26,7 @@ export const GET = apiRoute(async (request) => {
 });
 
 export const POST = apiRoute(async (request) => {
-  const user = await requireApiCaller(request);
+  const user = await requireSessionCaller(request);
   const input = createPersonalTokenSchema.parse(await readJson(request));
   const { token, view } = await issuePersonalToken(user.id, input);
   return NextResponse.json({ token, ...view }, { status: 201 });
