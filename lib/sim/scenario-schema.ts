@@ -11,11 +11,27 @@ const nameField = lineString()
   .refine((name) => !name.includes("/"), "must not contain '/'");
 
 /** One cluster of identical nodes. */
+/** The most nodes a scenario's cluster may have (as many as a registered cluster). */
+export const MAX_SCENARIO_NODES = 10_000;
+/** The most GPUs a scenario's node may have. */
+export const MAX_GPUS_PER_NODE = 64;
+/** The deepest a scenario's budget tree may nest (real ones have 3 to 5 levels). */
+export const MAX_TREE_DEPTH = 32;
+
 export const clusterSchema = z.strictObject({
   name: nameField,
   gpuType: lineString().min(1),
-  nodes: z.number().int().positive(),
-  gpusPerNode: z.number().int().positive().default(8),
+  nodes: z
+    .number()
+    .int()
+    .positive()
+    .max(MAX_SCENARIO_NODES, `must be at most ${MAX_SCENARIO_NODES.toLocaleString("en-US")}`),
+  gpusPerNode: z
+    .number()
+    .int()
+    .positive()
+    .max(MAX_GPUS_PER_NODE, `must be at most ${MAX_GPUS_PER_NODE}`)
+    .default(8),
 });
 
 /** One node of the budget tree as a scenario nests it. Weights default to 1. */

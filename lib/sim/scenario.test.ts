@@ -232,6 +232,29 @@ describe("parseScenario", () => {
     ]);
   });
 
+  it("refuses a tree nested too deep and clusters too large, instead of failing later", () => {
+    const chainOf = (levels: number): object => {
+      let node: object = { name: "l" };
+      for (let level = 1; level < levels; level++) node = { name: `n${level}`, children: [node] };
+      return node;
+    };
+    // A thousand levels overflowed zod's recursive parse (a 500 on upload).
+    expect(issuesOf({ ...base, tree: chainOf(1_000) })).toContain(
+      "tree: nests deeper than 32 levels",
+    );
+    expect(issuesOf({ ...base, tree: chainOf(33) })).toContain("tree: nests deeper than 32 levels");
+    const deepest = chainOf(32) as { name: string };
+    expect(issuesOf({ ...base, tree: deepest })).not.toContain("tree: nests deeper than 32 levels");
+
+    const huge = { name: "h100", gpuType: "H100", nodes: 2 ** 53 - 1, gpusPerNode: 2 ** 53 - 1 };
+    expect(issuesOf({ ...base, clusters: [huge] })).toEqual([
+      "clusters[0].gpusPerNode: must be at most 64",
+      "clusters[0].nodes: must be at most 10,000",
+    ]);
+    const largest = { name: "h100", gpuType: "H100", nodes: 10_000, gpusPerNode: 64 };
+    expect(parseScenario({ ...base, clusters: [largest] }).ok).toBe(true);
+  });
+
   it("reports duplicate sibling names and slashes in names", () => {
     const tree = { name: "lab", children: [{ name: "a" }, { name: "a" }, { name: "b/c" }] };
     expect(issuesOf({ ...base, tree, jobs: [] })).toEqual([

@@ -7,6 +7,7 @@ import { flattenTree, ROOT_ID } from "./scenario-tree";
 import {
   clusterSchema,
   jobSchema,
+  MAX_TREE_DEPTH,
   nodeEventSchema,
   scenarioFileSchema,
   treeNodeSchema,
@@ -103,6 +104,23 @@ export function parseScenario(input: unknown): ScenarioResult {
 }
 
 /**
+ * Whether a raw tree nests its `children` deeper than `maxDepth` levels (the root is level 1),
+ * walked without recursion: zod's recursive parse of a tree a thousand levels deep overflows
+ * the stack.
+ */
+function isDeeperThan(rawTree: unknown, maxDepth: number): boolean {
+  const stack: { node: unknown; depth: number }[] = [{ node: rawTree, depth: 1 }];
+  while (stack.length > 0) {
+    const { node, depth } = stack.pop()!;
+    if (depth > maxDepth) return true;
+    const children = isRecord(node) ? node.children : undefined;
+    if (!Array.isArray(children)) continue;
+    for (const child of children) stack.push({ node: child, depth: depth + 1 });
+  }
+  return false;
+}
+
+/**
  * A file's tree, clusters, jobs and node events, each checked on its own, their problems added to
  * `issues`: a tree or cluster that failed is null, a job or node event keeps its good fields; a
  * tree or list that is not there is left to the top level.
@@ -121,7 +139,9 @@ function parseElements(
           return { isValid: false, fields: pickValidFields(item, schema) as Partial<T> };
         });
   let tree: ParsedScenarioFile["tree"] = null;
-  if (file.tree !== undefined) {
+  if (file.tree !== undefined && isDeeperThan(file.tree, MAX_TREE_DEPTH)) {
+    issues.push({ path: "tree", message: `nests deeper than ${MAX_TREE_DEPTH} levels` });
+  } else if (file.tree !== undefined) {
     const parsed = treeNodeSchema.safeParse(file.tree, PARSE_PARAMS);
     if (parsed.success) tree = parsed.data;
     else issues.push(...toIssues(parsed.error, ["tree"]));

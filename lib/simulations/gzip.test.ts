@@ -74,4 +74,22 @@ describe("gzip of stored results", () => {
       gzipJsonParts([["a", Promise.reject(new Error("replay failed"))]]),
     ).rejects.toThrow("replay failed");
   });
+
+  it("handles the failure of a part it never reached (else it would end the process)", async () => {
+    const failed = (message: string) => {
+      let fail: (error: Error) => void = () => undefined;
+      const promise = new Promise<Uint8Array>((_, reject) => (fail = reject));
+      return { promise, fail: () => fail(new Error(message)) };
+    };
+    const [first, second] = [failed("allocation failed"), failed("baseline failed")];
+    const gz = gzipJsonParts([
+      ["allocation", first.promise],
+      ["baseline", second.promise],
+    ]);
+    first.fail();
+    second.fail();
+    await expect(gz).rejects.toThrow("allocation failed");
+    // Vitest fails the run on an unhandled rejection; give one the time to surface.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  });
 });

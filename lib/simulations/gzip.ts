@@ -95,6 +95,9 @@ export function joinGzipJson(parts: readonly (readonly [string, StoredBytes])[])
 export async function gzipJsonParts(
   parts: readonly (readonly [string, Promise<Uint8Array>])[],
 ): Promise<StoredBytes> {
+  // A part that fails after an earlier one failed is never awaited below; unhandled, its
+  // rejection would end the worker's process.
+  for (const [, json] of parts) json.catch(() => undefined);
   const stream = createGzip({ ...GZIP_OPTIONS, chunkSize: chunkSizeFor(4 << 20) });
   const chunks: Buffer[] = [];
   stream.on("data", (chunk: Buffer) => chunks.push(chunk));
