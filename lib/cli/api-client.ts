@@ -5,6 +5,7 @@ import type { z } from "zod";
 import type { Connection } from "./api-config";
 import {
   ApiRequestError,
+  findTokenProblem,
   ServerUnreachableError,
   TokenRefusedError,
   type ApiIssue,
@@ -73,6 +74,12 @@ export function createApiClient(connection: Connection): ApiClient {
   ): Promise<T> => {
     if (connection.token === null) {
       throw new TokenRefusedError(`no token: ${tokenAdvice(connection)}`);
+    }
+    const tokenProblem = findTokenProblem(connection.token);
+    if (tokenProblem) {
+      throw new TokenRefusedError(
+        `the token from ${connection.tokenSource} is malformed: ${tokenProblem}. To get a new one, ${tokenAdvice(connection)}`,
+      );
     }
     let response: Response;
     let text: string;

@@ -34,3 +34,16 @@ export class ApiRequestError extends Error {
     super(message);
   }
 }
+
+/** Visible ASCII: what tokens are made of, and what an HTTP header carries as it is. */
+const TOKEN_PATTERN = /^[\x21-\x7e]+$/;
+
+/**
+ * Why `token` cannot be a token, or null. It never repeats the token (a secret): fetch's own
+ * error for a bad header would print it whole.
+ */
+export function findTokenProblem(token: string): string | null {
+  return TOKEN_PATTERN.test(token)
+    ? null
+    : "it holds a space, a line break or a character outside ASCII (a token is letters, digits, _ and -)";
+}

@@ -86,6 +86,12 @@ describe("allot slurm bridge at start", () => {
       code: 4,
       stderr: "allot: slurm bridge: set ALLOT_TOKEN to cluster c's executor token\n",
     });
+    process.env.ALLOT_TOKEN = "allot_c_secret\u2026";
+    const malformed = await runMain(["slurm", "bridge", "--cluster", "c", "--server", "http://x"]);
+    expect(malformed.code).toBe(4);
+    expect(malformed.stderr).toMatch(/^allot: slurm bridge: ALLOT_TOKEN is malformed: it holds/);
+    expect(malformed.stderr).not.toContain("secret");
+    delete process.env.ALLOT_TOKEN;
     const noCluster = await runMain(["slurm", "bridge", "--server", "http://x"]);
     expect(noCluster).toMatchObject({
       code: 2,

@@ -49,5 +49,15 @@ describe("the live commands' exit codes", () => {
       stdout: "",
       stderr: `allot: cannot reach the server at ${server} (connection refused; the URL is from --server). Is it up, and is the URL right? Set it with --server, ALLOT_SERVER or "server" in ${LIVE_CONFIG_FILE}\n`,
     });
+    // A token with a line break inside: exit 4, and the secret is never printed.
+    const broken = await runLive(["squeue", "--server", server], {
+      ALLOT_TOKEN: "allot_p_secretpart\nX",
+    });
+    expect(broken).toEqual({
+      code: 4,
+      stdout: "",
+      stderr: `allot: the token from ALLOT_TOKEN is malformed: it holds a space, a line break or a character outside ASCII (a token is letters, digits, _ and -). To get a new one, make one on ${server}/tokens (API tokens) and set ALLOT_TOKEN or "token" in ${LIVE_CONFIG_FILE}\n`,
+    });
+    expect(broken.stderr).not.toContain("secretpart");
   });
 });

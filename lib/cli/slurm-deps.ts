@@ -4,7 +4,7 @@ import { AllotApiError, createAllotClient, type AllotClient } from "../slurm/all
 import { createSlurmRunner, findSlurmConfProblem, type SlurmRunner } from "../slurm/slurm-cli";
 import { normaliseServer } from "./api-config";
 import { requireString, type ParsedArgs } from "./args";
-import { ServerUnreachableError, TokenRefusedError } from "./api-errors";
+import { findTokenProblem, ServerUnreachableError, TokenRefusedError } from "./api-errors";
 import { InputError, UsageError } from "./io";
 
 /** What the SLURM commands reach outside the process. */
@@ -55,6 +55,8 @@ export function requireAllotToken(
 ): string {
   const token = env.ALLOT_TOKEN?.trim();
   if (!token) throw new TokenRefusedError(`${command}: set ALLOT_TOKEN to ${which}`);
+  const problem = findTokenProblem(token);
+  if (problem) throw new TokenRefusedError(`${command}: ALLOT_TOKEN is malformed: ${problem}`);
   return token;
 }
 
