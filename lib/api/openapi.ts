@@ -163,7 +163,7 @@ export const OPERATIONS: Record<string, Partial<Record<Method, Operation>>> = {
   },
   "/api/v1/clusters/:name/nodes/:node/health": {
     POST: person(
-      "Drain, down or restore a node (admins), named by index or by the executor's name (gpu04); draining needs a reason",
+      "Drain, down or restore a node (admins), named by the executor's name (gpu04) or by index (a name that reads as a number is a name first); draining needs a reason",
       {
         body: nodeHealthSchema,
         ...ok("The node's new health, or a note when it already was in that state."),

@@ -7,12 +7,14 @@ import { removeTestCluster } from "../testing/remove-cluster";
 import { createPrismaClient } from "./db/client";
 import { listNodeHealth } from "../demo/executor/reads";
 import { ingestEvents } from "./executor";
+import { parseNodeRef } from "../validation/oversight";
 import { setNodeHealthFor } from "./node-health";
 import type { SessionUser } from "./users";
 
 const databaseUrl = inject("databaseUrl");
 const db = createPrismaClient(databaseUrl, 2);
 const CLUSTER = "zz-node-names";
+const NUMBERED = "zz-node-numbers";
 let admin: SessionUser;
 
 beforeAll(async () => {
@@ -34,9 +36,25 @@ beforeAll(async () => {
       },
     },
   });
+  // SLURM may name nodes by numbers that are not their index in Allot.
+  await db.cluster.create({
+    data: {
+      name: NUMBERED,
+      gpuType: "test",
+      executor: "slurm",
+      nodes: {
+        create: [
+          { index: 0, gpus: 8, hostname: "7" },
+          { index: 1, gpus: 8, hostname: "0" },
+          { index: 2, gpus: 8, hostname: "gpu2" },
+        ],
+      },
+    },
+  });
 });
 afterAll(async () => {
   await removeTestCluster(db, CLUSTER);
+  await removeTestCluster(db, NUMBERED);
   await db.$disconnect();
 });
 
@@ -45,26 +63,41 @@ const healthOf = async (index: number) =>
 
 describe("setNodeHealthFor", () => {
   it("finds a node by its executor's name as well as by its index", async () => {
-    const drained = await setNodeHealthFor(
-      admin,
-      CLUSTER,
-      { hostname: "gpu04" },
-      { health: "draining", reason: "fan failure" },
-    );
+    const drained = await setNodeHealthFor(admin, CLUSTER, parseNodeRef("gpu04"), {
+      health: "draining",
+      reason: "fan failure",
+    });
     expect(drained).toMatchObject({ cluster: CLUSTER, node: 1, health: "draining" });
     expect(await healthOf(1)).toBe("draining");
     await setNodeHealthFor(admin, CLUSTER, 1, { health: "healthy", reason: undefined });
     expect(await healthOf(1)).toBe("healthy");
   });
 
+  it("reads a number as the node's name first, then as its index", async () => {
+    const healthIn = async (index: number) =>
+      (await db.clusterNode.findFirstOrThrow({ where: { cluster: { name: NUMBERED }, index } }))
+        .health;
+    const down = { health: "down", reason: "test" } as const;
+    expect(await setNodeHealthFor(admin, NUMBERED, parseNodeRef("0"), down)).toMatchObject({
+      node: 1,
+    });
+    expect(await healthIn(1)).toBe("down");
+    expect(await healthIn(0)).toBe("healthy");
+    expect(await setNodeHealthFor(admin, NUMBERED, parseNodeRef("7"), down)).toMatchObject({
+      node: 0,
+    });
+    // No node is named "2": node 2 by its index.
+    expect(await setNodeHealthFor(admin, NUMBERED, parseNodeRef("2"), down)).toMatchObject({
+      node: 2,
+    });
+  });
+
   it("says which node or cluster it does not know (404)", async () => {
     const byName = await expectAppError(
-      setNodeHealthFor(
-        admin,
-        CLUSTER,
-        { hostname: "gpu99" },
-        { health: "healthy", reason: undefined },
-      ),
+      setNodeHealthFor(admin, CLUSTER, parseNodeRef("gpu99"), {
+        health: "healthy",
+        reason: undefined,
+      }),
       "not_found",
     );
     expect(byName.message).toBe(`The cluster ${CLUSTER} has no node named "gpu99".`);
@@ -73,6 +106,11 @@ describe("setNodeHealthFor", () => {
       "not_found",
     );
     expect(byIndex.message).toBe(`The cluster ${CLUSTER} has no node 7.`);
+    const byEither = await expectAppError(
+      setNodeHealthFor(admin, CLUSTER, parseNodeRef("9"), { health: "healthy", reason: undefined }),
+      "not_found",
+    );
+    expect(byEither.message).toBe(`The cluster ${CLUSTER} has no node named "9" and no node 9.`);
     await expectAppError(
       setNodeHealthFor(admin, "zz-nowhere", 0, { health: "healthy", reason: undefined }),
       "not_found",

@@ -25,6 +25,21 @@ export function requireNodeAdmin(user: SessionUser | null): SessionUser {
   return user;
 }
 
+function nodeWhere(ref: NodeRef) {
+  if (typeof ref === "number") return { index: ref };
+  if (ref.index === null) return { hostname: ref.hostname };
+  return { OR: [{ hostname: ref.hostname }, { index: ref.index }] };
+}
+
+const isNamed = (hostname: string) => (node: { hostname: string | null }) =>
+  node.hostname === hostname;
+
+function noNode(ref: NodeRef): string {
+  if (typeof ref === "number") return `no node ${ref}`;
+  if (ref.index === null) return `no node named "${ref.hostname}"`;
+  return `no node named "${ref.hostname}" and no node ${ref.index}`;
+}
+
 /**
  * Marks `node` of `cluster` (its index, or the executor's name for it) as `input.health` for
  * `user` (an admin), then ticks the cluster.
@@ -38,19 +53,14 @@ export async function setNodeHealthFor(
   const admin = requireNodeAdmin(user);
   const found = await getDb().cluster.findUnique({
     where: { name: cluster },
-    select: {
-      nodes: {
-        where: typeof ref === "number" ? { index: ref } : { hostname: ref.hostname },
-        select: { index: true },
-      },
-    },
+    select: { nodes: { where: nodeWhere(ref), select: { index: true, hostname: true } } },
   });
   if (!found) throw new AppError("not_found", `No cluster is named "${cluster}".`);
-  const node = found.nodes[0]?.index;
-  if (node === undefined) {
-    const named = typeof ref === "number" ? `no node ${ref}` : `no node named "${ref.hostname}"`;
-    throw new AppError("not_found", `The cluster ${cluster} has ${named}.`);
-  }
+  // A name that reads as an index ("7") is a name first: SLURM may call node 0 "7".
+  const byName = typeof ref === "number" ? undefined : found.nodes.find(isNamed(ref.hostname));
+  const node = (byName ?? found.nodes[0])?.index;
+  if (node === undefined)
+    throw new AppError("not_found", `The cluster ${cluster} has ${noNode(ref)}.`);
   const { results } = await ingestEvents(
     cluster,
     [{ id: `${PERSON_EVENT_PREFIX}${randomUUID()}`, kind: `node.${input.health}`, node }],

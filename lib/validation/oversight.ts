@@ -57,10 +57,14 @@ export const nodeIndexField = formInt4({
 export const ADOPT_REASON_MESSAGE = "Say why this split is adopted (kept in the budget's history).";
 
 /** A node as a URL path names it: Allot's index ("4"), or the executor's name ("gpu04"). */
-export type NodeRef = number | { hostname: string };
+/**
+ * A node: its index, or a name as a URL gives it, which may also read as an index ("7"): the
+ * executor's name for a node (SLURM's NodeName) wins over the index it reads as.
+ */
+export type NodeRef = number | { hostname: string; index: number | null };
 
-/** A node index ("4"), else the executor's node name (SLURM's NodeName, "gpu04"). */
+/** A node's executor name ("gpu04", or "7"), and the index it reads as ("7" -> 7), if any. */
 export function parseNodeRef(segment: string): NodeRef {
   const parsed = nodeIndexField.safeParse(segment);
-  return parsed.success ? parsed.data : { hostname: segment };
+  return { hostname: segment, index: parsed.success ? parsed.data : null };
 }

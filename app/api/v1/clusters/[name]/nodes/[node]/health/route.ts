@@ -1,5 +1,5 @@
 // POST /api/v1/clusters/[name]/nodes/[node]/health - an admin drains, downs or restores a node
-// (by index, or by the executor's name for it), with a reason
+// (by the executor's name for it, else by index), with a reason
 import { NextResponse } from "next/server";
 import { apiRoute, readJson } from "@/lib/api/respond";
 import { requireApiCaller } from "@/lib/auth";
