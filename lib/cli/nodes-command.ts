@@ -35,9 +35,9 @@ when its last protected run ends. As of the cluster's last scheduling pass.
 
 drain, down and resume change nodes' health (admins only), as the nodes page's buttons do:
 drain preempts the node's unprotected runs at once and lets its protected ones finish; down
-also ends the protected ones; resume makes it healthy again. <node> is Allot's index (4) or the
-executor's name for it (gpu04). Nodes are changed in the order given; the first refusal stops
-the rest. On a SLURM cluster the bridge drains or resumes the node in SLURM too.
+also ends the protected ones; resume makes it healthy again. <node> is the executor's name for
+it (gpu04) or Allot's index (4); a name that reads as a number is a name first. Nodes are
+changed in the order given; the first refusal stops the rest. On a SLURM cluster the bridge drains or resumes the node in SLURM too.
 
 Options:
   --cluster <name>   one cluster (required with a verb)
