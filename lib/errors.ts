@@ -10,6 +10,7 @@ export const ERROR_STATUS = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   validation_failed: 422,
+  too_many_requests: 429,
   internal: 500,
   unavailable: 503,
   database_unavailable: 503,

@@ -48,6 +48,8 @@ type Operation = {
   contentType?: string;
   /** A write that may meet a newer state (a version, a name taken): 409. */
   hasConflict?: boolean;
+  /** Starts work in the background, at most a few at once per person: 429. */
+  hasQuota?: boolean;
   /** False for the one route that never reads the database (no 503). */
   usesDatabase?: boolean;
 };
@@ -214,6 +216,7 @@ export const OPERATIONS: Record<string, Partial<Record<Method, Operation>>> = {
       status: 202,
       description: "Started; Location names the what-if.",
       hasConflict: true,
+      hasQuota: true,
     }),
   },
   "/api/v1/drafts/:id/what-ifs/:runId": {
@@ -270,6 +273,7 @@ export const OPERATIONS: Record<string, Partial<Record<Method, Operation>>> = {
       body: createSimulationSchema,
       status: 202,
       description: "Started; Location names it.",
+      hasQuota: true,
     }),
   },
   "/api/v1/simulations/:id": {
@@ -316,6 +320,7 @@ const ERROR_REASONS: Record<number, string> = {
   413: "The body is larger than the route takes (1 MiB; more for scenarios, events, clusters).",
   415: "The body is not `application/json`; a write signed by the session cookie must declare it even without a body.",
   422: "Invalid fields: `issues` names each field and why.",
+  429: "The caller already has as many simulations and what-ifs queued or running as one person may (4).",
   500: "Something unexpected; the details are in the server's log only.",
   503: "The database cannot be reached (`Retry-After` says when to try again).",
 };
@@ -336,6 +341,7 @@ export function errorStatusesOf(pattern: string, method: Method, operation: Oper
   if (operation.body) statuses.add(400).add(413).add(422);
   if (operation.query) statuses.add(422);
   if (operation.hasConflict) statuses.add(409);
+  if (operation.hasQuota) statuses.add(429);
   return [...statuses].sort((a, b) => a - b);
 }
 

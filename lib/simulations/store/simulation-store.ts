@@ -64,6 +64,27 @@ export async function claimNextSimulation(db: Db): Promise<SimulationInputs | nu
 }
 
 /** How many simulations workers are running now. */
+/**
+ * How many simulations and what-ifs of `userId` wait or run: queued ones of the last day (older
+ * ones will not start) and running ones whose worker wrote within `staleAfterMs`.
+ */
+export async function countWaitingOf(
+  db: Db,
+  userId: string,
+  nowMs: number,
+  staleAfterMs: number,
+): Promise<number> {
+  return db.simulation.count({
+    where: {
+      userId,
+      OR: [
+        { status: "queued", createdAt: { gt: new Date(nowMs - 86_400_000) } },
+        { status: "running", updatedAt: { gt: new Date(nowMs - staleAfterMs) } },
+      ],
+    },
+  });
+}
+
 export async function countRunningSimulations(db: Db): Promise<number> {
   return db.simulation.count({ where: { status: "running" } });
 }

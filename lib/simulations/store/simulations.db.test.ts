@@ -12,6 +12,7 @@ import {
   completeSimulation,
   storeSimulationTimeline,
   countRunningSimulations,
+  countWaitingOf,
   failSimulation,
   insertSimulation,
   loadTreeForScenario,
@@ -138,5 +139,38 @@ describe("simulation lifecycle", () => {
       { segments: number[]; jobs: string[] }
     >;
     expect(timeline.allocation?.jobs.sort()).toEqual(["j1", "j2", "j3"]);
+  });
+});
+
+describe("a person's queued and running simulations", () => {
+  it("counts queued ones of the last day and running ones whose worker still writes", async () => {
+    const other = await db.user.findFirstOrThrow({
+      where: { isAdmin: false },
+      select: { id: true },
+    });
+    const nowMs = Date.now();
+    const insert = (status: "queued" | "running" | "done", ageMs: number) =>
+      db.simulation.create({
+        data: {
+          userId: other.id,
+          name: `quota ${status} ${ageMs}`,
+          source: "lab",
+          options: {},
+          status,
+          createdAt: new Date(nowMs - ageMs),
+          updatedAt: new Date(nowMs - ageMs),
+        },
+      });
+    const staleAfterMs = 15 * 60_000;
+    const count = () => countWaitingOf(db, other.id, nowMs, staleAfterMs);
+    expect(await count()).toBe(0);
+    await insert("queued", 60_000);
+    await insert("running", 60_000);
+    expect(await count()).toBe(2);
+    // Not waiting: done, queued two days ago (it will not start), running but stale.
+    await insert("done", 60_000);
+    await insert("queued", 2 * 86_400_000);
+    await insert("running", staleAfterMs + 60_000);
+    expect(await count()).toBe(2);
   });
 });

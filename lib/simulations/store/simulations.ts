@@ -3,7 +3,13 @@ import { getDb } from "../../data/db/app-db";
 import type { SimulationSummary } from "../summary";
 import type { SimulationOptions } from "../scenario-options";
 import type { SimulationStatus } from "../../validation/simulations";
-import { countRunningSimulations, insertSimulation, type NewSimulation } from "./simulation-store";
+import { AppError } from "../../errors";
+import {
+  countRunningSimulations,
+  countWaitingOf,
+  insertSimulation,
+  type NewSimulation,
+} from "./simulation-store";
 
 /** A running simulation whose worker has not written for this long is shown as failed. */
 export const STALE_AFTER_MS = 15 * 60_000;
@@ -156,6 +162,22 @@ export async function getSimulationResultGz(
   });
   if (!row) return null;
   return { name: row.name, gz: (which === "report" ? row.reportGz : row.timelineGz) ?? null };
+}
+
+/** How many simulations and what-ifs one person may have queued or running at once. */
+export const MAX_WAITING_PER_PERSON = 4;
+
+/**
+ * Refuses a new simulation or what-if (429) to a person who already has
+ * {@link MAX_WAITING_PER_PERSON} queued or running: two workers serve everyone, in turn.
+ */
+export async function assertUnderQuota(userId: string): Promise<void> {
+  const waiting = await countWaitingOf(getDb(), userId, Date.now(), STALE_AFTER_MS);
+  if (waiting < MAX_WAITING_PER_PERSON) return;
+  throw new AppError(
+    "too_many_requests",
+    `You have ${waiting} simulations and what-ifs queued or running, the most one person may have: start this one when one of them has finished.`,
+  );
 }
 
 /** How many simulations workers are running now. */
