@@ -14,7 +14,7 @@ import { createPersonalToken } from "../lib/demo/seed-org";
 import { seedDemoLab } from "../prisma/seed";
 import { startSecondServer, type SecondServer } from "./second-server";
 
-const METRICS_TOKEN = "e2e-metrics-token-4b1d9e0c7a";
+const METRICS_TOKEN = "e2e-metrics-token-4b1d9e0c7a62f83d51";
 const NEXTAUTH_SECRET = "e2e-operations-nextauth-secret-83f2-91ce";
 const COOKIE = "next-auth.session-token=e2e-cookie-value-secret-6a5c";
 let database: EmbeddedPostgres;

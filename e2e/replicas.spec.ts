@@ -15,7 +15,7 @@ import { adminQuery } from "../lib/testing/scratch-database";
 import { freePort } from "./fixtures";
 
 const SERVER_URL = process.env.E2E_DATABASE_URL;
-const METRICS_TOKEN = "e2e-replicas-metrics-token-5c81";
+const METRICS_TOKEN = "e2e-replicas-metrics-token-5c81a7f0";
 /** The cluster both servers tick under load (11 nodes of 8 GPUs: quick passes). */
 const CONTENDED = "b300";
 

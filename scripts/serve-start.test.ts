@@ -43,6 +43,14 @@ describe("scripts/serve.ts at start", () => {
       'OIDC_ISSUER must be the provider\'s http(s) URL; got "sso.lab.example".',
     ],
     [
+      { DATABASE_URL: "" },
+      "DATABASE_URL is not set. Outside demo mode Allot runs on your PostgreSQL",
+    ],
+    [
+      { ALLOT_METRICS_TOKEN: "short-token" },
+      "ALLOT_METRICS_TOKEN must be at least 32 characters (whoever guesses it reads the metrics)",
+    ],
+    [
       { DATABASE_URL: "allot:s3cret@db:5432/allot" },
       'DATABASE_URL must be a PostgreSQL URL, postgresql://user@host:5432/database; got "allot:***@db:5432/allot"',
     ],

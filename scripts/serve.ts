@@ -92,6 +92,13 @@ async function main(): Promise<void> {
   }
   // A typo in the metrics allow-list stops the server here, not at the first scrape.
   metricsGuardOf(process.env);
+  const metricsToken = process.env.ALLOT_METRICS_TOKEN?.trim();
+  if (metricsToken && metricsToken.length < MIN_SECRET_LENGTH) {
+    throw new Error(
+      `ALLOT_METRICS_TOKEN must be at least ${MIN_SECRET_LENGTH} characters (whoever guesses it reads the metrics): ` +
+        "e.g. ALLOT_METRICS_TOKEN=$(openssl rand -hex 32).",
+    );
+  }
   // Likewise a typo in the admins' list, not the first admin's sign-in.
   const admins = adminEmails();
   // And single sign-on half set up, which would leave the sign-in page with no way in.
@@ -107,7 +114,16 @@ async function main(): Promise<void> {
   liveSpeed(process.env, isDemo);
   tickSeconds();
   checkLogLevel(process.env.LOG_LEVEL);
-  databaseUrlOf();
+  // Outside demo mode the server runs on the site's PostgreSQL: a DATABASE_URL lost to a typo
+  // must not leave each replica on an embedded database of its own.
+  if (!isDemo && !databaseUrlOf() && !process.env.PGLITE_DIR?.trim()) {
+    throw new Error(
+      "DATABASE_URL is not set. Outside demo mode Allot runs on your PostgreSQL:\n" +
+        "  - set DATABASE_URL=postgresql://user@host:5432/database;\n" +
+        "  - or, to try it on the embedded database, set PGLITE_DIR (e.g. PGLITE_DIR=.data/pglite).\n" +
+        "See README, Environment.",
+    );
+  }
   if (!isDev && !existsSync(path.join(ROOT, ".next", "BUILD_ID"))) {
     throw new Error("No production build: run `npm run build` first (or `npm run demo`).");
   }
