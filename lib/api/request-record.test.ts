@@ -6,7 +6,7 @@ const logs = captureLogs("debug");
 afterAll(() => logs.stop());
 
 describe("recordRequest", () => {
-  it("logs successful health checks and scrapes at debug, everything else at info", () => {
+  it("logs successful health checks, scrapes and plan polls at debug, the rest at info", () => {
     const request = (route: string, status: number) =>
       recordRequest({
         requestId: "r",
@@ -21,6 +21,8 @@ describe("recordRequest", () => {
     request("/metrics", 401);
     request("/api/v1/health", 503);
     request("/api/v1/jobs", 200);
+    request("/api/v1/clusters/:name/plan", 200);
+    request("/api/v1/clusters/:name/plan", 409);
     expect(
       logs.entries().map((line) => `${line.level} ${String(line.route)} ${String(line.status)}`),
     ).toEqual([
@@ -29,6 +31,8 @@ describe("recordRequest", () => {
       "info /metrics 401",
       "info /api/v1/health 503",
       "info /api/v1/jobs 200",
+      "debug /api/v1/clusters/:name/plan 200",
+      "info /api/v1/clusters/:name/plan 409",
     ]);
   });
 });

@@ -7,8 +7,11 @@ import { getLogger } from "../log/logger";
 import type { RequestCaller } from "../log/request-context";
 import { getMetrics } from "../metrics/registry";
 
-/** Polled every few seconds by balancers and Prometheus: logged at debug while they succeed. */
-const POLLED_ROUTES = new Set(["/api/v1/health", "/metrics"]);
+/**
+ * Polled every few seconds by balancers, Prometheus and each SLURM bridge (its plan, every 2 s):
+ * logged at debug while they succeed.
+ */
+const POLLED_ROUTES = new Set(["/api/v1/health", "/metrics", "/api/v1/clusters/:name/plan"]);
 
 /** Methods counted under their own name; any other is counted as `OTHER`, bounding the series. */
 const COUNTED_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
@@ -44,7 +47,7 @@ export type RequestRecord = {
  */
 export function recordRequest(record: RequestRecord): void {
   const { requestId, method, route, pathname, status, durationMs, caller, refusal } = record;
-  // Health checks and scrapes every few seconds would drown the log: at debug when they succeed.
+  // Health checks, scrapes and plan polls would drown the log: at debug when they succeed.
   const level = route !== null && POLLED_ROUTES.has(route) && status < 400 ? "debug" : "info";
   getLogger()[level](
     {
