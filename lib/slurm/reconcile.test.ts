@@ -134,6 +134,30 @@ describe("starting a decided run", () => {
     expect(second.events.map((event) => event.kind)).toEqual(["node.draining", "job.requeued"]);
   });
 
+  it("drains nothing when a job Allot does not know runs on a decided node, and says so", () => {
+    // A job that ran before the bridge did (or that root released by hand) holds n1; n2 is idle.
+    const memory = createBridgeMemory();
+    const unknown = slurmJob("5", { state: "RUNNING", nodes: ["n1"], priority: 1000 });
+    let nowMs = NOW;
+    const round = (runId: string) => {
+      const planned = plan({ starts: [{ ...start("7", [0, 1]), runId }] });
+      reconcile(input([slurmJob("7"), unknown], planned, { nowMs }), memory);
+      nowMs += START_TIMEOUT_MS;
+      const stuck = slurmJob("7", { priority: 1000, reason: "Resources" });
+      return reconcile(input([stuck, unknown], planned, { nowMs }), memory);
+    };
+    for (const runId of ["a", "b", "c"]) {
+      const failed = round(runId);
+      expect(failed.steps).toEqual([
+        { kind: "hold", jobId: "7", why: "did not start where Allot decided" },
+      ]);
+      expect(failed.events.map((event) => event.kind)).toEqual(["job.requeued"]);
+      expect(failed.notes).toEqual([
+        "not draining n1,n2: n1 runs SLURM job 5, which Allot did not start (docs/slurm.md, jobs running before the bridge)",
+      ]);
+    }
+  });
+
   it("waits for a node another job is still leaving, from when it left", () => {
     // A run preempted on n2 leaves only after SLURM's KillWait (30 s by default) and epilog.
     const memory = createBridgeMemory();

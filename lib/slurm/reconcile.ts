@@ -326,8 +326,26 @@ function noteStart(memory: BridgeMemory, hosts: readonly string[], isOk: boolean
 }
 
 /**
+ * Hosts running a SLURM job Allot neither started nor knows of (one that ran before the bridge
+ * did, or that root released by hand), each with that job's id: SLURM sees the GPUs busy while
+ * Allot's plan shows them free.
+ */
+function hostsOfUnknownJobs(input: RoundInput, memory: BridgeMemory): Map<string, string> {
+  const known = new Set([...jobIdsInPlan(input.plan), ...memory.released.keys()]);
+  const hosts = new Map<string, string>();
+  for (const job of input.jobs) {
+    // A job stuck completing is the node's problem (an epilog that hangs): not counted here.
+    if (job.state !== "RUNNING" || known.has(job.id)) continue;
+    for (const host of job.nodes) hosts.set(host, job.id);
+  }
+  return hosts;
+}
+
+/**
  * A node where SLURM keeps refusing what Allot placed (its GPUs look busy to SLURM, say after
  * a node failure) is unhealthy in effect: drained on both sides, with the reason, for an admin.
+ * Not when a job Allot does not know runs on one of the decided nodes: that explains the
+ * refusal, and draining would take the placement's idle nodes out too.
  */
 function drainAfterFailedStarts(
   memory: BridgeMemory,
@@ -335,6 +353,15 @@ function drainAfterFailedStarts(
   input: RoundInput,
   out: RoundOutput,
 ): void {
+  const unknown = hostsOfUnknownJobs(input, memory);
+  const busy = hosts.filter((host) => unknown.has(host));
+  if (busy.length > 0) {
+    const what = busy.map((host) => `${host} runs SLURM job ${unknown.get(host)}`).join(", ");
+    out.notes.push(
+      `not draining ${hosts.join(",")}: ${what}, which Allot did not start (docs/slurm.md, jobs running before the bridge)`,
+    );
+    return;
+  }
   noteStart(memory, hosts, false);
   for (const host of hosts) {
     if ((memory.failedStarts.get(host) ?? 0) < FAILED_STARTS_TO_DRAIN) continue;
