@@ -24,6 +24,10 @@ export type MetricsSnapshot = {
   budgets: BudgetSample[];
   /** Cluster name -> the newest executor event's receipt (app clock, Unix seconds). */
   lastEventSec: Map<string, number>;
+  /** Real time now (Unix seconds): token uses are kept in real time, not the app clock's. */
+  realNowSec: number;
+  /** Cluster name -> the newest use of one of its cluster tokens (real time, Unix seconds). */
+  lastSeenSec: Map<string, number>;
 };
 
 /**
@@ -42,7 +46,7 @@ async function newestEvents(db: Db): Promise<{ clusterId: string; receivedAt: Da
 
 export async function loadMetricsSnapshot(): Promise<MetricsSnapshot> {
   const db = getDb();
-  const [clusters, rankings, held, lastEvents, now] = await Promise.all([
+  const [clusters, rankings, held, lastEvents, lastUses, now] = await Promise.all([
     listClusterLoads(),
     db.cluster.findMany({ select: { id: true, name: true, ranking: true } }),
     db.run.groupBy({
@@ -51,6 +55,11 @@ export async function loadMetricsSnapshot(): Promise<MetricsSnapshot> {
       _sum: { gpus: true },
     }),
     newestEvents(db),
+    db.apiToken.groupBy({
+      by: ["clusterId"],
+      where: { kind: "cluster", lastUsedAt: { not: null } },
+      _max: { lastUsedAt: true },
+    }),
     getNow(db),
   ]);
   const nameById = new Map(rankings.map((cluster) => [cluster.id, cluster.name]));
@@ -76,5 +85,17 @@ export async function loadMetricsSnapshot(): Promise<MetricsSnapshot> {
     const name = nameById.get(row.clusterId);
     if (name) lastEventSec.set(name, toSec(row.receivedAt));
   }
-  return { nowSec: toSec(now), clusters, budgets, lastEventSec };
+  const lastSeenSec = new Map<string, number>();
+  for (const row of lastUses) {
+    const name = row.clusterId ? nameById.get(row.clusterId) : undefined;
+    if (name && row._max.lastUsedAt) lastSeenSec.set(name, toSec(row._max.lastUsedAt));
+  }
+  return {
+    nowSec: toSec(now),
+    clusters,
+    budgets,
+    lastEventSec,
+    realNowSec: Math.floor(Date.now() / 1000),
+    lastSeenSec,
+  };
 }

@@ -269,6 +269,23 @@ describe("GET /metrics", () => {
         status: "201",
       }),
     ).toBe(2);
+    // The executor's token was used just now (its events); a cluster whose token never was, or
+    // that has none, has no age: an idle cluster's bridge still shows by its plan polls.
+    const seen = valueOf(after, "allot_executor_last_seen_age_seconds", { cluster: CLUSTER });
+    expect(seen).toBeGreaterThanOrEqual(0);
+    expect(seen).toBeLessThan(120);
+    const used = new Set(
+      (
+        await db.apiToken.findMany({
+          where: { kind: "cluster", lastUsedAt: { not: null } },
+          select: { cluster: { select: { name: true } } },
+        })
+      ).map((row) => row.cluster?.name),
+    );
+    for (const load of loads) {
+      const age = valueOf(after, "allot_executor_last_seen_age_seconds", { cluster: load.name });
+      expect(age === null, load.name).toBe(!used.has(load.name));
+    }
   });
 
   it("does not count an admin's node health change as the executor's activity", async () => {

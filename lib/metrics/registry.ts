@@ -73,6 +73,12 @@ function createMetrics() {
       labelNames: ["cluster"] as const,
       registers,
     }),
+    lastSeenAge: new Gauge({
+      name: "allot_executor_last_seen_age_seconds",
+      help: "Seconds (real time) since a cluster token of the cluster was last used, as a bridge polls its plan every 2 s; written at most once a minute; absent before the first use.",
+      labelNames: ["cluster"] as const,
+      registers,
+    }),
     databaseUp: new Gauge({
       name: "allot_metrics_database_up",
       help: "1 when this scrape read the database, 0 when it could not (the database gauges are then absent).",

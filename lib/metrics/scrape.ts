@@ -21,6 +21,9 @@ export type GaugeSnapshot = {
     gpusHeld: number;
   }[];
   lastEventSec: ReadonlyMap<string, number>;
+  /** Real time now, and each cluster's newest use of a cluster token (Unix seconds). */
+  realNowSec: number;
+  lastSeenSec: ReadonlyMap<string, number>;
 };
 
 const DATABASE_GAUGES = [
@@ -32,6 +35,7 @@ const DATABASE_GAUGES = [
   "budgetRank",
   "budgetGpusHeld",
   "lastEventAge",
+  "lastSeenAge",
 ] as const satisfies readonly (keyof AllotMetrics)[];
 
 /** Replaces every database gauge's series with the snapshot's (a removed cluster disappears). */
@@ -50,6 +54,10 @@ export function applySnapshot(metrics: AllotMetrics, snapshot: GaugeSnapshot | n
     const lastEventSec = snapshot.lastEventSec.get(cluster.name);
     if (lastEventSec !== undefined) {
       metrics.lastEventAge.set(labels, Math.max(0, snapshot.nowSec - lastEventSec));
+    }
+    const lastSeenSec = snapshot.lastSeenSec.get(cluster.name);
+    if (lastSeenSec !== undefined) {
+      metrics.lastSeenAge.set(labels, Math.max(0, snapshot.realNowSec - lastSeenSec));
     }
   }
   for (const sample of snapshot.budgets) {
