@@ -6,6 +6,7 @@ import { authOptions, authorizeDemoUser } from "./auth-options";
 import { createPrismaClient } from "./data/db/client";
 import { DEMO_DOMAIN, DEMO_USERS } from "./demo/lab-org";
 import { upsertUsers } from "./demo/seed-org";
+import { captureLogs } from "./testing/log-capture";
 
 const db = createPrismaClient(inject("databaseUrl"), 2);
 let userIds: Map<string, string>;
@@ -114,7 +115,19 @@ describe("the OIDC sign-in callback", () => {
 
   it("makes an account with no rights for a verified (or unstated) email not on ALLOT_ADMINS", async () => {
     const env = { ALLOT_ADMINS: "someone-else@lab.example" };
-    expect(await signIn(env, "Zz-Sso-New@lab.example", true)).toBe(true);
+    const logs = captureLogs();
+    try {
+      expect(await signIn(env, "Zz-Sso-New@lab.example", true)).toBe(true);
+      const created = await db.user.findUniqueOrThrow({
+        where: { email: "zz-sso-new@lab.example" },
+      });
+      // An operator's log says who signed in, by id (no email in the log).
+      expect(logs.entries().filter((line) => line.msg === "signed in")).toEqual([
+        expect.objectContaining({ level: "info", userId: created.id, isAdmin: false }),
+      ]);
+    } finally {
+      logs.stop();
+    }
     expect(await account("zz-sso-new@lab.example")).toEqual({ isAdmin: false, isDemo: false });
     expect(await signIn({}, "zz-sso-unstated@lab.example")).toBe(true);
     expect(await account("zz-sso-unstated@lab.example")).toEqual({ isAdmin: false, isDemo: false });

@@ -97,7 +97,8 @@ export function authOptions(env: Env = process.env): NextAuthOptions {
         if ((profile as { email_verified?: unknown } | undefined)?.email_verified === false) {
           return "/signin/error?error=EmailNotVerified";
         }
-        await signInSsoUser(user.email, user.name ?? user.email, adminEmails(env));
+        const signedIn = await signInSsoUser(user.email, user.name ?? user.email, adminEmails(env));
+        getLogger().info({ userId: signedIn.id, isAdmin: signedIn.isAdmin }, "signed in");
         return true;
       },
       async jwt({ token, user }) {

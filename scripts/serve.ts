@@ -147,8 +147,11 @@ async function main(): Promise<void> {
     const db = createPrismaClient(database.url, 1);
     try {
       const { granted, revoked } = await applyAdminList(db, admins);
-      if (granted + revoked > 0) {
-        console.log(`ALLOT_ADMINS: ${granted} made admin, ${revoked} no longer admin`);
+      const list = (emails: string[]) => (emails.length > 0 ? emails.join(", ") : "nobody");
+      if (granted.length + revoked.length > 0) {
+        console.log(
+          `ALLOT_ADMINS: made admin: ${list(granted)}; no longer admin: ${list(revoked)}`,
+        );
       }
     } finally {
       await db.$disconnect();

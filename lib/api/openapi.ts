@@ -69,7 +69,7 @@ const eventsBody = z
 export const OPERATIONS: Record<string, Partial<Record<Method, Operation>>> = {
   "/api/v1/health": {
     GET: {
-      summary: "Liveness, database reachability, whether this replica leads",
+      summary: "Readiness: the database reachable (503 when not), and whether this replica leads",
       caller: "anyone",
       ...ok("Up.", healthSchema),
     },

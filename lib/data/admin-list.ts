@@ -6,24 +6,32 @@ import type { Db } from "./db/client";
 
 /**
  * Makes every account's admin flag say whether its email is on `emails` (lower-case): returns
- * how many accounts became admins and how many stopped being ones.
+ * the emails of the accounts that became admins and of those that stopped being ones.
  *
- * @example await applyAdminList(db, ["ada@lab.example"]) // { granted: 0, revoked: 1 }
+ * @example await applyAdminList(db, ["ada@lab.example"]) // { granted: [], revoked: ["eve@lab.example"] }
  */
 export async function applyAdminList(
   db: Db,
   emails: readonly string[],
-): Promise<{ granted: number; revoked: number }> {
+): Promise<{ granted: string[]; revoked: string[] }> {
   const listed = [...emails];
-  const [granted, revoked] = await db.$transaction([
-    db.user.updateMany({
+  return db.$transaction(async (tx) => {
+    const toGrant = await tx.user.findMany({
       where: { email: { in: listed }, isAdmin: false },
-      data: { isAdmin: true },
-    }),
-    db.user.updateMany({
+      select: { id: true, email: true },
+      orderBy: { email: "asc" },
+    });
+    const toRevoke = await tx.user.findMany({
       where: { email: { notIn: listed }, isAdmin: true },
-      data: { isAdmin: false },
-    }),
-  ]);
-  return { granted: granted.count, revoked: revoked.count };
+      select: { id: true, email: true },
+      orderBy: { email: "asc" },
+    });
+    const idsOf = (users: { id: string }[]) => users.map((user) => user.id);
+    await tx.user.updateMany({ where: { id: { in: idsOf(toGrant) } }, data: { isAdmin: true } });
+    await tx.user.updateMany({ where: { id: { in: idsOf(toRevoke) } }, data: { isAdmin: false } });
+    return {
+      granted: toGrant.map((user) => user.email),
+      revoked: toRevoke.map((user) => user.email),
+    };
+  });
 }

@@ -85,10 +85,13 @@ describe("applyAdminList (at the server's start)", () => {
     const { token } = await issuePersonalToken(ada.id, { name: "scripts", expiresInDays: null });
     expect((await findUserByToken(token))?.isAdmin).toBe(true);
     // Ada and Eve are admins here (the tests above); Grace is not.
-    expect(await applyAdminList(db, ["grace@lab.example"])).toEqual({ granted: 1, revoked: 2 });
+    expect(await applyAdminList(db, ["grace@lab.example"])).toEqual({
+      granted: ["grace@lab.example"],
+      revoked: ["ada@lab.example", "eve@lab.example"],
+    });
     expect((await findUserByToken(token))?.isAdmin).toBe(false);
     const admins = await db.user.findMany({ where: { isAdmin: true }, select: { email: true } });
     expect(admins).toEqual([{ email: "grace@lab.example" }]);
-    expect(await applyAdminList(db, ["grace@lab.example"])).toEqual({ granted: 0, revoked: 0 });
+    expect(await applyAdminList(db, ["grace@lab.example"])).toEqual({ granted: [], revoked: [] });
   });
 });
