@@ -115,6 +115,23 @@ describe("a SLURM job id given to why and cancel", () => {
     expect(requests).toEqual([]);
   });
 
+  it("refuses what cannot be a job id before calling the server", async () => {
+    for (const [command, id] of [
+      ["why", ""],
+      ["why", "."],
+      ["why", ".."],
+      ["cancel", ".."],
+      ["why", "a/b"],
+    ]) {
+      expect(await allot(command!, id!)).toEqual({
+        code: 2,
+        stdout: "",
+        stderr: `allot: ${command}: "${id}" is not a job id: give Allot's id (as allot squeue shows it) or SLURM's job id\n`,
+      });
+    }
+    expect(requests).toEqual([]);
+  });
+
   it("says so when the server is older than SLURM job ids, rather than 'no job'", async () => {
     const why = await allot("why", "900");
     expect(why).toEqual({

@@ -12,6 +12,17 @@ const SLURM_JOB_ID = /^\d+$/;
 /** An element of a job array ("812_3") or of a heterogeneous job ("812+1"), as squeue shows it. */
 const SLURM_ELEMENT_ID = /^\d+[_+]\d+$/;
 
+/** What any job id is made of: "", "." or ".." would name another route of the API. */
+const JOB_ID = /^[A-Za-z0-9_+-]+$/;
+
+/** A usage error, before any call, for an argument that cannot be a job id. */
+function assertJobIdShape(command: string, arg: string): void {
+  if (JOB_ID.test(arg)) return;
+  throw new UsageError(
+    `${command}: ${JSON.stringify(arg)} is not a job id: give Allot's id (as allot squeue shows it) or SLURM's job id`,
+  );
+}
+
 /** The path of a job by its executor's id on a cluster. */
 function clusterJobPath(cluster: string, externalId: string): string {
   return `/api/v1/clusters/${encodeURIComponent(cluster)}/jobs/${encodeURIComponent(externalId)}`;
@@ -98,6 +109,7 @@ export async function getJobByArg(
   arg: string,
   clusterFlag: unknown,
 ): Promise<JobAnswer> {
+  assertJobIdShape(command, arg);
   if (SLURM_ELEMENT_ID.test(arg)) refuseElementId(command, arg);
   return SLURM_JOB_ID.test(arg)
     ? findSlurmJob(client, command, arg, clusterFlag)
@@ -114,6 +126,7 @@ export async function jobIdOfArg(
   arg: string,
   clusterFlag: unknown,
 ): Promise<string> {
+  assertJobIdShape(command, arg);
   const isLookedUp =
     SLURM_JOB_ID.test(arg) || SLURM_ELEMENT_ID.test(arg) || typeof clusterFlag === "string";
   return isLookedUp ? (await getJobByArg(client, command, arg, clusterFlag)).id : arg;
