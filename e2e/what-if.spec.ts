@@ -135,7 +135,7 @@ test("a program lead drafts a split, replays today's demand under it, and adopts
   await page.goBack();
   await expect(page.getByText(/^Adopted on /)).toBeVisible();
   await expect(page.getByRole("button", { name: "Adopt this split" })).toHaveCount(0);
-  const adoptedSplit = page.getByRole("region", { name: "The draft beside the split in force" });
+  const adoptedSplit = page.getByRole("table", { name: "The draft beside the split in force" });
   await expect(adoptedSplit.getByRole("columnheader", { name: "Weight before" })).toBeVisible();
   await expect(adoptedSplit.getByRole("row", { name: /^lm-eval / }).getByRole("cell")).toHaveText([
     "lm-eval",

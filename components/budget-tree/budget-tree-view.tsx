@@ -1,6 +1,7 @@
 "use client";
 
 import { memo } from "react";
+import { ScrollRegion } from "@/components/layout/scroll-region";
 import { BudgetTreeHead, BudgetTreeRow, type SubtreeTotals } from "./budget-tree-rows";
 import { gpuHoursByCluster, type ClusterRef, type NodeRow } from "./tree-model";
 
@@ -29,7 +30,7 @@ export function BudgetTreeView({
   onSelect: (id: string) => void;
 }) {
   return (
-    <div className="table-scroll">
+    <ScrollRegion label="Budget tree">
       <table className="tree-table">
         <caption className="sr-only">Budget tree</caption>
         <BudgetTreeHead clusters={clusters} />
@@ -49,7 +50,7 @@ export function BudgetTreeView({
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }
 

@@ -26,6 +26,7 @@ function ChildrenDiff({
   return (
     <ScrollRegion label={label}>
       <table>
+        <caption className="sr-only">{label}</caption>
         <thead>
           <tr>
             <th scope="col">Budget</th>
@@ -113,6 +114,7 @@ export function WeightTimeline({ weights }: { weights: WeightEntry[] }) {
   return (
     <ScrollRegion label="The weight over time">
       <table>
+        <caption className="sr-only">The weight over time</caption>
         <thead>
           <tr>
             <th scope="col">From</th>

@@ -1,5 +1,6 @@
 "use client";
 
+import { ScrollRegion } from "@/components/layout/scroll-region";
 import type { FieldIssue } from "@/lib/errors";
 import { formatInteger, formatPercent } from "@/lib/format";
 import {
@@ -54,7 +55,7 @@ export function SplitRows({
   }
 
   return (
-    <div className="table-scroll">
+    <ScrollRegion label="Children and their new shares">
       <table className="split-table">
         <caption className="sr-only">Children and their new shares</caption>
         <thead>
@@ -148,6 +149,6 @@ export function SplitRows({
           })}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }

@@ -22,7 +22,7 @@ export function DocMarkdown({ text, file }: { text: string; file: string }) {
           a: ({ href, children }) => <DocLink href={href ?? ""} file={file} label={children} />,
           table: ({ node, children }) => (
             <ScrollRegion label={tableLabel(node)}>
-              <table>{children}</table>
+              <table aria-label={tableLabel(node)}>{children}</table>
             </ScrollRegion>
           ),
         }}

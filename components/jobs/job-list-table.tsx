@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { CancelButton } from "@/components/jobs/cancel-button";
+import { ScrollRegion } from "@/components/layout/scroll-region";
 import type { JobListRow } from "@/lib/data/job-list";
 import { liveTimeFormatter } from "@/lib/format";
 import type { JobListQuery, JobSort } from "@/lib/validation/job-list";
@@ -58,7 +59,7 @@ export function JobListTable({
 }) {
   const clock = liveTimeFormatter(nowSec);
   return (
-    <div className="table-scroll">
+    <ScrollRegion label="Jobs">
       <table>
         <caption className="sr-only">Jobs</caption>
         <thead>
@@ -115,6 +116,6 @@ export function JobListTable({
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }

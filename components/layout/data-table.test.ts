@@ -28,9 +28,10 @@ function render(rows: Row[]): string {
 }
 
 describe("DataTable", () => {
-  it("names its scrolling region and heads each column, figures right-aligned", () => {
+  it("names its scrolling region and table and heads each column, figures right-aligned", () => {
     expect(render([])).toBe(
-      '<div class="table-scroll" role="region" aria-label="Clusters" tabindex="0"><table><thead><tr>' +
+      '<div class="table-scroll" role="region" aria-label="Clusters, scrolls sideways" tabindex="0">' +
+        '<table><caption class="sr-only">Clusters</caption><thead><tr>' +
         '<th scope="col">Cluster</th><th scope="col" class="num">GPUs</th><th scope="col" class="num">Down</th>' +
         "</tr></thead><tbody></tbody></table></div>",
     );

@@ -35,6 +35,7 @@ export function DataTable<Row>({
   return (
     <ScrollRegion label={label}>
       <table>
+        <caption className="sr-only">{label}</caption>
         <thead>
           <tr>
             {columns.map((column, index) => (

@@ -1,3 +1,4 @@
+import { ScrollRegion } from "@/components/layout/scroll-region";
 import type { ClusterQueue } from "@/lib/data/queue";
 import { formatInteger, formatPercent } from "@/lib/format";
 
@@ -20,7 +21,7 @@ export function BudgetRanks({ tree, lookbackSec }: Pick<ClusterQueue, "tree" | "
   const days = Math.round(lookbackSec / 86_400);
   const leafCount = rows.filter((row) => row.isLeaf).length;
   return (
-    <div className="table-scroll" tabIndex={0} aria-label="Budget tree by Fair Tree rank">
+    <ScrollRegion label="Budget tree by Fair Tree rank">
       <table className="rank-tree">
         <caption className="sr-only">Budget tree by Fair Tree rank</caption>
         <thead>
@@ -87,6 +88,6 @@ export function BudgetRanks({ tree, lookbackSec }: Pick<ClusterQueue, "tree" | "
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import "./queue.css";
+import { ScrollRegion } from "@/components/layout/scroll-region";
 import type { QueuedJob, RunningRun } from "@/lib/data/queue";
 import {
   formatHostList,
@@ -41,7 +42,7 @@ export function PendingTable({
   if (jobs.length === 0) return <p>{emptyText}</p>;
   const clock = liveTimeFormatter(nowSec);
   return (
-    <div className="table-scroll">
+    <ScrollRegion label="Pending jobs in queue order">
       <table>
         <caption className="sr-only">Pending jobs in queue order</caption>
         <thead>
@@ -117,7 +118,7 @@ export function PendingTable({
           })}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }
 
@@ -135,7 +136,7 @@ export function RunningTable({
 }) {
   if (runs.length === 0) return <p>{emptyText}</p>;
   return (
-    <div className="table-scroll">
+    <ScrollRegion label="Running jobs">
       <table>
         <caption className="sr-only">Running jobs</caption>
         <thead>
@@ -193,6 +194,6 @@ export function RunningTable({
           })}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }

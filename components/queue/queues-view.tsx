@@ -5,6 +5,7 @@ import Link from "next/link";
 import { Card } from "@/components/layout/card";
 import { ClockNote } from "@/components/layout/clock-note";
 import { PageHead } from "@/components/layout/page-head";
+import { ScrollRegion } from "@/components/layout/scroll-region";
 import type { JobListRow } from "@/lib/data/job-list";
 import { START_ESTIMATE_CONDITIONS } from "@/lib/engine/start-estimate";
 import { formatInteger, liveTimeFormatter } from "@/lib/format";
@@ -21,7 +22,7 @@ function MyJobsTable({ jobs, nowSec }: { jobs: JobListRow[]; nowSec: number }) {
   const clock = liveTimeFormatter(nowSec);
   if (jobs.length === 0) return <p>None of your jobs is waiting or running.</p>;
   return (
-    <div className="table-scroll">
+    <ScrollRegion label="Your waiting and running jobs">
       <table>
         <caption className="sr-only">Your waiting and running jobs</caption>
         <thead>
@@ -64,7 +65,7 @@ function MyJobsTable({ jobs, nowSec }: { jobs: JobListRow[]; nowSec: number }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }
 

@@ -22,6 +22,7 @@ export function BudgetTable({ summary }: { summary: SimulationSummary }) {
       </summary>
       <ScrollRegion label="Per budget">
         <table>
+          <caption className="sr-only">Per budget</caption>
           <thead>
             <tr>
               <th scope="col">Budget</th>

@@ -58,6 +58,7 @@ export function SimulationList() {
   return (
     <ScrollRegion label="Past simulations">
       <table>
+        <caption className="sr-only">Past simulations</caption>
         <thead>
           <tr>
             <th scope="col">Simulation</th>

@@ -31,6 +31,7 @@ export function DraftSplit({
   return (
     <ScrollRegion label="The draft beside the split in force">
       <table className="draft-split">
+        <caption className="sr-only">The draft beside the split in force</caption>
         <thead>
           <tr>
             <th>Budget</th>

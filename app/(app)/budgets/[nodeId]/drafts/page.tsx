@@ -69,6 +69,7 @@ export default async function DraftsPage({
         <Card title="Drafts" headingId="drafts-heading">
           <ScrollRegion label="Drafts">
             <table>
+              <caption className="sr-only">Drafts</caption>
               <thead>
                 <tr>
                   <th>Created</th>
