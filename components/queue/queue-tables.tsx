@@ -43,7 +43,7 @@ export function PendingTable({
   const clock = liveTimeFormatter(nowSec);
   return (
     <ScrollRegion label="Pending jobs in queue order">
-      <table>
+      <table className="queue-table">
         <caption className="sr-only">Pending jobs in queue order</caption>
         <thead>
           <tr>
@@ -78,8 +78,8 @@ export function PendingTable({
             const isMine = job.userId === viewerId;
             return (
               <tr key={job.jobId} className={isMine ? "is-mine" : undefined}>
-                <td className="num">{job.position ?? "–"}</td>
-                <th scope="row" className="tree-row-head">
+                <td className="num queue-position">{job.position ?? "–"}</td>
+                <th scope="row" className="tree-row-head queue-job">
                   <Link href={`/jobs/${job.jobId}`}>{job.name}</Link>
                   {isMine ? <MineMark /> : null}
                   <div className="muted">
@@ -87,15 +87,21 @@ export function PendingTable({
                     {slurmIdNote(job.externalId)}
                   </div>
                 </th>
-                <td>{job.budgetPath}</td>
-                <td className="num">
+                <td data-label="Budget">{job.budgetPath}</td>
+                <td className="num" data-label="Rank">
                   {job.rank === null ? "–" : `${job.rank} of ${rankedBudgets}`}
                 </td>
-                <td className="num">{ratio(job.usageRatio)}</td>
-                <td>{job.priority}</td>
-                <td className="num">{formatInteger(job.gpus)}</td>
-                <td className="num">{formatSpan(job.waitingSec)}</td>
-                <td className="why">
+                <td className="num" data-label="Usage">
+                  {ratio(job.usageRatio)}
+                </td>
+                <td data-label="Priority">{job.priority}</td>
+                <td className="num" data-label="GPUs">
+                  {formatInteger(job.gpus)}
+                </td>
+                <td className="num" data-label="Waiting">
+                  {formatSpan(job.waitingSec)}
+                </td>
+                <td className="why queue-reason">
                   <p>{job.summary}</p>
                   {job.sentence !== job.summary ? (
                     <details>
@@ -104,7 +110,7 @@ export function PendingTable({
                     </details>
                   ) : null}
                 </td>
-                <td className="why">
+                <td className="why queue-reason" data-label="Expected start">
                   {job.expectedStartAt ? (
                     <span className="start-estimate">
                       by {clock(Date.parse(job.expectedStartAt) / 1000)}
@@ -137,7 +143,7 @@ export function RunningTable({
   if (runs.length === 0) return <p>{emptyText}</p>;
   return (
     <ScrollRegion label="Running jobs">
-      <table>
+      <table className="queue-table">
         <caption className="sr-only">Running jobs</caption>
         <thead>
           <tr>
@@ -163,7 +169,7 @@ export function RunningTable({
             const isMine = run.userId === viewerId;
             return (
               <tr key={run.runId} className={isMine ? "is-mine" : undefined}>
-                <th scope="row" className="tree-row-head">
+                <th scope="row" className="tree-row-head queue-job">
                   <Link href={`/jobs/${run.jobId}`}>{run.name}</Link>
                   {isMine ? <MineMark /> : null}
                   <div className="muted">
@@ -172,17 +178,25 @@ export function RunningTable({
                     {run.isStartAcknowledged ? "" : " · starting"}
                   </div>
                 </th>
-                <td>{run.budgetPath}</td>
-                <td className="num">{run.rank ?? "–"}</td>
-                <td className="num">{formatInteger(run.gpus)}</td>
-                <td>{run.hosts ? formatHostList(run.hosts) : formatNodeList(run.nodes)}</td>
+                <td data-label="Budget">{run.budgetPath}</td>
+                <td className="num" data-label="Rank">
+                  {run.rank ?? "–"}
+                </td>
+                <td className="num" data-label="GPUs">
+                  {formatInteger(run.gpus)}
+                </td>
+                <td data-label="Nodes">
+                  {run.hosts ? formatHostList(run.hosts) : formatNodeList(run.nodes)}
+                </td>
                 <td>
                   <span className={`pill ${run.isAllocated ? "pill-allocated" : ""}`}>
                     {run.isAllocated ? "allocated" : "unallocated"}
                   </span>
                 </td>
-                <td className="num">{formatSpan(nowSec - run.startedSec)}</td>
-                <td>
+                <td className="num" data-label="Running for">
+                  {formatSpan(nowSec - run.startedSec)}
+                </td>
+                <td data-label="Protection">
                   {!run.isAllocated
                     ? "never protected"
                     : leftSec > 0

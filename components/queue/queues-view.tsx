@@ -23,7 +23,7 @@ function MyJobsTable({ jobs, nowSec }: { jobs: JobListRow[]; nowSec: number }) {
   if (jobs.length === 0) return <p>None of your jobs is waiting or running.</p>;
   return (
     <ScrollRegion label="Your waiting and running jobs">
-      <table>
+      <table className="queue-table">
         <caption className="sr-only">Your waiting and running jobs</caption>
         <thead>
           <tr>
@@ -38,21 +38,21 @@ function MyJobsTable({ jobs, nowSec }: { jobs: JobListRow[]; nowSec: number }) {
         <tbody>
           {jobs.map((job) => (
             <tr key={job.id}>
-              <th scope="row" className="tree-row-head">
+              <th scope="row" className="tree-row-head queue-job">
                 <Link href={`/jobs/${job.id}`}>{job.name}</Link>
               </th>
-              <td>
+              <td data-label="Cluster">
                 <Link href={`/clusters/${job.cluster}?mine=1`}>{job.cluster}</Link>
               </td>
               <td>
                 <span className={`pill pill-state-${job.state}`}>{job.state}</span>
               </td>
-              <td>
+              <td data-label="Place · rank">
                 {job.queuePosition !== null ? `#${job.queuePosition} · ` : ""}
                 {job.rank !== null ? `rank ${job.rank} of ${job.rankOf}` : "–"}
               </td>
-              <td className="why">{job.waitSummary ?? ""}</td>
-              <td className="why">
+              <td className="why queue-reason">{job.waitSummary ?? ""}</td>
+              <td className="why queue-reason" data-label="Expected start">
                 {job.expectedStartAt ? (
                   <span className="start-estimate">
                     by {clock(Date.parse(job.expectedStartAt) / 1000)}
