@@ -57,6 +57,20 @@ function subtreeTotals(rows: NodeRow[]): Map<string, SubtreeTotals> {
 type SavedMessage = { text: string; nodeId: string; newNames: string[] };
 
 /**
+ * On a narrow window the details stand below the tree, a screen or more away from the name
+ * tapped: bring their heading into view and give it the focus. Beside the tree (wide window)
+ * they are already in view and the focus stays in the tree.
+ */
+function revealDetails(tree: HTMLElement | null): void {
+  const heading = document.getElementById("details-heading");
+  if (!tree || !heading) return;
+  const isBelowTree = heading.getBoundingClientRect().top >= tree.getBoundingClientRect().bottom;
+  if (!isBelowTree) return;
+  heading.scrollIntoView({ block: "start" });
+  heading.focus({ preventScroll: true });
+}
+
+/**
  * What was saved, with the history, and for each new budget an offer to add its people: it
  * gets its share at once but nobody can charge it before a member is added.
  */
@@ -127,6 +141,12 @@ export function BudgetWorkspace({
   );
   const [savedMessage, setSavedMessage] = useState<SavedMessage | null>(null);
   const savedRef = useRef<HTMLDivElement>(null);
+  const treeRef = useRef<HTMLElement>(null);
+  // Counts selections made here (not the page's first one), each of which reveals the details.
+  const [selectionCount, setSelectionCount] = useState(0);
+  useEffect(() => {
+    if (selectionCount > 0) revealDetails(treeRef.current);
+  }, [selectionCount]);
   // After a save the editor is gone: focus moves to the message that says what was saved.
   useEffect(() => {
     if (savedMessage) savedRef.current?.focus();
@@ -153,6 +173,7 @@ export function BudgetWorkspace({
 
   const select = useCallback((id: string) => {
     setSelectedId(id);
+    setSelectionCount((count) => count + 1);
     window.history.replaceState(null, "", `/budgets?node=${encodeURIComponent(id)}`);
   }, []);
 
@@ -185,7 +206,7 @@ export function BudgetWorkspace({
         ) : null}
       </div>
       <div className="budgets-layout">
-        <section className="card" aria-labelledby="tree-heading">
+        <section ref={treeRef} className="card" aria-labelledby="tree-heading">
           <div className="tree-toolbar">
             <h2 id="tree-heading">Budget tree</h2>
             <label className="search">

@@ -30,7 +30,10 @@ export function NodeDetails({
   const hours = gpuHoursByCluster(node.effectiveShare, clusters);
   return (
     <aside className="card details" aria-labelledby="details-heading">
-      <h2 id="details-heading">{node.path || node.name}</h2>
+      {/* Focusable from script: a budget chosen on a phone moves the focus here. */}
+      <h2 id="details-heading" tabIndex={-1}>
+        {node.path || node.name}
+      </h2>
       <p className="details-share">
         <strong>{formatPercent(node.effectiveShare)}</strong> of every cluster
         {node.parentId !== null ? (
