@@ -135,6 +135,12 @@ export function SplitEditor({
   // warnings, so that a new one (another weight mistyped) asks again.
   const [acceptedWarnings, setAcceptedWarnings] = useState<string | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
+  // Each refused save moves the focus to the first field it names, so that its message is heard.
+  const [refusalCount, setRefusalCount] = useState(0);
+  useEffect(() => {
+    if (refusalCount === 0) return;
+    formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [refusalCount]);
   // Opening the editor moves focus into it: the first weight, or "Add a budget" for a leaf.
   useEffect(() => {
     const form = formRef.current;
@@ -205,6 +211,7 @@ export function SplitEditor({
     }
     setServerIssues(failure.issues);
     setError(failure.message);
+    setRefusalCount((count) => count + 1);
   }
 
   /**
@@ -214,7 +221,10 @@ export function SplitEditor({
   function keepDraft(isTrying: boolean) {
     setHasTried(true);
     setError(null);
-    if (clientIssues.length > 0) return;
+    if (clientIssues.length > 0) {
+      setRefusalCount((count) => count + 1);
+      return;
+    }
     startTransition(async () => {
       const saved = await saveDraft(node.id, body);
       if (!saved.ok) return showFailure(saved.error);
@@ -242,7 +252,10 @@ export function SplitEditor({
     event.preventDefault();
     setHasTried(true);
     setError(null);
-    if (clientIssues.length > 0) return;
+    if (clientIssues.length > 0) {
+      setRefusalCount((count) => count + 1);
+      return;
+    }
     if (warnings.length > 0 && !isWarningAccepted) {
       setError(`Tick "${acceptLabel}" to save this split, or change a weight.`);
       return;

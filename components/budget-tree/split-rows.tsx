@@ -19,6 +19,18 @@ function sliderMaxFor(weights: number[], maxWeight: number): number {
   return Math.min(maxWeight, step * power);
 }
 
+/**
+ * A field's message, always in the page (empty until there is one) so that the field can name it
+ * with aria-describedby and a screen reader hears it as it appears.
+ */
+function FieldError({ id, message }: { id: string; message: string | undefined }) {
+  return (
+    <p id={id} className="field-error" role="alert">
+      {message ?? ""}
+    </p>
+  );
+}
+
 /** The children being edited: name, weight (number and slider) and their new shares. */
 export function SplitRows({
   draft,
@@ -87,6 +99,8 @@ export function SplitRows({
             const weight = parseWeight(child.weightText);
             const nameError = errorAt(index, "name") ?? errorAt(index, "id");
             const weightError = errorAt(index, "weight");
+            const nameErrorId = `split-${child.key}-name-error`;
+            const weightErrorId = `split-${child.key}-weight-error`;
             return (
               <tr key={child.key}>
                 <td>
@@ -95,9 +109,10 @@ export function SplitRows({
                     aria-label={`Name of ${label}`}
                     value={child.name}
                     aria-invalid={nameError ? true : undefined}
+                    aria-describedby={nameErrorId}
                     onChange={(event) => set(index, { name: event.target.value })}
                   />
-                  {nameError ? <p className="field-error">{nameError}</p> : null}
+                  <FieldError id={nameErrorId} message={nameError} />
                 </td>
                 <td>
                   <div className="weight-inputs">
@@ -111,6 +126,7 @@ export function SplitRows({
                       aria-label={`Weight of ${label}`}
                       value={child.weightText}
                       aria-invalid={weightError ? true : undefined}
+                      aria-describedby={weightErrorId}
                       onChange={(event) => set(index, { weightText: event.target.value })}
                     />
                     <input
@@ -118,12 +134,12 @@ export function SplitRows({
                       min={0}
                       max={sliderMax}
                       step={sliderMax / 200}
-                      aria-label={`Weight of ${label}`}
+                      aria-label={`Weight of ${label}, slider`}
                       value={Math.min(weight ?? 0, sliderMax)}
                       onChange={(event) => set(index, { weightText: event.target.value })}
                     />
                   </div>
-                  {weightError ? <p className="field-error">{weightError}</p> : null}
+                  <FieldError id={weightErrorId} message={weightError} />
                 </td>
                 <td className="num">{row ? formatPercent(row.fraction) : "—"}</td>
                 <td className="num">{row ? formatPercent(row.effectiveShare) : "—"}</td>
