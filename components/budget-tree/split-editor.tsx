@@ -141,11 +141,12 @@ export function SplitEditor({
     if (refusalCount === 0) return;
     formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
   }, [refusalCount]);
-  // Opening the editor moves focus into it: the first weight, or "Add a budget" for a leaf.
+  // Opening the editor moves focus into it: the first weight, or "Add a budget" for a leaf. Without
+  // scrolling: in a table wider than the window, scrolling to the weight cut the names off.
   useEffect(() => {
     const form = formRef.current;
     const first = form?.querySelector<HTMLElement>("input.weight-input, button.add-child");
-    first?.focus();
+    first?.focus({ preventScroll: true });
   }, []);
 
   const body = useMemo(

@@ -29,6 +29,8 @@ export function SplitPreview({
       </p>
     );
   }
+  // A leaf that gets no children yet: nothing below it to preview.
+  if (preview.rows.length === 0) return null;
   const changed = preview.rows.filter(
     (row) => row.oldShare === null || Math.abs(row.effectiveShare - row.oldShare) > 1e-12,
   );
@@ -51,6 +53,11 @@ export function SplitPreview({
           ? "Nothing changes yet."
           : `${changed.length} of ${preview.rows.length} ${preview.rows.length === 1 ? "node" : "nodes"} below change.`}
       </p>
+      {isOpen ? (
+        <p className="muted small scroll-hint">
+          The table scrolls sideways: the GPU-hours per cluster are on its right.
+        </p>
+      ) : null}
       {isOpen ? (
         <ScrollRegion label="Preview of the new shares" className="preview-scroll">
           <table>

@@ -66,6 +66,9 @@ export function SplitRows({
     onChange(draft.map((child, at) => (at === index ? { ...child, ...patch } : child)));
   }
 
+  // A leaf has no children yet: no header-only table before "Add a budget".
+  if (draft.length === 0) return null;
+
   return (
     <ScrollRegion label="Children and their new shares">
       <table className="split-table">
@@ -103,7 +106,7 @@ export function SplitRows({
             const weightErrorId = `split-${child.key}-weight-error`;
             return (
               <tr key={child.key}>
-                <td>
+                <td className="split-name" data-label="Name">
                   <input
                     className="name-input"
                     aria-label={`Name of ${label}`}
@@ -114,7 +117,7 @@ export function SplitRows({
                   />
                   <FieldError id={nameErrorId} message={nameError} />
                 </td>
-                <td>
+                <td className="split-weight" data-label="Weight">
                   <div className="weight-inputs">
                     <input
                       type="number"
@@ -141,16 +144,20 @@ export function SplitRows({
                   </div>
                   <FieldError id={weightErrorId} message={weightError} />
                 </td>
-                <td className="num">{row ? formatPercent(row.fraction) : "—"}</td>
-                <td className="num">{row ? formatPercent(row.effectiveShare) : "—"}</td>
+                <td className="num" data-label="New fraction">
+                  {row ? formatPercent(row.fraction) : "—"}
+                </td>
+                <td className="num" data-label="New share">
+                  {row ? formatPercent(row.effectiveShare) : "—"}
+                </td>
                 {clusters.map((cluster, at) => (
-                  <td className="num" key={cluster.name}>
+                  <td className="num" key={cluster.name} data-label={`${cluster.gpuType}-h/week`}>
                     {row
                       ? formatInteger(gpuHoursByCluster(row.effectiveShare, clusters)[at]!)
                       : "—"}
                   </td>
                 ))}
-                <td>
+                <td className="split-remove">
                   <button
                     type="button"
                     className="button button-small"
