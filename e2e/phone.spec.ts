@@ -134,3 +134,17 @@ test("phone: a leaf's editor has no empty tables before a budget is added", asyn
   await editor.getByRole("button", { name: "Add a budget" }).click();
   await expect(editor.getByRole("table", { name: "Children and their new shares" })).toHaveCount(1);
 });
+
+test("scroll boxes: a named tab stop on a phone, none where the table fits", async ({ page }) => {
+  await signInAs(page, "researcher");
+  await page.goto("/");
+  await waitForHydration(page);
+  // On the phone the clusters' table is wider than its box: a region of its own name, focusable.
+  const phoneBox = page.getByRole("region", { name: "Clusters, scrolls sideways" });
+  await expect(phoneBox).toHaveAttribute("tabindex", "0");
+  await expect(page.getByRole("region", { name: "Clusters", exact: true })).toHaveCount(1);
+  // At laptop width it fits: no region, no tab stop that scrolls nothing.
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await expect(page.getByRole("region", { name: /scrolls/ })).toHaveCount(0);
+  await expect(page.locator(".table-scroll[tabindex]")).toHaveCount(0);
+});
