@@ -2,6 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { GpuTimeline } from "@/components/timeline/gpu-timeline";
+import { sharedHorizonSec } from "@/components/timeline/timeline-layout";
 import { formatInteger } from "@/lib/format";
 import { formatDurationSec } from "@/lib/sim/duration";
 import { BudgetChart } from "./budget-chart";
@@ -81,13 +82,15 @@ export function SimulationDetail({ id }: { id: string }) {
 
 function Timelines({ id }: { id: string }) {
   const { data, error, isPending } = useQuery(timelineQuery(id));
+  const axisHorizonSec = data ? sharedHorizonSec(Object.values(data)) : undefined;
   return (
     <Card title="GPU timeline" headingId="timeline-heading">
       <p className="muted">
         One row per GPU, one bar per run, coloured by program with a shade per project.{" "}
         <span className="legend-hatch" aria-hidden="true" /> hatched: unallocated (free,
-        preemptible); <span className="legend-preempted" aria-hidden="true" /> edge: preempted.
-        Wheel or + − to zoom, drag or ← → to pan, 0 for the whole run.
+        preemptible); <span className="legend-preempted" aria-hidden="true" /> edge: preempted. Both
+        timelines share one time axis; grey: after that scheduler&apos;s run had ended. Wheel or + −
+        to zoom, drag or ← → to pan, 0 for the whole run.
       </p>
       {isPending ? <p>Loading the timeline…</p> : null}
       {error ? <p role="alert">The timeline could not be loaded: {error.message}</p> : null}
@@ -95,7 +98,7 @@ function Timelines({ id }: { id: string }) {
         ? Object.entries(data).map(([name, timeline]) => (
             <div key={name} className="timeline-block">
               <h3>{name === "baseline" ? "Baseline (priorities)" : "Allocation (budgets)"}</h3>
-              <GpuTimeline data={timeline} label={name} />
+              <GpuTimeline data={timeline} label={name} axisHorizonSec={axisHorizonSec} />
             </div>
           ))
         : null}

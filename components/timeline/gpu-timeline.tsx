@@ -44,11 +44,21 @@ function rowHeightFor(rows: number): number {
 /**
  * One scheduler's GPU timeline on a canvas: a row per GPU, a bar per run coloured by budget,
  * hatched where the run was unallocated, with a vermillion edge where it was preempted. Wheel or
- * buttons zoom, drag or arrow keys pan; hovering a bar names the run.
+ * buttons zoom, drag or arrow keys pan; hovering a bar names the run. `axisHorizonSec` (default:
+ * the run's own horizon) is the end of the time axis, shared by the timelines drawn side by side
+ * so that the same x is the same moment in each; time past the run's own end is shaded.
  */
-export function GpuTimeline({ data, label }: { data: TimelineData; label: string }) {
+export function GpuTimeline({
+  data,
+  label,
+  axisHorizonSec,
+}: {
+  data: TimelineData;
+  label: string;
+  axisHorizonSec?: number;
+}) {
   const [cluster, setCluster] = useState(0);
-  const horizonSec = Math.max(1, data.horizonSec);
+  const horizonSec = Math.max(1, axisHorizonSec ?? data.horizonSec, data.horizonSec);
   const [range, setRange] = useState<Range>({ startSec: 0, endSec: horizonSec });
   // Null until the box is measured, so that a Philly-sized timeline is laid out and painted once,
   // at its real width, rather than first at a guess.
@@ -94,6 +104,7 @@ export function GpuTimeline({ data, label }: { data: TimelineData; label: string
         rowHeightPx,
         gpusPerNode: index.gpusPerNode,
         window: range,
+        runEndSec: data.horizonSec,
       }),
     );
     return () => cancelAnimationFrame(frame);

@@ -12,10 +12,13 @@ export type PaintOptions = {
   rowHeightPx: number;
   gpusPerNode: number;
   window: { startSec: number; endSec: number };
+  /** Where this run's own time ends; past it (on an axis shared with a longer run) is shaded. */
+  runEndSec: number;
 };
 
 const AXIS_COLOUR = "#57606a";
 const GRID_COLOUR = "rgba(27, 31, 36, 0.08)";
+const AFTER_END_COLOUR = "#e6e9ed";
 const PREEMPTED_CODE = 1;
 const MIN_EDGE_BAR_PX = 4;
 
@@ -45,6 +48,23 @@ function tickLabel(sec: number, stepSec: number): string {
   return stepSec >= 86_400 ? `day ${Math.floor(sec / 86_400) + 1}` : formatSimMoment(sec);
 }
 
+/** Shades the part of the window after the run's own end, with a line and a label at the end. */
+function paintAfterRunEnd(context: CanvasRenderingContext2D, options: PaintOptions): void {
+  const { startSec, endSec } = options.window;
+  if (options.runEndSec >= endSec) return;
+  const plotWidthPx = options.widthPx - options.gutterPx;
+  const fromSec = Math.max(startSec, options.runEndSec);
+  const xPx = options.gutterPx + ((fromSec - startSec) / (endSec - startSec)) * plotWidthPx;
+  context.fillStyle = AFTER_END_COLOUR;
+  context.fillRect(xPx, 0, options.widthPx - xPx, options.heightPx);
+  if (options.runEndSec < startSec) return;
+  context.fillStyle = AXIS_COLOUR;
+  context.fillRect(xPx, 0, 1, options.heightPx);
+  context.font = "11px system-ui, sans-serif";
+  context.textBaseline = "top";
+  context.fillText("run ends", xPx + 4, 3);
+}
+
 /** Draws one frame; the canvas is sized for the device pixel ratio. */
 export function paintTimeline(
   canvas: HTMLCanvasElement,
@@ -64,6 +84,7 @@ export function paintTimeline(
   context.clearRect(0, 0, options.widthPx, options.heightPx + axisPx);
   context.fillStyle = "#fbfcfd";
   context.fillRect(options.gutterPx, 0, options.widthPx - options.gutterPx, options.heightPx);
+  paintAfterRunEnd(context, options);
 
   const byColour = new Map<number, Bar[]>();
   for (const bar of bars) {

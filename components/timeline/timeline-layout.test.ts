@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { TimelineData } from "@/lib/simulations/timeline-format";
-import { findSegmentAt, indexTimeline, layoutBars, panWindow, zoomWindow } from "./timeline-layout";
+import {
+  findSegmentAt,
+  indexTimeline,
+  layoutBars,
+  panWindow,
+  sharedHorizonSec,
+  zoomWindow,
+} from "./timeline-layout";
 
 // Two clusters; cluster 0 has 2 nodes of 2 GPUs. Columns: cluster, node, gpuMask, start, end,
 // job, budget, flags, reason.
@@ -101,5 +108,11 @@ describe("timeline layout", () => {
       startSec: 0,
       endSec: 100,
     });
+  });
+
+  it("shares the longer horizon between a simulation's timelines (edge: none gives 1 s)", () => {
+    expect(sharedHorizonSec([{ horizonSec: 39_600 }, { horizonSec: 46_800 }])).toBe(46_800);
+    expect(sharedHorizonSec([{ horizonSec: 46_800 }, { horizonSec: 39_600 }])).toBe(46_800);
+    expect(sharedHorizonSec([])).toBe(1);
   });
 });

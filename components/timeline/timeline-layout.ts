@@ -144,3 +144,13 @@ export function panWindow(
   const startSec = Math.min(Math.max(0, window.startSec + deltaSec), horizonSec - span);
   return { startSec, endSec: startSec + span };
 }
+
+/**
+ * The time axis the timelines of one simulation share: the longest horizon, at least 1 s, so
+ * that side by side the same x is the same moment in every timeline.
+ *
+ * @example sharedHorizonSec([{ horizonSec: 39_600 }, { horizonSec: 46_800 }]) // 46_800
+ */
+export function sharedHorizonSec(timelines: readonly { horizonSec: number }[]): number {
+  return Math.max(1, ...timelines.map((timeline) => timeline.horizonSec));
+}
