@@ -90,7 +90,8 @@ function Timelines({ id }: { id: string }) {
         <span className="legend-hatch" aria-hidden="true" /> hatched: unallocated (free,
         preemptible); <span className="legend-preempted" aria-hidden="true" /> edge: preempted. Both
         timelines share one time axis; grey: after that scheduler&apos;s run had ended. Wheel or + −
-        to zoom, drag or ← → to pan, 0 for the whole run.
+        to zoom, drag or ← → to pan, 0 for the whole run. Point at or tap a run for its details, or
+        step through the runs with ↓ ↑.
       </p>
       {isPending ? <p>Loading the timeline…</p> : null}
       {error ? <p role="alert">The timeline could not be loaded: {error.message}</p> : null}

@@ -10,21 +10,16 @@ import {
   type PointerEvent,
 } from "react";
 import { budgetColours, programKey } from "@/components/charts/palette";
-import { formatRatioPair } from "@/lib/engine/ratio-pair";
 import { formatSimMoment } from "@/lib/format";
-import {
-  END_REASONS,
-  SEG,
-  SEGMENT_STRIDE,
-  type TimelineComparison,
-  type TimelineData,
-} from "@/lib/simulations/timeline-format";
+import type { TimelineData } from "@/lib/simulations/timeline-format";
 import { paintTimeline } from "./paint-timeline";
+import { RunTooltip, type Hover } from "./run-tooltip";
 import {
   findSegmentAt,
   indexTimeline,
   layoutBars,
   panWindow,
+  stepBarIndex,
   zoomWindow,
   type TimelineView,
 } from "./timeline-layout";
@@ -32,9 +27,12 @@ import {
 const GUTTER_PX = 64;
 const MAX_HEIGHT_PX = 420;
 const MAX_ROW_PX = 14;
+/** A pointer that moves less than this between down and up taps rather than drags. */
+const TAP_SLOP_PX = 5;
 
 type Range = { startSec: number; endSec: number };
-type Hover = { segment: number; x: number; y: number };
+/** The run whose details show; pinned by a tap or a key, it stays when the pointer leaves. */
+type Drag = { x: number; y: number; range: Range; isDragging: boolean };
 
 /** Drawing size of one GPU row: whole pixels while they fit, else rows share pixels. */
 function rowHeightFor(rows: number): number {
@@ -44,7 +42,8 @@ function rowHeightFor(rows: number): number {
 /**
  * One scheduler's GPU timeline on a canvas: a row per GPU, a bar per run coloured by budget,
  * hatched where the run was unallocated, with a vermillion edge where it was preempted. Wheel or
- * buttons zoom, drag or arrow keys pan; hovering a bar names the run. `axisHorizonSec` (default:
+ * buttons zoom, drag or arrow keys pan; hovering or tapping a bar, or stepping to it with ↓ ↑,
+ * names the run. `axisHorizonSec` (default:
  * the run's own horizon) is the end of the time axis, shared by the timelines drawn side by side
  * so that the same x is the same moment in each; time past the run's own end is shaded.
  */
@@ -67,7 +66,7 @@ export function GpuTimeline({
   const [hover, setHover] = useState<Hover | null>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const boxRef = useRef<HTMLDivElement>(null);
-  const dragRef = useRef<{ x: number; range: Range } | null>(null);
+  const dragRef = useRef<Drag | null>(null);
   const index = useMemo(() => indexTimeline(data, cluster), [data, cluster]);
   const colours = useMemo(() => budgetColours(data.budgets), [data.budgets]);
   const rowHeightPx = rowHeightFor(index.rows);
@@ -117,6 +116,7 @@ export function GpuTimeline({
     function onWheel(event: WheelEvent) {
       event.preventDefault();
       const x = event.offsetX - GUTTER_PX;
+      setHover(null);
       setRange((current) => {
         const anchor = current.startSec + (x / plotWidthPx) * (current.endSec - current.startSec);
         return zoomWindow(current, event.deltaY > 0 ? 1.25 : 0.8, anchor, horizonSec);
@@ -127,11 +127,41 @@ export function GpuTimeline({
   }, [plotWidthPx, horizonSec]);
 
   const spanSec = range.endSec - range.startSec;
+  // A new window draws other bars: details of the old one would point at nothing.
+  function moveWindow(next: (current: Range) => Range) {
+    setHover(null);
+    setRange(next);
+  }
   const zoom = (factor: number) =>
-    setRange((w) => zoomWindow(w, factor, (w.startSec + w.endSec) / 2, horizonSec));
+    moveWindow((w) => zoomWindow(w, factor, (w.startSec + w.endSec) / 2, horizonSec));
   const pan = (fraction: number) =>
-    setRange((w) => panWindow(w, fraction * (w.endSec - w.startSec), horizonSec));
-  const reset = () => setRange({ startSec: 0, endSec: horizonSec });
+    moveWindow((w) => panWindow(w, fraction * (w.endSec - w.startSec), horizonSec));
+  const reset = () => moveWindow(() => ({ startSec: 0, endSec: horizonSec }));
+
+  /** Pins the details of the bar `step` from the shown one (↓ next, ↑ previous). */
+  function stepRun(step: number) {
+    const at = stepBarIndex(bars.length, hover?.bar ?? null, step);
+    const bar = at === null ? undefined : bars[at];
+    setHover(
+      bar && at !== null
+        ? {
+            segment: bar.segment,
+            x: GUTTER_PX + bar.x + Math.min(bar.width / 2, 12),
+            y: bar.y + bar.height / 2,
+            isPinned: true,
+            bar: at,
+          }
+        : null,
+    );
+  }
+
+  /** The run drawn at a point of the canvas (CSS px from its corner), or null. */
+  function segmentAtPoint(xPx: number, yPx: number): number | null {
+    const x = xPx - GUTTER_PX;
+    if (x < 0) return null;
+    const atSec = range.startSec + (x / plotWidthPx) * spanSec;
+    return findSegmentAt(data, index, Math.floor(yPx / rowHeightPx), atSec);
+  }
 
   function onKeyDown(event: KeyboardEvent) {
     const actions: Record<string, () => void> = {
@@ -142,6 +172,9 @@ export function GpuTimeline({
       ArrowRight: () => pan(0.25),
       Home: reset,
       "0": reset,
+      ArrowDown: () => stepRun(1),
+      ArrowUp: () => stepRun(-1),
+      Escape: () => setHover(null),
     };
     const action = actions[event.key];
     if (action) {
@@ -151,17 +184,32 @@ export function GpuTimeline({
   }
 
   function onPointerMove(event: PointerEvent<HTMLCanvasElement>) {
-    const x = event.nativeEvent.offsetX - GUTTER_PX;
-    const y = event.nativeEvent.offsetY;
     const drag = dragRef.current;
     if (drag) {
+      const isStill =
+        Math.abs(event.clientX - drag.x) < TAP_SLOP_PX &&
+        Math.abs(event.clientY - drag.y) < TAP_SLOP_PX;
+      if (!drag.isDragging && isStill) return;
+      drag.isDragging = true;
       const deltaSec = ((drag.x - event.clientX) / plotWidthPx) * spanSec;
+      setHover(null);
       setRange(panWindow(drag.range, deltaSec, horizonSec));
       return;
     }
-    const atSec = range.startSec + (x / plotWidthPx) * spanSec;
-    const segment = x < 0 ? null : findSegmentAt(data, index, Math.floor(y / rowHeightPx), atSec);
-    setHover(segment === null ? null : { segment, x: event.nativeEvent.offsetX, y });
+    if (event.pointerType !== "mouse") return;
+    const { offsetX: x, offsetY: y } = event.nativeEvent;
+    const segment = segmentAtPoint(x, y);
+    setHover(segment === null ? null : { segment, x, y, isPinned: false });
+  }
+
+  // A tap (down and up without a drag) pins the run's details, or clears them off a run.
+  function onPointerUp(event: PointerEvent<HTMLCanvasElement>) {
+    const drag = dragRef.current;
+    dragRef.current = null;
+    if (!drag || drag.isDragging) return;
+    const { offsetX: x, offsetY: y } = event.nativeEvent;
+    const segment = segmentAtPoint(x, y);
+    setHover(segment === null ? null : { segment, x, y, isPinned: true });
   }
 
   const clusterSpec = data.clusters[cluster];
@@ -171,7 +219,13 @@ export function GpuTimeline({
         {data.clusters.length > 1 ? (
           <label>
             Cluster{" "}
-            <select value={cluster} onChange={(event) => setCluster(Number(event.target.value))}>
+            <select
+              value={cluster}
+              onChange={(event) => {
+                setHover(null);
+                setCluster(Number(event.target.value));
+              }}
+            >
               {data.clusters.map((c, i) => (
                 <option key={c.name} value={i}>
                   {c.name} ({c.nodes * c.gpusPerNode} GPUs)
@@ -218,86 +272,24 @@ export function GpuTimeline({
           ref={canvasRef}
           tabIndex={0}
           role="img"
-          aria-label={`${label}: ${bars.length} runs drawn on ${index.rows} GPUs. Arrow keys pan, + and − zoom, 0 shows the whole run.`}
+          aria-label={`${label}: ${bars.length} runs drawn on ${index.rows} GPUs. Left and right arrows pan, + and − zoom, 0 shows the whole run; down and up arrows step through the runs' details, Escape hides them.`}
           data-bar-count={bars.length}
           data-testid={`timeline-${data.scheduler}`}
           style={{ width: `${widthPx}px`, height: `${heightPx}px` }}
           onKeyDown={onKeyDown}
           onPointerDown={(event) => {
-            dragRef.current = { x: event.clientX, range };
+            dragRef.current = { x: event.clientX, y: event.clientY, range, isDragging: false };
             event.currentTarget.setPointerCapture(event.pointerId);
           }}
-          onPointerUp={() => {
+          onPointerUp={onPointerUp}
+          onPointerCancel={() => {
             dragRef.current = null;
           }}
           onPointerMove={onPointerMove}
-          onPointerLeave={() => setHover(null)}
+          onPointerLeave={() => setHover((shown) => (shown?.isPinned ? shown : null))}
         />
-        {hover ? <RunTooltip data={data} hover={hover} /> : null}
+        {hover ? <RunTooltip data={data} hover={hover} boxWidthPx={widthPx} /> : null}
       </div>
     </figure>
-  );
-}
-
-function RunTooltip({ data, hover }: { data: TimelineData; hover: Hover }) {
-  const at = hover.segment * SEGMENT_STRIDE;
-  const n = (offset: number) => data.segments[at + offset] ?? 0;
-  const flags = n(SEG.flags);
-  const endReason = END_REASONS[(flags >> 1) & 3] ?? "completed";
-  const reason = n(SEG.reason) >= 0 ? data.reasons[n(SEG.reason)] : undefined;
-  const comparisonAt = n(SEG.reason) >= 0 ? (data.comparisonOfReason?.[n(SEG.reason)] ?? -1) : -1;
-  const comparison = comparisonAt >= 0 ? data.comparisons?.[comparisonAt] : undefined;
-  return (
-    <div
-      className="timeline-tooltip"
-      role="status"
-      style={{ left: hover.x + 14, top: hover.y + 10 }}
-    >
-      <strong>Job {data.jobs[n(SEG.job)]}</strong> · {data.budgets[n(SEG.budget)]}
-      <br />
-      {formatSimMoment(n(SEG.startSec))} → {formatSimMoment(n(SEG.endSec))} on node {n(SEG.node)}
-      <br />
-      {flags & 1 ? "Allocated (charged to its budget)" : "Unallocated (free, preemptible)"} ·{" "}
-      {endReason}
-      {comparison ? <DecidingComparison rows={comparison} /> : null}
-      {reason ? <span className="timeline-reason">{reason}</span> : null}
-    </div>
-  );
-}
-
-/**
- * Where the two budgets' paths part, then the leaves, side by side with their usage of share
- * (with decimals when whole percentages would read the same, as in the sentence below it).
- */
-function DecidingComparison({ rows }: { rows: TimelineComparison }) {
-  return (
-    <table className="timeline-comparison">
-      <caption>The comparison that decided: lower usage of share ranks first</caption>
-      <thead>
-        <tr>
-          <th scope="col"></th>
-          <th scope="col">preempting</th>
-          <th scope="col">preempted</th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((row, i) => {
-          const ratios = formatRatioPair(row.higherRatio, row.lowerRatio);
-          return (
-            <tr key={i}>
-              <th scope="row">
-                {i === 0 && rows.length > 1 ? "where the branches part" : "budgets"}
-              </th>
-              <td>
-                {row.higher} <span className="timeline-ratio">{ratios.higher}</span>
-              </td>
-              <td>
-                {row.lower} <span className="timeline-ratio">{ratios.lower}</span>
-              </td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
   );
 }

@@ -6,6 +6,7 @@ import {
   layoutBars,
   panWindow,
   sharedHorizonSec,
+  stepBarIndex,
   zoomWindow,
 } from "./timeline-layout";
 
@@ -114,5 +115,16 @@ describe("timeline layout", () => {
     expect(sharedHorizonSec([{ horizonSec: 39_600 }, { horizonSec: 46_800 }])).toBe(46_800);
     expect(sharedHorizonSec([{ horizonSec: 46_800 }, { horizonSec: 39_600 }])).toBe(46_800);
     expect(sharedHorizonSec([])).toBe(1);
+  });
+
+  it("steps through the bars in view by keyboard, stopping at either end", () => {
+    expect(stepBarIndex(6, null, 1)).toBe(0);
+    expect(stepBarIndex(6, null, -1)).toBe(5);
+    expect(stepBarIndex(6, 0, 1)).toBe(1);
+    expect(stepBarIndex(6, 3, -1)).toBe(2);
+    expect(stepBarIndex(6, 5, 1)).toBe(5);
+    expect(stepBarIndex(6, 0, -1)).toBe(0);
+    expect(stepBarIndex(6, 9, 1)).toBe(0);
+    expect(stepBarIndex(0, null, 1)).toBeNull();
   });
 });

@@ -154,3 +154,16 @@ export function panWindow(
 export function sharedHorizonSec(timelines: readonly { horizonSec: number }[]): number {
   return Math.max(1, ...timelines.map((timeline) => timeline.horizonSec));
 }
+
+/**
+ * The index of the bar `step` places after (or, negative, before) bar `at` of `count`, for
+ * stepping through the runs in view by keyboard: from none, the first (or last); kept within
+ * the bars; null when none are drawn.
+ *
+ * @example stepBarIndex(6, 5, 1) // 5: the last bar stays the last
+ */
+export function stepBarIndex(count: number, at: number | null, step: number): number | null {
+  if (count <= 0) return null;
+  if (at === null || at < 0 || at >= count) return step >= 0 ? 0 : count - 1;
+  return Math.min(count - 1, Math.max(0, at + step));
+}
