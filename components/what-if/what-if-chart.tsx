@@ -4,7 +4,6 @@ import {
   Bar,
   CartesianGrid,
   ComposedChart,
-  Legend,
   ResponsiveContainer,
   Scatter,
   Tooltip,
@@ -16,9 +15,41 @@ import {
   formatGpuHoursTooltip,
   GPU_HOURS_Y_AXIS_PROPS,
 } from "@/components/charts/gpu-hours-axes";
+import { ChartLegend, type LegendEntry } from "@/components/charts/chart-legend";
 import { ENTITLED_COLOUR, WHAT_IF_COLOURS } from "@/components/charts/palette";
 import { selectChartBars } from "@/lib/simulations/what-if/chart-rows";
 import type { WhatIfSummary } from "@/lib/simulations/what-if/summary";
+
+const ENTITLED_DRAFT_COLOUR = "#000000";
+
+/** The chart's key: the columns it draws, then the entitlements' markers. */
+function legendEntries(hasHappened: boolean, hasControl: boolean): LegendEntry[] {
+  const entries: LegendEntry[] = [];
+  if (hasHappened) {
+    entries.push({
+      label: "received, as it happened",
+      colour: WHAT_IF_COLOURS.happened,
+      mark: "square",
+    });
+  }
+  if (hasControl) {
+    entries.push({
+      label: "received, current split",
+      colour: WHAT_IF_COLOURS.current,
+      mark: "square",
+    });
+  }
+  entries.push({ label: "received, draft", colour: WHAT_IF_COLOURS.draft, mark: "square" });
+  if (hasControl || hasHappened) {
+    entries.push({
+      label: hasControl ? "entitled, current split" : "entitled, as it happened",
+      colour: ENTITLED_COLOUR,
+      mark: "diamond",
+    });
+  }
+  entries.push({ label: "entitled, draft", colour: ENTITLED_DRAFT_COLOUR, mark: "triangle" });
+  return entries;
+}
 
 /**
  * Received GPU-hours per child of the branch (what the draft reweights) in each column, with
@@ -41,6 +72,7 @@ export function WhatIfChart({ summary }: { summary: WhatIfSummary }) {
             : " Budgets below them are in the table."}
         </span>
       </div>
+      <ChartLegend entries={legendEntries(hasHappened, hasControl)} />
       <div
         className="chart-box"
         role="img"
@@ -52,7 +84,6 @@ export function WhatIfChart({ summary }: { summary: WhatIfSummary }) {
             <XAxis {...budgetXAxisProps(-30)} />
             <YAxis {...GPU_HOURS_Y_AXIS_PROPS} />
             <Tooltip formatter={formatGpuHoursTooltip} />
-            <Legend verticalAlign="top" height={28} />
             {hasHappened ? (
               <Bar
                 dataKey="happened"
@@ -79,7 +110,7 @@ export function WhatIfChart({ summary }: { summary: WhatIfSummary }) {
             <Scatter
               dataKey="entitledDraft"
               name="entitled, draft"
-              fill="#000000"
+              fill={ENTITLED_DRAFT_COLOUR}
               shape="triangle"
             />
           </ComposedChart>
