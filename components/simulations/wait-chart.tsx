@@ -14,7 +14,11 @@ import {
 import { SCHEDULER_COLOURS } from "@/components/charts/palette";
 import { WAIT_BUCKETS, type SimulationSummary } from "@/lib/simulations/summary";
 
-/** Distribution of queue waits for one job class, both schedulers side by side. */
+/**
+ * Distribution of queue waits for one job class, both schedulers side by side. The buckets are
+ * rows, shortest wait on top: their names read in full at phone width, where seven of them side
+ * by side under columns ran together.
+ */
 export function WaitChart({ summary }: { summary: SimulationSummary }) {
   const names = Object.keys(summary.schedulers);
   const classes = [
@@ -51,11 +55,21 @@ export function WaitChart({ summary }: { summary: SimulationSummary }) {
         role="img"
         aria-label={`Share of ${jobClass} jobs by wait, per scheduler`}
       >
-        <ResponsiveContainer width="100%" height={260}>
-          <BarChart data={rows} margin={{ top: 8, right: 8, bottom: 8, left: 0 }}>
-            <CartesianGrid strokeDasharray="3 3" vertical={false} />
-            <XAxis dataKey="bucket" tick={{ fontSize: 12 }} interval={0} />
-            <YAxis unit="%" tick={{ fontSize: 12 }} width={48} />
+        <ResponsiveContainer width="100%" height={320}>
+          <BarChart
+            data={rows}
+            layout="vertical"
+            margin={{ top: 8, right: 16, bottom: 8, left: 0 }}
+          >
+            <CartesianGrid strokeDasharray="3 3" horizontal={false} />
+            <XAxis type="number" unit="%" tick={{ fontSize: 12 }} />
+            <YAxis
+              type="category"
+              dataKey="bucket"
+              tick={{ fontSize: 12 }}
+              width={96}
+              interval={0}
+            />
             <Tooltip formatter={(value) => `${String(value)}% of jobs`} />
             <Legend />
             {names.map((name) => (
