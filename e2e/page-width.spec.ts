@@ -100,7 +100,7 @@ for (const width of [1280, 390]) {
 }
 
 // At 390 px the review's chart legends wrap to three lines; a fixed legend height let them run
-// over the plot (and the share line's label over the legend).
+// over the plot (and the share line's label over the legend). They are HTML above the plot now.
 test("width: the review's chart legends stay above their plots at 390 px", async ({ page }) => {
   test.setTimeout(150_000);
   await page.setViewportSize({ width: 390, height: 844 });
@@ -108,10 +108,12 @@ test("width: the review's chart legends stay above their plots at 390 px", async
     page,
     MAIN_PAGES.find((main) => main.name === "review")!,
   );
-  await expect(page.locator(".chart-box .recharts-legend-wrapper").first()).toBeVisible();
+  await expect(page.locator(".chart-card .chart-legend").first()).toBeVisible();
   const overlaps = await page.evaluate(() =>
-    [...document.querySelectorAll(".chart-box")].flatMap((chart) => {
-      const legend = chart.querySelector(".recharts-default-legend")?.getBoundingClientRect();
+    [...document.querySelectorAll(".chart-card")].flatMap((card) => {
+      const chart = card.querySelector(".chart-box");
+      const legend = card.querySelector(".chart-legend")?.getBoundingClientRect();
+      if (!chart) return [];
       const plot = chart.querySelector(".recharts-cartesian-grid")?.getBoundingClientRect();
       const label = chart.querySelector(".recharts-reference-line .recharts-label");
       const labelTop = label?.getBoundingClientRect().top ?? Infinity;
@@ -125,4 +127,9 @@ test("width: the review's chart legends stay above their plots at 390 px", async
     }),
   );
   expect(overlaps).toEqual([]);
+  // Names in the text colour: the series' orange and sky blue are about 2.3:1 on white.
+  const legendColours = await page
+    .locator(".chart-legend li")
+    .evaluateAll((items) => [...new Set(items.map((item) => getComputedStyle(item).color))]);
+  expect(legendColours).toEqual(["rgb(27, 31, 36)"]);
 });

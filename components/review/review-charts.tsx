@@ -9,7 +9,6 @@ import {
   Cell,
   ComposedChart,
   LabelList,
-  Legend,
   Line,
   ReferenceLine,
   ResponsiveContainer,
@@ -17,6 +16,7 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
+import { ChartLegend, type LegendEntry } from "@/components/charts/chart-legend";
 import { OKABE_ITO } from "@/components/charts/palette";
 import { formatDate, formatDateTime, formatGpuHours, formatInteger } from "@/lib/format";
 import type { ClusterUsageRatios, PeriodSeries } from "@/lib/reports/review-series";
@@ -38,6 +38,21 @@ const CLUSTER_COLOURS = [
   OKABE_ITO.skyBlue,
 ];
 const CLUSTER_PATTERNS = ["solid", "hatch", "dots", "cross"] as const;
+/** The legend's symbol of each pattern. */
+const PATTERN_MARKS = { solid: "square", hatch: "hatch", dots: "dots", cross: "cross" } as const;
+const ALLOCATED_OPACITY = 0.55;
+
+/** The entitled chart's key, drawn as its series are: a solid area, a hatched one, a dashed line. */
+const ENTITLED_LEGEND: LegendEntry[] = [
+  {
+    label: "received, allocated",
+    colour: OKABE_ITO.blue,
+    mark: "square",
+    opacity: ALLOCATED_OPACITY,
+  },
+  { label: "received, unallocated", colour: OKABE_ITO.orange, mark: "hatch" },
+  { label: "entitled (capped by demand)", colour: OKABE_ITO.black, mark: "dashed-line" },
+];
 const ROW_PX = 26;
 
 const displayName = (row: ReviewRow) => (row.path === "" ? `${row.name} (all)` : row.path);
@@ -156,6 +171,7 @@ function EntitledChart({ branch, series }: { branch: ReviewRow; series: PeriodSe
         </h3>
         <span className="muted">GPU-hours; received is allocated plus unallocated time</span>
       </figcaption>
+      <ChartLegend entries={ENTITLED_LEGEND} />
       <div
         className="chart-box"
         role="img"
@@ -176,7 +192,6 @@ function EntitledChart({ branch, series }: { branch: ReviewRow; series: PeriodSe
                 value === null ? "not recorded" : formatGpuHours(Number(value))
               }
             />
-            <Legend verticalAlign="top" />
             <Area
               type="stepAfter"
               dataKey="allocated"
@@ -184,7 +199,7 @@ function EntitledChart({ branch, series }: { branch: ReviewRow; series: PeriodSe
               stackId="received"
               stroke={OKABE_ITO.blue}
               fill={OKABE_ITO.blue}
-              fillOpacity={0.55}
+              fillOpacity={ALLOCATED_OPACITY}
               isAnimationActive={false}
             />
             <Area
@@ -299,65 +314,72 @@ function UsageRatioChart({
       {usageRatios.length === 0 || data.length === 0 ? (
         <p className="muted">No roll-ups in the lookback window.</p>
       ) : (
-        <div
-          className="chart-box"
-          role="img"
-          aria-label={`Usage of share of each budget below ${displayName(branch)} per cluster; 100% is its share`}
-        >
-          <ResponsiveContainer
-            width="100%"
-            height={60 + data.length * ROW_PX * Math.max(1, usageRatios.length * 0.75)}
+        <>
+          <ChartLegend
+            entries={usageRatios.map(({ cluster }, index) => ({
+              label: cluster,
+              colour: CLUSTER_COLOURS[index % 4]!,
+              mark: PATTERN_MARKS[CLUSTER_PATTERNS[index % 4]!],
+            }))}
+          />
+          <div
+            className="chart-box"
+            role="img"
+            aria-label={`Usage of share of each budget below ${displayName(branch)} per cluster; 100% is its share`}
           >
-            <BarChart
-              data={data}
-              layout="vertical"
-              margin={{ top: 16, right: 48, bottom: 4, left: 8 }}
+            <ResponsiveContainer
+              width="100%"
+              height={60 + data.length * ROW_PX * Math.max(1, usageRatios.length * 0.75)}
             >
-              <Patterns prefix={prefix} colours={CLUSTER_COLOURS} />
-              <CartesianGrid strokeDasharray="3 3" horizontal={false} />
-              <XAxis type="number" unit="%" tick={{ fontSize: 11 }} />
-              <YAxis
-                type="category"
-                dataKey="name"
-                width={130}
-                tick={{ fontSize: 11 }}
-                interval={0}
-              />
-              <Tooltip
-                formatter={(_value, name, item) => {
-                  const text = (item.payload as UsageBars).textByCluster[String(name)];
-                  return text === NO_SHARE ? "no share here" : `${text} of share`;
-                }}
-              />
-              {/* Room under the legend for the share line's label. */}
-              <Legend verticalAlign="top" wrapperStyle={{ paddingBottom: 14 }} />
-              <ReferenceLine
-                x={100}
-                stroke={OKABE_ITO.black}
-                strokeDasharray="4 3"
-                label={{ value: "share", position: "top", fontSize: 11 }}
-              />
-              {usageRatios.map((cluster, index) => (
-                <Bar
-                  key={cluster.cluster}
-                  // A path into UsageBars: cluster names are letters, digits, '-' and '_'.
-                  dataKey={`percentByCluster.${cluster.cluster}`}
-                  name={cluster.cluster}
-                  fill={fillOf(prefix, CLUSTER_PATTERNS[index % 4]!, index % 4)}
-                  stroke={CLUSTER_COLOURS[index % 4]}
-                  isAnimationActive={false}
-                >
-                  <LabelList
-                    dataKey={`textByCluster.${cluster.cluster}`}
-                    position="right"
-                    fontSize={10}
-                    fill="#333"
-                  />
-                </Bar>
-              ))}
-            </BarChart>
-          </ResponsiveContainer>
-        </div>
+              <BarChart
+                data={data}
+                layout="vertical"
+                margin={{ top: 16, right: 48, bottom: 4, left: 8 }}
+              >
+                <Patterns prefix={prefix} colours={CLUSTER_COLOURS} />
+                <CartesianGrid strokeDasharray="3 3" horizontal={false} />
+                <XAxis type="number" unit="%" tick={{ fontSize: 11 }} />
+                <YAxis
+                  type="category"
+                  dataKey="name"
+                  width={130}
+                  tick={{ fontSize: 11 }}
+                  interval={0}
+                />
+                <Tooltip
+                  formatter={(_value, name, item) => {
+                    const text = (item.payload as UsageBars).textByCluster[String(name)];
+                    return text === NO_SHARE ? "no share here" : `${text} of share`;
+                  }}
+                />
+                <ReferenceLine
+                  x={100}
+                  stroke={OKABE_ITO.black}
+                  strokeDasharray="4 3"
+                  label={{ value: "share", position: "top", fontSize: 11 }}
+                />
+                {usageRatios.map((cluster, index) => (
+                  <Bar
+                    key={cluster.cluster}
+                    // A path into UsageBars: cluster names are letters, digits, '-' and '_'.
+                    dataKey={`percentByCluster.${cluster.cluster}`}
+                    name={cluster.cluster}
+                    fill={fillOf(prefix, CLUSTER_PATTERNS[index % 4]!, index % 4)}
+                    stroke={CLUSTER_COLOURS[index % 4]}
+                    isAnimationActive={false}
+                  >
+                    <LabelList
+                      dataKey={`textByCluster.${cluster.cluster}`}
+                      position="right"
+                      fontSize={10}
+                      fill="#333"
+                    />
+                  </Bar>
+                ))}
+              </BarChart>
+            </ResponsiveContainer>
+          </div>
+        </>
       )}
     </figure>
   );

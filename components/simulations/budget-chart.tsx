@@ -4,7 +4,6 @@ import {
   Bar,
   CartesianGrid,
   ComposedChart,
-  Legend,
   ResponsiveContainer,
   Scatter,
   Tooltip,
@@ -16,6 +15,7 @@ import {
   formatGpuHoursTooltip,
   GPU_HOURS_Y_AXIS_PROPS,
 } from "@/components/charts/gpu-hours-axes";
+import { ChartLegend, type LegendEntry } from "@/components/charts/chart-legend";
 import { ENTITLED_COLOUR, SCHEDULER_COLOURS } from "@/components/charts/palette";
 import type { SimulationSummary } from "@/lib/simulations/summary";
 
@@ -48,6 +48,18 @@ export function budgetRows(summary: SimulationSummary): { rows: Row[]; isGrouped
   return { rows, isGrouped };
 }
 
+/** The chart's key: a bar per scheduler, then the entitlement's diamond. */
+function legendEntries(names: readonly string[]): LegendEntry[] {
+  return [
+    ...names.map((name): LegendEntry => ({
+      label: `${name} received`,
+      colour: SCHEDULER_COLOURS[name] ?? "#888",
+      mark: "square",
+    })),
+    { label: "entitled (allocation run)", colour: ENTITLED_COLOUR, mark: "diamond" },
+  ];
+}
+
 export function BudgetChart({ summary }: { summary: SimulationSummary }) {
   const names = Object.keys(summary.schedulers);
   const { rows, isGrouped } = budgetRows(summary);
@@ -61,6 +73,7 @@ export function BudgetChart({ summary }: { summary: SimulationSummary }) {
           each one&apos;s, this chart the allocation run&apos;s.
         </span>
       </div>
+      <ChartLegend entries={legendEntries(names)} />
       <div
         className="chart-box"
         role="img"
@@ -72,7 +85,6 @@ export function BudgetChart({ summary }: { summary: SimulationSummary }) {
             <XAxis {...budgetXAxisProps(-35)} />
             <YAxis {...GPU_HOURS_Y_AXIS_PROPS} />
             <Tooltip formatter={formatGpuHoursTooltip} />
-            <Legend verticalAlign="top" />
             {names.map((name) => (
               <Bar
                 key={name}

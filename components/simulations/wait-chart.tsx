@@ -1,16 +1,8 @@
 "use client";
 
 import { useState } from "react";
-import {
-  Bar,
-  BarChart,
-  CartesianGrid,
-  Legend,
-  ResponsiveContainer,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from "recharts";
+import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { ChartLegend } from "@/components/charts/chart-legend";
 import { SCHEDULER_COLOURS } from "@/components/charts/palette";
 import { WAIT_BUCKETS, type SimulationSummary } from "@/lib/simulations/summary";
 
@@ -50,6 +42,13 @@ export function WaitChart({ summary }: { summary: SimulationSummary }) {
           </select>
         </label>
       </div>
+      <ChartLegend
+        entries={names.map((name) => ({
+          label: name,
+          colour: SCHEDULER_COLOURS[name] ?? "#888",
+          mark: "square",
+        }))}
+      />
       <div
         className="chart-box"
         role="img"
@@ -71,7 +70,6 @@ export function WaitChart({ summary }: { summary: SimulationSummary }) {
               interval={0}
             />
             <Tooltip formatter={(value) => `${String(value)}% of jobs`} />
-            <Legend />
             {names.map((name) => (
               <Bar key={name} dataKey={name} fill={SCHEDULER_COLOURS[name] ?? "#888"} />
             ))}
