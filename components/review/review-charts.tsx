@@ -29,6 +29,13 @@ import {
   type FulfilmentBar,
   type UsageBars,
 } from "./review-format";
+import {
+  cappedAxisTicks,
+  capUsageBars,
+  listUsagePercents,
+  OFF_SCALE_MARK,
+  usageAxisCapPercent,
+} from "./usage-axis";
 
 /** One colour and one fill pattern per cluster, so bars differ without colour too. */
 const CLUSTER_COLOURS = [
@@ -298,7 +305,9 @@ function UsageRatioChart({
   usageRatios: ClusterUsageRatios[];
 }) {
   const prefix = useId().replace(/:/g, "");
-  const data = toUsageBars(budgets, usageRatios);
+  const bars = toUsageBars(budgets, usageRatios);
+  const capPercent = usageAxisCapPercent(listUsagePercents(bars));
+  const data = capUsageBars(bars, capPercent);
   const first = usageRatios[0];
   const windowDays = first ? Math.round(first.lookbackSec / 86_400) : 7;
   return (
@@ -309,6 +318,9 @@ function UsageRatioChart({
           Allocated use over the last {windowDays} days as a part of the share, at{" "}
           {first ? formatDateTime(first.atSec) : "the period's end"}: the queue ranks lower use
           first.
+          {capPercent === null
+            ? null
+            : ` The axis ends at ${capPercent}%: a bar past it is cut there, its figure marked ${OFF_SCALE_MARK}.`}
         </span>
       </figcaption>
       {usageRatios.length === 0 || data.length === 0 ? (
@@ -334,11 +346,18 @@ function UsageRatioChart({
               <BarChart
                 data={data}
                 layout="vertical"
-                margin={{ top: 16, right: 48, bottom: 4, left: 8 }}
+                // Room right of a cut bar for its figure and mark.
+                margin={{ top: 16, right: capPercent === null ? 48 : 64, bottom: 4, left: 8 }}
               >
                 <Patterns prefix={prefix} colours={CLUSTER_COLOURS} />
                 <CartesianGrid strokeDasharray="3 3" horizontal={false} />
-                <XAxis type="number" unit="%" tick={{ fontSize: 11 }} />
+                <XAxis
+                  type="number"
+                  unit="%"
+                  tick={{ fontSize: 11 }}
+                  domain={capPercent === null ? undefined : [0, capPercent]}
+                  ticks={capPercent === null ? undefined : cappedAxisTicks(capPercent)}
+                />
                 <YAxis
                   type="category"
                   dataKey="name"
@@ -369,7 +388,7 @@ function UsageRatioChart({
                     isAnimationActive={false}
                   >
                     <LabelList
-                      dataKey={`textByCluster.${cluster.cluster}`}
+                      dataKey={`labelByCluster.${cluster.cluster}`}
                       position="right"
                       fontSize={10}
                       fill="#333"
