@@ -21,7 +21,7 @@ function SortHeader({
   const ariaSort = isCurrent ? (query.dir === "asc" ? "ascending" : "descending") : undefined;
   return (
     <th scope="col" className={isNum ? "num" : undefined} aria-sort={ariaSort}>
-      <Link href={sortHref(query, sort)}>
+      <Link className="sort-link" href={sortHref(query, sort)}>
         {label}
         {isCurrent ? (query.dir === "asc" ? " ▲" : " ▼") : ""}
         <span className="sr-only">{isCurrent ? ", sorted" : ", sort by this column"}</span>
