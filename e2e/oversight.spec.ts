@@ -103,13 +103,16 @@ test("an admin drains a node only with a reason, and the node's row and history 
   await row.getByRole("button", { name: `Drain node ${NODE}`, exact: true }).click();
   const dialog = page.getByRole("dialog", { name: `Drain node ${NODE}?` });
   await expect(dialog).toContainText(/No run is on it|preempted at once|empty by/);
+  // Focus starts where the person has to write, not on a link in the description.
+  const reason = dialog.getByRole("textbox", {
+    name: /Reason, kept in the node's history \(required\)/,
+  });
+  await expect(reason).toBeFocused();
   await dialog.getByRole("button", { name: `Drain node ${NODE}` }).click();
   await expect(dialog.getByRole("alert")).toHaveText(
     "Say why the node is drained (kept in its history, e.g. “firmware update”).",
   );
-  await dialog
-    .getByRole("textbox", { name: /Reason, kept in the node's history \(required\)/ })
-    .fill("firmware update");
+  await reason.fill("firmware update");
   await dialog.getByRole("button", { name: `Drain node ${NODE}` }).click();
   await expect(dialog).toBeHidden();
 

@@ -27,7 +27,7 @@ type Props = {
 /**
  * A modal confirmation on the native `<dialog>`: the page behind is inert (focus stays in the
  * dialog), Escape closes it, it is labelled by its title and described by what will happen,
- * and focus returns to the button that opened it.
+ * focus starts in the reason field when there is one, and returns to the button that opened it.
  */
 export function ConfirmDialog({
   isOpen,
@@ -39,6 +39,7 @@ export function ConfirmDialog({
   onClose,
 }: Props) {
   const ref = useRef<HTMLDialogElement>(null);
+  const reasonRef = useRef<HTMLTextAreaElement>(null);
   const id = useId();
   const [text, setText] = useState("");
   const [error, setError] = useState<string | null>(null);
@@ -47,7 +48,12 @@ export function ConfirmDialog({
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
-    if (isOpen && !dialog.open) dialog.showModal();
+    if (isOpen && !dialog.open) {
+      dialog.showModal();
+      // showModal focuses the first focusable element, often a link in the description; the
+      // reason is what the person came to write.
+      reasonRef.current?.focus();
+    }
     if (!isOpen && dialog.open) dialog.close();
   }, [isOpen]);
 
@@ -86,6 +92,7 @@ export function ConfirmDialog({
               {reason.isRequired ? " (required)" : " (optional)"}
             </label>
             <textarea
+              ref={reasonRef}
               id={`${id}-reason`}
               rows={2}
               value={text}
