@@ -45,7 +45,7 @@ describe("capUsageBars", () => {
   it("ends a bar past the cap at the cap, labelled with its real figure and »", () => {
     const [lm, vision] = capUsageBars(bars, 300);
     expect(lm?.percentByCluster).toEqual({ b300: 300, h100: 0 });
-    expect(lm?.labelByCluster).toEqual({ b300: `${lm?.textByCluster.b300} »`, h100: "—" });
+    expect(lm?.labelByCluster).toEqual({ b300: `${lm?.textByCluster.b300}\u00a0»`, h100: "—" });
     expect(lm?.textByCluster.b300).toBe(bars[0]?.textByCluster.b300);
     expect(vision?.percentByCluster).toEqual({ b300: 50, h100: 125 });
     expect(vision?.labelByCluster).toEqual(vision?.textByCluster);

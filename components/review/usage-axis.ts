@@ -50,7 +50,8 @@ export function capUsageBars(
     for (const [cluster, percent] of Object.entries(bar.percentByCluster)) {
       if (capPercent === null || percent <= capPercent) continue;
       percentByCluster[cluster] = capPercent;
-      labelByCluster[cluster] = `${bar.textByCluster[cluster]} ${OFF_SCALE_MARK}`;
+      // A no-break space: recharts wraps a label at spaces, and the mark belongs to its figure.
+      labelByCluster[cluster] = `${bar.textByCluster[cluster]}\u00a0${OFF_SCALE_MARK}`;
     }
     return { ...bar, percentByCluster, labelByCluster };
   });
