@@ -139,10 +139,12 @@ test("upload a small scenario, watch it run, see both result columns and the tim
   const box = (await allocation.boundingBox())!;
   const preempted = page.getByRole("status").filter({ hasText: "Job b1" });
   let isFound = false;
+  const at = { x: 0, y: 0 };
   for (let y = 7; y < box.height && !isFound; y += 14) {
     for (let x = 70; x < box.width / 3 && !isFound; x += 24) {
       await page.mouse.move(box.x + x, box.y + y);
       isFound = (await preempted.count()) > 0;
+      Object.assign(at, { x, y });
     }
   }
   expect(isFound).toBe(true);
@@ -157,6 +159,32 @@ test("upload a small scenario, watch it run, see both result columns and the tim
     /Preempted at day 1, 06:05, .*: llm \(at \d+(\.\d+)?% of its weekly share\) ranks above vision \(at \d+(\.\d+)?%(, level[^)]*)?\), where the two budgets' branches part/,
   );
   await page.mouse.move(0, 0);
+  await expect(preempted).toHaveCount(0);
+
+  // Without hovering: a click (as a tap) pins a run's details after the pointer leaves; with
+  // the canvas focused, ↓ names the first run drawn and Escape hides it.
+  const details = page.getByRole("status").filter({ hasText: /^Job / });
+  await page.mouse.click(box.x + at.x, box.y + at.y);
+  await page.mouse.move(0, 0);
+  await expect(preempted).toBeVisible();
+  await allocation.focus();
+  await page.keyboard.press("Escape");
+  await expect(details).toHaveCount(0);
+  await page.keyboard.press("ArrowDown");
+  await expect(details).toHaveCount(1);
+  await page.keyboard.press("Escape");
+  await expect(details).toHaveCount(0);
+
+  // Both timelines span the same time, the longer run's, so the same x is the same moment.
+  const ranges = await Promise.all(
+    ["baseline", "allocation"].map((name) =>
+      page
+        .getByRole("figure", { name: `GPU timeline, ${name}` })
+        .getByText(/^day \d+, \d\d:\d\d – /)
+        .textContent(),
+    ),
+  );
+  expect(ranges[0]).toBe(ranges[1]);
 
   await page.getByRole("link", { name: "Simulations", exact: true }).first().click();
   const row = page.getByRole("row", { name: /small-lab/ });
