@@ -64,6 +64,7 @@ export function GpuTimeline({
   const [measuredPx, setMeasuredPx] = useState<number | null>(null);
   const widthPx = measuredPx ?? 900;
   const [hover, setHover] = useState<Hover | null>(null);
+  const pinnedSegment = hover?.isPinned ? hover.segment : null;
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const boxRef = useRef<HTMLDivElement>(null);
   const dragRef = useRef<Drag | null>(null);
@@ -95,6 +96,7 @@ export function GpuTimeline({
   useEffect(() => {
     const canvas = canvasRef.current;
     if (!canvas || !isMeasured) return;
+    // Only pinned details mark their run: repainting on every hover would cost a large timeline.
     const frame = requestAnimationFrame(() =>
       paintTimeline(canvas, data, bars, colours, {
         widthPx,
@@ -104,10 +106,22 @@ export function GpuTimeline({
         gpusPerNode: index.gpusPerNode,
         window: range,
         runEndSec: data.horizonSec,
+        markedSegment: pinnedSegment,
       }),
     );
     return () => cancelAnimationFrame(frame);
-  }, [data, bars, colours, widthPx, heightPx, rowHeightPx, index.gpusPerNode, range, isMeasured]);
+  }, [
+    data,
+    bars,
+    colours,
+    widthPx,
+    heightPx,
+    rowHeightPx,
+    index.gpusPerNode,
+    range,
+    isMeasured,
+    pinnedSegment,
+  ]);
 
   // Wheel zoom needs a non-passive listener to keep the page from scrolling.
   useEffect(() => {

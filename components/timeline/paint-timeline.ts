@@ -14,11 +14,14 @@ export type PaintOptions = {
   window: { startSec: number; endSec: number };
   /** Where this run's own time ends; past it (on an axis shared with a longer run) is shaded. */
   runEndSec: number;
+  /** The run whose details are pinned, outlined on each of its GPU rows; null for none. */
+  markedSegment: number | null;
 };
 
 const AXIS_COLOUR = "#57606a";
 const GRID_COLOUR = "rgba(27, 31, 36, 0.08)";
 const AFTER_END_COLOUR = "#e6e9ed";
+const MARK_COLOUR = "#000000";
 const PREEMPTED_CODE = 1;
 const MIN_EDGE_BAR_PX = 4;
 
@@ -63,6 +66,26 @@ function paintAfterRunEnd(context: CanvasRenderingContext2D, options: PaintOptio
   context.font = "11px system-ui, sans-serif";
   context.textBaseline = "top";
   context.fillText("run ends", xPx + 4, 3);
+}
+
+/** Outlines the bars of the marked run, black inside white so it shows on every colour. */
+function paintMark(
+  context: CanvasRenderingContext2D,
+  bars: readonly Bar[],
+  segment: number | null,
+): void {
+  if (segment === null) return;
+  const marked = bars.filter((bar) => bar.segment === segment);
+  for (const [colour, widthPx] of [
+    ["#ffffff", 4],
+    [MARK_COLOUR, 2],
+  ] as const) {
+    context.strokeStyle = colour;
+    context.lineWidth = widthPx;
+    for (const bar of marked) {
+      context.strokeRect(bar.x + 1, bar.y + 1, Math.max(1, bar.width - 2), bar.height - 2);
+    }
+  }
 }
 
 /** Draws one frame; the canvas is sized for the device pixel ratio. */
@@ -124,6 +147,7 @@ export function paintTimeline(
     context.rect(bar.x + bar.width - edgePx, bar.y, edgePx, Math.max(1, bar.height - gap));
   }
   context.fill();
+  paintMark(context, bars, options.markedSegment);
   context.restore();
 
   // Node separators and labels in the gutter.
