@@ -184,9 +184,11 @@ export async function checkChildrenEdit(
   nodeId: string,
   input: SetChildrenInput,
 ) {
+  // In the split's order (as getChildrenState reads it): the history's "before" keeps it.
   const nodes = await tx.budgetNode.findMany({
     where: { removedAt: null },
     select: { id: true, parentId: true, name: true, weight: true },
+    orderBy: [{ createdAt: "asc" }, { name: "asc" }],
   });
   const formerChildIds = await findFormerChildIds(tx, nodeId, input.children);
   const edit = applyChildrenEdit(nodes, nodeId, input.children, { formerChildIds });
