@@ -3,7 +3,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { seedDemoLab } from "../../prisma/seed";
 import { POST as postSimulation } from "../../app/api/v1/simulations/route";
-import { DEMO_USERS } from "../demo/lab-org";
 import { createPrismaClient } from "../data/db/client";
 import { issuePersonalToken } from "../data/personal-tokens";
 import { MAX_WAITING_PER_PERSON } from "../simulations/store/simulations";
@@ -16,12 +15,15 @@ let token = "";
 
 beforeAll(async () => {
   await seedDemoLab(databaseUrl, { withHistory: false });
-  userId = (await db.user.findUniqueOrThrow({ where: { email: DEMO_USERS.researcher.email } })).id;
+  // A person of this test's own: other files' runs in the shared database do not count.
+  const email = `${LABEL}@lab.example`;
+  userId = (await db.user.create({ data: { email, name: "Quota Test" }, select: { id: true } })).id;
   token = (await issuePersonalToken(userId, { name: LABEL, expiresInDays: 1 })).token;
 });
 afterAll(async () => {
   await db.simulation.deleteMany({ where: { name: { startsWith: LABEL } } });
   await db.apiToken.deleteMany({ where: { name: LABEL } });
+  await db.user.delete({ where: { id: userId } });
   await db.$disconnect();
 });
 
@@ -50,7 +52,7 @@ describe("POST /api/v1/simulations, per person", () => {
     const body = (await response.json()) as { error: { code: string; message: string } };
     expect(body.error).toEqual({
       code: "too_many_requests",
-      message: `You have ${MAX_WAITING_PER_PERSON} simulations and what-ifs queued or running, the most one person may have: start this one when one of them has finished.`,
+      message: `You have ${MAX_WAITING_PER_PERSON} simulations and what-ifs queued or running; one person may have ${MAX_WAITING_PER_PERSON} at most: start this one when one of them has finished.`,
     });
     expect(await db.simulation.count()).toBe(before);
   });

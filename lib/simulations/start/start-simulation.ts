@@ -1,6 +1,6 @@
 // The one use case behind POST /api/v1/simulations: validate, store, hand to a worker.
 import "server-only";
-import { assertUnderQuota, countRunning, createSimulation } from "../store/simulations";
+import { countRunning, createSimulation } from "../store/simulations";
 import { AppError } from "../../errors";
 import { gzipText } from "../gzip";
 import { parseScenario, type ScenarioFile } from "../../sim";
@@ -49,7 +49,6 @@ function checkUpload(input: CreateSimulationInput): void {
  */
 export async function startSimulation(userId: string, input: CreateSimulationInput) {
   if (input.source === "upload") checkUpload(input);
-  await assertUnderQuota(userId);
   const id = await createSimulation({
     userId,
     name: input.name ?? defaultName(input),

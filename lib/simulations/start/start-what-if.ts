@@ -6,7 +6,7 @@ import { getDraftForEditor } from "../../data/budget-drafts";
 import { findFormerChildIds } from "../../data/budget-edits";
 import { getNow } from "../../data/db/clock";
 import { listClusters } from "../../data/clusters";
-import { assertUnderQuota, countRunning } from "../store/simulations";
+import { countRunning } from "../store/simulations";
 import { insertWhatIf } from "../store/what-ifs";
 import { getDb } from "../../data/db/app-db";
 import { AppError } from "../../errors";
@@ -149,7 +149,6 @@ export async function startWhatIf(user: SessionUser, draftId: string, input: Sta
     clusters: [...new Set(chosen)].sort(),
     hasControl: input.hasControl ?? false,
   };
-  await assertUnderQuota(user.id);
   const id = await insertWhatIf({
     userId: user.id,
     draftId,

@@ -5,6 +5,7 @@ import type { Prisma } from "../../generated/prisma/client";
 import { validateBudgetTree } from "../../engine/budget-tree";
 import type { TreeScenarioCluster, TreeScenarioNode } from "../tree-scenario";
 import type { Db } from "../../data/db/client";
+import { AppError } from "../../errors";
 
 export type SimulationInputs = {
   id: string;
@@ -26,7 +27,10 @@ export type NewSimulation = {
 };
 
 /** Stores a queued simulation; returns its id. */
-export async function insertSimulation(db: Db, input: NewSimulation): Promise<string> {
+export async function insertSimulation(
+  db: Pick<Db, "simulation">,
+  input: NewSimulation,
+): Promise<string> {
   const row = await db.simulation.create({
     data: {
       userId: input.userId,
@@ -63,13 +67,12 @@ export async function claimNextSimulation(db: Db): Promise<SimulationInputs | nu
   return id ? db.simulation.findUnique({ where: { id }, select: INPUTS }) : null;
 }
 
-/** How many simulations workers are running now. */
 /**
- * How many simulations and what-ifs of `userId` wait or run: queued ones of the last day (older
- * ones will not start) and running ones whose worker wrote within `staleAfterMs`.
+ * How many simulations and what-ifs of `userId` wait or run: every queued one (a worker takes
+ * each in turn) and running ones whose worker wrote within `staleAfterMs`.
  */
 export async function countWaitingOf(
-  db: Db,
+  db: Pick<Db, "simulation">,
   userId: string,
   nowMs: number,
   staleAfterMs: number,
@@ -78,13 +81,41 @@ export async function countWaitingOf(
     where: {
       userId,
       OR: [
-        { status: "queued", createdAt: { gt: new Date(nowMs - 86_400_000) } },
+        { status: "queued" },
         { status: "running", updatedAt: { gt: new Date(nowMs - staleAfterMs) } },
       ],
     },
   });
 }
 
+/** Who may have how many runs waiting or running, and when a running one counts as stale. */
+export type WaitingQuota = { maxWaiting: number; nowMs: number; staleAfterMs: number };
+
+/**
+ * Stores a run with `insert` when `userId` has fewer than `quota.maxWaiting` waiting or running
+ * (429 otherwise), in one transaction that locks the person's row first: parallel requests count
+ * one after the other, so at most `maxWaiting` get in.
+ */
+export async function insertWithinQuota(
+  db: Db,
+  userId: string,
+  quota: WaitingQuota,
+  insert: (tx: Prisma.TransactionClient) => Promise<string>,
+): Promise<string> {
+  return db.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT id FROM users WHERE id = ${userId} FOR UPDATE`;
+    const waiting = await countWaitingOf(tx, userId, quota.nowMs, quota.staleAfterMs);
+    if (waiting >= quota.maxWaiting) {
+      throw new AppError(
+        "too_many_requests",
+        `You have ${waiting} simulations and what-ifs queued or running; one person may have ${quota.maxWaiting} at most: start this one when one of them has finished.`,
+      );
+    }
+    return insert(tx);
+  });
+}
+
+/** How many simulations workers are running now. */
 export async function countRunningSimulations(db: Db): Promise<number> {
   return db.simulation.count({ where: { status: "running" } });
 }

@@ -14,6 +14,7 @@ import {
   countRunningSimulations,
   countWaitingOf,
   failSimulation,
+  insertWithinQuota,
   insertSimulation,
   loadTreeForScenario,
   recordProgress,
@@ -47,6 +48,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await db.simulation.deleteMany({});
+  await db.user.deleteMany({ where: { email: { startsWith: "zz-quota-" } } });
   await db.$disconnect();
 });
 
@@ -143,16 +145,17 @@ describe("simulation lifecycle", () => {
 });
 
 describe("a person's queued and running simulations", () => {
-  it("counts queued ones of the last day and running ones whose worker still writes", async () => {
-    const other = await db.user.findFirstOrThrow({
-      where: { isAdmin: false },
-      select: { id: true },
-    });
+  const STALE_AFTER_MS = 15 * 60_000;
+  const newPerson = async (email: string) =>
+    (await db.user.create({ data: { email, name: email }, select: { id: true } })).id;
+
+  it("counts every queued one and the running ones whose worker still writes", async () => {
+    const personId = await newPerson("zz-quota-count@lab.example");
     const nowMs = Date.now();
     const insert = (status: "queued" | "running" | "done", ageMs: number) =>
       db.simulation.create({
         data: {
-          userId: other.id,
+          userId: personId,
           name: `quota ${status} ${ageMs}`,
           source: "lab",
           options: {},
@@ -161,16 +164,50 @@ describe("a person's queued and running simulations", () => {
           updatedAt: new Date(nowMs - ageMs),
         },
       });
-    const staleAfterMs = 15 * 60_000;
-    const count = () => countWaitingOf(db, other.id, nowMs, staleAfterMs);
+    const count = () => countWaitingOf(db, personId, nowMs, STALE_AFTER_MS);
     expect(await count()).toBe(0);
     await insert("queued", 60_000);
+    await insert("queued", 2 * 86_400_000); // a worker still takes it, oldest first
     await insert("running", 60_000);
-    expect(await count()).toBe(2);
-    // Not waiting: done, queued two days ago (it will not start), running but stale.
+    expect(await count()).toBe(3);
+    // Not waiting: done, and running with a worker that went quiet (shown as failed).
     await insert("done", 60_000);
-    await insert("queued", 2 * 86_400_000);
-    await insert("running", staleAfterMs + 60_000);
-    expect(await count()).toBe(2);
+    await insert("running", STALE_AFTER_MS + 60_000);
+    expect(await count()).toBe(3);
+  });
+
+  it("lets exactly the quota in when requests arrive at once", async () => {
+    const personId = await newPerson("zz-quota-race@lab.example");
+    const wide = createPrismaClient(databaseUrl, 6);
+    try {
+      const quota = { maxWaiting: 4, nowMs: Date.now(), staleAfterMs: STALE_AFTER_MS };
+      const results = await Promise.allSettled(
+        Array.from({ length: 7 }, (_, i) =>
+          insertWithinQuota(wide, personId, quota, (tx) =>
+            insertSimulation(tx, {
+              userId: personId,
+              name: `race ${i}`,
+              source: "lab",
+              options: {},
+            }),
+          ),
+        ),
+      );
+      expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(4);
+      const refusals = results.flatMap((result) =>
+        result.status === "rejected" ? [result.reason as { code: string; message: string }] : [],
+      );
+      expect(refusals.map((refusal) => refusal.code)).toEqual([
+        "too_many_requests",
+        "too_many_requests",
+        "too_many_requests",
+      ]);
+      expect(refusals[0]!.message).toBe(
+        "You have 4 simulations and what-ifs queued or running; one person may have 4 at most: start this one when one of them has finished.",
+      );
+      expect(await db.simulation.count({ where: { userId: personId } })).toBe(4);
+    } finally {
+      await wide.$disconnect();
+    }
   });
 });

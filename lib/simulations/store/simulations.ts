@@ -3,12 +3,12 @@ import { getDb } from "../../data/db/app-db";
 import type { SimulationSummary } from "../summary";
 import type { SimulationOptions } from "../scenario-options";
 import type { SimulationStatus } from "../../validation/simulations";
-import { AppError } from "../../errors";
 import {
   countRunningSimulations,
-  countWaitingOf,
   insertSimulation,
+  insertWithinQuota,
   type NewSimulation,
+  type WaitingQuota,
 } from "./simulation-store";
 
 /** A running simulation whose worker has not written for this long is shown as failed. */
@@ -119,9 +119,11 @@ function toHeadline(summary: SimulationSummary | null): SimulationListItem["head
   );
 }
 
-/** Queues a simulation; returns its id. */
+/** Queues a simulation within its owner's quota (429 past it); returns its id. */
 export async function createSimulation(input: NewSimulation): Promise<string> {
-  return insertSimulation(getDb(), input);
+  return insertWithinQuota(getDb(), input.userId, waitingQuotaNow(), (tx) =>
+    insertSimulation(tx, input),
+  );
 }
 
 /** The latest simulations, newest first, with headline numbers. */
@@ -167,17 +169,9 @@ export async function getSimulationResultGz(
 /** How many simulations and what-ifs one person may have queued or running at once. */
 export const MAX_WAITING_PER_PERSON = 4;
 
-/**
- * Refuses a new simulation or what-if (429) to a person who already has
- * {@link MAX_WAITING_PER_PERSON} queued or running: two workers serve everyone, in turn.
- */
-export async function assertUnderQuota(userId: string): Promise<void> {
-  const waiting = await countWaitingOf(getDb(), userId, Date.now(), STALE_AFTER_MS);
-  if (waiting < MAX_WAITING_PER_PERSON) return;
-  throw new AppError(
-    "too_many_requests",
-    `You have ${waiting} simulations and what-ifs queued or running, the most one person may have: start this one when one of them has finished.`,
-  );
+/** The quota of {@link MAX_WAITING_PER_PERSON} as of now: two workers serve everyone, in turn. */
+export function waitingQuotaNow(): WaitingQuota {
+  return { maxWaiting: MAX_WAITING_PER_PERSON, nowMs: Date.now(), staleAfterMs: STALE_AFTER_MS };
 }
 
 /** How many simulations workers are running now. */

@@ -6,10 +6,12 @@ import type { SessionUser } from "../../data/users";
 import { AppError } from "../../errors";
 import type { WhatIfOptions, WhatIfSummary } from "../what-if/summary";
 import { TRANSACTION } from "../../data/budget-edits";
+import { insertWithinQuota } from "./simulation-store";
 import {
   SIMULATION_VIEW,
   STALE_AFTER_MS,
   toSimulationView,
+  waitingQuotaNow,
   type SimulationView,
 } from "./simulations";
 
@@ -55,25 +57,27 @@ export async function findWhatIf(draftId: string, id: string): Promise<WhatIfVie
   return row ? toWhatIfView(row, Date.now()) : null;
 }
 
-/** Queues a what-if of a draft; returns its id. */
+/** Queues a what-if of a draft within its owner's quota (429 past it); returns its id. */
 export async function insertWhatIf(input: {
   userId: string;
   draftId: string;
   name: string;
   options: WhatIfOptions;
 }): Promise<string> {
-  const row = await getDb().simulation.create({
-    data: {
-      kind: "what-if",
-      source: "what-if",
-      userId: input.userId,
-      draftId: input.draftId,
-      name: input.name,
-      options: input.options,
-    },
-    select: { id: true },
+  return insertWithinQuota(getDb(), input.userId, waitingQuotaNow(), async (tx) => {
+    const row = await tx.simulation.create({
+      data: {
+        kind: "what-if",
+        source: "what-if",
+        userId: input.userId,
+        draftId: input.draftId,
+        name: input.name,
+        options: input.options,
+      },
+      select: { id: true },
+    });
+    return row.id;
   });
-  return row.id;
 }
 
 /** One what-if of a draft, for people who may edit the draft's node (404, 403). */
