@@ -134,7 +134,7 @@ describe("starting a decided run", () => {
     expect(second.events.map((event) => event.kind)).toEqual(["node.draining", "job.requeued"]);
   });
 
-  it("drains nothing when a job Allot does not know runs on a decided node, and says so", () => {
+  it("drains only the node a job Allot does not know holds, naming it, not the idle ones", () => {
     // A job that ran before the bridge did (or that root released by hand) holds n1; n2 is idle.
     const memory = createBridgeMemory();
     const unknown = slurmJob("5", { state: "RUNNING", nodes: ["n1"], priority: 1000 });
@@ -146,16 +146,36 @@ describe("starting a decided run", () => {
       const stuck = slurmJob("7", { priority: 1000, reason: "Resources" });
       return reconcile(input([stuck, unknown], planned, { nowMs }), memory);
     };
-    for (const runId of ["a", "b", "c"]) {
-      const failed = round(runId);
-      expect(failed.steps).toEqual([
-        { kind: "hold", jobId: "7", why: "did not start where Allot decided" },
-      ]);
-      expect(failed.events.map((event) => event.kind)).toEqual(["job.requeued"]);
-      expect(failed.notes).toEqual([
-        "not draining n1,n2: n1 runs SLURM job 5, which Allot did not start (docs/slurm.md, jobs running before the bridge)",
-      ]);
-    }
+    expect(round("a").steps.map((step) => step.kind)).toEqual(["hold"]);
+    const second = round("b");
+    expect(second.steps).toEqual([
+      { kind: "hold", jobId: "7", why: "did not start where Allot decided" },
+      {
+        kind: "drain",
+        node: "n1",
+        reason: "Allot: runs SLURM job 5, which Allot did not start; resume it once that job ends",
+      },
+    ]);
+    expect(second.events.map((event) => event.kind)).toEqual(["node.draining", "job.requeued"]);
+  });
+
+  it("still blames the decided nodes when the job Allot does not know runs elsewhere", () => {
+    const memory = createBridgeMemory();
+    const elsewhere = slurmJob("5", { state: "RUNNING", nodes: ["n9"], priority: 1000 });
+    let nowMs = NOW;
+    const round = (runId: string) => {
+      const planned = plan({ starts: [{ ...start("7", [1]), runId }] });
+      reconcile(input([slurmJob("7"), elsewhere], planned, { nowMs }), memory);
+      nowMs += START_TIMEOUT_MS;
+      const stuck = slurmJob("7", { priority: 1000, reason: "Resources" });
+      return reconcile(input([stuck, elsewhere], planned, { nowMs }), memory);
+    };
+    round("a");
+    expect(round("b").steps).toContainEqual({
+      kind: "drain",
+      node: "n2",
+      reason: "Allot: SLURM did not start 2 runs placed here",
+    });
   });
 
   it("waits for a node another job is still leaving, from when it left", () => {

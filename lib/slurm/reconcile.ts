@@ -344,8 +344,8 @@ function hostsOfUnknownJobs(input: RoundInput, memory: BridgeMemory): Map<string
 /**
  * A node where SLURM keeps refusing what Allot placed (its GPUs look busy to SLURM, say after
  * a node failure) is unhealthy in effect: drained on both sides, with the reason, for an admin.
- * Not when a job Allot does not know runs on one of the decided nodes: that explains the
- * refusal, and draining would take the placement's idle nodes out too.
+ * When a job Allot does not know runs on some of the decided nodes, those explain the refusal:
+ * only they are blamed (and drained, naming the job), not the placement's idle nodes.
  */
 function drainAfterFailedStarts(
   memory: BridgeMemory,
@@ -355,19 +355,16 @@ function drainAfterFailedStarts(
 ): void {
   const unknown = hostsOfUnknownJobs(input, memory);
   const busy = hosts.filter((host) => unknown.has(host));
-  if (busy.length > 0) {
-    const what = busy.map((host) => `${host} runs SLURM job ${unknown.get(host)}`).join(", ");
-    out.notes.push(
-      `not draining ${hosts.join(",")}: ${what}, which Allot did not start (docs/slurm.md, jobs running before the bridge)`,
-    );
-    return;
-  }
-  noteStart(memory, hosts, false);
-  for (const host of hosts) {
+  const blamed = busy.length > 0 ? busy : hosts;
+  noteStart(memory, blamed, false);
+  for (const host of blamed) {
     if ((memory.failedStarts.get(host) ?? 0) < FAILED_STARTS_TO_DRAIN) continue;
     const node = input.plan.nodes.find((entry) => entry.hostname === host);
     if (!node || node.health !== "healthy") continue;
-    const reason = `${ALLOT_DRAIN_PREFIX} SLURM did not start ${FAILED_STARTS_TO_DRAIN} runs placed here`;
+    const job = unknown.get(host);
+    const reason = job
+      ? `${ALLOT_DRAIN_PREFIX} runs SLURM job ${job}, which Allot did not start; resume it once that job ends`
+      : `${ALLOT_DRAIN_PREFIX} SLURM did not start ${FAILED_STARTS_TO_DRAIN} runs placed here`;
     memory.failedStarts.set(host, 0);
     memory.nodes.set(host, { slurm: "draining", allot: "draining" });
     out.steps.push({ kind: "drain", node: host, reason });
