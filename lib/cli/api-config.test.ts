@@ -45,6 +45,9 @@ describe("resolveConnection", () => {
       serverSource: `"server" in ${FILE}`,
       token: "file-token",
     });
+    // A file's token is trimmed as the environment's is: an editor's trailing newline is no part.
+    const padded = fileWith({ server: "http://file:1", token: " file-token\n" });
+    expect(resolveConnection(deps({}, padded), undefined).token).toBe("file-token");
   });
 
   it("reads no file when the flag or environment give both", () => {

@@ -97,7 +97,7 @@ export function resolveConnection(deps: LiveDeps, serverFlag: string | undefined
       `no server: pass --server <url>, set ALLOT_SERVER, or put "server" in ${configPath}`,
     );
   }
-  const token = envToken ?? config.token ?? null;
+  const token = envToken ?? (config.token?.trim() || null);
   return {
     server: normaliseServer(serverText, serverSource),
     serverSource,

@@ -137,6 +137,11 @@ describe("allot slurm", () => {
       throw new AllotApiError("cannot reach Allot at http://x (ECONNREFUSED)", null);
     };
     await expect(setup({ answer: unreachable }).run(SYNC)).rejects.toThrow(ServerUnreachableError);
+    // A proxy's page for a server that is down is as unreachable as no answer (exit 3).
+    const proxyPage = () => {
+      throw new AllotApiError("Allot answered 502 to GET /x: <html>Bad Gateway</html>", 502, false);
+    };
+    await expect(setup({ answer: proxyPage }).run(SYNC)).rejects.toThrow(ServerUnreachableError);
     const notFound = () => {
       throw new AllotApiError("Allot answered 404 to GET /x: No cluster b200.", 404);
     };

@@ -67,7 +67,8 @@ export function requireAllotToken(
  */
 export function allotCallError(error: unknown, refusedHint = ""): unknown {
   if (!(error instanceof AllotApiError)) return error;
-  if (error.status === null) return new ServerUnreachableError(error.message);
+  // Nothing answered, or a proxy answered for a server that is down (502 with its own page).
+  if (!error.isAllotAnswer) return new ServerUnreachableError(error.message);
   if (error.status === 401 || error.status === 403) {
     return new TokenRefusedError(`${error.message}${refusedHint}`);
   }

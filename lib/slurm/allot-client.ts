@@ -9,6 +9,8 @@ export class AllotApiError extends Error {
     message: string,
     /** The HTTP status, or null when the server could not be reached. */
     readonly status: number | null,
+    /** Whether the answer was Allot's error shape, not a proxy's page for a server that is down. */
+    readonly isAllotAnswer = status !== null,
   ) {
     super(message);
   }
@@ -47,16 +49,17 @@ export function createAllotClient(
     }
     const text = await response.text();
     if (!response.ok) {
-      let detail = text.slice(0, 300);
+      let message: string | undefined;
       try {
-        const parsed = JSON.parse(text) as { error?: { message?: string } };
-        detail = parsed.error?.message ?? detail;
+        message = (JSON.parse(text) as { error?: { message?: unknown } }).error?.message as string;
       } catch {
-        // not JSON: keep the text
+        // not JSON: a proxy's page, say
       }
+      const isAllotAnswer = typeof message === "string";
       throw new AllotApiError(
-        `Allot answered ${response.status} to ${method} ${path}: ${detail}`,
+        `Allot answered ${response.status} to ${method} ${path}: ${isAllotAnswer ? message : text.slice(0, 300)}`,
         response.status,
+        isAllotAnswer,
       );
     }
     return JSON.parse(text) as T;
