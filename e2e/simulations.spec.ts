@@ -137,7 +137,7 @@ test("upload a small scenario, watch it run, see both result columns and the tim
   // short job, took a GPU a1 freed at 6 h before the ranked queue, ADR 098: a2 waited for its
   // 5-minute protection.)
   const box = (await allocation.boundingBox())!;
-  const preempted = page.getByRole("status").filter({ hasText: "Job b1" });
+  const preempted = page.getByRole("tooltip").filter({ hasText: "Job b1" });
   let isFound = false;
   const at = { x: 0, y: 0 };
   for (let y = 7; y < box.height && !isFound; y += 14) {
@@ -161,10 +161,14 @@ test("upload a small scenario, watch it run, see both result columns and the tim
   await page.mouse.move(0, 0);
   await expect(preempted).toHaveCount(0);
 
-  // Without hovering: a click (as a tap) pins a run's details after the pointer leaves; with
-  // the canvas focused, ↓ names the first run drawn and Escape hides it.
+  // Without hovering: a click (as a tap) pins a run's details while the pointer moves on over
+  // the canvas and after it leaves, and a screen reader hears them; with the canvas focused,
+  // ↓ names the first run drawn and Escape hides it.
   const details = page.getByRole("status").filter({ hasText: /^Job / });
   await page.mouse.click(box.x + at.x, box.y + at.y);
+  await page.mouse.move(box.x + box.width - 4, box.y + box.height - 4, { steps: 8 });
+  await expect(preempted).toBeVisible();
+  await expect(details).toContainText("Job b1");
   await page.mouse.move(0, 0);
   await expect(preempted).toBeVisible();
   await allocation.focus();

@@ -13,12 +13,13 @@ import { budgetColours, programKey } from "@/components/charts/palette";
 import { formatSimMoment } from "@/lib/format";
 import type { TimelineData } from "@/lib/simulations/timeline-format";
 import { paintTimeline } from "./paint-timeline";
-import { RunTooltip, type Hover } from "./run-tooltip";
+import { describeRun, RunTooltip, type Hover } from "./run-tooltip";
 import {
   findSegmentAt,
   indexTimeline,
   layoutBars,
   panWindow,
+  runOrder,
   stepBarIndex,
   zoomWindow,
   type TimelineView,
@@ -80,6 +81,7 @@ export function GpuTimeline({
     // eslint-disable-next-line react-hooks/exhaustive-deps -- view is rebuilt from these each render
     [data, index, range.startSec, range.endSec, plotWidthPx, rowHeightPx, isMeasured],
   );
+  const runs = useMemo(() => runOrder(bars), [bars]);
 
   // Measured before the first paint, then kept up to date as the box resizes.
   useLayoutEffect(() => {
@@ -152,10 +154,11 @@ export function GpuTimeline({
     moveWindow((w) => panWindow(w, fraction * (w.endSec - w.startSec), horizonSec));
   const reset = () => moveWindow(() => ({ startSec: 0, endSec: horizonSec }));
 
-  /** Pins the details of the bar `step` from the shown one (↓ next, ↑ previous). */
+  /** Pins the details of the run `step` from the shown one (↓ next, ↑ previous), by start. */
   function stepRun(step: number) {
-    const at = stepBarIndex(bars.length, hover?.bar ?? null, step);
-    const bar = at === null ? undefined : bars[at];
+    const shownAt = hover ? runs.findIndex((barAt) => bars[barAt]!.segment === hover.segment) : -1;
+    const at = stepBarIndex(runs.length, shownAt < 0 ? null : shownAt, step);
+    const bar = at === null ? undefined : bars[runs[at]!];
     setHover(
       bar && at !== null
         ? {
@@ -163,7 +166,6 @@ export function GpuTimeline({
             x: GUTTER_PX + bar.x + Math.min(bar.width / 2, 12),
             y: bar.y + bar.height / 2,
             isPinned: true,
-            bar: at,
           }
         : null,
     );
@@ -213,7 +215,10 @@ export function GpuTimeline({
     if (event.pointerType !== "mouse") return;
     const { offsetX: x, offsetY: y } = event.nativeEvent;
     const segment = segmentAtPoint(x, y);
-    setHover(segment === null ? null : { segment, x, y, isPinned: false });
+    // Pinned details stay until a click elsewhere, a tap off a run or Escape.
+    setHover((shown) =>
+      shown?.isPinned ? shown : segment === null ? null : { segment, x, y, isPinned: false },
+    );
   }
 
   // A tap (down and up without a drag) pins the run's details, or clears them off a run.
@@ -303,6 +308,10 @@ export function GpuTimeline({
           onPointerLeave={() => setHover((shown) => (shown?.isPinned ? shown : null))}
         />
         {hover ? <RunTooltip data={data} hover={hover} boxWidthPx={widthPx} /> : null}
+        {/* Always there, so that a screen reader hears the details a key or a tap pins. */}
+        <p className="sr-only" role="status">
+          {hover?.isPinned ? describeRun(data, hover.segment) : ""}
+        </p>
       </div>
     </figure>
   );

@@ -14,10 +14,10 @@ import {
 const NARROW_BOX_PX = 520;
 
 /**
- * The run whose details show, at a point of the canvas (CSS px); pinned by a tap or a key, it
- * stays when the pointer leaves. `bar`: its index among the bars drawn, when stepped to by key.
+ * The run whose details show, at a point of the canvas (CSS px); pinned by a click, a tap or a
+ * key, it stays when the pointer moves on or leaves.
  */
-export type Hover = { segment: number; x: number; y: number; isPinned: boolean; bar?: number };
+export type Hover = { segment: number; x: number; y: number; isPinned: boolean };
 
 /** Beside the run, on whichever side has more room; in a narrow box, across it under the run. */
 function tooltipPlacement(hover: Hover, boxWidthPx: number): CSSProperties {
@@ -26,6 +26,21 @@ function tooltipPlacement(hover: Hover, boxWidthPx: number): CSSProperties {
   return hover.x > boxWidthPx / 2
     ? { right: boxWidthPx - hover.x + 14, top: topPx }
     : { left: hover.x + 14, top: topPx };
+}
+
+/** The run's details as one sentence, for a screen reader (the tooltip is drawn for eyes). */
+export function describeRun(data: TimelineData, segment: number): string {
+  const at = segment * SEGMENT_STRIDE;
+  const n = (offset: number) => data.segments[at + offset] ?? 0;
+  const flags = n(SEG.flags);
+  const endReason = END_REASONS[(flags >> 1) & 3] ?? "completed";
+  const reason = n(SEG.reason) >= 0 ? data.reasons[n(SEG.reason)] : undefined;
+  const charge = flags & 1 ? "allocated" : "unallocated";
+  const when = `${formatSimMoment(n(SEG.startSec))} to ${formatSimMoment(n(SEG.endSec))}`;
+  return (
+    `Job ${data.jobs[n(SEG.job)]}, ${data.budgets[n(SEG.budget)]}, ${when} on node ` +
+    `${n(SEG.node)}, ${charge}, ${endReason}.${reason ? ` ${reason}` : ""}`
+  );
 }
 
 export function RunTooltip({
@@ -45,7 +60,7 @@ export function RunTooltip({
   const comparisonAt = n(SEG.reason) >= 0 ? (data.comparisonOfReason?.[n(SEG.reason)] ?? -1) : -1;
   const comparison = comparisonAt >= 0 ? data.comparisons?.[comparisonAt] : undefined;
   return (
-    <div className="timeline-tooltip" role="status" style={tooltipPlacement(hover, boxWidthPx)}>
+    <div className="timeline-tooltip" role="tooltip" style={tooltipPlacement(hover, boxWidthPx)}>
       <strong>Job {data.jobs[n(SEG.job)]}</strong> · {data.budgets[n(SEG.budget)]}
       <br />
       {formatSimMoment(n(SEG.startSec))} → {formatSimMoment(n(SEG.endSec))} on node {n(SEG.node)}

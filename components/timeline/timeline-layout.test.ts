@@ -6,6 +6,7 @@ import {
   layoutBars,
   panWindow,
   sharedHorizonSec,
+  runOrder,
   stepBarIndex,
   zoomWindow,
 } from "./timeline-layout";
@@ -126,5 +127,19 @@ describe("timeline layout", () => {
     expect(stepBarIndex(6, 0, -1)).toBe(0);
     expect(stepBarIndex(6, 9, 1)).toBe(0);
     expect(stepBarIndex(0, null, 1)).toBeNull();
+  });
+});
+
+describe("runOrder", () => {
+  it("keeps one bar per run, its topmost, ordered by start then row", () => {
+    const bars = [
+      { x: 30, y: 0, segment: 4 },
+      { x: 10, y: 14, segment: 7 },
+      { x: 30, y: 14, segment: 4 },
+      { x: 10, y: 0, segment: 7 },
+      { x: 10, y: 28, segment: 9 },
+    ];
+    expect(runOrder(bars)).toEqual([3, 4, 0]);
+    expect(runOrder([])).toEqual([]);
   });
 });

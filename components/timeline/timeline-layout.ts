@@ -156,6 +156,21 @@ export function sharedHorizonSec(timelines: readonly { horizonSec: number }[]): 
 }
 
 /**
+ * One bar per run (its topmost), in the order the runs start, left to right then top to bottom:
+ * what the keyboard steps through. A run on 8 GPUs is drawn as 8 bars, one a row.
+ *
+ * @example runOrder([{ x: 9, y: 0, segment: 1 }, { x: 0, y: 14, segment: 2 }, { x: 9, y: 14, segment: 1 }]) // [1, 0]
+ */
+export function runOrder(bars: readonly Pick<Bar, "x" | "y" | "segment">[]): number[] {
+  const first = new Map<number, number>();
+  bars.forEach((bar, i) => {
+    const seen = first.get(bar.segment);
+    if (seen === undefined || bar.y < bars[seen]!.y) first.set(bar.segment, i);
+  });
+  return [...first.values()].sort((a, b) => bars[a]!.x - bars[b]!.x || bars[a]!.y - bars[b]!.y);
+}
+
+/**
  * The index of the bar `step` places after (or, negative, before) bar `at` of `count`, for
  * stepping through the runs in view by keyboard: from none, the first (or last); kept within
  * the bars; null when none are drawn.
