@@ -63,8 +63,11 @@ export function ScrollRegion({
 }) {
   const ref = useRef<HTMLDivElement>(null);
   const overflow = useOverflow(ref);
+  // A focused box that stops scrolling (a turned phone, a narrower table) stays a tab stop until
+  // focus leaves it: taking its tabIndex away would drop the focus to the page.
+  const [isFocused, setFocused] = useState(false);
   const classes = className ? `table-scroll ${className}` : "table-scroll";
-  if (overflow === null) {
+  if (overflow === null && !isFocused) {
     return (
       <div ref={ref} className={classes}>
         {children}
@@ -76,8 +79,12 @@ export function ScrollRegion({
       ref={ref}
       className={classes}
       role="region"
-      aria-label={`${label}, scrolls ${overflow}`}
+      aria-label={overflow ? `${label}, scrolls ${overflow}` : label}
       tabIndex={0}
+      onFocus={(event) => setFocused(event.target === event.currentTarget)}
+      onBlur={(event) => {
+        if (event.target === event.currentTarget) setFocused(false);
+      }}
     >
       {children}
     </div>
