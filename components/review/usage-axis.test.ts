@@ -57,9 +57,12 @@ describe("capUsageBars", () => {
 });
 
 describe("cappedAxisTicks", () => {
-  it("ticks every 100% up to 600%, every 200% past it", () => {
+  it("ticks every 100% up to 600%, wider past it, and ends on the cap", () => {
     expect(cappedAxisTicks(300)).toEqual([0, 100, 200, 300]);
     expect(cappedAxisTicks(600)).toEqual([0, 100, 200, 300, 400, 500, 600]);
     expect(cappedAxisTicks(800)).toEqual([0, 200, 400, 600, 800]);
+    // The caption says the axis ends at the cap: an odd hundred is a tick too.
+    expect(cappedAxisTicks(700)).toEqual([0, 200, 400, 600, 700]);
+    expect(cappedAxisTicks(1300)).toEqual([0, 300, 600, 900, 1200, 1300]);
   });
 });

@@ -57,11 +57,17 @@ export function capUsageBars(
   });
 }
 
-/** Ticks of a capped axis: every 100% (every 200% past 600%), from 0 to the cap. */
+/**
+ * Ticks of a capped axis, from 0 to the cap, which is always the last: every 100% up to 600%,
+ * then wider steps (a hundred per 600% of the cap), so that there are at most about seven.
+ *
+ * @example cappedAxisTicks(700) // [0, 200, 400, 600, 700]
+ */
 export function cappedAxisTicks(capPercent: number): number[] {
   const stepPercent = 100 * Math.ceil(capPercent / 600);
-  return Array.from(
+  const ticks = Array.from(
     { length: Math.floor(capPercent / stepPercent) + 1 },
     (_, i) => i * stepPercent,
   );
+  return ticks.at(-1) === capPercent ? ticks : [...ticks, capPercent];
 }

@@ -274,18 +274,6 @@ describe("GET /metrics", () => {
     const seen = valueOf(after, "allot_executor_last_seen_age_seconds", { cluster: CLUSTER });
     expect(seen).toBeGreaterThanOrEqual(0);
     expect(seen).toBeLessThan(120);
-    const used = new Set(
-      (
-        await db.apiToken.findMany({
-          where: { kind: "cluster", lastUsedAt: { not: null } },
-          select: { cluster: { select: { name: true } } },
-        })
-      ).map((row) => row.cluster?.name),
-    );
-    for (const load of loads) {
-      const age = valueOf(after, "allot_executor_last_seen_age_seconds", { cluster: load.name });
-      expect(age === null, load.name).toBe(!used.has(load.name));
-    }
   });
 
   it("does not count an admin's node health change as the executor's activity", async () => {
@@ -309,6 +297,10 @@ describe("GET /metrics", () => {
         null,
       );
       expect(valueOf(samples, "allot_executor_events_total", { cluster: quiet })).toBe(null);
+      // No token of its own was ever used: no bridge has called for it.
+      expect(valueOf(samples, "allot_executor_last_seen_age_seconds", { cluster: quiet })).toBe(
+        null,
+      );
     } finally {
       await removeTestCluster(db, quiet);
     }

@@ -10,7 +10,6 @@ const nameField = lineString()
   .min(1, "must not be empty")
   .refine((name) => !name.includes("/"), "must not contain '/'");
 
-/** One cluster of identical nodes. */
 /** The most nodes a scenario's cluster may have (as many as a registered cluster). */
 export const MAX_SCENARIO_NODES = 10_000;
 /** The most GPUs a scenario's node may have. */
@@ -18,6 +17,7 @@ export const MAX_GPUS_PER_NODE = 64;
 /** The deepest a scenario's budget tree may nest (real ones have 3 to 5 levels). */
 export const MAX_TREE_DEPTH = 32;
 
+/** One cluster of identical nodes. */
 export const clusterSchema = z.strictObject({
   name: nameField,
   gpuType: lineString().min(1),

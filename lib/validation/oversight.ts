@@ -56,7 +56,6 @@ export const nodeIndexField = formInt4({
 
 export const ADOPT_REASON_MESSAGE = "Say why this split is adopted (kept in the budget's history).";
 
-/** A node as a URL path names it: Allot's index ("4"), or the executor's name ("gpu04"). */
 /**
  * A node: its index, or a name as a URL gives it, which may also read as an index ("7"): the
  * executor's name for a node (SLURM's NodeName) wins over the index it reads as.
