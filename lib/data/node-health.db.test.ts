@@ -110,7 +110,7 @@ describe("setNodeHealthFor", () => {
       setNodeHealthFor(admin, CLUSTER, parseNodeRef("9"), { health: "healthy", reason: undefined }),
       "not_found",
     );
-    expect(byEither.message).toBe(`The cluster ${CLUSTER} has no node named "9" and no node 9.`);
+    expect(byEither.message).toBe(`The cluster ${CLUSTER} has no node 9.`);
     await expectAppError(
       setNodeHealthFor(admin, "zz-nowhere", 0, { health: "healthy", reason: undefined }),
       "not_found",

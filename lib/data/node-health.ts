@@ -36,8 +36,8 @@ const isNamed = (hostname: string) => (node: { hostname: string | null }) =>
 
 function noNode(ref: NodeRef): string {
   if (typeof ref === "number") return `no node ${ref}`;
-  if (ref.index === null) return `no node named "${ref.hostname}"`;
-  return `no node named "${ref.hostname}" and no node ${ref.index}`;
+  // A number is no node's name and no node's index: "no node 99" says both.
+  return ref.index === null ? `no node named "${ref.hostname}"` : `no node ${ref.hostname}`;
 }
 
 /**
