@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Plan } from "../data/executor";
 import type { AllotClient } from "./allot-client";
-import { createBridge, runBridgeRound } from "./bridge";
+import { createBridge, REFUSED_RETRY_MS, runBridgeRound } from "./bridge";
 import type { SlurmRunner } from "./slurm-cli";
 import { NOW, planOf } from "./test-fixtures";
 
@@ -98,6 +98,36 @@ describe("the bridge's log", () => {
     const { lines } = await runRound("", plan({}), drained);
     expect(lines).toEqual([
       `posted node.draining node n1 (slurm-node-n1-draining-${NOW}): applied`,
+    ]);
+  });
+});
+
+describe("a job the bridge refuses", () => {
+  it("is logged once while it waits, though it is tried again every minute", async () => {
+    // A pending job with no GPUs: the bridge refuses it before asking Allot.
+    const line = squeueLine("9", "PENDING").replace("gres:gpu:8", "N/A");
+    const lines: string[] = [];
+    let nowMs = NOW;
+    const slurm: SlurmRunner = (command) =>
+      Promise.resolve(command === "squeue" ? `${line}\n` : command === "sinfo" ? SINFO : "");
+    const allot: AllotClient = {
+      server: "http://allot",
+      get: <T>() => Promise.resolve(plan({}) as T),
+      post: <T>() => Promise.resolve({ results: [] } as T),
+    };
+    const bridge = createBridge({
+      cluster: "c",
+      allot,
+      slurm,
+      log: (l) => lines.push(l),
+      nowMs: () => nowMs,
+    });
+    for (let round = 0; round < 3; round++) {
+      await runBridgeRound(bridge);
+      nowMs += REFUSED_RETRY_MS;
+    }
+    expect(lines.filter((l) => l.startsWith("refused job 9"))).toEqual([
+      "refused job 9 (riley, account language.lm-pretrain): It asks for no GPUs; ask for them with --gres=gpu:N or --gpus=N.",
     ]);
   });
 });

@@ -151,8 +151,12 @@ async function mirrorSubmissions(
   const nodeGpus = Math.max(0, ...plan.nodes.map((node) => node.gpus));
   const steps: SlurmStep[] = [];
   const refuse = (job: SlurmJob, reason: string) => {
+    // Tried again every minute while it waits: logged once, and again only for a new reason.
+    const isNews = bridge.refused.get(job.id)?.reason !== reason;
     bridge.refused.set(job.id, { reason, atMs: nowMs });
-    bridge.options.log(`refused job ${job.id} (${job.user}, account ${job.account}): ${reason}`);
+    if (isNews) {
+      bridge.options.log(`refused job ${job.id} (${job.user}, account ${job.account}): ${reason}`);
+    }
     const text = commentText(`not queued: ${reason}`, job.comment);
     if (job.comment !== text) steps.push({ kind: "comment", jobId: job.id, text });
     if (job.priority > 0) steps.push({ kind: "hold", jobId: job.id, why: "refused by Allot" });
