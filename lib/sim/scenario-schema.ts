@@ -14,6 +14,8 @@ const nameField = lineString()
 export const MAX_SCENARIO_NODES = 10_000;
 /** The most GPUs a scenario's node may have. */
 export const MAX_GPUS_PER_NODE = 64;
+/** The most GPUs a scenario's clusters may hold together, far past any lab's. */
+export const MAX_SCENARIO_GPUS = 1_000_000;
 /** The deepest a scenario's budget tree may nest (real ones have 3 to 5 levels). */
 export const MAX_TREE_DEPTH = 32;
 

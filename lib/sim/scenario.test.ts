@@ -253,6 +253,11 @@ describe("parseScenario", () => {
     ]);
     const largest = { name: "h100", gpuType: "H100", nodes: 10_000, gpusPerNode: 64 };
     expect(parseScenario({ ...base, clusters: [largest] }).ok).toBe(true);
+    // Many clusters, each within bounds, are bounded together.
+    const two = [largest, { ...largest, name: "h200" }];
+    expect(issuesOf({ ...base, clusters: two })).toContain(
+      "clusters: hold 1,280,000 GPUs in all; at most 1,000,000",
+    );
   });
 
   it("reports duplicate sibling names and slashes in names", () => {

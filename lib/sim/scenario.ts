@@ -7,6 +7,7 @@ import { flattenTree, ROOT_ID } from "./scenario-tree";
 import {
   clusterSchema,
   jobSchema,
+  MAX_SCENARIO_GPUS,
   MAX_TREE_DEPTH,
   nodeEventSchema,
   scenarioFileSchema,
@@ -149,6 +150,13 @@ function parseElements(
   const clusters = eachElement<ParsedCluster>(file.clusters, clusterSchema, "clusters").map(
     (element) => (element.isValid ? element.value : null),
   );
+  const totalGpus = clusters.reduce((sum, c) => sum + (c ? c.nodes * c.gpusPerNode : 0), 0);
+  if (totalGpus > MAX_SCENARIO_GPUS) {
+    issues.push({
+      path: "clusters",
+      message: `hold ${totalGpus.toLocaleString("en-US")} GPUs in all; at most ${MAX_SCENARIO_GPUS.toLocaleString("en-US")}`,
+    });
+  }
   const failedClusterNames = new Set(
     (Array.isArray(file.clusters) ? file.clusters : [])
       .filter(
