@@ -32,7 +32,7 @@ const MAX_ROW_PX = 14;
 const TAP_SLOP_PX = 5;
 
 type Range = { startSec: number; endSec: number };
-/** The run whose details show; pinned by a tap or a key, it stays when the pointer leaves. */
+/** A pointer pressed on the canvas: where, the window then, and whether it moved into a drag. */
 type Drag = { x: number; y: number; range: Range; isDragging: boolean };
 
 /** Drawing size of one GPU row: whole pixels while they fit, else rows share pixels. */
@@ -160,7 +160,7 @@ export function GpuTimeline({
     const at = stepBarIndex(runs.length, shownAt < 0 ? null : shownAt, step);
     const bar = at === null ? undefined : bars[runs[at]!];
     setHover(
-      bar && at !== null
+      bar
         ? {
             segment: bar.segment,
             x: GUTTER_PX + bar.x + Math.min(bar.width / 2, 12),

@@ -42,7 +42,6 @@ type WaitFacts = FreeCounts & {
   heldMostByBudget: Map<string, (Comparison & { gpus: number }) | null>;
   /** Unprotected allocated runs on the node kept for short jobs (ADR 098), read once. */
   keptForShortRuns: LiveRun[];
-  /** Free GPUs on the nodes kept for the reservation's holder, and the runs there. */
   /** What the nodes kept for the holder hold, read the first time a reason needs it. */
   onReserved: ReservedHoldings | null;
 };
