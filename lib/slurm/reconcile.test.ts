@@ -74,13 +74,21 @@ describe("starting a decided run", () => {
     expect(confirmed.steps).toEqual([]);
   });
 
-  it("waits for a job released before a restart instead of releasing it again", () => {
+  it("holds a pending job it did not release for the run, then releases it where decided", () => {
+    // SLURM requeued it by itself after its node stopped responding, with no node list: waiting
+    // for it to start where Allot decided would wait for nothing.
     const memory = createBridgeMemory();
     const planned = plan({ starts: [start("7", [1])] });
-    const released = slurmJob("7", { priority: 1000, reason: "None" });
-    expect(reconcile(input([released], planned), memory)).toMatchObject({ steps: [], events: [] });
-    const stuck = reconcile(input([released], planned, { nowMs: NOW + START_TIMEOUT_MS }), memory);
-    expect(stuck.steps.map((step) => step.kind)).toEqual(["hold"]);
+    const requeued = slurmJob("7", { priority: 1000, reason: "BeginTime" });
+    expect(reconcile(input([requeued], planned), memory)).toEqual({
+      steps: [{ kind: "hold", jobId: "7", why: "pending without Allot's release" }],
+      events: [],
+      notes: [],
+    });
+    const held = slurmJob("7", { priority: 0, reason: "JobHeldAdmin" });
+    const next = reconcile(input([held], planned, { nowMs: NOW + 1000 }), memory);
+    expect(next.steps.map((step) => step.kind)).toEqual(["release"]);
+    expect(next.events).toEqual([]);
   });
 
   it("puts a run SLURM started elsewhere back, held, and tells Allot", () => {

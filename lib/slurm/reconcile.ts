@@ -263,10 +263,14 @@ function startRun(
     });
     return;
   }
+  if (job!.priority > 0) {
+    // Pending but not held, and not released for this run: SLURM requeued it by itself (a
+    // node stopped responding), or a bridge before a restart released it. Either way it may
+    // start anywhere, and a node list changed on a running job resizes it: hold it first.
+    out.steps.push({ kind: "hold", jobId: id, why: "pending without Allot's release" });
+    return;
+  }
   memory.released.set(id, { runId, atMs: input.nowMs });
-  // Released already (by this bridge before a restart): SLURM may be starting it right now,
-  // and a node list changed on a running job resizes it. Wait for it as for a fresh release.
-  if (job!.priority > 0) return;
   out.steps.push({
     kind: "release",
     jobId: id,
