@@ -1,19 +1,16 @@
 // The SLURM bridge (`allot slurm bridge`): one process beside slurmctld that, every few
 // seconds, mirrors new sbatch jobs into Allot, applies Allot's plan with scontrol, mirrors node
 // health both ways and writes each waiting job's reason into its SLURM comment. The rule is in
-// reconcile.ts; this module reads both sides, runs the steps and posts the events.
+// reconcile.ts (starts in start-run.ts, node health in node-health.ts); this module reads both
+// sides, runs the steps and posts the events.
 import { plural } from "../engine/explain-words";
 import type { EventResult, Plan } from "../data/executor";
 import type { ExecutorEvent } from "../validation/executor";
 import type { AllotClient } from "./allot-client";
 import { commentText, minRuntimeOf, priorityOf } from "./job-comment";
-import {
-  createBridgeMemory,
-  jobIdsInPlan,
-  reconcile,
-  type BridgeMemory,
-  type SlurmStep,
-} from "./reconcile";
+import { createBridgeMemory, type BridgeMemory } from "./bridge-memory";
+import { jobIdsInPlan, type SlurmStep } from "./bridge-round";
+import { reconcile } from "./reconcile";
 import {
   parseSacct,
   parseSinfo,

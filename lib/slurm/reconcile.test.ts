@@ -1,14 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { Plan } from "../data/executor";
-import {
-  COMMENT_EVERY_MS,
-  START_TIMEOUT_BUSY_MS,
-  START_TIMEOUT_MS,
-  UNSEEN_MS_TO_END,
-  createBridgeMemory,
-  reconcile,
-  type RoundInput,
-} from "./reconcile";
+import { createBridgeMemory, UNSEEN_MS_TO_END } from "./bridge-memory";
+import type { RoundInput } from "./bridge-round";
+import { COMMENT_EVERY_MS, reconcile } from "./reconcile";
+import { START_TIMEOUT_BUSY_MS, START_TIMEOUT_MS } from "./start-run";
 import type { SacctRecord, SlurmJob, SlurmNode } from "./slurm-read";
 import { NOW, planOf, slurmJob } from "./test-fixtures";
 
