@@ -166,7 +166,9 @@ async function applySubmission(
   now: Date,
 ): Promise<EventResult> {
   const outcome = await queueMirroredJob(tx, mirror, event, now);
-  if (outcome.kind === "queued") return { id: event.id, outcome: "applied", jobId: outcome.jobId };
+  if (outcome.kind === "queued" || outcome.kind === "adopted") {
+    return { id: event.id, outcome: "applied", jobId: outcome.jobId };
+  }
   if (outcome.kind === "known") {
     return {
       id: event.id,

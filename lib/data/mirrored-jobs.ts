@@ -4,7 +4,14 @@
 // the job can ever fit on the cluster, its minimum runtime is within the cluster's maximum.
 // A refusal is a sentence for the executor to show its user (SLURM: the job's comment).
 import "server-only";
-import { canEverPlace, checkChargeableBudget } from "../engine";
+import {
+  canEverPlace,
+  checkChargeableBudget,
+  getBudgetNode,
+  isAllocatedRun,
+  protectedUntilSec,
+} from "../engine";
+import { adoptRun, planAdoption } from "./adopted-runs";
 import type { ClusterNodeState } from "../engine";
 import { slurmAccountsOf, type SlurmAccountMap } from "./slurm-mapping";
 import type { ExecutorEvent } from "../validation/executor";
@@ -37,6 +44,7 @@ export type MirrorContext = {
 
 export type MirrorOutcome =
   | { kind: "queued"; jobId: string }
+  | { kind: "adopted"; jobId: string }
   | { kind: "known"; jobId: string }
   | { kind: "refused"; reason: string };
 
@@ -85,7 +93,10 @@ export function checkMirroredJob(
   return { leafId, minRuntimeSec };
 }
 
-/** Queues one mirrored submission, or says why not. Idempotent by the executor's job id. */
+/**
+ * Queues one mirrored submission, or adopts it when it already runs on the executor, or says
+ * why not. Idempotent by the executor's job id.
+ */
 export async function queueMirroredJob(
   tx: Tx,
   context: MirrorContext,
@@ -100,7 +111,12 @@ export async function queueMirroredJob(
   if (known) return { kind: "known", jobId: known.id };
   const checked = checkMirroredJob(context, event);
   if ("reason" in checked) return { kind: "refused", reason: checked.reason };
+  const adoption = event.running
+    ? await planAdoption(tx, cluster, event.running, event.gpus, now)
+    : null;
+  if (adoption && "reason" in adoption) return { kind: "refused", reason: adoption.reason };
   const userId = await findOrCreateExecutorUser(tx, cluster.name, event.user);
+  const { minRuntimeSec } = checked;
   const job = await tx.job.create({
     data: {
       clusterId: cluster.id,
@@ -108,16 +124,26 @@ export async function queueMirroredJob(
       userId,
       name: event.name,
       gpus: event.gpus,
-      minRuntimeSec: checked.minRuntimeSec,
+      minRuntimeSec,
       isResumable: event.isResumable,
       priority: event.priority,
-      jobClass: checked.minRuntimeSec <= 900 && event.gpus <= 8 ? "debug" : "training",
+      jobClass: minRuntimeSec <= 900 && event.gpus <= 8 ? "debug" : "training",
       externalId: event.externalId,
-      submittedAt: now,
+      // An adopted job waited for nothing Allot decided: it counts as submitted when it started.
+      submittedAt: adoption?.startedAt ?? now,
+      ...(adoption && { state: "running", firstStartedAt: adoption.startedAt }),
     },
     select: { id: true },
   });
-  return { kind: "queued", jobId: job.id };
+  if (adoption) {
+    const share = getBudgetNode(context.tree, checked.leafId)?.effectiveShare ?? 0;
+    const isAllocated = isAllocatedRun(minRuntimeSec, share);
+    const startSec = adoption.startedAt.getTime() / 1000;
+    const protectedUntil = new Date(protectedUntilSec(startSec, minRuntimeSec, isAllocated) * 1000);
+    const run = { jobId: job.id, clusterId: cluster.id, budgetId: checked.leafId };
+    await adoptRun(tx, adoption, { ...run, gpus: event.gpus, isAllocated }, protectedUntil, now);
+  }
+  return { kind: adoption ? "adopted" : "queued", jobId: job.id };
 }
 
 /**

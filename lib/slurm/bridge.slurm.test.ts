@@ -349,6 +349,59 @@ describe("the SLURM bridge", () => {
     );
   }, 300_000);
 
+  it("adopts a job that ran before the bridge: its GPUs busy in Allot, charged from its start", async () => {
+    await h.clearCluster();
+    await h.stopBridge();
+    // As before Allot came: job_submit holds it, root releases it, SLURM runs it where it likes.
+    const early = await sbatch(
+      "-A",
+      VISION,
+      "--gres=gpu:8",
+      "--time-min=60",
+      "-J",
+      "early",
+      "--wrap",
+      "sleep 300",
+    );
+    await run("scontrol", ["release", early]);
+    const before = await h.waitFor("the early job running", async () => {
+      const found = (await squeue()).get(early);
+      return found?.state === "RUNNING" ? found : null;
+    });
+    const logFrom = h.bridgeLog().length;
+    h.startBridge();
+    const adopted = await h.waitFor("Allot to adopt it", async () => {
+      const job = await h.allotJob(early);
+      return job?.state === "running" ? job : null;
+    });
+    expect(adopted.runs).toHaveLength(1);
+    const run0 = adopted.runs[0]!;
+    expect(run0.startAckedAt).not.toBeNull();
+    expect(await h.hostsOf(run0.placement)).toEqual(before.nodes);
+    expect(run0.startedAt.getTime()).toBe(before.startedAtMs);
+    expect(run0.protectedUntil.getTime()).toBe(before.startedAtMs! + 3600_000);
+    expect(h.bridgeLog().slice(logFrom)).toContain(`adopted running job ${early} `);
+
+    // Four whole-node jobs on four nodes, one of them busy: three start elsewhere, one waits,
+    // and no start is tried on the busy node (which would end in a drain).
+    const more: string[] = [];
+    for (let i = 0; i < 4; i += 1) {
+      more.push(await sbatch("-A", LANGUAGE, "--gres=gpu:8", "-J", `m${i}`, "--wrap", "sleep 120"));
+    }
+    const started = await h.waitFor("three of them running", async () => {
+      const jobs = await squeue();
+      const running = more.filter((id) => jobs.get(id)?.state === "RUNNING");
+      return running.length === 3 ? running.map((id) => jobs.get(id)!) : null;
+    });
+    expect(started.flatMap((job) => job.nodes)).not.toContain(before.nodes[0]);
+    await new Promise((resolve) => setTimeout(resolve, 5000));
+    const waiting = more.find((id) => !started.some((job) => job.id === id))!;
+    const fourth = (await h.allotJob(waiting))!;
+    expect(fourth.state).toBe("pending");
+    expect(fourth.runs).toEqual([]);
+    expect(h.bridgeLog().slice(logFrom)).not.toMatch(/drained node|did not start/);
+  }, 240_000);
+
   // Last: a node that stopped responding can leave SLURM itself confused for a while.
   it("holds and restarts elsewhere a job SLURM requeued when its node stopped responding", async () => {
     await h.clearCluster();

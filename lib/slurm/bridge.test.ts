@@ -1,15 +1,25 @@
 import { describe, expect, it } from "vitest";
 import type { Plan } from "../data/executor";
 import type { AllotClient } from "./allot-client";
-import { createBridge, REFUSED_RETRY_MS, runBridgeRound } from "./bridge";
+import { createBridge, runBridgeRound } from "./bridge";
+import { REFUSED_RETRY_MS } from "./mirror-jobs";
 import type { SlurmRunner } from "./slurm-cli";
 import { NOW, planOf } from "./test-fixtures";
 
 // Stand-ins for the two outside systems: SLURM's tools and the Allot server.
-/** One `squeue` line in SQUEUE_FIELDS' order. */
+/** `atMs` as squeue prints a time: in this process's time zone, with no offset. */
+function slurmTime(atMs: number): string {
+  const at = new Date(atMs);
+  const two = (n: number) => String(n).padStart(2, "0");
+  const day = `${at.getFullYear()}-${two(at.getMonth() + 1)}-${two(at.getDate())}`;
+  return `${day}T${two(at.getHours())}:${two(at.getMinutes())}:${two(at.getSeconds())}`;
+}
+
+/** One `squeue` line in SQUEUE_FIELDS' order; a running job started an hour before NOW. */
 function squeueLine(id: string, state: string): string {
   const fields = [id, "language.lm-pretrain", "riley", state, "None", "1000", "gres:gpu:8"];
-  return [...fields, "N/A", "1", "N/A", "1", "0", "0", "n1", `job ${id}`, ""].join("|");
+  const started = state === "PENDING" ? "N/A" : slurmTime(NOW - 3600_000);
+  return [...fields, "N/A", "1", "N/A", "1", "0", "0", started, "n1", `job ${id}`, ""].join("|");
 }
 
 const SINFO = JSON.stringify({
@@ -21,6 +31,7 @@ const plan = (extra: Partial<Plan>): Plan => planOf(extra, ["n1"]);
 async function runRound(squeue: string, planned: Plan, sinfo = SINFO) {
   const lines: string[] = [];
   const calls: string[] = [];
+  const posted: unknown[] = [];
   const slurm: SlurmRunner = (command, args) => {
     calls.push([command, ...args].join(" "));
     if (command === "squeue") return Promise.resolve(`${squeue}\n`);
@@ -32,7 +43,8 @@ async function runRound(squeue: string, planned: Plan, sinfo = SINFO) {
     get: <T>() => Promise.resolve(planned as T),
     post: <T>(_path: string, body: unknown) => {
       const { events } = body as { events: { id: string }[] };
-      const results = events.map((event) => ({ id: event.id, outcome: "applied" }));
+      posted.push(...events);
+      const results = events.map((event) => ({ id: event.id, outcome: "applied", jobId: "a1" }));
       return Promise.resolve({ results } as T);
     },
   };
@@ -44,7 +56,7 @@ async function runRound(squeue: string, planned: Plan, sinfo = SINFO) {
     nowMs: () => NOW,
   });
   await runBridgeRound(bridge);
-  return { lines, calls };
+  return { lines, calls, posted };
 }
 
 const placement = [{ node: 0, gpus: 8 }];
@@ -129,5 +141,44 @@ describe("a job the bridge refuses", () => {
     expect(lines.filter((l) => l.startsWith("refused job 9"))).toEqual([
       "refused job 9 (riley, account language.lm-pretrain): It asks for no GPUs; ask for them with --gres=gpu:N or --gpus=N.",
     ]);
+  });
+});
+
+describe("a job running before the bridge", () => {
+  it("is offered to Allot with where and since when it runs, and its adoption logged", async () => {
+    const { lines, posted } = await runRound(squeueLine("3", "RUNNING"), plan({}));
+    expect(posted).toEqual([
+      {
+        id: "slurm-3-submitted",
+        kind: "job.submitted",
+        externalId: "3",
+        account: "language.lm-pretrain",
+        user: "riley",
+        name: "job 3",
+        gpus: 8,
+        minRuntimeSec: null,
+        isResumable: true,
+        priority: "normal",
+        running: {
+          placement: [{ node: 0, gpus: 8 }],
+          startedAt: new Date(NOW - 3600_000).toISOString(),
+        },
+      },
+    ]);
+    expect(lines[0]).toBe(
+      `adopted running job 3 (riley, account language.lm-pretrain, 8 GPUs on n1 since ${new Date(NOW - 3600_000).toISOString()}) as a1`,
+    );
+  });
+
+  it("is not offered on a node Allot has not registered; the refusal is logged, never held", async () => {
+    const { lines, posted, calls } = await runRound(
+      squeueLine("3", "RUNNING").replace("|n1|", "|n7|"),
+      plan({}),
+    );
+    expect(posted).toEqual([]);
+    expect(lines).toEqual([
+      "refused running job 3 (riley, account language.lm-pretrain): Node n7 is not registered in Allot.",
+    ]);
+    expect(calls.some((call) => call.startsWith("scontrol hold"))).toBe(false);
   });
 });

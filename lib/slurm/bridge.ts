@@ -3,13 +3,12 @@
 // health both ways and writes each waiting job's reason into its SLURM comment. The rule is in
 // reconcile.ts (starts in start-run.ts, node health in node-health.ts); this module reads both
 // sides, runs the steps and posts the events.
-import { plural } from "../engine/explain-words";
-import type { EventResult, Plan } from "../data/executor";
+import type { Plan } from "../data/executor";
 import type { ExecutorEvent } from "../validation/executor";
 import type { AllotClient } from "./allot-client";
-import { commentText, minRuntimeOf, priorityOf } from "./job-comment";
 import { createBridgeMemory, type BridgeMemory } from "./bridge-memory";
 import { jobIdsInPlan, type SlurmStep } from "./bridge-round";
+import { BATCH, mirrorSubmissions, postBatch } from "./mirror-jobs";
 import { reconcile } from "./reconcile";
 import {
   parseSacct,
@@ -20,10 +19,6 @@ import {
   type SlurmNode,
 } from "./slurm-read";
 import type { SlurmRunner } from "./slurm-cli";
-
-/** A refused submission is offered to Allot again after this long (the tree may have changed). */
-export const REFUSED_RETRY_MS = 60_000;
-const BATCH = 500;
 
 export type BridgeOptions = {
   cluster: string;
@@ -116,102 +111,6 @@ async function readEnded(slurm: SlurmRunner, jobs: SlurmJob[], plan: Plan) {
     missing.join(","),
   ]);
   return parseSacct(output);
-}
-
-/** What the bridge refuses before asking Allot: requests Allot's placement cannot honour. */
-export function localRefusal(job: SlurmJob, nodeGpus: number): string | null {
-  if (job.gpus === 0) {
-    return "It asks for no GPUs; ask for them with --gres=gpu:N or --gpus=N.";
-  }
-  if (job.nodeCount > 1 && job.gpusPerNode !== null && job.gpusPerNode !== nodeGpus) {
-    return `Jobs over one node take whole nodes: ask for --gres=gpu:${nodeGpus} per node (or --gpus=N without -N).`;
-  }
-  return null;
-}
-
-async function mirrorSubmissions(
-  bridge: Bridge,
-  jobs: SlurmJob[],
-  plan: Plan,
-  nowMs: number,
-): Promise<{ queued: number; refused: number; steps: SlurmStep[] }> {
-  const known = new Set<string>([
-    ...plan.starts.map((s) => s.externalId ?? ""),
-    ...plan.preemptions.map((s) => s.externalId ?? ""),
-    ...plan.running.map((r) => r.externalId),
-    ...plan.waiting.map((w) => w.externalId),
-    ...plan.cancelled.map((c) => c.externalId),
-  ]);
-  const pendingIds = new Set(jobs.filter((job) => job.state === "PENDING").map((job) => job.id));
-  for (const id of bridge.mirrored)
-    if (!pendingIds.has(id) && !known.has(id)) bridge.mirrored.delete(id);
-  const nodeGpus = Math.max(0, ...plan.nodes.map((node) => node.gpus));
-  const steps: SlurmStep[] = [];
-  const refuse = (job: SlurmJob, reason: string) => {
-    // Tried again every minute while it waits: logged once, and again only for a new reason.
-    const isNews = bridge.refused.get(job.id)?.reason !== reason;
-    bridge.refused.set(job.id, { reason, atMs: nowMs });
-    if (isNews) {
-      bridge.options.log(`refused job ${job.id} (${job.user}, account ${job.account}): ${reason}`);
-    }
-    const text = commentText(`not queued: ${reason}`, job.comment);
-    if (job.comment !== text) steps.push({ kind: "comment", jobId: job.id, text });
-    if (job.priority > 0) steps.push({ kind: "hold", jobId: job.id, why: "refused by Allot" });
-  };
-  const events: Extract<ExecutorEvent, { kind: "job.submitted" }>[] = [];
-  const byId = new Map<string, SlurmJob>();
-  let refused = 0;
-  for (const job of jobs) {
-    if (job.state !== "PENDING" || known.has(job.id) || bridge.mirrored.has(job.id)) continue;
-    const last = bridge.refused.get(job.id);
-    if (last && nowMs - last.atMs < REFUSED_RETRY_MS) continue;
-    const local = localRefusal(job, nodeGpus);
-    if (local) {
-      refuse(job, local);
-      refused += 1;
-      continue;
-    }
-    byId.set(job.id, job);
-    events.push({
-      id: `slurm-${job.id}-submitted`,
-      kind: "job.submitted",
-      externalId: job.id,
-      account: job.account,
-      user: job.user,
-      name: job.name.slice(0, 120) || `slurm job ${job.id}`,
-      gpus: job.gpus,
-      minRuntimeSec: minRuntimeOf(job),
-      isResumable: job.isRequeueable,
-      priority: priorityOf(job),
-    });
-  }
-  let queued = 0;
-  for (let at = 0; at < events.length; at += BATCH) {
-    const results = await postBatch(bridge, events.slice(at, at + BATCH));
-    for (const result of results) {
-      const job = byId.get(result.id.replace(/^slurm-(.+)-submitted$/, "$1"))!;
-      if (result.outcome === "refused") {
-        refuse(job, result.note ?? "refused by Allot");
-        refused += 1;
-        continue;
-      }
-      bridge.mirrored.add(job.id);
-      bridge.refused.delete(job.id);
-      if (result.outcome === "applied") {
-        queued += 1;
-        bridge.options.log(
-          `mirrored job ${job.id} (${job.user}, account ${job.account}, ${plural(job.gpus, "GPU", "GPUs")}) as ${result.jobId}`,
-        );
-      }
-    }
-  }
-  return { queued, refused, steps };
-}
-
-async function postBatch(bridge: Bridge, events: ExecutorEvent[]): Promise<EventResult[]> {
-  const path = `/api/v1/clusters/${encodeURIComponent(bridge.options.cluster)}/events`;
-  const answer = await bridge.options.allot.post<{ results: EventResult[] }>(path, { events });
-  return answer.results;
 }
 
 async function postEvents(bridge: Bridge, events: ExecutorEvent[], plan: Plan): Promise<void> {

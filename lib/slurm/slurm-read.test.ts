@@ -9,9 +9,9 @@ import {
 
 // Lines of SLURM 22.05's `squeue` with SQUEUE_ARGS on the local test cluster.
 const SQUEUE = [
-  "1|team-a|root|PENDING|JobHeldUser|0|gres:gpu:2|N/A|1|30:00|1|0|0||test1|(null)",
-  "4|team-a|root|FAILED|NonZeroExitCode|42|N/A|gres:gpu:40|1|1:30:00|0|-5|768|n[1-2]|wide|allot:priority=high|x",
-  "5|team-a|root|PENDING|JobHeldUser|0|gres:gpu:8|N/A|2|0:00|1|10|0||two nodes|Allot: #2 in Allot's queue.",
+  "1|team-a|root|PENDING|JobHeldUser|0|gres:gpu:2|N/A|1|30:00|1|0|0|N/A||test1|(null)",
+  "4|team-a|root|FAILED|NonZeroExitCode|42|N/A|gres:gpu:40|1|1:30:00|0|-5|768|2026-12-08T09:30:05|n[1-2]|wide|allot:priority=high|x",
+  "5|team-a|root|PENDING|JobHeldUser|0|gres:gpu:8|N/A|2|0:00|1|10|0|Unknown||two nodes|Allot: #2 in Allot's queue.",
 ].join("\n");
 
 describe("parseSqueue", () => {
@@ -19,6 +19,7 @@ describe("parseSqueue", () => {
     const [held, wide, two] = parseSqueue(SQUEUE);
     expect(held).toMatchObject({
       id: "1",
+      startedAtMs: null,
       gpus: 2,
       gpusPerNode: 2,
       minRuntimeSec: 1800,
@@ -33,6 +34,8 @@ describe("parseSqueue", () => {
       minRuntimeSec: 5400,
       isRequeueable: false,
       nodes: ["n1", "n2"],
+      // squeue prints local time with no offset: read in this process's time zone.
+      startedAtMs: new Date(2026, 11, 8, 9, 30, 5).getTime(),
       exitCode: 3,
       nice: -5,
       comment: "allot:priority=high|x",

@@ -24,6 +24,8 @@ export type SlurmJob = {
   comment: string;
   /** The nodes it runs on (empty while pending). */
   nodes: string[];
+  /** When it started (ms since the epoch), or null before it has. */
+  startedAtMs: number | null;
   /** Exit status of the batch script (raw wait status >> 8), when it ended. */
   exitCode: number;
 };
@@ -80,6 +82,7 @@ export const SQUEUE_FIELDS = [
   "Requeue",
   "Nice",
   "exit_code",
+  "StartTime",
   "NodeList",
   "Name",
   "Comment",
@@ -96,6 +99,17 @@ export function parseSlurmDuration(value: string): number | null {
   return (
     ((Number(days ?? 0) * 24 + Number(hours ?? 0)) * 60 + Number(minutes)) * 60 + Number(seconds)
   );
+}
+
+/**
+ * squeue's times ("2026-12-08T09:30:00"): ms since the epoch, or null for "N/A", "Unknown" and
+ * the like. squeue prints them in its own time zone, with no offset, and the bridge runs on a
+ * host of the same cluster: they are read in this process's time zone.
+ */
+export function parseSlurmTime(value: string): number | null {
+  if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/.test(value.trim())) return null;
+  const ms = Date.parse(value.trim());
+  return Number.isFinite(ms) ? ms : null;
 }
 
 const orEmpty = (value: string | undefined) =>
@@ -133,6 +147,7 @@ export function parseSqueue(output: string): SlurmJob[] {
       nice: Number(field("Nice")) || 0,
       comment: orEmpty(comment),
       nodes: expandHostlist(orEmpty(field("NodeList"))),
+      startedAtMs: parseSlurmTime(field("StartTime") ?? ""),
       // The raw wait status: 768 is exit 3.
       exitCode: Math.floor((Number(field("exit_code")) || 0) / 256),
     });

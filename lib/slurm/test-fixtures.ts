@@ -24,6 +24,7 @@ export function slurmJob(id: string, extra: Partial<SlurmJob> = {}): SlurmJob {
     nice: 0,
     comment: "",
     nodes: [],
+    startedAtMs: null,
     exitCode: 0,
     ...extra,
   };

@@ -49,6 +49,27 @@ const line = (what: string, max: number) =>
     .min(1, `Give the ${what}.`)
     .max(max, `The ${what} has at most ${max} characters.`);
 
+/** GPUs on one node, by the node's index in the plan (`nodes[].index`). */
+const nodeSlice = z.strictObject({
+  node: int4({ min: 0, minMessage: "Node indices start at 0." }),
+  gpus: int4({ min: 1, minMessage: "A node's part of a job holds at least 1 GPU." }),
+});
+
+/**
+ * Where and since when a mirrored job already runs on the executor: a job that ran before the
+ * bridge did. Allot adopts it as a run it started then, and charges it from then.
+ */
+const alreadyRunning = z.strictObject({
+  placement: z
+    .array(nodeSlice)
+    .min(1, "Name at least one node the job runs on.")
+    .max(10_000, "A job runs on at most 10,000 nodes."),
+  startedAt: z.iso.datetime({
+    offset: true,
+    error: "Give when it started as an ISO 8601 time, such as 2026-12-08T09:30:00Z.",
+  }),
+});
+
 /**
  * A job the executor's own users submitted (SLURM: sbatch), to be queued in Allot. The account
  * names the leaf (lib/data/slurm-mapping.ts); a missing minimum runtime takes the cluster's default.
@@ -64,6 +85,8 @@ const submittedEvent = z.strictObject({
   minRuntimeSec: int4({ min: 0, minMessage: "Minimum runtime cannot be negative." }).nullable(),
   isResumable: z.boolean(),
   priority: z.enum(PRIORITIES).default("normal"),
+  /** Set when the job already runs on the executor: it is adopted, not queued. */
+  running: alreadyRunning.optional(),
   message,
 });
 
