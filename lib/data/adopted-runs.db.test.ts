@@ -9,6 +9,7 @@ import { executorEventSchema } from "../validation/executor";
 import { registerCluster } from "./cluster-registration";
 import { getDb } from "./db/app-db";
 import { getPlan, ingestEvents } from "./executor";
+import { getJobView } from "./job-views";
 
 const databaseUrl = inject("databaseUrl");
 const CLUSTERS = ["adopt-a", "adopt-b", "adopt-c"];
@@ -63,6 +64,14 @@ describe("a job running on the executor when it is mirrored", () => {
       endedAt: null,
     });
     expect(job.runs[0]!.startAckedAt).not.toBeNull();
+    // The job page says why it runs: Allot adopted it, it did not start it.
+    const view = await getJobView(job.id);
+    expect(view.decisions.map((decision) => [decision.kind, decision.rule])).toEqual([
+      ["start", "start-adopted"],
+    ]);
+    expect(view.decisions[0]!.sentence).toMatch(
+      /^Already running on node n1 with 8 GPUs since .* when Allot first saw it at .*, charged to language\/lm-pretrain from its start and protected until /,
+    );
 
     // Its GPUs are busy to Allot: a new 8-GPU job starts on the other node.
     const queued = (await ingestEvents("adopt-a", [sbatchSubmitted("slurm-9001-s", "9001")]))

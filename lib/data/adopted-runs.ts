@@ -4,7 +4,8 @@
 // before the bridge"). A start Allot decided on those GPUs that the executor never confirmed
 // did not happen there: it ends, and its job waits again, as after `job.requeued`.
 import "server-only";
-import type { ClusterNodeState, NodeSlice } from "../engine";
+import type { ClusterNodeState, NodeSlice, StartReason } from "../engine";
+import type { Prisma } from "../generated/prisma/client";
 import type { ExecutorEvent } from "../validation/executor";
 import type { Tx } from "./tick/load-state";
 
@@ -85,11 +86,15 @@ export async function planAdoption(
   return { placement: running.placement, startedAt, undoneRunIds: undone };
 }
 
-/** Writes an adoption: undoes the unconfirmed starts, then records the job's run as confirmed. */
+/**
+ * Writes an adoption: undoes the unconfirmed starts, records the job's run as confirmed, and a
+ * start decision that says it was adopted (the job page's "why").
+ */
 export async function adoptRun(
   tx: Tx,
   adoption: Adoption,
   run: { jobId: string; clusterId: string; budgetId: string; gpus: number; isAllocated: boolean },
+  budgetPath: string,
   protectedUntil: Date,
   now: Date,
 ): Promise<void> {
@@ -107,13 +112,35 @@ export async function adoptRun(
       data: { state: "pending" },
     });
   }
-  await tx.run.create({
+  const created = await tx.run.create({
     data: {
       ...run,
       placement: adoption.placement,
       startedAt: adoption.startedAt,
       protectedUntil,
       startAckedAt: now,
+    },
+    select: { id: true },
+  });
+  const toSec = (at: Date) => at.getTime() / 1000;
+  const reason: StartReason = {
+    rule: "start-adopted",
+    atSec: toSec(adoption.startedAt),
+    adoptedAtSec: toSec(now),
+    budget: { id: run.budgetId, path: budgetPath, rank: null, usageRatio: null },
+    gpus: run.gpus,
+    nodes: adoption.placement.map((slice) => slice.node),
+    isAllocated: run.isAllocated,
+    protectedUntilSec: toSec(protectedUntil),
+  };
+  await tx.decision.create({
+    data: {
+      clusterId: run.clusterId,
+      jobId: run.jobId,
+      runId: created.id,
+      kind: "start",
+      at: now,
+      reason: reason as unknown as Prisma.InputJsonValue,
     },
   });
 }

@@ -136,12 +136,21 @@ export async function queueMirroredJob(
     select: { id: true },
   });
   if (adoption) {
-    const share = getBudgetNode(context.tree, checked.leafId)?.effectiveShare ?? 0;
+    const leaf = getBudgetNode(context.tree, checked.leafId);
+    const share = leaf?.effectiveShare ?? 0;
     const isAllocated = isAllocatedRun(minRuntimeSec, share);
     const startSec = adoption.startedAt.getTime() / 1000;
     const protectedUntil = new Date(protectedUntilSec(startSec, minRuntimeSec, isAllocated) * 1000);
     const run = { jobId: job.id, clusterId: cluster.id, budgetId: checked.leafId };
-    await adoptRun(tx, adoption, { ...run, gpus: event.gpus, isAllocated }, protectedUntil, now);
+    const path = leaf?.path ?? checked.leafId;
+    await adoptRun(
+      tx,
+      adoption,
+      { ...run, gpus: event.gpus, isAllocated },
+      path,
+      protectedUntil,
+      now,
+    );
   }
   return { kind: adoption ? "adopted" : "queued", jobId: job.id };
 }

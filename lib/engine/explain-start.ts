@@ -1,5 +1,6 @@
-// Why a job started: the sentence for an allocated or unallocated start, and the end it gets
-// when the job uses GPUs kept for another (backfill, or a short job).
+// Why a job started: the sentence for an allocated or unallocated start (or a run Allot adopted
+// from its executor), and the end it gets when the job uses GPUs kept for another (backfill, or
+// a short job).
 import { plural, type Words } from "./explain-words";
 import type { KeptFor, StartReason } from "./reasons";
 
@@ -58,6 +59,15 @@ export function explainStart(reason: StartReason, words: Words): string {
         `${plural(reason.gpus, "GPU", "GPUs")} as unallocated work ` +
         `(${reason.cause === "zero-share" ? `${label(reason.budget)} has no share` : "minimum runtime 0"}): ` +
         `charged to nobody, never protected, and preempted whenever an allocated job needs its GPUs.`
+      );
+    case "start-adopted":
+      return (
+        `Already running on ${nodes(reason.nodes)} with ${plural(reason.gpus, "GPU", "GPUs")} ` +
+        `since ${time(reason.atSec)} when Allot first saw it at ${time(reason.adoptedAtSec)}: ` +
+        "it started before Allot drove the cluster, and Allot took it on as if it had started it" +
+        (reason.isAllocated
+          ? `, charged to ${label(reason.budget)} from its start and protected until ${time(reason.protectedUntilSec)}.`
+          : ", as unallocated work: charged to nobody and never protected.")
       );
   }
 }

@@ -208,4 +208,20 @@ describe("summarizeReason", () => {
       "Preempted at 14:00: a job of a budget that has used less of its share needed 64 GPUs.",
     );
   });
+
+  it("a run adopted from the executor says it ran before Allot saw it", () => {
+    const adopted = {
+      rule: "start-adopted" as const,
+      atSec: AT - 3600,
+      adoptedAtSec: AT,
+      budget: RILEY,
+      gpus: 8,
+      nodes: [0],
+      isAllocated: true,
+      protectedUntilSec: AT + 3600,
+    };
+    expect(summarizeReason(adopted, CLOCK)).toBe(
+      "Running since 13:00, before Allot saw it; nothing can preempt it until 15:00.",
+    );
+  });
 });

@@ -120,6 +120,13 @@ export function summarizeReason(reason: Reason, options: SummaryOptions = {}): s
       );
     case "start-unallocated":
       return `Started at ${time(reason.atSec)} as unallocated work: any allocated job may preempt it.`;
+    case "start-adopted":
+      return (
+        `Running since ${time(reason.atSec)}, before Allot saw it` +
+        (reason.isAllocated
+          ? `; nothing can preempt it until ${time(reason.protectedUntilSec)}.`
+          : ": unallocated work, any allocated job may preempt it.")
+      );
     case "preempt-for-rank": {
       const needed = `needed ${count(reason.preemptor.gpus, "GPU", "GPUs")}`;
       const { parting, preemptor, victim } = reason;

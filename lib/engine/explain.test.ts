@@ -578,4 +578,24 @@ describe("explainReason", () => {
       "Started at +0s on node 0 with 1 GPU as unallocated work (llm/lm-pretrain has no share): charged to nobody, never protected, and preempted whenever an allocated job needs its GPUs.",
     );
   });
+
+  it("a run adopted from the executor: when it started, when Allot saw it, its protection", () => {
+    const adopted = {
+      rule: "start-adopted" as const,
+      atSec: AT - 2 * 3600,
+      adoptedAtSec: AT,
+      budget: { ...LM, rank: null, usageRatio: null },
+      gpus: 8,
+      nodes: [2],
+      isAllocated: true,
+      protectedUntilSec: AT + 3600,
+    };
+    const options = { ...CLOCK, nodeName: (index: number) => `n${index + 1}` };
+    expect(explainReason(adopted, options)).toBe(
+      "Already running on node n3 with 8 GPUs since 12:05 when Allot first saw it at 14:05: it started before Allot drove the cluster, and Allot took it on as if it had started it, charged to project lm-pretrain from its start and protected until 15:05.",
+    );
+    expect(explainReason({ ...adopted, isAllocated: false }, options)).toMatch(
+      /took it on as if it had started it, as unallocated work: charged to nobody and never protected\.$/,
+    );
+  });
 });

@@ -23,6 +23,7 @@ export function explainReason(reason: Reason, options: ExplainOptions = {}): str
   switch (reason.rule) {
     case "start-allocated":
     case "start-unallocated":
+    case "start-adopted":
       return explainStart(reason, words);
     case "preempt-for-rank":
     case "preempt-unallocated":

@@ -87,6 +87,23 @@ export type StartReason =
       nodes: number[];
       /** Why it is unallocated: minimum runtime 0, or a budget with no share. */
       cause: "zero-min-runtime" | "zero-share";
+    }
+  | {
+      /**
+       * Not Allot's decision: the job already ran on the executor when Allot first saw it (SLURM:
+       * it ran before the bridge did), and Allot took its run on as if it had started it.
+       */
+      rule: "start-adopted";
+      /** When it started on the executor. */
+      atSec: number;
+      /** When Allot learnt of it. */
+      adoptedAtSec: number;
+      budget: BudgetRef;
+      gpus: number;
+      nodes: number[];
+      isAllocated: boolean;
+      /** Its start + its minimum runtime when allocated; its start otherwise. */
+      protectedUntilSec: number;
     };
 
 /** Why a run was preempted (docs/contract.md). */
