@@ -12,7 +12,7 @@ import { getPlan, ingestEvents } from "./executor";
 import { getJobView } from "./job-views";
 
 const databaseUrl = inject("databaseUrl");
-const CLUSTERS = ["adopt-a", "adopt-b", "adopt-c"];
+const CLUSTERS = ["adopt-a", "adopt-b", "adopt-c", "adopt-d"];
 const HOUR_MS = 3600_000;
 
 beforeAll(async () => {
@@ -112,6 +112,31 @@ describe("a job running on the executor when it is mirrored", () => {
     }
     const ids = cases.map(([event]) => event.externalId);
     expect(await getDb().job.count({ where: { externalId: { in: ids } } })).toBe(0);
+  });
+
+  it("is rolled up from its start, though the cluster ticked since, with its minimum runtime capped", async () => {
+    // A tick first, so that the next one rolls up from the last tick's hour only.
+    await ingestEvents("adopt-d", [sbatchSubmitted("slurm-9201-s", "9201")]);
+    const free = (await getPlan("adopt-d")).starts[0]!.placement[0]!.node === 0 ? 1 : 0;
+    const hourMs = HOUR_MS;
+    const startedAt = new Date(Math.floor(Date.now() / hourMs) * hourMs - 5 * hourMs);
+    const event = running(free, startedAt, { minRuntimeSec: 9 * 3600 });
+    const result = (await ingestEvents("adopt-d", [event])).results[0]!;
+    expect(result.outcome).toBe("applied");
+    const job = await getDb().job.findUniqueOrThrow({ where: { id: result.jobId! } });
+    // Above the cluster's 8 h maximum: cut to it, not refused.
+    expect(job.minRuntimeSec).toBe(8 * 3600);
+    const cluster = await getDb().cluster.findUniqueOrThrow({ where: { name: "adopt-d" } });
+    const hour = await getDb().usageHourly.findUnique({
+      where: {
+        clusterId_budgetId_hourStart: {
+          clusterId: cluster.id,
+          budgetId: job.budgetId,
+          hourStart: new Date(startedAt.getTime() + hourMs),
+        },
+      },
+    });
+    expect(hour?.allocatedGpuSec).toBe(8 * 3600);
   });
 
   it("needs a start time with its offset", () => {

@@ -40,8 +40,8 @@ export function placementProblem(
 
 /**
  * Checks an adoption against the runs Allot has open on the cluster: the GPUs must be free once
- * the starts no executor confirmed on those nodes are undone (newest first, only as many as
- * needed). Runs the executor confirmed are never undone: if they leave no room, it is refused.
+ * the starts no executor confirmed on those nodes are undone (newest first, until the job fits).
+ * Runs the executor confirmed are never undone: if they leave no room, it is refused.
  */
 export async function planAdoption(
   tx: Tx,

@@ -109,7 +109,18 @@ export async function queueMirroredJob(
     select: { id: true },
   });
   if (known) return { kind: "known", jobId: known.id };
-  const checked = checkMirroredJob(context, event);
+  // A running job's minimum runtime was SLURM's to honour so far: above the cluster's maximum it
+  // is cut to it rather than refused, which would leave its GPUs unknown to Allot.
+  const asked = event.running
+    ? {
+        ...event,
+        minRuntimeSec: Math.min(
+          event.minRuntimeSec ?? cluster.defaultMinRuntimeSec,
+          cluster.maxMinRuntimeSec,
+        ),
+      }
+    : event;
+  const checked = checkMirroredJob(context, asked);
   if ("reason" in checked) return { kind: "refused", reason: checked.reason };
   const adoption = event.running
     ? await planAdoption(tx, cluster, event.running, event.gpus, now)

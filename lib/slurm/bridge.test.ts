@@ -2,9 +2,10 @@ import { describe, expect, it } from "vitest";
 import type { Plan } from "../data/executor";
 import type { AllotClient } from "./allot-client";
 import { createBridge, runBridgeRound } from "./bridge";
-import { REFUSED_RETRY_MS } from "./mirror-jobs";
+import { REFUSED_RETRY_MS, runningPlacement } from "./mirror-jobs";
 import type { SlurmRunner } from "./slurm-cli";
-import { NOW, planOf } from "./test-fixtures";
+import type { SlurmJob } from "./slurm-read";
+import { NOW, planOf, slurmJob } from "./test-fixtures";
 
 // Stand-ins for the two outside systems: SLURM's tools and the Allot server.
 /** `atMs` as squeue prints a time: in this process's time zone, with no offset. */
@@ -180,5 +181,43 @@ describe("a job running before the bridge", () => {
       "refused running job 3 (riley, account language.lm-pretrain): Node n7 is not registered in Allot.",
     ]);
     expect(calls.some((call) => call.startsWith("scontrol hold"))).toBe(false);
+  });
+
+  it("takes whole nodes of a --gpus job over several nodes, and refuses an uneven or partial one", () => {
+    const planned = planOf({}, ["n1", "n2"]);
+    const job = (extra: Partial<SlurmJob>) =>
+      slurmJob("4", {
+        state: "RUNNING",
+        nodes: ["n1", "n2"],
+        nodeCount: 2,
+        gpusPerNode: null,
+        startedAtMs: NOW,
+        ...extra,
+      });
+    expect(runningPlacement(job({ gpus: 16 }), planned)).toEqual({
+      placement: [
+        { node: 0, gpus: 8 },
+        { node: 1, gpus: 8 },
+      ],
+      startedAt: new Date(NOW).toISOString(),
+    });
+    // SLURM spreads --gpus=8 over two nodes as it likes (6 + 2): unknown, so not adopted.
+    expect(runningPlacement(job({ gpus: 8 }), planned)).toBe(
+      "squeue does not show how its 8 GPUs are spread over 2 nodes.",
+    );
+    expect(runningPlacement(job({ gpus: 3, nodes: ["n2"], nodeCount: 1 }), planned)).toEqual({
+      placement: [{ node: 1, gpus: 3 }],
+      startedAt: new Date(NOW).toISOString(),
+    });
+  });
+
+  it("is not offered when Allot could not place it again (two nodes, not whole ones)", async () => {
+    const half = squeueLine("5", "RUNNING")
+      .replace("gres:gpu:8", "gres:gpu:4")
+      .replace("|N/A|1|N/A|", "|N/A|2|N/A|")
+      .replace("|n1|", "|n[1-2]|");
+    const { lines, posted } = await runRound(half, planOf({}, ["n1", "n2"]));
+    expect(posted).toEqual([]);
+    expect(lines[0]).toMatch(/^refused running job 5 .*: Jobs over one node take whole nodes/);
   });
 });

@@ -1,8 +1,9 @@
 // The SLURM bridge (`allot slurm bridge`): one process beside slurmctld that, every few
 // seconds, mirrors new sbatch jobs into Allot, applies Allot's plan with scontrol, mirrors node
-// health both ways and writes each waiting job's reason into its SLURM comment. The rule is in
-// reconcile.ts (starts in start-run.ts, node health in node-health.ts); this module reads both
-// sides, runs the steps and posts the events.
+// health both ways and writes each waiting job's reason into its SLURM comment. Mirroring is in
+// mirror-jobs.ts; the rule is in reconcile.ts (starts in start-run.ts, node health in
+// node-health.ts, the round's shapes in bridge-round.ts, its memory in bridge-memory.ts); this
+// module reads both sides, runs the steps and posts the events.
 import type { Plan } from "../data/executor";
 import type { ExecutorEvent } from "../validation/executor";
 import type { AllotClient } from "./allot-client";

@@ -40,17 +40,19 @@ export function runningPlacement(job: SlurmJob, plan: Plan): Submitted["running"
   if (hosts.length === 0 || job.startedAtMs === null) {
     return "squeue shows no nodes or start time for it.";
   }
-  const perNode =
-    job.gpusPerNode ?? (job.gpus % hosts.length === 0 ? job.gpus / hosts.length : null);
-  if (perNode === null) {
-    return `squeue does not show how its ${job.gpus} GPUs are spread over ${hosts.length} nodes.`;
-  }
-  const indexOf = new Map(plan.nodes.map((node) => [node.hostname, node.index]));
+  const byHost = new Map(plan.nodes.map((node) => [node.hostname, node]));
   const placement: { node: number; gpus: number }[] = [];
   for (const host of hosts) {
-    const index = indexOf.get(host);
-    if (index === undefined) return `Node ${host} is not registered in Allot.`;
-    placement.push({ node: index, gpus: perNode });
+    const node = byHost.get(host);
+    if (node === undefined) return `Node ${host} is not registered in Allot.`;
+    // Over several nodes, `--gpus=N` is spread as SLURM likes (6 + 2): only whole nodes are
+    // known from squeue. On one node, the node holds them all.
+    const gpus = hosts.length === 1 ? job.gpus : (job.gpusPerNode ?? node.gpus);
+    placement.push({ node: node.index, gpus });
+  }
+  const placed = placement.reduce((sum, slice) => sum + slice.gpus, 0);
+  if (placed !== job.gpus) {
+    return `squeue does not show how its ${job.gpus} GPUs are spread over ${hosts.length} nodes.`;
   }
   return { placement, startedAt: new Date(job.startedAtMs).toISOString() };
 }
@@ -133,7 +135,9 @@ export async function mirrorSubmissions(
     (job) => job.state === "RUNNING" && job.gpus > 0 && !bridge.memory.released.has(job.id),
   );
   for (const job of running.filter(isNew)) {
-    const placed = runningPlacement(job, plan);
+    // A job Allot could not place again once preempted (over several nodes, not whole ones)
+    // is not taken on: it falls back to draining its nodes after refused starts.
+    const placed = localRefusal(job, nodeGpus) ?? runningPlacement(job, plan);
     if (typeof placed === "string") {
       refuse(job, placed);
       refused += 1;

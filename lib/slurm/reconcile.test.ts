@@ -86,6 +86,17 @@ describe("starting a decided run", () => {
     expect(next.events).toEqual([]);
   });
 
+  it("waits for a job SLURM is already starting (configuring) instead of holding it", () => {
+    const memory = createBridgeMemory();
+    const planned = plan({ starts: [start("7", [1])] });
+    const configuring = slurmJob("7", { state: "CONFIGURING", priority: 1000, nodes: ["n2"] });
+    expect(reconcile(input([configuring], planned), memory)).toEqual({
+      steps: [],
+      events: [],
+      notes: [],
+    });
+  });
+
   it("puts a run SLURM started elsewhere back, held, and tells Allot", () => {
     const memory = createBridgeMemory();
     const planned = plan({ starts: [start("7", [1])] });

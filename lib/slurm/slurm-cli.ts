@@ -18,14 +18,23 @@ export class SlurmCommandError extends Error {
 /** Runs one SLURM command and resolves to its standard output. */
 export type SlurmRunner = (command: string, args: readonly string[]) => Promise<string>;
 
-/** The real runner: `command args...` with this process's environment (SLURM_CONF and all). */
+/**
+ * The environment SLURM's commands get: this process's (SLURM_CONF and all), with times as
+ * epoch seconds (`squeue`'s StartTime), which no time zone, daylight-saving hour or site
+ * `SLURM_TIME_FORMAT` can misread.
+ */
+function slurmEnv(): NodeJS.ProcessEnv {
+  return { ...process.env, SLURM_TIME_FORMAT: "%s" };
+}
+
+/** The real runner: `command args...` with {@link slurmEnv}. */
 export function createSlurmRunner(options: { timeoutMs?: number } = {}): SlurmRunner {
   return (command, args) =>
     new Promise((resolve, reject) => {
       execFile(
         command,
         [...args],
-        { timeout: options.timeoutMs ?? 30_000, maxBuffer: 256 * 1024 * 1024 },
+        { env: slurmEnv(), timeout: options.timeoutMs ?? 30_000, maxBuffer: 256 * 1024 * 1024 },
         (error, stdout, stderr) => {
           if (!error) return resolve(stdout);
           const why = (error as { code?: unknown }).code === "ENOENT" ? "not installed" : "failed";

@@ -12,11 +12,14 @@ const SQUEUE = [
   "1|team-a|root|PENDING|JobHeldUser|0|gres:gpu:2|N/A|1|30:00|1|0|0|N/A||test1|(null)",
   "4|team-a|root|FAILED|NonZeroExitCode|42|N/A|gres:gpu:40|1|1:30:00|0|-5|768|2026-12-08T09:30:05|n[1-2]|wide|allot:priority=high|x",
   "5|team-a|root|PENDING|JobHeldUser|0|gres:gpu:8|N/A|2|0:00|1|10|0|Unknown||two nodes|Allot: #2 in Allot's queue.",
+  // SLURM_TIME_FORMAT=%s, as the bridge runs squeue: epoch seconds.
+  "6|team-a|root|RUNNING|None|5|gres:gpu:8|N/A|1|0:00|1|0|0|1796697253|n3|epoch|",
 ].join("\n");
 
 describe("parseSqueue", () => {
   it("reads GPUs, the minimum runtime, requeue, nodes, the exit code and a comment with '|'", () => {
-    const [held, wide, two] = parseSqueue(SQUEUE);
+    const [held, wide, two, epoch] = parseSqueue(SQUEUE);
+    expect(epoch).toMatchObject({ id: "6", startedAtMs: 1_796_697_253_000, nodes: ["n3"] });
     expect(held).toMatchObject({
       id: "1",
       startedAtMs: null,

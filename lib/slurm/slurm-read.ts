@@ -102,13 +102,15 @@ export function parseSlurmDuration(value: string): number | null {
 }
 
 /**
- * squeue's times ("2026-12-08T09:30:00"): ms since the epoch, or null for "N/A", "Unknown" and
- * the like. squeue prints them in its own time zone, with no offset, and the bridge runs on a
- * host of the same cluster: they are read in this process's time zone.
+ * squeue's times: epoch seconds, as the bridge asks for them (`SLURM_TIME_FORMAT=%s`, see
+ * slurm-cli.ts), or SLURM's default "2026-12-08T09:30:00" in this process's time zone (squeue
+ * prints its own, inherited from this process); ms since the epoch, or null ("N/A", "Unknown").
  */
 export function parseSlurmTime(value: string): number | null {
-  if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/.test(value.trim())) return null;
-  const ms = Date.parse(value.trim());
+  const text = value.trim();
+  if (/^\d{9,11}$/.test(text)) return Number(text) * 1000;
+  if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/.test(text)) return null;
+  const ms = Date.parse(text);
   return Number.isFinite(ms) ? ms : null;
 }
 

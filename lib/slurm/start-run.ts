@@ -100,7 +100,7 @@ export function startRun(
     });
     return;
   }
-  if (job!.priority > 0) {
+  if (job!.state === "PENDING" && job!.priority > 0) {
     // Pending but not held, and not released for this run: SLURM requeued it by itself (a
     // node stopped responding), or a bridge before a restart released it. Either way it may
     // start anywhere, and a node list changed on a running job resizes it: hold it first.
@@ -108,6 +108,9 @@ export function startRun(
     return;
   }
   memory.released.set(id, { runId, atMs: input.nowMs });
+  // Not pending, not held, not running: SLURM is starting it (CONFIGURING, a node booting).
+  // Wait for it as for a fresh release; a node list changed now would resize it.
+  if (job!.priority > 0) return;
   out.steps.push({
     kind: "release",
     jobId: id,

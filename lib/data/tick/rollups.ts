@@ -185,7 +185,10 @@ export async function refreshClusterRollups(
   const firstSec = toSec(first._min.submittedAt);
   // Never ticked: from the last hour already rolled up (a seeded history), else the start.
   const sinceSec = previousTickAt
-    ? hourStartOf(toSec(previousTickAt)) - ROLLUP_HOUR_SEC
+    ? Math.min(
+        hourStartOf(toSec(previousTickAt)) - ROLLUP_HOUR_SEC,
+        await adoptedSinceSec(tx, clusterId, previousTickAt),
+      )
     : toSec(last?._max.hourStart ?? first._min.submittedAt);
   const fromSec = Math.max(sinceSec, hourStartOf(firstSec));
   const untilSec = toSec(now);
@@ -193,6 +196,20 @@ export async function refreshClusterRollups(
   const rows = await computeClusterRollups(tx, clusterId, fromSec, untilSec, epochs);
   await replaceClusterRollups(tx, clusterId, fromSec, untilSec, rows);
   return rows.length;
+}
+
+/**
+ * The hour the earliest run confirmed since the last tick started in, or Infinity: a job adopted
+ * from its executor (lib/data/adopted-runs.ts) may have run for days before Allot saw it, and
+ * those hours are rolled up too. Only open runs are read (few, and indexed).
+ */
+async function adoptedSinceSec(tx: Tx, clusterId: string, previousTickAt: Date): Promise<number> {
+  const adopted = await tx.run.aggregate({
+    where: { clusterId, endedAt: null, startAckedAt: { gte: previousTickAt } },
+    _min: { startedAt: true },
+  });
+  const startedAt = adopted._min.startedAt;
+  return startedAt ? hourStartOf(toSec(startedAt)) : Infinity;
 }
 
 export type RebuildOptions = { fromSec?: number; toSec?: number };
