@@ -71,7 +71,7 @@ export function SplitRows({
 
   return (
     <ScrollRegion label="Children and their new shares">
-      <table className="split-table">
+      <table className="split-table rows-as-blocks">
         <caption className="sr-only">Children and their new shares</caption>
         <thead>
           <tr>

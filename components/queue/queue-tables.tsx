@@ -43,7 +43,7 @@ export function PendingTable({
   const clock = liveTimeFormatter(nowSec);
   return (
     <ScrollRegion label="Pending jobs in queue order">
-      <table className="queue-table">
+      <table className="queue-table rows-as-blocks">
         <caption className="sr-only">Pending jobs in queue order</caption>
         <thead>
           <tr>
@@ -143,7 +143,7 @@ export function RunningTable({
   if (runs.length === 0) return <p>{emptyText}</p>;
   return (
     <ScrollRegion label="Running jobs">
-      <table className="queue-table">
+      <table className="queue-table rows-as-blocks">
         <caption className="sr-only">Running jobs</caption>
         <thead>
           <tr>

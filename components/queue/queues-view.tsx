@@ -23,7 +23,7 @@ function MyJobsTable({ jobs, nowSec }: { jobs: JobListRow[]; nowSec: number }) {
   if (jobs.length === 0) return <p>None of your jobs is waiting or running.</p>;
   return (
     <ScrollRegion label="Your waiting and running jobs">
-      <table className="queue-table">
+      <table className="queue-table rows-as-blocks">
         <caption className="sr-only">Your waiting and running jobs</caption>
         <thead>
           <tr>
