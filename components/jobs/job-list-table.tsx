@@ -60,7 +60,7 @@ export function JobListTable({
   const clock = liveTimeFormatter(nowSec);
   return (
     <ScrollRegion label="Jobs">
-      <table>
+      <table className="job-table rows-as-blocks">
         <caption className="sr-only">Jobs</caption>
         <thead>
           <tr>
@@ -81,32 +81,34 @@ export function JobListTable({
         <tbody>
           {jobs.map((job) => (
             <tr key={job.id}>
-              <th scope="row" className="tree-row-head">
+              <th scope="row" className="tree-row-head job-name">
                 <Link href={`/jobs/${job.id}`}>{job.name}</Link>
                 {job.externalId === null ? null : (
                   <div className="muted">SLURM job {job.externalId}</div>
                 )}
               </th>
-              <td>
+              <td data-label="Cluster">
                 <Link href={`/clusters/${job.cluster}`}>{job.cluster}</Link>
               </td>
-              <td>{job.budgetPath}</td>
-              {showPerson ? <td>{job.user.name}</td> : null}
-              <td className="num">{job.gpus}</td>
-              <td>
+              <td data-label="Budget">{job.budgetPath}</td>
+              {showPerson ? <td data-label="Person">{job.user.name}</td> : null}
+              <td className="num" data-label="GPUs">
+                {job.gpus}
+              </td>
+              <td data-label="State">
                 <span className={`pill pill-state-${job.state}`}>{job.state}</span>
               </td>
-              <td>{placeAndRank(job)}</td>
-              <td className="why">
+              <td data-label="Place · rank">{placeAndRank(job)}</td>
+              <td className="why job-reason">
                 {job.expectedStartAt ? (
                   <div className="start-estimate">
                     Expected to start by {clock(Date.parse(job.expectedStartAt) / 1000)}
                   </div>
                 ) : null}
-                {job.waitSummary ?? ""}
+                {job.waitSummary}
               </td>
-              <td>{clock(job.submittedSec)}</td>
-              <td>
+              <td data-label="Submitted">{clock(job.submittedSec)}</td>
+              <td className="job-actions">
                 {(job.state === "pending" || job.state === "running") &&
                 (job.user.id === viewerId || viewerIsAdmin) ? (
                   <CancelButton jobId={job.id} jobName={job.name} onCancelled={onCancelled} />
