@@ -43,7 +43,7 @@ export function JobListView({
         </ul>
       ) : null}
       {list.jobs.length === 0 ? (
-        <p>
+        <p className="job-list-empty">
           {isPastEnd ? (
             <Link href={jobListHref(query, { page: list.pageCount })}>Go to the last page</Link>
           ) : (
