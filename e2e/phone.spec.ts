@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext, type Locator } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
 import { sameOrigin, signInAs, treeNodes, waitForHydration } from "./fixtures";
 
 // A phone: 390 px wide, as the audit of the queue and the budgets page measured.
@@ -63,6 +63,111 @@ test("phone: why a pending job waits is a full-width line beside its job", async
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
       PHONE.width,
     );
+  } finally {
+    for (const id of ids.reverse()) {
+      await page.request.post(`/api/v1/jobs/${id}/cancel`, { headers: sameOrigin(), data: {} });
+    }
+  }
+});
+
+/** What the page is wider than the phone by, in px (0 when nothing scrolls sideways). */
+async function sidewaysOverflow(page: Page) {
+  return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+}
+
+/** The links, buttons and fields on the page less than 24 px tall (WCAG 2.5.8), described. */
+async function shortTargets(page: Page) {
+  return page.evaluate(() =>
+    [...document.querySelectorAll("a, button, input, select, summary")]
+      .map((element) => ({ element, box: element.getBoundingClientRect() }))
+      // Laid out (not in a closed dialog) and not parked off-screen (the skip link).
+      .filter(({ box }) => box.width > 0 && box.right > 0 && box.height < 24)
+      .map(({ element, box }) => `${element.textContent?.trim()}: ${box.height.toFixed(1)} px`),
+  );
+}
+
+test("phone: the jobs list is a block a job, sorts, and its targets are 24 px tall", async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await signInAs(page, "researcher");
+  const tag = `phonejobs${Date.now() % 100000}`;
+  const riley = (await treeNodes(page)).find(
+    (node) => node.path === "language/lm-posttrain/riley",
+  )!;
+  const ids = [
+    await submitJob(page.request, riley.id, `${tag} fill`, 88),
+    await submitJob(page.request, riley.id, `${tag} waits`, 16),
+  ];
+  try {
+    await page.goto(`/jobs?q=${tag}`);
+    await waitForHydration(page);
+    const table = page.getByRole("table", { name: "Jobs" });
+    const row = table.getByRole("row", { name: new RegExp(`${tag} waits`) });
+    // Each figure says what it is, on screen and aloud.
+    await expect(
+      row.getByRole("cell", { name: "Budget: language/lm-posttrain/riley" }),
+    ).toBeVisible();
+    await expect(row.getByRole("cell", { name: "GPUs: 16" })).toBeVisible();
+    // The sixth cell: Cluster, Budget, GPUs, State, Place · rank, then why it waits (no Person
+    // column: the list holds the researcher's own jobs).
+    const reason = row.getByRole("cell").nth(5);
+    await expect(reason).toContainText(/\w+ \w+ \w+/);
+    await reason.scrollIntoViewIfNeeded();
+    const rowBox = await boxOf(row);
+    const reasonBox = await boxOf(reason);
+    expect(reasonBox.x).toBeGreaterThanOrEqual(rowBox.x);
+    expect(reasonBox.x + reasonBox.width).toBeLessThanOrEqual(
+      Math.min(rowBox.x + rowBox.width, PHONE.width),
+    );
+    // Full width: the row's 0.2 rem padding on each side is all it leaves.
+    expect(reasonBox.width).toBeGreaterThan(rowBox.width - 10);
+    await expect(row.getByRole("link", { name: `${tag} waits` })).toBeInViewport();
+    expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+
+    // The column headings stay on screen as sort links: a tap sorts, and so does Enter.
+    const names = table.getByRole("rowheader");
+    const byName = table.getByRole("link", { name: /^Job( [▲▼])? ?, sort/ });
+    await byName.scrollIntoViewIfNeeded();
+    const linkBox = await boxOf(byName);
+    expect(linkBox.x).toBeGreaterThanOrEqual(0);
+    expect(linkBox.x + linkBox.width).toBeLessThanOrEqual(PHONE.width);
+    expect(linkBox.height).toBeGreaterThanOrEqual(24);
+    await byName.click();
+    await expect(page).toHaveURL(/sort=name/);
+    await expect(table.getByRole("columnheader", { name: /^Job/ })).toHaveAttribute(
+      "aria-sort",
+      "ascending",
+    );
+    await expect(names).toHaveText([`${tag} fill`, `${tag} waits`]);
+    await byName.focus();
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(/dir=desc/);
+    await expect(names).toHaveText([`${tag} waits`, `${tag} fill`]);
+
+    const clear = page.getByRole("link", { name: "Clear filters" });
+    expect((await boxOf(clear)).height).toBeGreaterThanOrEqual(24);
+    expect(await shortTargets(page)).toEqual([]);
+
+    // A page in the middle of the seeded history: both pager links, and the table's links.
+    await page.goto("/jobs?page=2");
+    await waitForHydration(page);
+    const pager = page.getByRole("navigation", { name: "Pages" });
+    for (const link of [
+      pager.getByRole("link", { name: "Previous page" }),
+      pager.getByRole("link", { name: "Next page" }),
+    ]) {
+      await expect(link).toBeVisible();
+      expect((await boxOf(link)).height).toBeGreaterThanOrEqual(24);
+    }
+    expect(await shortTargets(page)).toEqual([]);
+    expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+
+    // A list that is empty offers to clear the filters, in a target as tall.
+    await page.goto(`/jobs?q=${tag}-none`);
+    await waitForHydration(page);
+    await expect(page.getByRole("link", { name: "Clear filters" })).toHaveCount(2);
+    expect(await shortTargets(page)).toEqual([]);
   } finally {
     for (const id of ids.reverse()) {
       await page.request.post(`/api/v1/jobs/${id}/cancel`, { headers: sameOrigin(), data: {} });
