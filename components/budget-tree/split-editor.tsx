@@ -1,16 +1,10 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useEffect, useMemo, useRef, useState, useTransition, type FormEvent } from "react";
+import { useEffect, useRef, useState, useTransition, type FormEvent } from "react";
 import type { TryPeriod } from "@/lib/validation/try-period";
-import {
-  getSharpCutWarnings,
-  getSplitWarnings,
-  MAX_WEIGHT,
-  setChildrenSchema,
-} from "@/lib/validation/budgets";
+import { MAX_WEIGHT } from "@/lib/validation/budgets";
 import type { FieldIssue } from "@/lib/errors";
-import { formatPercent } from "@/lib/format";
 import { whatIfHref } from "@/components/what-if/what-if-href";
 import { keepWhatIfRefusal } from "@/components/what-if/what-if-refusal";
 import {
@@ -22,20 +16,15 @@ import {
 } from "@/lib/api-client/budgets";
 import type { ApiError } from "@/lib/api-client/request";
 import { ConflictNotice } from "./conflict-notice";
+import { SplitActions } from "./split-actions";
 import { SplitPreview } from "./split-preview";
 import { SplitRows } from "./split-rows";
-import {
-  parseWeight,
-  previewSplit,
-  rebaseDraft,
-  type ClusterRef,
-  type DraftChild,
-  type NodeRow,
-} from "./tree-model";
+import { useSplitChecks } from "./split-checks";
+import { NewChildWarnings, SplitWarnings } from "./split-warnings";
+import { rebaseDraft, type ClusterRef, type DraftChild, type NodeRow } from "./tree-model";
 
 type Base = Pick<ChildrenState, "version" | "children">;
 
-/** What a lead ticks to save a split the editor warns about (every child at weight 0). */
 /** The box a lead ticks to save a split the editor warns about: the zero split's, or a cut's. */
 const ACCEPT_ZERO = "Save it anyway: nobody below is owed GPU time";
 const ACCEPT_CUT = "Save it anyway: I mean these weights";
@@ -47,50 +36,6 @@ function draftOf(base: Base): DraftChild[] {
     name: child.name,
     weightText: String(child.weight),
   }));
-}
-
-function jobCount(count: number, state: string): string {
-  return `${count} ${state} ${count === 1 ? "job" : "jobs"}`;
-}
-
-/**
- * What adding budgets means before it is saved: new budgets get their share at once but
- * nobody can charge them until a member is added; a leaf that becomes a parent is no longer
- * charged, and while it has pending or running jobs the save is refused (ADR 030).
- */
-function NewChildWarnings({ node, draft }: { node: NodeRow; draft: DraftChild[] }) {
-  const added = draft.filter((child) => !child.id);
-  const open = node.openJobs;
-  return (
-    <>
-      {added.length > 0 ? (
-        <p className="warn-text" role="status">
-          {added.length === 1 ? "The new budget gets" : `The ${added.length} new budgets get`}{" "}
-          {added.length === 1 ? "its" : "their"} share at once, but nobody can use{" "}
-          {added.length === 1 ? "it" : "them"} until a member or lead is added: after saving, add
-          people with the offer that appears here.
-        </p>
-      ) : null}
-      {node.isLeaf && draft.length > 0 ? (
-        <p className="warn-text" role="status">
-          Saving makes {node.name} a parent: only budgets without sub-budgets are charged.
-          {node.members.length > 0
-            ? ` Its ${node.members.length} members charge the new budgets once you add them there.`
-            : ""}
-          {open
-            ? ` ${node.name} has ${[
-                open.pending > 0 ? jobCount(open.pending, "pending") : null,
-                open.running > 0 ? jobCount(open.running, "running") : null,
-              ]
-                .filter(Boolean)
-                .join(
-                  " and ",
-                )}: queued work must not end up on a parent, so the save is refused until they finish or are cancelled.`
-            : ""}
-        </p>
-      ) : null}
-    </>
-  );
 }
 
 /**
@@ -149,52 +94,17 @@ export function SplitEditor({
     first?.focus({ preventScroll: true });
   }, []);
 
-  const body = useMemo(
-    () => ({
-      version: base.version,
-      reason,
-      children: draft.map((child) => ({
-        ...(child.id ? { id: child.id } : {}),
-        name: child.name.trim(),
-        weight: parseWeight(child.weightText) ?? Number.NaN,
-      })),
-    }),
-    [base.version, reason, draft],
+  const { body, clientIssues, preview, zeroWarnings, warnings } = useSplitChecks(
+    node,
+    rows,
+    base,
+    draft,
+    reason,
   );
-  const clientIssues = useMemo(() => {
-    const parsed = setChildrenSchema.safeParse(body);
-    return parsed.success
-      ? []
-      : parsed.error.issues.map((issue) => ({
-          path: issue.path.join("."),
-          message: issue.message,
-        }));
-  }, [body]);
   const issues = [...clientIssues, ...serverIssues].filter(
     (issue) => hasTried || issue.path !== "reason",
   );
-  // A weight or name the form refuses (empty, negative, too large) has its own message beside
-  // it: the preview waits for it rather than counting it as 0 or quoting the engine's check.
-  const hasWeightIssue = clientIssues.some((issue) => /^children\.\d+\.weight$/.test(issue.path));
-  const hasNameIssue = clientIssues.some((issue) => /^children\.\d+\.name$/.test(issue.path));
-  const preview = useMemo(
-    () =>
-      hasWeightIssue || hasNameIssue
-        ? {
-            ok: false as const,
-            message: `give every budget a ${hasWeightIssue ? "weight" : "name"} the form accepts (see above).`,
-          }
-        : previewSplit(rows, node.id, draft),
-    [hasWeightIssue, hasNameIssue, rows, node.id, draft],
-  );
   const removed = base.children.filter((child) => !draft.some((row) => row.id === child.id));
-  const zeroWarnings = getSplitWarnings(
-    draft.map((child) => ({ weight: parseWeight(child.weightText) ?? 1 })),
-  );
-  const warnings = [
-    ...zeroWarnings,
-    ...(hasWeightIssue ? [] : getSharpCutWarnings(base.children, body.children, formatPercent)),
-  ];
   const acceptLabel = zeroWarnings.length > 0 ? ACCEPT_ZERO : ACCEPT_CUT;
   const isWarningAccepted = acceptedWarnings === warnings.join("\n");
 
@@ -340,25 +250,12 @@ export function SplitEditor({
           </p>
         ) : null}
         <NewChildWarnings node={node} draft={draft} />
-        {warnings.map((warning) => (
-          <p key={warning} className="warn-text" role="status">
-            {warning}
-          </p>
-        ))}
-        {warnings.length > 0 ? (
-          <div className="field">
-            <label>
-              <input
-                type="checkbox"
-                checked={isWarningAccepted}
-                onChange={(event) =>
-                  setAcceptedWarnings(event.target.checked ? warnings.join("\n") : null)
-                }
-              />{" "}
-              {acceptLabel}
-            </label>
-          </div>
-        ) : null}
+        <SplitWarnings
+          warnings={warnings}
+          acceptLabel={acceptLabel}
+          isAccepted={isWarningAccepted}
+          onAccept={(isAccepted) => setAcceptedWarnings(isAccepted ? warnings.join("\n") : null)}
+        />
         <SplitPreview preview={preview} clusters={clusters} />
         <div className="field">
           <label htmlFor="split-reason">Reason for the change (kept in the history)</label>
@@ -380,37 +277,13 @@ export function SplitEditor({
             {error}
           </p>
         ) : null}
-        <div className="editor-actions">
-          <button
-            type="submit"
-            className="button button-primary"
-            disabled={isPending || conflict !== null}
-          >
-            {isPending ? "Saving…" : "Save split"}
-          </button>
-          <button
-            type="button"
-            className="button"
-            disabled={isPending || conflict !== null}
-            onClick={() => keepDraft(false)}
-          >
-            Save as draft
-          </button>
-          <button
-            type="button"
-            className="button"
-            disabled={isPending || conflict !== null}
-            onClick={() => keepDraft(true)}
-            title={
-              tryPeriod
-                ? `Keep this split as a draft and replay under it the demand of ${tryPeriod.label}, the review period you came from`
-                : "Keep this split as a draft and replay under it the demand of the review's default period: the last full month once the roll-ups cover it, else the 30 whole days before today"
-            }
-          >
-            {tryPeriod ? `Try on ${tryPeriod.label}` : "Try on the review period"}
-          </button>
-          <span className="muted small">Editing version {base.version}.</span>
-        </div>
+        <SplitActions
+          isPending={isPending}
+          isBlocked={conflict !== null}
+          tryPeriod={tryPeriod}
+          version={base.version}
+          onKeepDraft={keepDraft}
+        />
       </form>
     </section>
   );
