@@ -33,18 +33,25 @@ async function submitJob(request: APIRequestContext, budgetId: string, name: str
   return ((await response.json()) as { job: { id: string } }).job.id;
 }
 
-test("phone: why a pending job waits is a full-width line beside its job", async ({ page }) => {
-  test.setTimeout(120_000);
-  await signInAs(page, "researcher");
-  // A protected run fills b300's 88 GPUs, so that a second job waits behind it.
-  const tag = `phone${Date.now() % 100000}`;
+/**
+ * Riley's "<tag> fill", a protected 88-GPU run for all of b300, and "<tag> waits", 16 GPUs that
+ * wait behind it; their ids, to cancel.
+ */
+async function submitFillAndWaiter(page: Page, tag: string): Promise<string[]> {
   const riley = (await treeNodes(page)).find(
     (node) => node.path === "language/lm-posttrain/riley",
   )!;
-  const ids = [
+  return [
     await submitJob(page.request, riley.id, `${tag} fill`, 88),
     await submitJob(page.request, riley.id, `${tag} waits`, 16),
   ];
+}
+
+test("phone: why a pending job waits is a full-width line beside its job", async ({ page }) => {
+  test.setTimeout(120_000);
+  await signInAs(page, "researcher");
+  const tag = `phone${Date.now() % 100000}`;
+  const ids = await submitFillAndWaiter(page, tag);
   try {
     await page.goto("/clusters/b300");
     await waitForHydration(page);
@@ -105,13 +112,7 @@ test("phone: the jobs list is a block a job, sorts, and its targets are 24 px ta
   test.setTimeout(120_000);
   await signInAs(page, "researcher");
   const tag = `phonejobs${Date.now() % 100000}`;
-  const riley = (await treeNodes(page)).find(
-    (node) => node.path === "language/lm-posttrain/riley",
-  )!;
-  const ids = [
-    await submitJob(page.request, riley.id, `${tag} fill`, 88),
-    await submitJob(page.request, riley.id, `${tag} waits`, 16),
-  ];
+  const ids = await submitFillAndWaiter(page, tag);
   try {
     await page.goto(`/jobs?q=${tag}`);
     await waitForHydration(page);
