@@ -380,7 +380,10 @@ describe("the SLURM bridge", () => {
     expect(await h.hostsOf(run0.placement)).toEqual(before.nodes);
     expect(run0.startedAt.getTime()).toBe(before.startedAtMs);
     expect(run0.protectedUntil.getTime()).toBe(before.startedAtMs! + 3600_000);
-    expect(h.bridgeLog().slice(logFrom)).toContain(`adopted running job ${early} `);
+    // Logged once Allot has answered, which may be just after the job shows running there.
+    await h.waitFor("the adoption logged", async () =>
+      h.bridgeLog().slice(logFrom).includes(`adopted running job ${early} `),
+    );
 
     // Four whole-node jobs on four nodes, one of them busy: three start elsewhere, one waits,
     // and no start is tried on the busy node (which would end in a drain).
