@@ -3,9 +3,7 @@
 import { useEffect, useRef } from "react";
 import { formatDateTime, formatWeight } from "@/lib/format";
 import type { ChildrenState } from "@/lib/api-client/budgets";
-import { parseWeight, rebaseDraft, type DraftChild } from "./tree-model";
-
-type Base = Pick<ChildrenState, "version" | "children">;
+import { parseWeight, rebaseDraft, type DraftChild, type SavedSplit } from "./tree-model";
 
 function weightText(child: DraftChild | undefined): string {
   return child ? formatWeight(parseWeight(child.weightText) ?? 0) : "removed";
@@ -19,7 +17,7 @@ export function ConflictNotice({
   onReapply,
   onDiscard,
 }: {
-  base: Base;
+  base: SavedSplit;
   current: ChildrenState;
   draft: DraftChild[];
   onReapply: () => void;

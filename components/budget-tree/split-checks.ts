@@ -2,18 +2,21 @@
 // the form's own issues, the engine's preview of every share below, and the warnings a save
 // needs confirmed (every weight 0, or a sharp cut).
 import { useMemo } from "react";
-import type { ChildrenState } from "@/lib/api-client/budgets";
 import { formatPercent } from "@/lib/format";
 import { getSharpCutWarnings, getSplitWarnings, setChildrenSchema } from "@/lib/validation/budgets";
-import { parseWeight, previewSplit, type DraftChild, type NodeRow } from "./tree-model";
-
-type Base = Pick<ChildrenState, "version" | "children">;
+import {
+  parseWeight,
+  previewSplit,
+  type DraftChild,
+  type NodeRow,
+  type SavedSplit,
+} from "./tree-model";
 
 /** The draft's save body, issues, preview and warnings, recomputed only when they change. */
 export function useSplitChecks(
   node: NodeRow,
   rows: NodeRow[],
-  base: Base,
+  base: SavedSplit,
   draft: DraftChild[],
   reason: string,
 ) {

@@ -21,15 +21,19 @@ import { SplitPreview } from "./split-preview";
 import { SplitRows } from "./split-rows";
 import { useSplitChecks } from "./split-checks";
 import { NewChildWarnings, SplitWarnings } from "./split-warnings";
-import { rebaseDraft, type ClusterRef, type DraftChild, type NodeRow } from "./tree-model";
-
-type Base = Pick<ChildrenState, "version" | "children">;
+import {
+  rebaseDraft,
+  type ClusterRef,
+  type DraftChild,
+  type NodeRow,
+  type SavedSplit,
+} from "./tree-model";
 
 /** The box a lead ticks to save a split the editor warns about: the zero split's, or a cut's. */
 const ACCEPT_ZERO = "Save it anyway: nobody below is owed GPU time";
 const ACCEPT_CUT = "Save it anyway: I mean these weights";
 
-function draftOf(base: Base): DraftChild[] {
+function draftOf(base: SavedSplit): DraftChild[] {
   return base.children.map((child) => ({
     key: child.id,
     id: child.id,
@@ -61,7 +65,7 @@ export function SplitEditor({
   onSaved: (message: string, newNames: string[]) => void;
 }) {
   const router = useRouter();
-  const [base, setBase] = useState<Base>(() => ({
+  const [base, setBase] = useState<SavedSplit>(() => ({
     version: node.version,
     children: rows
       .filter((row) => row.parentId === node.id)

@@ -196,7 +196,11 @@ export function previewSplit(
   return { ok: true, rows: out };
 }
 
-type SavedSplit = { children: { id: string; name: string; weight: number }[] };
+/** A split as saved: its version and its children's weights (the editor's base, or a newer one). */
+export type SavedSplit = {
+  version: number;
+  children: { id: string; name: string; weight: number }[];
+};
 
 /**
  * Puts the viewer's edit on top of a split someone else saved meanwhile: only what the
@@ -204,8 +208,8 @@ type SavedSplit = { children: { id: string; name: string; weight: number }[] };
  * is what the other person saved, including their new children and their removals.
  */
 export function rebaseDraft(
-  base: SavedSplit,
-  current: SavedSplit,
+  base: Pick<SavedSplit, "children">,
+  current: Pick<SavedSplit, "children">,
   draft: DraftChild[],
 ): DraftChild[] {
   const baseById = new Map(base.children.map((child) => [child.id, child]));

@@ -12,7 +12,12 @@ import type { Tx } from "./tick/load-state";
 type Running = NonNullable<Extract<ExecutorEvent, { kind: "job.submitted" }>["running"]>;
 
 /** What adopting a running job writes: its run, and the unconfirmed starts it undoes. */
-export type Adoption = { placement: NodeSlice[]; startedAt: Date; undoneRunIds: string[] };
+export type Adoption = {
+  placement: NodeSlice[];
+  startedAt: Date;
+  /** Unconfirmed starts on those GPUs, undone: each run and its job. */
+  undone: { id: string; jobId: string }[];
+};
 
 /** Why the placement cannot be a run of `gpus` GPUs on the cluster's nodes, or null. */
 export function placementProblem(
@@ -54,7 +59,7 @@ export async function planAdoption(
   if (problem) return { reason: problem };
   const open = await tx.run.findMany({
     where: { clusterId: cluster.id, endedAt: null },
-    select: { id: true, placement: true, startAckedAt: true },
+    select: { id: true, jobId: true, placement: true, startAckedAt: true },
     orderBy: [{ startedAt: "desc" }, { id: "desc" }],
   });
   const usedGpus = new Map<number, number>();
@@ -66,14 +71,14 @@ export async function planAdoption(
   const sizeOf = new Map(cluster.nodes.map((node) => [node.index, node.gpus]));
   const isShort = (node: number, needGpus: number) =>
     (usedGpus.get(node) ?? 0) + needGpus > sizeOf.get(node)!;
-  const undone: string[] = [];
+  const undone: { id: string; jobId: string }[] = [];
   for (const slice of running.placement) {
     for (const run of open) {
       if (!isShort(slice.node, slice.gpus)) break;
-      if (run.startAckedAt || undone.includes(run.id)) continue;
+      if (run.startAckedAt || undone.some((entry) => entry.id === run.id)) continue;
       const slices = run.placement as NodeSlice[];
       if (!slices.some((entry) => entry.node === slice.node)) continue;
-      undone.push(run.id);
+      undone.push({ id: run.id, jobId: run.jobId });
       for (const entry of slices) usedGpus.set(entry.node, usedGpus.get(entry.node)! - entry.gpus);
     }
     if (isShort(slice.node, slice.gpus)) {
@@ -83,7 +88,7 @@ export async function planAdoption(
     }
   }
   const startedAt = new Date(Math.min(Date.parse(running.startedAt), now.getTime()));
-  return { placement: running.placement, startedAt, undoneRunIds: undone };
+  return { placement: running.placement, startedAt, undone };
 }
 
 /**
@@ -98,17 +103,13 @@ export async function adoptRun(
   protectedUntil: Date,
   now: Date,
 ): Promise<void> {
-  if (adoption.undoneRunIds.length > 0) {
-    const undone = await tx.run.findMany({
-      where: { id: { in: adoption.undoneRunIds } },
-      select: { jobId: true },
-    });
+  if (adoption.undone.length > 0) {
     await tx.run.updateMany({
-      where: { id: { in: adoption.undoneRunIds } },
+      where: { id: { in: adoption.undone.map((entry) => entry.id) } },
       data: { endedAt: now, endReason: "failed", stopAckedAt: now },
     });
     await tx.job.updateMany({
-      where: { id: { in: undone.map((entry) => entry.jobId) }, state: "running" },
+      where: { id: { in: adoption.undone.map((entry) => entry.jobId) }, state: "running" },
       data: { state: "pending" },
     });
   }

@@ -6,7 +6,7 @@ import { plural } from "../engine/explain-words";
 import type { EventResult, Plan } from "../data/executor";
 import type { ExecutorEvent } from "../validation/executor";
 import type { Bridge } from "./bridge";
-import type { SlurmStep } from "./bridge-round";
+import { jobIdsInPlan, type SlurmStep } from "./bridge-round";
 import { commentText, minRuntimeOf, priorityOf } from "./job-comment";
 import type { SlurmJob } from "./slurm-read";
 
@@ -57,17 +57,6 @@ export function runningPlacement(job: SlurmJob, plan: Plan): Submitted["running"
   return { placement, startedAt: new Date(job.startedAtMs).toISOString() };
 }
 
-/** The SLURM job ids Allot's plan names: jobs Allot already has. */
-function knownIds(plan: Plan): Set<string> {
-  return new Set<string>([
-    ...plan.starts.map((s) => s.externalId ?? ""),
-    ...plan.preemptions.map((s) => s.externalId ?? ""),
-    ...plan.running.map((r) => r.externalId),
-    ...plan.waiting.map((w) => w.externalId),
-    ...plan.cancelled.map((c) => c.externalId),
-  ]);
-}
-
 function submittedEvent(job: SlurmJob, running?: Submitted["running"]): Submitted {
   return {
     id: `slurm-${job.id}-submitted`,
@@ -95,7 +84,8 @@ export async function mirrorSubmissions(
   plan: Plan,
   nowMs: number,
 ): Promise<{ queued: number; refused: number; steps: SlurmStep[] }> {
-  const known = knownIds(plan);
+  // Jobs Allot already has, cancelled ones included.
+  const known = new Set([...jobIdsInPlan(plan), ...plan.cancelled.map((c) => c.externalId)]);
   const liveIds = new Set(
     jobs.filter((job) => job.state === "PENDING" || job.state === "RUNNING").map((job) => job.id),
   );
